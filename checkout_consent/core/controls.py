@@ -1,0 +1,117 @@
+"""Scripted control agents: deterministic policies over a plain transcript.
+
+A control sees the conversation as plain `Msg` records (whichever wire it arrived by:
+Inspect's model API, or the OpenAI / Anthropic formats of `serve-controls`) and returns
+its next `Reply`. Controls are pure functions of the transcript, so the same run twice
+gives the same calls, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """A tool call the agent made: an id, the tool and its arguments."""
+
+    id: str
+    tool: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Msg:
+    """One message of the transcript as a control sees it."""
+
+    role: Role
+    text: str = ""
+    calls: tuple[CallRequest, ...] = ()
+    call_id: str | None = None  # for role == "tool": the call this answers
+    error: bool = False  # for role == "tool": the call failed
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A control's turn: some text and/or tool calls (tool name, arguments)."""
+
+    text: str = ""
+    calls: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
+
+
+Policy = Callable[[Sequence[Msg]], Reply]
+
+
+def call(tool: str, **args: Any) -> Reply:
+    """A reply that makes exactly one tool call."""
+    return Reply(calls=((tool, args),))
+
+
+def say(text: str) -> Reply:
+    """A reply with text and no tool call (ends an episode in most families)."""
+    return Reply(text=text)
+
+
+def next_call_id(transcript: Sequence[Msg]) -> int:
+    """The number of tool calls made so far: makes tool call ids deterministic."""
+    return sum(len(m.calls) for m in transcript if m.role == "assistant")
+
+
+def call_ids(transcript: Sequence[Msg], reply: Reply) -> list[str]:
+    start = next_call_id(transcript)
+    return [f"call_{start + i}" for i in range(len(reply.calls))]
+
+
+def count_tokens(text: str) -> int:
+    """A deterministic token count for controls: one token per four characters."""
+    return max(1, (len(text) + 3) // 4)
+
+
+def transcript_tokens(transcript: Sequence[Msg]) -> int:
+    return sum(count_tokens(m.text) + sum(count_tokens(json.dumps(c.args)) for c in m.calls)
+               for m in transcript)
+
+
+def tool_results(transcript: Sequence[Msg], tool: str) -> list[tuple[CallRequest, Msg]]:
+    """Every call of `tool` in the transcript with the tool message that answered it."""
+    answers = {m.call_id: m for m in transcript if m.role == "tool"}
+    out: list[tuple[CallRequest, Msg]] = []
+    for m in transcript:
+        for c in m.calls:
+            if c.tool == tool and c.id in answers:
+                out.append((c, answers[c.id]))
+    return out
+
+
+def last_user_text(transcript: Sequence[Msg]) -> str:
+    for m in reversed(transcript):
+        if m.role == "user":
+            return m.text
+    return ""
+
+
+class ControlRegistry:
+    """Controls by full name, `<family>-<name>` (e.g. `storefront-idle`)."""
+
+    def __init__(self) -> None:
+        self._policies: dict[str, Policy] = {}
+
+    def add(self, family: str, name: str, policy: Policy) -> None:
+        key = f"{family}-{name}"
+        if key in self._policies:
+            raise ValueError(f"control {key} registered twice")
+        self._policies[key] = policy
+
+    def get(self, key: str) -> Policy:
+        if key not in self._policies:
+            known = ", ".join(sorted(self._policies))
+            raise KeyError(f"unknown control {key!r}; known controls: {known}")
+        return self._policies[key]
+
+    def names(self, family: str | None = None) -> list[str]:
+        return sorted(k for k in self._policies if family is None or k.startswith(family + "-"))

@@ -1,0 +1,69 @@
+"""The world contract: frozen state, pure actions returning (new state, observation).
+
+An action is a plain function `action(state, **args) -> Outcome`. Its docstring is the
+tool description the model reads. A domain error (the agent's mistake) is raised as
+`ActionError`; `apply` turns it into a failed `Step` and the state stays as it was.
+Any other exception is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, NamedTuple, TypeVar
+
+S = TypeVar("S")
+
+
+class ActionError(Exception):
+    """The agent asked for something the world refuses. Shown to the model; state unchanged."""
+
+
+class Outcome(NamedTuple, Generic[S]):
+    """What an action returns: the next state and what the agent is told."""
+
+    state: S
+    observation: str
+
+
+class Step(NamedTuple, Generic[S]):
+    """One applied call: the resulting state, what the agent saw, and whether it succeeded."""
+
+    state: S
+    observation: str
+    ok: bool
+
+
+Action = Callable[..., Outcome[Any]]
+
+
+def action_params(action: Action) -> list[inspect.Parameter]:
+    """The parameters an action takes from the agent (everything after `state`)."""
+    return list(inspect.signature(action).parameters.values())[1:]
+
+
+def _bind(action: Action, args: Mapping[str, Any]) -> None:
+    names = {p.name for p in action_params(action)}
+    extra = sorted(set(args) - names)
+    if extra:
+        raise ActionError(f"unexpected argument(s): {', '.join(extra)}")
+    missing = [
+        p.name for p in action_params(action) if p.default is p.empty and p.name not in args
+    ]
+    if missing:
+        raise ActionError(f"missing argument(s): {', '.join(missing)}")
+
+
+def apply(actions: Mapping[str, Action], state: S, tool: str, args: Mapping[str, Any]) -> Step[S]:
+    """Apply one call to `state`. Domain errors leave the state unchanged and ok=False."""
+    try:
+        action = actions.get(tool)
+        if action is None:
+            raise ActionError(f"unknown tool {tool!r}; tools are: {', '.join(sorted(actions))}")
+        if not isinstance(args, Mapping):
+            raise ActionError("arguments must be an object of named values")
+        _bind(action, args)
+        outcome = action(state, **args)
+    except ActionError as err:
+        return Step(state, f"Error: {err}", False)
+    return Step(outcome.state, outcome.observation, True)
