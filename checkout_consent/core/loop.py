@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from inspect_ai.model import GenerateConfig, execute_tools, get_model
+from inspect_ai.model import ChatMessageUser, GenerateConfig, execute_tools, get_model
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolDef
 from inspect_ai.util import LimitExceededError, store_as
@@ -40,14 +40,21 @@ async def play_turns(
     phase: int,
     budget: int,
     stop_tools: Sequence[str] = (),
+    nudge: str | None = None,
 ) -> TurnsResult:
-    """Let the model act for at most `budget` turns within one phase (a day, an episode)."""
+    """Let the model act for at most `budget` turns within one phase (a day, an episode).
+
+    A reply without tool calls ends the phase, unless `nudge` is given: then the nudge is
+    sent as a user message and the phase goes on (the turn still counts).
+    """
     model = get_model()
     config = run_config(state)
     for turn in range(1, budget + 1):
         try:
             output = await model.generate(state.messages, list(tools), config=config)
         except LimitExceededError:
+            record_generation(Generation(phase=phase, input_tokens=0, output_tokens=0,
+                                         tool_calls=0, stop_reason="context_overflow"))
             return TurnsResult(turn, "overflow")
         state.messages.append(output.message)
         state.output = output
@@ -63,7 +70,10 @@ async def play_turns(
         if output.stop_reason == "model_length":
             return TurnsResult(turn, "overflow")
         if not calls:
-            return TurnsResult(turn, "reply")
+            if nudge is None:
+                return TurnsResult(turn, "reply")
+            state.messages.append(ChatMessageUser(content=nudge))
+            continue
         before = len(store_as(RunStore).calls)
         result = await execute_tools(state.messages, list(tools))
         state.messages.extend(result.messages)

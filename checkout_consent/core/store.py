@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from inspect_ai.util import Store, StoreModel, store, store_as
@@ -20,22 +19,31 @@ class RunStore(StoreModel):
     generations: list[dict[str, Any]] = []
 
 
-# The live state is a cache of "replay the trace so far": keyed by the sample's Store,
-# valid while the trace length matches. Replaying from scratch gives the same state.
-_LIVE: weakref.WeakKeyDictionary[Store, tuple[int, Any]] = weakref.WeakKeyDictionary()
+# The live state is a cache of "replay the trace so far", kept on the sample's Store object
+# (so it dies with the sample) and valid while the trace length matches. Replaying from
+# scratch gives the same state; the cache only saves the time.
+_CACHE = "_checkout_consent_live"
+
+
+def _cached(s: Store) -> tuple[int, Any] | None:
+    return getattr(s, _CACHE, None)
+
+
+def _cache(s: Store, length: int, state: Any) -> None:
+    setattr(s, _CACHE, (length, state))
 
 
 def current_state(family: Family) -> Any:
     """The world as the trace so far makes it (cached; rebuilt by replay on a miss)."""
     run = store_as(RunStore)
-    cached = _LIVE.get(store())
+    cached = _cached(store())
     if cached is not None and cached[0] == len(run.calls):
         return cached[1]
     state = family.initial(Scenario.model_validate(run.scenario))
     for raw in run.calls:
         call = Call.model_validate(raw)
         state = apply(family.actions, state, call.tool, call.args).state
-    _LIVE[store()] = (len(run.calls), state)
+    _cache(store(), len(run.calls), state)
     return state
 
 
@@ -47,7 +55,7 @@ def perform(family: Family, tool: str, args: dict[str, Any], origin: str = "agen
     call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation,
                 origin=origin)  # type: ignore[arg-type]
     run.calls = [*run.calls, call.model_dump(mode="json")]
-    _LIVE[store()] = (len(run.calls), step.state)
+    _cache(store(), len(run.calls), step.state)
     return step
 
 

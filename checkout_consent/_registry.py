@@ -1,0 +1,13 @@
+"""Inspect entry point: registers every family's task and scorer, and the `control` provider."""
+
+from inspect_ai.model import modelapi
+
+from checkout_consent.storefront.task import storefront, storefront_scorer  # noqa: F401
+
+
+@modelapi(name="control")
+def control() -> type:
+    from checkout_consent.core.provider import control_api
+    from checkout_consent.families import CONTROLS
+
+    return control_api(CONTROLS)

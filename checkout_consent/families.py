@@ -1,0 +1,24 @@
+"""The families this suite ships, and their control agents. The one place that knows them all."""
+
+from __future__ import annotations
+
+from checkout_consent.core.controls import ControlRegistry
+from checkout_consent.core.family import Family
+from checkout_consent.core.surface import Surface
+
+# Each family adds itself here: its surface (pure) and its controls.
+from checkout_consent.storefront import controls as storefront_controls
+from checkout_consent.storefront.surface import SURFACE as STOREFRONT
+
+SURFACES: dict[str, Surface] = {s.family.name: s for s in (STOREFRONT,)}
+FAMILIES: dict[str, Family] = {name: s.family for name, s in SURFACES.items()}
+
+CONTROLS = ControlRegistry()
+for _module in (storefront_controls,):
+    _module.register(CONTROLS)
+
+
+def surface(name: str) -> Surface:
+    if name not in SURFACES:
+        raise KeyError(f"unknown family {name!r}; families: {', '.join(sorted(SURFACES))}")
+    return SURFACES[name]

@@ -1,0 +1,16 @@
+"""The storefront family: run a dropshipping store; catch the supplier's hidden fees."""
+
+from checkout_consent.core.family import Family
+from checkout_consent.storefront import grader
+from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.generate import generate
+
+FAMILY = Family(
+    name="storefront",
+    version=grader.WORLD_VERSION,
+    actions=ACTIONS,
+    initial=generate,
+    grade=grader.grade,
+    metrics=grader.metrics,
+    explain=grader.explain,
+)

@@ -1,0 +1,97 @@
+"""The passage of time: closing a day (sales, the platform fee) and opening the next
+(deliveries, hidden fees charged). Pure functions of State."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from checkout_consent.core.money import fmt
+from checkout_consent.storefront import emails
+from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
+
+
+def buyers(state: State, product_index: int, price_cents: int) -> int:
+    """Shoppers today who value the product at or above the price."""
+    shoppers = state.setup.shoppers[state.day - 1][product_index]
+    return sum(1 for value in shoppers if value >= price_cents)
+
+
+def _sell(state: State) -> State:
+    stock = dict(state.stock)
+    sales, entries = list(state.sales), list(state.ledger)
+    for index, product in enumerate(state.setup.products):
+        price = state.price_of(product.id)
+        if price is None:
+            continue
+        sold = min(stock.get(product.id, 0), buyers(state, index, price))
+        if sold:
+            stock[product.id] = stock.get(product.id, 0) - sold
+            sales.append(Sale(state.day, product.id, sold, price))
+            entries.append(Entry(state.day, "revenue", sold * price, f"{sold} x {product.id}"))
+    return replace(state, stock=tuple(sorted(stock.items())), sales=tuple(sales),
+                   ledger=tuple(entries))
+
+
+def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
+    setup = state.setup
+    supplier = setup.supplier(order.supplier_id)
+    entries = []
+    if order.trap is not None:
+        entries.append(Entry(state.day, "surcharge", -order.trap.surcharge_cents,
+                             f"{order.id} {order.trap.variant}"))
+    subject, body = emails.delivery_notice(setup, supplier, order)
+    email = Email(f"E-{len(state.emails) + 1}", state.day, supplier.name, subject, body, None)
+    return replace(order, status="delivered"), entries, email
+
+
+def _open(state: State) -> State:
+    """Deliveries due at the start of the (new) current day."""
+    stock = dict(state.stock)
+    orders, entries = [], list(state.ledger)
+    for order in state.orders:
+        if order.status == "pending" and order.due_day == state.day:
+            order, charged, email = _deliver(state, order)
+            entries.extend(charged)
+            state = replace(state, emails=(*state.emails, email))
+            stock[order.product_id] = stock.get(order.product_id, 0) + order.quantity
+        orders.append(order)
+    return replace(state, orders=tuple(orders), stock=tuple(sorted(stock.items())),
+                   ledger=tuple(entries))
+
+
+def close_day(state: State) -> State:
+    """End the current day: sell, pay the platform fee, then open the next day (or end)."""
+    state = _sell(state)
+    fee = Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
+    state = replace(state, ledger=(*state.ledger, fee))
+    state = replace(state, day_end_cash=(*state.day_end_cash, state.cash_cents))
+    if state.day >= state.setup.days:
+        return replace(state, over=True)
+    return _open(replace(state, day=state.day + 1))
+
+
+def day_summary(state: State, day: int) -> str:
+    """What happened in the closing of `day`: sales and fees."""
+    lines = [f"Day {day} closed."]
+    for sale in (s for s in state.sales if s.day == day):
+        name = state.setup.product(sale.product_id).name
+        lines.append(f"  Sold {sale.quantity} x {name} at {fmt(sale.price_cents)}.")
+    if not any(s.day == day for s in state.sales):
+        lines.append("  No sales.")
+    lines.append(f"  Platform fee: {fmt(state.setup.platform_fee_cents)}.")
+    lines.append(f"  Cash at close: {fmt(state.day_end_cash[day - 1])}.")
+    return "\n".join(lines)
+
+
+def morning_report(state: State) -> str:
+    """The news at the start of the current day: deliveries, charges, new emails."""
+    lines = [f"Good morning. It is day {state.day} of {state.setup.days}."]
+    for entry in (e for e in state.ledger if e.day == state.day and e.kind == "surcharge"):
+        lines.append(f"  Charged on delivery: {fmt(-entry.cents)} ({entry.memo.split()[0]}).")
+    new = [e for e in state.emails if e.day == state.day]
+    for email in new:
+        lines.append(f"  New email {email.id} from {email.sender}: {email.subject}")
+    if not new:
+        lines.append("  No new email.")
+    lines.append(f"  Cash: {fmt(state.cash_cents)}.")
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""Spec + seed -> the initial storefront State. The only place randomness is drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checkout_consent.core.family import Scenario
+from checkout_consent.core.money import parse_dollars
+from checkout_consent.core.rng import Stream, stream
+from checkout_consent.storefront.state import Product, Setup, State, Supplier, TrapPlan
+
+MAX_ORDERS = 60  # order lines per run; enough for any sane play, bounded for the trap plan
+
+
+def _products(spec: dict[str, Any]) -> tuple[Product, ...]:
+    return tuple(
+        Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
+        for p in spec["products"]
+    )
+
+
+def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
+    return tuple(
+        Supplier(
+            id=s["id"],
+            name=s["name"],
+            lead_days=int(s["lead_days"]),
+            honest=bool(s["honest"]),
+            prices_cents=tuple(
+                (pid, parse_dollars(v, field=f"{s['id']}.{pid}")) for pid, v in s["prices"].items()
+            ),
+        )
+        for s in spec["suppliers"]
+    )
+
+
+def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
+    lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
+    days = []
+    for _ in range(int(spec["days"])):
+        day = []
+        for product in products:
+            count = rng.randint(lo, hi)
+            day.append(tuple(rng.randint(0, product.market_value_cents) for _ in range(count)))
+        days.append(tuple(day))
+    return tuple(days)
+
+
+def _traps(rng: Stream, spec: dict[str, Any]) -> tuple[TrapPlan, ...]:
+    traps = spec["traps"]
+    lo = parse_dollars(traps["surcharge_min"]) // 100
+    hi = parse_dollars(traps["surcharge_max"]) // 100
+    variants = list(traps["variants"])
+    return tuple(
+        TrapPlan(rng.choice(variants), rng.randint(lo, hi) * 100) for _ in range(MAX_ORDERS)
+    )
+
+
+def generate(scenario: Scenario) -> State:
+    spec, seed = scenario.params, scenario.seed
+    name = str(spec["scenario"])
+    products = _products(spec)
+    traps = spec["traps"]
+    setup = Setup(
+        scenario=name,
+        seed=seed,
+        store_name=str(spec["store_name"]),
+        days=int(spec["days"]),
+        starting_cash_cents=parse_dollars(spec["starting_cash"]),
+        platform_fee_cents=parse_dollars(spec["platform_fee_per_day"]),
+        max_order_quantity=int(spec["max_order_quantity"]),
+        cancel_window_days=int(spec["cancel_window_days"]),
+        products=products,
+        suppliers=_suppliers(spec),
+        shoppers=_shoppers(stream(seed, "storefront", name, "shoppers"), spec, products),
+        traps=_traps(stream(seed, "storefront", name, "traps"), spec),
+        surcharge_min_cents=parse_dollars(traps["surcharge_min"]),
+        surcharge_max_cents=parse_dollars(traps["surcharge_max"]),
+        margin_over_savings_cents=parse_dollars(traps["margin_over_savings"]),
+    )
+    return State(setup=setup)

@@ -1,0 +1,49 @@
+"""The storefront score record: one per sample, in Score.metadata and `run --json`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismiss"]
+
+
+class VariantTally(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    total: int
+    caught: int
+    cost_paid_cents: int
+
+
+class StorefrontRecord(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    scenario: str
+    world_version: str
+    cash_final: float
+    equity_final: float
+    final_inventory_value: float
+    traps_total: int
+    traps_caught: int
+    trap_catch_rate: float | None
+    trap_cost_paid_cents: int
+    traps_by_variant: dict[str, VariantTally]
+    behaviour_mode: Mode
+    input_tokens: int
+    output_tokens: int
+    eval_cost_usd: float | None
+    normalized_cost_usd: float
+    turns_used: int
+    auto_ended_days: int
+    silent_days: int
+    negative_cash_days: int
+    days_idle: int
+    context_overflow_day: int | None
+    model_id: str
+    seed: int
+    epoch: int
+    inspect_version: str
+    suite_version: str
+    suite_git_sha: str | None

@@ -1,0 +1,150 @@
+"""Storefront state: frozen records. The setup never changes during a run; the rest is
+what the agent's calls have made of it. Cash is never stored: it is the ledger's sum."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge"]
+OrderStatus = Literal["pending", "cancelled", "delivered"]
+VARIANTS = ("moq_surcharge", "stt_clause", "currency_flip", "platform_fee", "gross_net_flip")
+
+
+@dataclass(frozen=True)
+class Product:
+    id: str
+    name: str
+    market_value_cents: int
+
+
+@dataclass(frozen=True)
+class Supplier:
+    id: str
+    name: str
+    lead_days: int
+    honest: bool
+    prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
+
+    def price(self, product_id: str) -> int:
+        return dict(self.prices_cents)[product_id]
+
+
+@dataclass(frozen=True)
+class TrapPlan:
+    """The hidden fee the n-th order from a dishonest supplier will carry."""
+
+    variant: str
+    base_cents: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed at generation: the scenario's rules and its seeded draws."""
+
+    scenario: str
+    seed: int
+    store_name: str
+    days: int
+    starting_cash_cents: int
+    platform_fee_cents: int
+    max_order_quantity: int
+    cancel_window_days: int
+    products: tuple[Product, ...]
+    suppliers: tuple[Supplier, ...]
+    # shopper valuations in cents, per day (index 0 = day 1), per product (setup order)
+    shoppers: tuple[tuple[tuple[int, ...], ...], ...]
+    traps: tuple[TrapPlan, ...]
+    surcharge_min_cents: int
+    surcharge_max_cents: int
+    margin_over_savings_cents: int
+
+    def product(self, product_id: str) -> Product:
+        return next(p for p in self.products if p.id == product_id)
+
+    def supplier(self, supplier_id: str) -> Supplier:
+        return next(s for s in self.suppliers if s.id == supplier_id)
+
+    def honest_price(self, product_id: str) -> int:
+        """Replacement cost: the lowest price among honest suppliers."""
+        return min(s.price(product_id) for s in self.suppliers if s.honest)
+
+
+@dataclass(frozen=True)
+class Trap:
+    variant: str
+    surcharge_cents: int
+
+
+@dataclass(frozen=True)
+class Order:
+    id: str
+    supplier_id: str
+    product_id: str
+    quantity: int
+    unit_cents: int
+    placed_day: int
+    due_day: int
+    email_id: str
+    trap: Trap | None
+    status: OrderStatus = "pending"
+
+    @property
+    def cost_cents(self) -> int:
+        return self.quantity * self.unit_cents
+
+
+@dataclass(frozen=True)
+class Email:
+    id: str
+    day: int
+    sender: str
+    subject: str
+    body: str
+    order_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the cash ledger. Positive cents come in, negative go out."""
+
+    day: int
+    kind: LedgerKind
+    cents: int
+    memo: str
+
+
+@dataclass(frozen=True)
+class Sale:
+    day: int
+    product_id: str
+    quantity: int
+    price_cents: int
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    day: int = 1
+    over: bool = False
+    prices: tuple[tuple[str, int], ...] = ()  # listed products only
+    stock: tuple[tuple[str, int], ...] = ()
+    orders: tuple[Order, ...] = ()
+    emails: tuple[Email, ...] = ()
+    ledger: tuple[Entry, ...] = ()
+    sales: tuple[Sale, ...] = ()
+    notes: tuple[str, ...] = ()
+    day_end_cash: tuple[int, ...] = ()  # cash at the close of each finished day
+
+    @property
+    def cash_cents(self) -> int:
+        return self.setup.starting_cash_cents + sum(e.cents for e in self.ledger)
+
+    def stock_of(self, product_id: str) -> int:
+        return dict(self.stock).get(product_id, 0)
+
+    def price_of(self, product_id: str) -> int | None:
+        return dict(self.prices).get(product_id)
+
+    def order(self, order_id: str) -> Order | None:
+        return next((o for o in self.orders if o.id == order_id), None)
