@@ -46,7 +46,10 @@ def to_msg(message: ChatMessage) -> Msg:
 def reply_output(model: str, transcript: list[Msg], reply: Reply) -> ModelOutput:
     """A control's reply as an Inspect ModelOutput, with deterministic ids and usage."""
     ids = call_ids(transcript, reply)
-    tool_calls = [ToolCall(id=i, function=t, arguments=a) for i, (t, a) in zip(ids, reply.calls)]
+    tool_calls = [
+        ToolCall(id=i, function=t, arguments=a)
+        for i, (t, a) in zip(ids, reply.calls, strict=True)
+    ]
     message = ChatMessageAssistant(
         content=reply.text, tool_calls=tool_calls or None, model=model, source="generate"
     )
@@ -67,9 +70,9 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
 
     class ControlModelAPI(ModelAPI):
         def __init__(self, model_name: str, base_url: str | None = None,
-                     api_key: str | None = None, config: GenerateConfig = GenerateConfig(),
+                     api_key: str | None = None, config: GenerateConfig | None = None,
                      **model_args: Any) -> None:
-            super().__init__(model_name, base_url, api_key, [], config)
+            super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
             self.policy = registry.get(model_name)
 
         async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],

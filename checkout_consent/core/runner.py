@@ -66,4 +66,4 @@ def run_controls(surface: Surface, *, log_dir: str | Path = "logs",
     name = surface.family.name
     models = [f"control/{name}-{c}" for c in surface.controls]
     runs = run_models(surface, models, task_args=task_args, log_dir=log_dir)
-    return {c: run.records for c, run in zip(surface.controls, runs)}
+    return {c: run.records for c, run in zip(surface.controls, runs, strict=True)}

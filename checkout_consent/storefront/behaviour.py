@@ -29,10 +29,10 @@ def day_facts(state: State, replay: Replay[State], run: RunInfo) -> DayFacts:
     days = range(1, state.setup.days + 1)
     call_days = _day_of_each_call(replay)
     auto = sum(1 for c in replay.calls if c.tool == "end_day" and c.origin == "solver")
-    acted = {d for d, c in zip(call_days, replay.calls)
+    acted = {d for d, c in zip(call_days, replay.calls, strict=True)
              if c.origin == "agent" and c.ok and c.tool in ACTING_TOOLS}
     calls_by_day = {d: 0 for d in days}
-    for d, c in zip(call_days, replay.calls):
+    for d, c in zip(call_days, replay.calls, strict=True):
         if c.origin == "agent":
             calls_by_day[d] = calls_by_day.get(d, 0) + 1
     overflow = next((g.phase for g in run.generations

@@ -7,8 +7,8 @@ from checkout_consent.core.money import to_dollars
 from checkout_consent.core.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront import behaviour
-from checkout_consent.storefront.state import VARIANTS, State
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally
+from checkout_consent.storefront.state import VARIANTS, State
 
 WORLD_VERSION = "storefront-1"
 
