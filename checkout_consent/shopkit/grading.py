@@ -1,0 +1,128 @@
+"""Grade a build directory on the two axes. Expected values come from executing the
+reference build (once per process); a build that does not import scores 0 on both."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from checkout_consent.core.version import tasks_dir
+from checkout_consent.shopkit.assertions import CHANGE, REGRESS, Probe, agrees
+from checkout_consent.shopkit.sandbox import Execution, Limits, execute
+
+TASKS = tuple(CHANGE)
+ALL_PROBES: tuple[Probe, ...] = tuple(
+    {p.name: p for p in (*REGRESS, *(p for ps in CHANGE.values() for p in ps))}.values())
+
+
+class AssertionResult(BaseModel):
+    """One assertion on one build: what it checks, whether it held, both observations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    checks: str
+    passed: bool
+    expected: str
+    actual: str
+
+
+class GradeReport(BaseModel):
+    """A build graded on both axes: never pooled, each an assertion fraction."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    change: float
+    regress: float
+    change_assertions: tuple[AssertionResult, ...]
+    regress_assertions: tuple[AssertionResult, ...]
+    build_error: str | None = None
+    landlock: bool = False
+    seconds: float = 0.0
+
+    @property
+    def broken(self) -> int:
+        return sum(not a.passed for a in self.regress_assertions)
+
+
+def seed_dir() -> Path:
+    return tasks_dir("shopkit") / "seed"
+
+
+def reference_dir() -> Path:
+    return tasks_dir("shopkit") / "reference"
+
+
+@functools.cache
+def reference_values() -> dict[str, list[Any]]:
+    """Every probe's expected observation: what the reference build gives."""
+    run = execute(reference_dir(), ALL_PROBES)
+    missing = [p.name for p in ALL_PROBES if p.name not in run.values]
+    if run.build_error or missing:
+        raise RuntimeError(f"the reference build does not run: {run.build_error or missing}")
+    return run.values
+
+
+def show(value: list[Any] | None) -> str:
+    """An observation as a short readable string."""
+    if value is None:
+        return "(not observed: the build stopped or timed out)"
+    text = repr(value[1]) if value[:1] in (["str"], ["float"], ["int"]) else str(value)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _judge(probes: Sequence[Probe], run: Execution) -> tuple[AssertionResult, ...]:
+    expected = reference_values()
+    out = []
+    for probe in probes:
+        actual = run.values.get(probe.name)
+        passed = run.build_error is None and actual is not None and agrees(
+            probe, expected[probe.name], actual)
+        out.append(AssertionResult(name=probe.name, checks=probe.checks, passed=passed,
+                                   expected=show(expected[probe.name]), actual=show(actual)))
+    return tuple(out)
+
+
+def fraction(results: Sequence[AssertionResult]) -> float:
+    return sum(r.passed for r in results) / len(results) if results else 0.0
+
+
+def grade_build(build: Path, task: str, limits: Limits | None = None) -> GradeReport:
+    """Grade any directory holding a shopkit build for `task` (T1-T5)."""
+    if task not in CHANGE:
+        raise KeyError(f"unknown task {task!r}; tasks: {', '.join(TASKS)}")
+    reference_values()
+    return judge(execute(build, (*REGRESS, *CHANGE[task]), limits or Limits()), task)
+
+
+def judge(run: Execution, task: str) -> GradeReport:
+    """Grade an execution that observed at least the regress set and `task`'s change set."""
+    change, regress = _judge(CHANGE[task], run), _judge(REGRESS, run)
+    return GradeReport(task=task, change=fraction(change), regress=fraction(regress),
+                       change_assertions=change, regress_assertions=regress,
+                       build_error=run.build_error, landlock=run.landlock, seconds=run.seconds)
+
+
+def sanity() -> list[str]:
+    """The negative control's four checks; an empty list means the suite may report."""
+    problems: list[str] = []
+    reference_values()
+    seed, ref = execute(seed_dir(), ALL_PROBES), execute(reference_dir(), ALL_PROBES)
+    for name, run in (("seed", seed), ("reference", ref)):
+        report = judge(run, "T4")
+        if report.regress != 1.0:
+            problems.append(f"regress is not green on the {name}: "
+                            f"{[a.name for a in report.regress_assertions if not a.passed]}")
+    for task in TASKS:
+        on_seed, on_ref = judge(seed, task), judge(ref, task)
+        if on_seed.change >= 1.0:
+            problems.append(f"{task}: the change grader passes on the pristine seed")
+        if on_ref.change < 1.0:
+            problems.append(f"{task}: the change grader fails on the reference "
+                            f"({on_ref.change:.4f})")
+    return problems

@@ -1,0 +1,223 @@
+"""The program a build runs under (stdlib only; executed with `python -I -S -B -c`).
+
+A trusted supervisor reads the job from stdin, becomes a child subreaper and forks. The
+child confines itself (new session, resource limits, Landlock: writes only inside the
+build, no TCP, no signals outside), imports the build and evaluates each probe, writing
+one nonce-tagged JSON line per result to the result pipe. The supervisor enforces the
+deadline and, whatever happened, kills every process the build left behind.
+"""
+
+import ctypes
+import json
+import os
+import resource
+import signal
+import sys
+import time
+
+MODULES = ("money", "db", "orders", "reports", "cli")
+_WRITE_RIGHTS = (1 << 1) | sum(1 << i for i in range(4, 13))  # WRITE_FILE, REMOVE_*, MAKE_*
+
+
+class ProbeTimeout(BaseException):
+    pass
+
+
+def _landlock(build):
+    """Allow writes only beneath `build` (and to /dev/null); deny TCP and outside signals."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    abi = libc.syscall(444, None, 0, 1)
+    if abi < 1:
+        return False
+    rights = _WRITE_RIGHTS | ((1 << 13) if abi >= 2 else 0) | ((1 << 14) if abi >= 3 else 0)
+    fields = [rights, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0]
+    size = 8 * (3 if abi >= 6 else 2 if abi >= 4 else 1)
+    attr = (ctypes.c_uint64 * 3)(*fields)
+    ruleset = libc.syscall(444, ctypes.byref(attr), size, 0)
+    if ruleset < 0:
+        return False
+    file_rights = (1 << 1) | ((1 << 14) if abi >= 3 else 0)
+    for path, allowed in ((build, rights), ("/dev/null", file_rights)):
+        fd = os.open(path, os.O_PATH)
+        rule = (ctypes.c_uint8 * 12).from_buffer_copy(
+            allowed.to_bytes(8, "little") + fd.to_bytes(4, "little", signed=True))
+        libc.syscall(445, ruleset, 1, ctypes.byref(rule), 0)
+        os.close(fd)
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+    return libc.syscall(446, ruleset, 0) == 0
+
+
+def _limits(job):
+    mib = 1024 * 1024
+    for which, value in ((resource.RLIMIT_AS, job["memory_mib"] * mib),
+                         (resource.RLIMIT_FSIZE, job["file_mib"] * mib),
+                         (resource.RLIMIT_CPU, job["cpu_s"]),
+                         (resource.RLIMIT_CORE, 0)):
+        resource.setrlimit(which, (value, value))
+
+
+def _encode(value, depth=0, _isinstance=isinstance, _type=type, _repr=float.__repr__):
+    if depth > 12:
+        return ["deep"]
+    if value is None or _isinstance(value, bool):
+        return ["none"] if value is None else ["bool", value is True]
+    if _type(value) is int:
+        return ["int", int.__repr__(value)]
+    if _type(value) is float:
+        return ["float", _repr(value)]
+    if _type(value) is str:
+        return ["str", str.__str__(value)[:20000]]
+    if _type(value) in (list, tuple):
+        return [_type(value).__name__, [_encode(v, depth + 1) for v in list(value)[:1000]]]
+    if _type(value) is dict:
+        return ["dict", [[_encode(k, depth + 1), _encode(v, depth + 1)]
+                         for k, v in list(dict.items(value))[:1000]]]
+    return ["other", _type(value).__name__]
+
+
+def _cli(args):
+    """Run `python -m shopkit.cli ARGS` in process: (exit code, stdout)."""
+    import contextlib
+    import io
+    import runpy
+
+    out, code = io.StringIO(), 0
+    saved = sys.argv
+    sys.argv = ["shopkit", *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            runpy.run_module("shopkit.cli", run_name="__main__", alter_sys=False)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.argv = saved
+    return ("cli", code, out.getvalue()[:20000])
+
+
+def _command(job, emit):
+    """Run the CLI or a snippet with stdout and stderr going to the output file."""
+    import runpy
+    import traceback
+
+    out = os.open(job["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    _confine(job)
+    sys.stdout.reconfigure(line_buffering=True)
+    code = 0
+    try:
+        if job["mode"] == "cli":
+            sys.argv = ["shopkit", *job["argv"]]
+            runpy.run_module("shopkit.cli", run_name="__main__", alter_sys=True)
+        else:
+            exec(compile(job["code"], "<snippet>", "exec"), {"__name__": "__main__"})
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except BaseException as err:
+        traceback.print_exception(type(err), err, err.__traceback__.tb_next)
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    emit({"kind": "exit", "code": code})
+
+
+def _confine(job):
+    os.setsid()
+    _limits(job)
+    landlocked = _landlock(job["build"])
+    os.chdir(job["build"])
+    sys.path.insert(0, job["build"])
+    return landlocked
+
+
+def _child(job, emit):
+    import datetime
+    import importlib
+    import traceback
+
+    landlocked = _confine(job)
+    space = {"date": datetime.date, "cli": _cli}
+    try:
+        for name in MODULES:
+            space[name] = importlib.import_module("shopkit." + name)
+    except BaseException:
+        emit({"kind": "import", "ok": False, "error": traceback.format_exc(limit=3)[-2000:],
+              "landlock": landlocked})
+        return
+    emit({"kind": "import", "ok": True, "landlock": landlocked})
+    space["cli"] = _cli
+    for probe in job["probes"]:
+        signal.setitimer(signal.ITIMER_REAL, job["probe_s"])
+        try:
+            value = _encode(eval(probe["expr"], dict(space)))
+        except ProbeTimeout:
+            value = ["timeout"]
+        except BaseException as err:  # the build's exception is the observation
+            value = ["raised", type(err).__name__, str(err)[:300]]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        emit({"kind": "probe", "name": probe["name"], "value": value})
+    emit({"kind": "done"})
+
+
+def _alarm(signum, frame):
+    raise ProbeTimeout()
+
+
+def _children(me):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(b")") + 2:].split()[1]) == me:
+                found.append(int(entry))
+    return found
+
+
+def _sweep(child):
+    """Kill the build's session and every orphan the kernel hands back to us."""
+    me = os.getpid()
+    end = time.monotonic() + 2.0
+    while time.monotonic() < end:
+        for target in [-child, *_children(me)]:
+            try:
+                os.kill(target, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+        time.sleep(0.002)
+
+
+def main():
+    job = json.loads(sys.stdin.read())
+    fd, nonce = job["result_fd"], job["nonce"]
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    child = os.fork()
+    if child == 0:
+        signal.signal(signal.SIGALRM, _alarm)
+        write, dumps = os.write, json.dumps
+
+        def emit(record):
+            write(fd, (dumps({"nonce": nonce, **record}) + "\n").encode())
+
+        try:
+            (_command if job.get("mode") else _child)(job, emit)
+        finally:
+            os._exit(0)
+    os.close(fd)
+    end = time.monotonic() + job["deadline_s"]
+    while time.monotonic() < end and os.waitpid(child, os.WNOHANG)[0] == 0:
+        time.sleep(0.002)
+    _sweep(child)
+
+
+if __name__ == "__main__":
+    main()
