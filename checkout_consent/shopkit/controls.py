@@ -1,0 +1,62 @@
+"""Scripted shopkit control agents that bracket the score range.
+
+noop       finishes at once: the pristine seed (regress green, change short of 1).
+reference  looks around, runs the CLI, writes the reference version of every file that
+           differs from the seed, checks with a snippet and finishes: change 1, regress 1.
+vandal-*   one per vandal mode: makes that mode's plausible wrong edit and finishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from checkout_consent.core.controls import ControlRegistry, Msg, Reply, call, next_call_id
+from checkout_consent.shopkit.generate import build_tree
+from checkout_consent.shopkit.vandal import MODES
+
+Plan = list[tuple[str, dict[str, Any]]]
+CHECK = ("from shopkit import db, money, orders\n"
+         "print(money.fmt(1.15), orders.total(db.order('O3')))")
+
+
+def noop_plan() -> Plan:
+    return [("finish", {"summary": "No changes made."})]
+
+
+def reference_plan() -> Plan:
+    seed, ref = dict(build_tree("seed")), dict(build_tree("reference"))
+    writes: Plan = [("write_file", {"path": p, "content": t})
+                    for p, t in sorted(ref.items()) if seed.get(p) != t]
+    return [("list_files", {}), ("run_cli", {"args": "invoice O3"}), *writes,
+            ("run_python", {"code": CHECK}),
+            ("finish", {"summary": "Applied the reference fixes."})]
+
+
+def vandal_plan(mode: str) -> Plan:
+    edits: Plan = [("edit_file", {"path": e.path, "old_text": e.old, "new_text": e.new})
+                   for e in MODES[mode].edits]
+    return [("view_file", {"path": MODES[mode].edits[0].path}), *edits,
+            ("finish", {"summary": f"vandal {mode}: {MODES[mode].what}."})]
+
+
+def _policy(plan_fn: Callable[[], Plan]) -> Callable[[Sequence[Msg]], Reply]:
+    """Play the plan one call per turn, whatever the tools answer."""
+
+    def policy(transcript: Sequence[Msg]) -> Reply:
+        plan, made = plan_fn(), next_call_id(transcript)
+        tool, args = plan[min(made, len(plan) - 1)]
+        return call(tool, **args)
+
+    return policy
+
+
+def _vandal(mode: str) -> Callable[[], Plan]:
+    return lambda: vandal_plan(mode)
+
+
+def register(registry: ControlRegistry) -> None:
+    registry.add("shopkit", "noop", _policy(noop_plan))
+    registry.add("shopkit", "reference", _policy(reference_plan))
+    for mode in MODES:
+        registry.add("shopkit", f"vandal-{mode}", _policy(_vandal(mode)))
