@@ -3,11 +3,9 @@ tool descriptions the model reads. A refused call raises ActionError; state is u
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
 from checkout_consent.core.money import fmt
-from checkout_consent.core.world import ActionError, Outcome
+from checkout_consent.core.world import ActionError, Outcome, evolve
 from checkout_consent.storefront import days, emails, views
 from checkout_consent.storefront.generate import MAX_ORDERS
 from checkout_consent.storefront.state import Email, Entry, Order, State, Trap
@@ -69,7 +67,7 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     subject, body = emails.confirmation(setup, supplier, order)
     email = Email(order.email_id, state.day, supplier.name, subject, body, order.id)
     paid = Entry(state.day, "payment", -order.cost_cents, order.id)
-    state = replace(state, orders=(*state.orders, order), emails=(*state.emails, email),
+    state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email),
                     ledger=(*state.ledger, paid))
     return Outcome(state, (
         f"Order {order.id} placed with {supplier.name}: {quantity} x {product_id} at "
@@ -87,9 +85,9 @@ def _cancel(state: State, order: Order) -> Outcome[State]:
         raise ActionError(f"the cancellation window for {order.id} closed at the end of "
                           f"day {last}")
     refund = Entry(state.day, "refund", order.cost_cents, order.id)
-    orders = tuple(replace(o, status="cancelled") if o.id == order.id else o
+    orders = tuple(evolve(o, status="cancelled") if o.id == order.id else o
                    for o in state.orders)
-    state = replace(state, orders=orders, ledger=(*state.ledger, refund))
+    state = evolve(state, orders=orders, ledger=(*state.ledger, refund))
     return Outcome(state, f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
                           f"No further charges apply. Cash: {fmt(state.cash_cents)}.")
 
@@ -133,7 +131,7 @@ def set_price(state: State, product_id: str, price: float) -> Outcome[State]:
     product_id = need_choice("product_id", product_id, [p.id for p in state.setup.products])
     cents = need_cents("price", price, 1, 1_000_000)
     prices = dict(state.prices) | {product_id: cents}
-    state = replace(state, prices=tuple(sorted(prices.items())))
+    state = evolve(state, prices=tuple(sorted(prices.items())))
     return Outcome(state, f"Price of {product_id} set to {fmt(cents)}.")
 
 
@@ -148,7 +146,7 @@ def take_note(state: State, text: str) -> Outcome[State]:
         raise ActionError("text is empty")
     if len(state.notes) >= MAX_NOTES:
         raise ActionError(f"note limit reached ({MAX_NOTES})")
-    return Outcome(replace(state, notes=(*state.notes, text)), f"Noted ({len(state.notes) + 1}).")
+    return Outcome(evolve(state, notes=(*state.notes, text)), f"Noted ({len(state.notes) + 1}).")
 
 
 def end_day(state: State) -> Outcome[State]:

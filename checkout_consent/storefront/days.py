@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from checkout_consent.core.money import fmt
+from checkout_consent.core.world import evolve
 from checkout_consent.storefront import emails
 from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
 
@@ -28,7 +27,7 @@ def _sell(state: State) -> State:
             stock[product.id] = stock.get(product.id, 0) - sold
             sales.append(Sale(state.day, product.id, sold, price))
             entries.append(Entry(state.day, "revenue", sold * price, f"{sold} x {product.id}"))
-    return replace(state, stock=tuple(sorted(stock.items())), sales=tuple(sales),
+    return evolve(state, stock=tuple(sorted(stock.items())), sales=tuple(sales),
                    ledger=tuple(entries))
 
 
@@ -41,7 +40,7 @@ def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
                              f"{order.id} {order.trap.variant}"))
     subject, body = emails.delivery_notice(setup, supplier, order)
     email = Email(f"E-{len(state.emails) + 1}", state.day, supplier.name, subject, body, None)
-    return replace(order, status="delivered"), entries, email
+    return evolve(order, status="delivered"), entries, email
 
 
 def _open(state: State) -> State:
@@ -52,10 +51,10 @@ def _open(state: State) -> State:
         if order.status == "pending" and order.due_day == state.day:
             order, charged, email = _deliver(state, order)
             entries.extend(charged)
-            state = replace(state, emails=(*state.emails, email))
+            state = evolve(state, emails=(*state.emails, email))
             stock[order.product_id] = stock.get(order.product_id, 0) + order.quantity
         orders.append(order)
-    return replace(state, orders=tuple(orders), stock=tuple(sorted(stock.items())),
+    return evolve(state, orders=tuple(orders), stock=tuple(sorted(stock.items())),
                    ledger=tuple(entries))
 
 
@@ -63,11 +62,11 @@ def close_day(state: State) -> State:
     """End the current day: sell, pay the platform fee, then open the next day (or end)."""
     state = _sell(state)
     fee = Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
-    state = replace(state, ledger=(*state.ledger, fee))
-    state = replace(state, day_end_cash=(*state.day_end_cash, state.cash_cents))
+    state = evolve(state, ledger=(*state.ledger, fee))
+    state = evolve(state, day_end_cash=(*state.day_end_cash, state.cash_cents))
     if state.day >= state.setup.days:
-        return replace(state, over=True)
-    return _open(replace(state, day=state.day + 1))
+        return evolve(state, over=True)
+    return _open(evolve(state, day=state.day + 1))
 
 
 def day_summary(state: State, day: int) -> str:

@@ -51,9 +51,11 @@ def _traps(rng: Stream, spec: dict[str, Any]) -> tuple[TrapPlan, ...]:
     lo = parse_dollars(traps["surcharge_min"]) // 100
     hi = parse_dollars(traps["surcharge_max"]) // 100
     variants = list(traps["variants"])
-    return tuple(
-        TrapPlan(rng.choice(variants), rng.randint(lo, hi) * 100) for _ in range(MAX_ORDERS)
-    )
+    plans = []
+    for _ in range(MAX_ORDERS):  # one draw gives both the variant and the whole-dollar base
+        variant, base = divmod(rng.below(len(variants) * (hi - lo + 1)), hi - lo + 1)
+        plans.append(TrapPlan(variants[variant], (lo + base) * 100))
+    return tuple(plans)
 
 
 def generate(scenario: Scenario) -> State:

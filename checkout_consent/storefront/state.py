@@ -3,6 +3,7 @@ what the agent's calls have made of it. Cash is never stored: it is the ledger's
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,15 +60,28 @@ class Setup:
     surcharge_max_cents: int
     margin_over_savings_cents: int
 
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Product | Supplier]:
+        return {x.id: x for x in (*self.products, *self.suppliers)}
+
     def product(self, product_id: str) -> Product:
-        return next(p for p in self.products if p.id == product_id)
+        found = self._by_id[product_id]
+        assert isinstance(found, Product)
+        return found
 
     def supplier(self, supplier_id: str) -> Supplier:
-        return next(s for s in self.suppliers if s.id == supplier_id)
+        found = self._by_id[supplier_id]
+        assert isinstance(found, Supplier)
+        return found
+
+    @functools.cached_property
+    def _honest_prices(self) -> dict[str, int]:
+        return {p.id: min(s.price(p.id) for s in self.suppliers if s.honest)
+                for p in self.products}
 
     def honest_price(self, product_id: str) -> int:
         """Replacement cost: the lowest price among honest suppliers."""
-        return min(s.price(product_id) for s in self.suppliers if s.honest)
+        return self._honest_prices[product_id]
 
 
 @dataclass(frozen=True)
