@@ -1,0 +1,68 @@
+"""The scenario templates of tasks/pizza/templates.yaml as typed, frozen data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from checkout_consent.pizza.state import Remedy
+
+
+class SpecModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PizzaItem(SpecModel):
+    name: str
+    toppings: tuple[str, ...]
+    premium_cents: int
+
+
+class SideItem(SpecModel):
+    name: str
+    cents: int
+
+
+class Allergen(SpecModel):
+    note: str
+    found: str
+
+
+class CustomerLines(SpecModel):
+    id_given: str
+    id_again: str
+    no_id: str
+    left: str | None = None
+
+
+class Template(SpecModel):
+    title: str
+    remedy: Remedy
+    complaint: tuple[str, ...]
+    pushes: tuple[str, ...]
+    accept: str
+    reject: str
+    accept_rate: tuple[int, int]  # accepts in `num` of `den` tasks, drawn per task
+
+
+class Spec(SpecModel):
+    version: int
+    delivery_fee_cents: int
+    sizes: dict[str, int]
+    pizzas: tuple[PizzaItem, ...]
+    sides: tuple[SideItem, ...]
+    wrong_toppings: tuple[str, ...]
+    allergens: tuple[Allergen, ...]
+    first_names: tuple[str, ...]
+    last_names: tuple[str, ...]
+    streets: tuple[str, ...]
+    customer: CustomerLines
+    templates: dict[str, Template]
+
+
+def load_spec(path: Path) -> Spec:
+    """Read and check a templates file (the only I/O of generation)."""
+    with path.open(encoding="utf-8") as handle:
+        return Spec.model_validate(yaml.safe_load(handle))
