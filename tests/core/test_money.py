@@ -1,0 +1,36 @@
+import math
+
+import pytest
+
+from checkout_consent.core.money import MoneyError, fmt, parse_dollars, percent_of, round_div
+
+
+def test_round_div__half_rounds_away_from_zero():
+    assert round_div(5, 10) == 1
+    assert round_div(-5, 10) == -1
+    assert round_div(14, 10) == 1
+    assert round_div(15, 10) == 2
+
+
+def test_percent_of__basis_points_rounded_by_the_one_rule():
+    assert percent_of(999, 5000) == 500  # 499.5 -> 500
+    assert percent_of(1000, 3000) == 300
+
+
+@pytest.mark.parametrize("value, cents", [(12, 1200), (12.5, 1250), ("12.34", 1234),
+                                          ("$1,000.00", 100000), (0.1, 10), (29.99, 2999)])
+def test_parse_dollars__reads_amounts_as_cents(value, cents):
+    assert parse_dollars(value) == cents
+
+
+@pytest.mark.parametrize("value", [True, None, "abc", math.nan, math.inf, -math.inf, "1.234",
+                                   12.345, 10**12, [1], "NaN"])
+def test_parse_dollars__refuses_malformed_amounts(value):
+    with pytest.raises(MoneyError):
+        parse_dollars(value)
+
+
+def test_fmt__dollars_with_separators_and_sign():
+    assert fmt(123456) == "$1,234.56"
+    assert fmt(-505) == "-$5.05"
+    assert fmt(0) == "$0.00"

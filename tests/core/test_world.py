@@ -1,0 +1,70 @@
+from dataclasses import dataclass
+
+import pytest
+
+from checkout_consent.core.trace import Call, replay
+from checkout_consent.core.world import ActionError, Outcome, apply, evolve
+
+
+@dataclass(frozen=True)
+class Counter:
+    n: int = 0
+
+
+def add(state: Counter, k: int, note: str = "") -> Outcome[Counter]:
+    """Add k."""
+    if k < 0:
+        raise ActionError("k must not be negative")
+    return Outcome(evolve(state, n=state.n + k), f"now {state.n + k}")
+
+
+def boom(state: Counter) -> Outcome[Counter]:
+    """A bug."""
+    raise RuntimeError("bug")
+
+
+ACTIONS = {"add": add, "boom": boom}
+
+
+def test_apply__success_gives_new_state_and_observation():
+    step = apply(ACTIONS, Counter(), "add", {"k": 2})
+    assert step.ok and step.state == Counter(2) and step.observation == "now 2"
+
+
+@pytest.mark.parametrize("tool, args, message", [
+    ("add", {"k": -1}, "negative"),
+    ("nope", {}, "unknown tool"),
+    ("add", {}, "missing argument(s): k"),
+    ("add", {"k": 1, "extra": 2}, "unexpected argument(s): extra"),
+    ("add", [1], "arguments must be an object"),
+])
+def test_apply__domain_errors_leave_state_unchanged(tool, args, message):
+    start = Counter(5)
+    step = apply(ACTIONS, start, tool, args)
+    assert not step.ok and step.state is start and message in step.observation
+
+
+def test_apply__other_exceptions_are_bugs_and_propagate():
+    with pytest.raises(RuntimeError):
+        apply(ACTIONS, Counter(), "boom", {})
+
+
+def test_evolve__copies_without_touching_the_original():
+    a = Counter(1)
+    b = evolve(a, n=2)
+    assert (a.n, b.n) == (1, 2) and type(b) is Counter
+
+
+def test_replay__reports_the_first_mismatch():
+    calls = [Call(tool="add", args={"k": 1}, ok=True, observation="now 1"),
+             Call(tool="add", args={"k": 1}, ok=True, observation="now 3"),
+             Call(tool="add", args={"k": -1}, ok=True, observation="now 9")]
+    result = replay(ACTIONS, Counter(), calls)
+    assert result.final == Counter(2)
+    assert result.mismatch is not None and result.mismatch.index == 1
+    assert "now 3" in result.mismatch.describe() and "now 2" in result.mismatch.describe()
+
+
+def test_replay__clean_trace_has_no_mismatch():
+    calls = [Call(tool="add", args={"k": 4}, ok=True, observation="now 4")]
+    assert replay(ACTIONS, Counter(), calls).mismatch is None
