@@ -7,6 +7,7 @@ one nonce-tagged JSON line per result to the result pipe. The supervisor enforce
 deadline and, whatever happened, kills every process the build left behind.
 """
 
+import builtins
 import ctypes
 import json
 import os
@@ -16,6 +17,11 @@ import sys
 import time
 
 MODULES = ("money", "db", "orders", "reports", "cli")
+# Captured before any build code runs: a build may patch builtins or modules, not these.
+_BUILTINS = dict(builtins.__dict__)
+_eval, _dict, _str, _int, _type = eval, dict, str, int, type
+_setitimer, _write, _quote = signal.setitimer, os.write, json.encoder.encode_basestring_ascii
+_name, _list = type.__dict__["__name__"].__get__, list
 _WRITE_RIGHTS = (1 << 1) | sum(1 << i for i in range(4, 13))  # WRITE_FILE, REMOVE_*, MAKE_*
 
 
@@ -62,17 +68,35 @@ def _encode(value, depth=0, _isinstance=isinstance, _type=type, _repr=float.__re
     if value is None or _isinstance(value, bool):
         return ["none"] if value is None else ["bool", value is True]
     if _type(value) is int:
-        return ["int", int.__repr__(value)]
+        return ["int", _int.__repr__(value)]
     if _type(value) is float:
         return ["float", _repr(value)]
     if _type(value) is str:
-        return ["str", str.__str__(value)[:20000]]
+        return ["str", _str.__str__(value)[:20000]]
     if _type(value) in (list, tuple):
-        return [_type(value).__name__, [_encode(v, depth + 1) for v in list(value)[:1000]]]
+        return [_name(_type(value)), [_encode(v, depth + 1) for v in _list(value)[:1000]]]
     if _type(value) is dict:
         return ["dict", [[_encode(k, depth + 1), _encode(v, depth + 1)]
-                         for k, v in list(dict.items(value))[:1000]]]
-    return ["other", _type(value).__name__]
+                         for k, v in _list(_dict.items(value))[:1000]]]
+    return ["other", _name(_type(value))]
+
+
+def _json(value, _isinstance=isinstance):
+    """JSON for records (str, int, bool, None, lists, str-keyed dicts) without the json
+    module or any patchable builtin."""
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if _type(value) is str:
+        return _quote(value)
+    if _type(value) is int:
+        return _int.__repr__(value)
+    if _type(value) is list:
+        return "[" + ",".join([_json(v) for v in value]) + "]"
+    return "{" + ",".join([_quote(k) + ":" + _json(v) for k, v in _dict.items(value)]) + "}"
+
+
+def _restore():
+    _dict.update(builtins.__dict__, _BUILTINS)
 
 
 def _cli(args):
@@ -141,22 +165,26 @@ def _child(job, emit):
         for name in MODULES:
             space[name] = importlib.import_module("shopkit." + name)
     except BaseException:
+        _restore()
         emit({"kind": "import", "ok": False, "error": traceback.format_exc(limit=3)[-2000:],
               "landlock": landlocked})
         return
+    _restore()
+    space["cli"] = _cli  # the probes' CLI runner, not the module
     emit({"kind": "import", "ok": True, "landlock": landlocked})
-    space["cli"] = _cli
     for probe in job["probes"]:
-        signal.setitimer(signal.ITIMER_REAL, job["probe_s"])
+        _setitimer(signal.ITIMER_REAL, job["probe_s"])
+        failed = None
         try:
-            value = _encode(eval(probe["expr"], dict(space)))
+            raw = _eval(probe["expr"], _dict(space))
         except ProbeTimeout:
-            value = ["timeout"]
+            failed = ["timeout"]
         except BaseException as err:  # the build's exception is the observation
-            value = ["raised", type(err).__name__, str(err)[:300]]
+            failed = ["raised", _name(_type(err)), _str.__str__(_str(err))[:300]]
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        emit({"kind": "probe", "name": probe["name"], "value": value})
+            _setitimer(signal.ITIMER_REAL, 0)
+            _restore()
+        emit({"kind": "probe", "name": probe["name"], "value": failed or _encode(raw)})
     emit({"kind": "done"})
 
 
@@ -203,10 +231,8 @@ def main():
     child = os.fork()
     if child == 0:
         signal.signal(signal.SIGALRM, _alarm)
-        write, dumps = os.write, json.dumps
-
         def emit(record):
-            write(fd, (dumps({"nonce": nonce, **record}) + "\n").encode())
+            _write(fd, _str.encode(_json({"nonce": nonce, **record}) + "\n"))
 
         try:
             (_command if job.get("mode") else _child)(job, emit)
