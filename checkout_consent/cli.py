@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from checkout_consent import cli_cassettes
 from checkout_consent.core.runner import RunFailed, run_controls, run_models
 from checkout_consent.core.surface import ControlRecords, Surface
 from checkout_consent.families import SURFACES, surface
@@ -49,6 +50,17 @@ def _print(fam: Surface, model: str, records: list[dict[str, Any]]) -> None:
     print("  " + fam.summary(records).replace("\n", "\n  "))
 
 
+def _model_run(args: argparse.Namespace, fam: Surface) -> tuple[list[dict[str, Any]], str]:
+    if args.cassette != "off":
+        return cli_cassettes.cassette_run(args, fam, _task_args(args, fam))
+    extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
+    run = run_models(fam, [args.model], task_args=_task_args(args, fam), log_dir=args.log_dir,
+                     epochs=args.epochs, display=args.display,
+                     max_connections=args.max_connections,
+                     model_base_url=args.model_base_url, **extra)[0]
+    return run.records, run.log_path
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     names = [args.family] if args.family else sorted(SURFACES)
     out: list[dict[str, Any]] = []
@@ -57,10 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         controls = sanity(fam, args.log_dir)
         if args.model:
             _err(f"run {name}: {args.model} ...")
-            run = run_models(fam, [args.model], task_args=_task_args(args, fam),
-                             log_dir=args.log_dir, epochs=args.epochs, display=args.display,
-                             max_connections=args.max_connections)[0]
-            results = {args.model: (run.records, run.log_path)}
+            results = {args.model: _model_run(args, fam)}
         else:
             results = {f"control/{name}-{c}": (r, "") for c, r in controls.items()}
         for model, (records, log) in results.items():
@@ -121,6 +130,7 @@ def _run_parser(sub: Any) -> None:
     p.add_argument("--max-connections", type=int)
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
+    cli_cassettes.add_run_options(p)
     p.set_defaults(fn=cmd_run)
 
 
@@ -144,6 +154,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--task", required=True)
     p.add_argument("--trace", required=True, help="JSON file: a list of tool calls")
     p.set_defaults(fn=cmd_score)
+    cli_cassettes.add_parsers(sub)
     for fam in SURFACES.values():
         if fam.add_commands is not None:
             fam.add_commands(sub.add_parser(fam.family.name, help=f"{fam.family.name} verbs"))

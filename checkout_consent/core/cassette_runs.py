@@ -1,0 +1,105 @@
+"""Record a run into a cassette directory with its golden records, or replay a directory
+and compare every replayed record with its golden one."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from pathlib import Path
+from typing import NamedTuple
+
+from checkout_consent.core import cassette_store as store
+from checkout_consent.core.cassettes import (
+    REPLAY_EVAL_ARGS,
+    REPLAY_MODEL_ARGS,
+    CassetteMiss,
+    cassette,
+)
+from checkout_consent.core.runner import RunFailed, run_models
+from checkout_consent.core.surface import Record
+
+Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`) -> score record
+
+
+class Outcome(NamedTuple):
+    """A recorded or replayed run: its records, where its log is, how it differs from gold."""
+
+    directory: Path
+    records: Records
+    log_path: str
+    differences: list[str]
+
+
+def is_volatile(key: str) -> bool:
+    """Record fields that name the checkout, not the run (a commit sha): not compared."""
+    return key.endswith("git_sha")
+
+
+def unit_records(log_path: str) -> Records:
+    """The score record of every (sample, epoch) of a log, by run unit."""
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(log_path)
+    out: Records = {}
+    for sample in log.samples or []:
+        score = next(iter((sample.scores or {}).values()), None)
+        if score is None or "record" not in (score.metadata or {}):
+            raise RunFailed(f"sample {sample.id} epoch {sample.epoch} has no record ({log_path})")
+        out[f"{sample.id}-{sample.epoch}"] = score.metadata["record"]
+    return out
+
+
+def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool) -> tuple[Records, str]:
+    from checkout_consent.families import surface
+
+    model_args = {**manifest.model_args, **(REPLAY_MODEL_ARGS if replay else {})}
+    eval_args = {**(REPLAY_EVAL_ARGS if replay else {})}
+    if manifest.max_connections:
+        eval_args["max_connections"] = manifest.max_connections
+    run = run_models(surface(manifest.family), [manifest.model], task_args=manifest.task_args,
+                     log_dir=log_dir, epochs=manifest.epochs, model_base_url=manifest.base_url,
+                     model_args=model_args, **eval_args)[0]
+    return unit_records(run.log_path), run.log_path
+
+
+def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
+           log_dir: str | Path = "logs") -> Outcome:
+    """Run live; save the traffic as cassettes and the records as goldens."""
+    stamped = store.Manifest(**{**manifest.__dict__, "recorded_with": {
+        "inspect_ai": version("inspect-ai"), "vcrpy": version("vcrpy")}})
+    directory = store.run_dir(manifest.family, manifest.model, root)
+    with cassette(directory, "record"):
+        records, log_path = _run(stamped, log_dir, replay=False)
+    stamped.write(directory)
+    store.write_goldens(directory, records)
+    return Outcome(directory, records, log_path, [])
+
+
+def differences(golden: Records, replayed: Records) -> list[str]:
+    """Every way the replayed records differ from the golden ones, one line each."""
+    out = [f"{u}: in the golden records, not replayed" for u in sorted(golden.keys() - replayed)]
+    out += [f"{u}: replayed, no golden record" for u in sorted(replayed.keys() - golden)]
+    for unit in sorted(golden.keys() & replayed.keys()):
+        want, got = golden[unit], replayed[unit]
+        for key in sorted(want.keys() | got.keys()):
+            if not is_volatile(key) and want.get(key) != got.get(key):
+                out.append(f"{unit}: {key} golden {json.dumps(want.get(key))[:120]} "
+                           f"!= replayed {json.dumps(got.get(key))[:120]}")
+    return out
+
+
+def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
+    """Replay one cassette directory and compare with its goldens (no differences: exact).
+
+    Raises CassetteMiss when the run asked for a request the cassette does not hold.
+    """
+    manifest = store.Manifest.read(directory)
+    with cassette(directory, "replay") as session:
+        try:
+            records, log_path = _run(manifest, log_dir, replay=True)
+        except RunFailed as err:
+            session.check()  # a miss explains the failure better than the failure does
+            raise CassetteMiss(f"replay of {directory} failed: {err}") from err
+        session.check()
+    found = differences(store.read_goldens(directory), records)
+    return Outcome(directory, records, log_path, found)

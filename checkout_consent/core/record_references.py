@@ -1,0 +1,60 @@
+"""Record the reference cassettes: each family's reference control and one failing control,
+played by `serve-controls` on the fixed loopback port and reached through Inspect's own
+openai (and anthropic) providers. One line per run below; refreshing is one command:
+
+    checkout-consent record-references [--family NAME]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from checkout_consent.core import cassette_store as store
+from checkout_consent.core.cassette_runs import record
+from checkout_consent.core.serve import FIXED_PORT, HOST, serving
+
+
+class Reference(NamedTuple):
+    family: str
+    provider: str  # "openai" or "anthropic"
+    control: str  # control name without the family prefix
+
+
+REFERENCES: tuple[Reference, ...] = (
+    Reference("storefront", "openai", "oracle"),
+    Reference("storefront", "openai", "gullible"),
+    Reference("storefront", "anthropic", "oracle"),
+)
+
+PROVIDERS: dict[str, tuple[str, dict[str, object]]] = {
+    # provider -> (base URL on the fixed port, model args)
+    "openai": (f"http://{HOST}:{FIXED_PORT}/v1", {"responses_api": False}),
+    "anthropic": (f"http://{HOST}:{FIXED_PORT}", {}),
+}
+
+
+def manifest(ref: Reference) -> store.Manifest:
+    """How a reference run is made: the family's public scenarios, one epoch."""
+    from checkout_consent.families import surface
+
+    base_url, model_args = PROVIDERS[ref.provider]
+    return store.Manifest(
+        family=ref.family, model=f"{ref.provider}/{ref.family}-{ref.control}",
+        base_url=base_url, model_args=dict(model_args),
+        task_args=dict(surface(ref.family).task_args), epochs=1,
+    )
+
+
+def record_references(families: list[str] | None = None, *, root: Path = store.CASSETTE_ROOT,
+                      log_dir: str | Path = "logs",
+                      announce: Callable[[str], None] = print) -> list[Path]:
+    """Record every reference run (of the named families); the directories written."""
+    chosen = [r for r in REFERENCES if not families or r.family in families]
+    written: list[Path] = []
+    with serving(port=FIXED_PORT):
+        for ref in chosen:
+            announce(f"recording {ref.family} {ref.provider}/{ref.family}-{ref.control} ...")
+            written.append(record(manifest(ref), root=root, log_dir=log_dir).directory)
+    return written
