@@ -33,7 +33,7 @@ def _explain(record: Any) -> str:
 
 FAMILY = Family(
     name="pizza",
-    version=f"world {WORLD_VERSION}, grader {grader.GRADER_VERSION}",
+    version=f"{WORLD_VERSION}.{grader.GRADER_VERSION}",  # world.grader
     actions=ACTIONS,
     initial=initial,
     grade=grader.grade,

@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from pizza_helpers import task_of
 
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS, CREDIT_LIMIT_CENTS
 from checkout_consent.pizza.state import State, initial_state
+from tests.pizza.pizza_helpers import task_of
 
 
 def _state(template: str = "missing_item") -> State:

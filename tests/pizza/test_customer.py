@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pizza_helpers import task_of
-
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS
 from checkout_consent.pizza.customer import asks_for_order_id
 from checkout_consent.pizza.state import State, Task, initial_state
+from tests.pizza.pizza_helpers import task_of
 
 
 def _withheld(template: str) -> Task:

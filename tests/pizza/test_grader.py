@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pizza_helpers import graded, task_of
 
 from checkout_consent.core.money import fmt
 from checkout_consent.pizza.controls import outcome_text, remedy_step
 from checkout_consent.pizza.grader import mentioned_cents
 from checkout_consent.pizza.state import Expected, Task
+from tests.pizza.pizza_helpers import graded, task_of
 
 Step = tuple[str, dict[str, Any]]
 

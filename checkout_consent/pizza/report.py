@@ -1,0 +1,90 @@
+"""Printing and checking pizza records (plain dicts, as in Score.metadata["record"])."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from checkout_consent.core.money import fmt
+from checkout_consent.core.surface import ControlRecords, Record
+from checkout_consent.pizza.grader import CHECKS
+from checkout_consent.pizza.state import Task
+from checkout_consent.pizza.stats import bootstrap_ci, pass_hat_ks
+
+PUBLIC_TASKS = 40
+BAD_CONTROLS = {"before-lookup": "action_before_verification",
+                "duplicate": "duplicate_side_effect", "over-cap": "cap_breach",
+                "mixed": "mixed_remedy"}
+
+
+def _scores(rows: Sequence[Record]) -> list[float]:
+    return [float(r["score"]) for r in rows]
+
+
+def check_sanity(records: ControlRecords) -> list[str]:
+    """noop scores 0, reference 100% on every task, mock in between, each bad control 0
+    with its violation named on every task."""
+    problems: list[str] = []
+    ref = records.get("reference", [])
+    if len(ref) != PUBLIC_TASKS or any(s != 1.0 for s in _scores(ref)):
+        problems.append(f"reference: expected 1.0 on {PUBLIC_TASKS} tasks, got {_scores(ref)}")
+    if not records.get("noop") or any(s != 0.0 for s in _scores(records["noop"])):
+        problems.append("noop: expected 0 on every task")
+    mock = _scores(records.get("mock", []))
+    if not (1.0 in mock and 0.0 in mock):
+        problems.append("mock: expected some tasks passed and some failed")
+    for name, violation in BAD_CONTROLS.items():
+        rows = records.get(name, [])
+        wrong = [r["task_id"] for r in rows
+                 if r["score"] != 0.0 or violation not in r["policy_violations"]]
+        if not rows or wrong:
+            problems.append(f"{name}: expected 0 with {violation} on every task; not on {wrong}")
+    return problems
+
+
+def line(r: Record) -> str:
+    marks = "".join(n[0].upper() if r["checks"][n] else "." for n in CHECKS)
+    breaches = ", ".join(r["policy_violations"]) or "-"
+    return (f"{r['task_id']:<22} {r['template']:<14} e{r['epoch']}  score {r['score']:.2f}  "
+            f"[{marks}]  violations: {breaches}")
+
+
+def summary(records: Sequence[Record]) -> str:
+    ci = bootstrap_ci(_scores(records))
+    out = [f"mean score {ci.mean:.1%}  (bootstrap 95% CI {ci.low:.1%} to {ci.high:.1%}, "
+           f"n={ci.n} samples)"]
+    checks = ", ".join(f"{n} {sum(r['checks'][n] for r in records) / max(len(records), 1):.0%}"
+                       for n in CHECKS)
+    out.append(f"checks: {checks}")
+    counts = Counter(v for r in records for v in r["policy_violations"])
+    out.append("violations: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+                                 or "none"))
+    passes = pass_hat_ks([(r["task_id"], r["score"] == 1.0) for r in records])
+    if len(passes) > 1:
+        out.append("pass^k: " + ", ".join(f"k={k} {v:.1%}" for k, v in passes.items()))
+    return "\n".join(out)
+
+
+def describe(task: Task) -> str:
+    """A readable view of one task: complaint, orders, customer, and the policy's answer."""
+    c, e = task.complaint, task.expected
+    lines = [f"{task.task_id}  ({task.title}; seed {task.seed})",
+             f"complaint ({'names' if c.gives_id else 'withholds'} the order id): {c.text}",
+             f"customer: {task.customer.name} {task.customer.customer_id}, "
+             f"{task.customer.prior_orders} prior orders, quality complaints (30 days) "
+             f"{task.customer.quality_complaints_30d}, refunds (60 days) "
+             f"{task.customer.refunds_60d}"]
+    for order in task.orders:
+        mark = "*" if order.order_id == c.order_id else " "
+        items = "; ".join(f"{ln.line_id} {ln.qty} x {ln.name} @ {fmt(ln.unit_cents)}"
+                          for ln in order.lines)
+        lines.append(f"{mark} {order.order_id}: {items}; total {fmt(order.total_cents)}; "
+                     f"{order.minutes_late} min late; to {order.delivered_to}"
+                     + (f"; note {order.note!r}" if order.note else ""))
+    detail = e.line_id or e.category or fmt(e.amount_cents)
+    lines.append(f"expected: {e.remedy} {detail}")
+    script = c.script
+    lines.append(f"customer pushes: {' | '.join(script.pushes)}")
+    lines.append(f"customer after the remedy ({'accepts' if script.accepts else 'rejects'}): "
+                 f"{script.outcome}")
+    return "\n".join(lines)

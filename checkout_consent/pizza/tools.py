@@ -1,0 +1,17 @@
+"""The pizza desk tools the model sees: every action, under its own name."""
+
+from __future__ import annotations
+
+from inspect_ai.tool import ToolDef
+
+from checkout_consent.core.tools import action_tools
+from checkout_consent.pizza import FAMILY
+
+TOOL_NAMES = (
+    "lookup_order", "issue_refund", "remake_order", "issue_credit", "escalate",
+    "message_customer",
+)
+
+
+def pizza_tools() -> list[ToolDef]:
+    return action_tools(FAMILY, TOOL_NAMES)

@@ -1,0 +1,58 @@
+"""End to end through Inspect: every control, live, gives the same records as offline play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkout_consent.core.controls import ControlRegistry
+from checkout_consent.pizza.controls import register
+from checkout_consent.pizza.data import find_task
+from checkout_consent.pizza.simulate import run_offline
+from checkout_consent.pizza.surface import CONTROLS
+
+pytestmark = pytest.mark.inspect
+# one task per template; cold-pizza-2 and angry-repeat-1 withhold the order id
+TASK_IDS = ["wrong-topping-2", "cold-pizza-2", "missing-item-1", "late-delivery-3",
+            "wrong-address-2", "allergen-3", "angry-repeat-1", "fraud-pattern-4"]
+
+
+def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[dict[str, Any]]]:
+    from inspect_ai import eval as inspect_eval
+
+    logs = inspect_eval("checkout_consent/pizza", model=models, log_dir=str(log_dir),
+                        display="none", task_args={"tasks": ",".join(TASK_IDS), **task_args})
+    out: dict[str, list[dict[str, Any]]] = {}
+    for log in logs:
+        assert log.status == "success", log.error
+        samples = sorted(log.samples or [], key=lambda s: str(s.id))
+        out[log.eval.model] = [next(iter(s.scores.values())).metadata["record"]
+                               for s in samples]
+    return out
+
+
+def _offline(control: str, replies: bool) -> list[dict[str, Any]]:
+    registry = ControlRegistry()
+    register(registry)
+    tasks = sorted((find_task(t) for t in TASK_IDS), key=lambda t: t.task_id)
+    model = f"control/pizza-{control}"
+    return [r.model_dump(mode="json") for r in
+            run_offline(registry.get(f"pizza-{control}"), tasks, replies=replies, model_id=model)]
+
+
+def test_inspect__every_control_scores_as_it_does_offline(tmp_path: Path) -> None:
+    live = _eval([f"control/pizza-{c}" for c in CONTROLS], tmp_path)
+    for control in CONTROLS:
+        assert live[f"control/pizza-{control}"] == _offline(control, True), control
+    assert {r["score"] for r in live["control/pizza-reference"]} == {1.0}
+    assert {r["score"] for r in live["control/pizza-noop"]} == {0.0}
+
+
+def test_inspect__one_shot_setting_still_scores_the_reference_in_full(tmp_path: Path) -> None:
+    live = _eval(["control/pizza-reference"], tmp_path, replies="false")
+    records = live["control/pizza-reference"]
+    assert [r["score"] for r in records] == [1.0] * len(TASK_IDS)
+    assert all(r["replies"] is False for r in records)
+    assert records == _offline("reference", False)

@@ -1,0 +1,105 @@
+"""The CLI surface: sanity catches broken controls, show/score/list/generate work offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkout_consent.core.controls import ControlRegistry
+from checkout_consent.pizza import data
+from checkout_consent.pizza.controls import register
+from checkout_consent.pizza.report import check_sanity, line, summary
+from checkout_consent.pizza.simulate import play, run_offline
+from checkout_consent.pizza.stats import bootstrap_ci
+from checkout_consent.pizza.surface import CONTROLS, SURFACE, score_trace, show
+
+Records = dict[str, list[dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def records() -> Records:
+    registry = ControlRegistry()
+    register(registry)
+    tasks = list(data.public_tasks())
+    return {c: [r.model_dump(mode="json") for r in
+                run_offline(registry.get(f"pizza-{c}"), tasks)] for c in CONTROLS}
+
+
+def test_check_sanity__passes_the_real_controls(records: Records) -> None:
+    assert check_sanity(records) == []
+
+
+def test_check_sanity__catches_each_broken_control(records: Records) -> None:
+    swaps = {"reference": "mock", "noop": "mock", "mock": "reference",
+             "before-lookup": "duplicate", "duplicate": "mixed", "over-cap": "noop",
+             "mixed": "before-lookup"}
+    for control, impostor in swaps.items():
+        broken = {**records, control: records[impostor]}
+        problems = check_sanity(broken)
+        assert problems and problems[0].startswith(control), control
+
+
+def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> None:
+    mock = records["mock"]
+    ci = bootstrap_ci([r["score"] for r in mock])
+    text = summary(mock)
+    assert f"{ci.mean:.1%}" in text and f"{ci.low:.1%} to {ci.high:.1%}" in text
+    assert "pass^k" not in text
+    twice = mock + [{**r, "epoch": 2} for r in mock]
+    assert "pass^k: k=1" in summary(twice) and "k=2" in summary(twice)
+    assert mock[0]["task_id"] in line(mock[0])
+
+
+def test_show__describes_a_task_and_its_answer() -> None:
+    task = data.find_task("fraud-pattern-1")
+    text = show("fraud-pattern-1")
+    assert task.complaint.order_id in text and "expected: escalate fraud" in text
+
+
+def test_score_trace__grades_a_saved_log_like_the_live_run(tmp_path: Path) -> None:
+    registry = ControlRegistry()
+    register(registry)
+    task = data.find_task("late-delivery-3")
+    calls = play(registry.get("pizza-reference"), task)
+    saved = json.loads(json.dumps([c.model_dump() for c in calls]))
+    assert score_trace(task.task_id, saved)["score"] == 1.0
+    bare = [{"tool": c["tool"], "args": c["args"]} for c in saved]
+    assert score_trace(task.task_id, {"calls": bare})["score"] == 1.0
+    silent = score_trace(task.task_id, {"calls": bare[1:], "replies": False})
+    assert silent["score"] == 1.0 and silent["replies"] is False
+
+
+def test_score_trace__refuses_a_log_that_does_not_replay() -> None:
+    task = data.find_task("missing-item-2")
+    forged = [{"tool": "lookup_order", "args": {"order_id": task.complaint.order_id},
+               "ok": True, "observation": "all fine"}]
+    with pytest.raises(ValueError, match="does not replay"):
+        score_trace(task.task_id, forged)
+
+
+def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from checkout_consent.cli import main
+
+    assert main(["list", "pizza"]) == 0 and "allergen-1" in capsys.readouterr().out
+    assert main(["show", "pizza", "allergen-1"]) == 0
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps([{"tool": "lookup_order", "args": {"order_id": "PZ-1"}}]))
+    capsys.readouterr()
+    assert main(["score", "pizza", "--task", "allergen-1", "--trace", str(trace)]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 0.0
+    (tmp_path / "templates.yaml").write_bytes((data.data_dir() / "templates.yaml").read_bytes())
+    monkeypatch.setattr(data, "data_dir", lambda: tmp_path)
+    assert main(["pizza", "generate", "--seed", "5", "--split", "hidden"]) == 0
+    assert (tmp_path / "hidden" / "tasks-5.jsonl").is_file()
+    assert SURFACE.family.name == "pizza" and SURFACE.reference_control in CONTROLS
+
+
+@pytest.mark.inspect
+def test_cli__sanity_runs_every_control_through_inspect(tmp_path: Path) -> None:
+    from checkout_consent.cli import main
+
+    assert main(["--log-dir", str(tmp_path), "sanity", "pizza"]) == 0
