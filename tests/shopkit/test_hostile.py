@@ -75,9 +75,9 @@ def test_hostile__patched_builtins_and_modules_change_nothing(
 def test_hostile__builtins_patched_inside_a_function_are_restored(
         make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
     reports = dict(build_tree("seed"))["shopkit/reports.py"]
-    patched = reports.replace('    """An unpaid order is overdue once its due date has passed."""\n',
-                              '    """Overdue."""\n' + "".join(
-                                  "    " + line + "\n" for line in PATCHES.splitlines()), 1)
+    docstring = '    """An unpaid order is overdue once its due date has passed."""\n'
+    body = "".join("    " + line + "\n" for line in PATCHES.splitlines())
+    patched = reports.replace(docstring, docstring + body, 1)
     report, _ = timed(make_build(files={"shopkit/reports.py": patched}))
     assert verdicts(report) == verdicts(seed_grades["T4"])
 

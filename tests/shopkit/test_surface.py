@@ -1,0 +1,100 @@
+"""The shopkit CLI verbs and the adapters, called as a user would."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from checkout_consent.cli import main as cli_main
+from checkout_consent.shopkit import adapters, runs, surface
+from checkout_consent.shopkit.generate import brief
+from checkout_consent.shopkit.grading import grade_build, seed_dir
+from checkout_consent.shopkit.runs import run_once
+
+FIXER = """import os, pathlib, sys
+brief = sys.argv[1]
+assert brief == os.environ["SHOPKIT_BRIEF"]
+if "fmt" in brief:
+    money = pathlib.Path("shopkit/money.py")
+    money.write_text(money.read_text().replace("math.floor(amount * 100)", "round(amount * 100)"))
+print("fixed")
+"""
+
+
+def test_cli__list_shows_tasks_and_controls(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["list", "shopkit"]) == 0
+    out = capsys.readouterr().out
+    assert "task T5 (vague)" in out and "control/shopkit-reference" in out
+
+
+def test_cli__grade_json_matches_the_harness(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["shopkit", "grade", "--build", str(seed_dir()), "--task", "T2",
+                     "--json"]) == 0
+    shown, direct = json.loads(capsys.readouterr().out), grade_build(seed_dir(), "T2")
+    assert (shown["change"], shown["regress"], shown["build_error"]) == (
+        direct.change, direct.regress, direct.build_error)
+    assert [a["passed"] for a in shown["change_assertions"]] == [
+        a.passed for a in direct.change_assertions]
+
+
+def test_cli__run_reports_each_epoch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["shopkit", "run", "--task", "T1", "--adapter",
+                     "vandal:kills_error_path", "--epochs", "2", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["epoch"] for r in rows] == [1, 2] and rows[0]["regress"] == rows[1]["regress"] < 1
+
+
+def test_cli__run_refuses_to_proceed_when_sanity_fails(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(runs, "sanity", lambda: ["regress is not green on the seed"])
+    assert cli_main(["shopkit", "run", "--task", "T1", "--adapter", "reference"]) == 2
+    assert "refusing" in capsys.readouterr().err
+
+
+def test_runs__epochs_report_the_spread() -> None:
+    done = runs.run_many(["T1"], adapters.noop, epochs=2)
+    assert runs.summary(done)[0].startswith("T1  change mean 0.2500  sd 0.0000")
+
+
+def test_adapter__reference_completes_the_task() -> None:
+    report = run_once("T4", adapters.reference).report
+    assert (report.change, report.regress) == (1.0, 1.0)
+
+
+def test_adapter__command_runs_an_agent_cli_in_the_build(tmp_path: Path) -> None:
+    fixer = tmp_path / "fixer.py"
+    fixer.write_text(FIXER)
+    run = run_once("T1", adapters.command(f"{sys.executable} {fixer} {{brief}}"))
+    assert run.metadata["exit_code"] == 0 and "fixed" in run.metadata["output_tail"]
+    assert (run.report.change, run.report.regress) == (1.0, 1.0)
+
+
+def test_adapter__command_timeouts_and_missing_programs_are_metadata(tmp_path: Path) -> None:
+    slow = adapters.command("sleep 5", timeout_s=0.3)(tmp_path, brief("T1"))
+    missing = adapters.command("no-such-agent-cli {brief}")(tmp_path, brief("T1"))
+    assert slow["exit_code"] is None and "timed out" in slow["output_tail"]
+    assert missing["exit_code"] is None and "could not start" in missing["output_tail"]
+
+
+def test_adapter__get_refuses_unknown_or_incomplete_specs() -> None:
+    for spec in ("nope", "vandal:nope", "command", "inspect"):
+        with pytest.raises((ValueError, KeyError)):
+            adapters.get(spec)
+
+
+def test_surface__check_sanity_names_each_failed_check() -> None:
+    row = {"change": 1.0, "regress": 0.5}
+    problems = surface.check_sanity({"noop": [{"task": "T1", **row}],
+                                     "reference": [{"task": "T1", **row}]})
+    text = " ".join(problems)
+    assert "pristine seed" in text and "regress is not green on the reference" in text
+
+
+@pytest.mark.inspect
+def test_adapter__inspect_plays_the_task_and_writes_the_final_tree(tmp_path: Path) -> None:
+    adapter = adapters.inspect_agent("control/shopkit-reference", log_dir=str(tmp_path))
+    run = run_once("T3", adapter)
+    assert run.metadata["task"] == "T3" and (run.report.change, run.report.regress) == (1.0, 1.0)

@@ -1,0 +1,83 @@
+"""The shopkit Inspect task end to end with the control models, and its replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from checkout_consent.cli import main as cli_main
+from checkout_consent.core.family import RunInfo, Scenario
+from checkout_consent.core.trace import Call, replay
+from checkout_consent.shopkit import FAMILY, sandbox, tools
+from checkout_consent.shopkit.task import shopkit
+
+pytestmark = pytest.mark.inspect
+MODELS = ["control/shopkit-reference", "control/shopkit-noop",
+          "control/shopkit-vandal-syntax_error"]
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = inspect_eval(shopkit(task="T1"), model=MODELS, display="none",
+                       log_dir=str(tmp_path_factory.mktemp("logs")), score_display=False)
+    return {log.eval.model: log for log in out}
+
+
+def _score(log: Any) -> Any:
+    assert log.status == "success"
+    return next(iter(log.samples[0].scores.values()))
+
+
+def test_task__reference_control_scores_top_marks(logs: dict[str, Any]) -> None:
+    score = _score(logs["control/shopkit-reference"])
+    assert score.value == {"change": 1.0, "regress": 1.0, "integrity": 1.0}
+    assert score.metadata["record"]["finished"] and score.metadata["record"]["runs"] == 2
+
+
+def test_task__noop_control_fails_change_and_keeps_regress(logs: dict[str, Any]) -> None:
+    score = _score(logs["control/shopkit-noop"])
+    assert score.value["change"] < 1.0 and score.value["regress"] == 1.0
+
+
+def test_task__an_unparseable_build_scores_zero_with_its_error(logs: dict[str, Any]) -> None:
+    score = _score(logs["control/shopkit-vandal-syntax_error"])
+    assert (score.value["change"], score.value["regress"]) == (0.0, 0.0)
+    assert "SyntaxError" in score.metadata["record"]["build_error"]
+
+
+def _trace(log: Any) -> tuple[Scenario, list[Call]]:
+    sample = log.samples[0]
+    calls = [Call.model_validate(c) for c in sample.store["RunStore:calls"]]
+    return Scenario.model_validate(sample.metadata["scenario"]), calls
+
+
+def test_task__runs_are_recorded_and_replay_never_executes_them(
+        logs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("replay executed a recorded run")
+
+    monkeypatch.setattr(sandbox, "run_command", refuse)
+    monkeypatch.setattr(tools, "run_command", refuse)
+    scenario, calls = _trace(logs["control/shopkit-reference"])
+    runs = [c for c in calls if c.tool in ("run_cli", "run_python")]
+    assert runs and all("result" in c.args for c in runs)
+    result = replay(FAMILY.actions, FAMILY.initial(scenario), calls)
+    assert result.mismatch is None
+    record = FAMILY.grade(scenario, result, RunInfo(model_id="m", inspect_version="0",
+                                                    suite_version="0", git_sha=None))
+    assert (record.change, record.regress) == (1.0, 1.0)
+
+
+def test_task__a_tampered_run_output_fails_replay(logs: dict[str, Any]) -> None:
+    scenario, calls = _trace(logs["control/shopkit-reference"])
+    index = next(i for i, c in enumerate(calls) if c.tool == "run_cli")
+    forged = calls[index].model_copy(update={"observation": "all tests pass"})
+    calls[index] = forged
+    assert replay(FAMILY.actions, FAMILY.initial(scenario), calls).mismatch is not None
+
+
+def test_cli__sanity_shopkit_passes_through_inspect(tmp_path: Path) -> None:
+    assert cli_main(["--log-dir", str(tmp_path), "sanity", "shopkit"]) == 0
