@@ -78,10 +78,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 0
     print(f"sanity shopkit: 0 problems\nshopkit | adapter {args.adapter}")
     for r in done:
-        err = f"  build_error: {r.report.build_error.splitlines()[-1]}" if r.report.build_error \
-            else ""
+        error = r.report.build_error
+        tail = f"  build_error: {error.strip().splitlines()[-1]}" if error else ""
         print(f"  {r.task} epoch {r.epoch}  change {r.report.change:.4f}  regress "
-              f"{r.report.regress:.4f} ({r.report.broken} broken){err}")
+              f"{r.report.regress:.4f} ({r.report.broken} broken){tail}")
     print("\n".join("  " + s for s in runs.summary(done)))
     return 0
 

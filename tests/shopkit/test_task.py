@@ -11,12 +11,14 @@ from inspect_ai import eval as inspect_eval
 from checkout_consent.cli import main as cli_main
 from checkout_consent.core.family import RunInfo, Scenario
 from checkout_consent.core.trace import Call, replay
-from checkout_consent.shopkit import FAMILY, sandbox, tools
+from checkout_consent.shopkit import FAMILY, adapters, sandbox, tools
+from checkout_consent.shopkit.runs import run_once
 from checkout_consent.shopkit.task import shopkit
+from checkout_consent.shopkit.vandal import MODES
 
 pytestmark = pytest.mark.inspect
 MODELS = ["control/shopkit-reference", "control/shopkit-noop",
-          "control/shopkit-vandal-syntax_error"]
+          *(f"control/shopkit-vandal-{mode}" for mode in MODES)]
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +48,14 @@ def test_task__an_unparseable_build_scores_zero_with_its_error(logs: dict[str, A
     score = _score(logs["control/shopkit-vandal-syntax_error"])
     assert (score.value["change"], score.value["regress"]) == (0.0, 0.0)
     assert "SyntaxError" in score.metadata["record"]["build_error"]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_task__vandal_controls_match_the_vandal_adapter(logs: dict[str, Any], mode: str) -> None:
+    through_inspect = _score(logs[f"control/shopkit-vandal-{mode}"]).value
+    direct = run_once("T1", adapters.vandal(mode)).report
+    assert (through_inspect["change"], through_inspect["regress"]) == (
+        direct.change, direct.regress)
 
 
 def _trace(log: Any) -> tuple[Scenario, list[Call]]:
