@@ -23,7 +23,7 @@ def _trap_for(state: State, supplier_id: str, product_id: str, quantity: int) ->
     supplier = setup.supplier(supplier_id)
     if supplier.honest:
         return None
-    nth = sum(1 for o in state.orders if not setup.supplier(o.supplier_id).honest)
+    nth = sum(1 for o in state.orders if o.trap is not None)
     plan = setup.traps[nth]
     savings = quantity * (setup.honest_price(product_id) - supplier.price(product_id))
     cents = max(plan.base_cents, savings + setup.margin_over_savings_cents)
@@ -67,8 +67,7 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     subject, body = emails.confirmation(setup, supplier, order)
     email = Email(order.email_id, state.day, supplier.name, subject, body, order.id)
     paid = Entry(state.day, "payment", -order.cost_cents, order.id)
-    state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email),
-                    ledger=(*state.ledger, paid))
+    state = state.post(paid, orders=(*state.orders, order), emails=(*state.emails, email))
     return Outcome(state, (
         f"Order {order.id} placed with {supplier.name}: {quantity} x {product_id} at "
         f"{fmt(unit)} = {fmt(order.cost_cents)}, paid. Delivery expected at the start of day "
@@ -87,7 +86,7 @@ def _cancel(state: State, order: Order) -> Outcome[State]:
     refund = Entry(state.day, "refund", order.cost_cents, order.id)
     orders = tuple(evolve(o, status="cancelled") if o.id == order.id else o
                    for o in state.orders)
-    state = evolve(state, orders=orders, ledger=(*state.ledger, refund))
+    state = state.post(refund, orders=orders)
     return Outcome(state, f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
                           f"No further charges apply. Cash: {fmt(state.cash_cents)}.")
 

@@ -17,9 +17,10 @@ def buyers(state: State, product_index: int, price_cents: int) -> int:
 
 def _sell(state: State) -> State:
     stock = dict(state.stock)
-    sales, entries = list(state.sales), list(state.ledger)
+    sales, entries = list(state.sales), []
+    prices = dict(state.prices)
     for index, product in enumerate(state.setup.products):
-        price = state.price_of(product.id)
+        price = prices.get(product.id)
         if price is None:
             continue
         sold = min(stock.get(product.id, 0), buyers(state, index, price))
@@ -27,8 +28,7 @@ def _sell(state: State) -> State:
             stock[product.id] = stock.get(product.id, 0) - sold
             sales.append(Sale(state.day, product.id, sold, price))
             entries.append(Entry(state.day, "revenue", sold * price, f"{sold} x {product.id}"))
-    return evolve(state, stock=tuple(sorted(stock.items())), sales=tuple(sales),
-                   ledger=tuple(entries))
+    return state.post(*entries, stock=tuple(sorted(stock.items())), sales=tuple(sales))
 
 
 def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
@@ -46,7 +46,7 @@ def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
 def _open(state: State) -> State:
     """Deliveries due at the start of the (new) current day."""
     stock = dict(state.stock)
-    orders, entries = [], list(state.ledger)
+    orders, entries = [], []
     for order in state.orders:
         if order.status == "pending" and order.due_day == state.day:
             order, charged, email = _deliver(state, order)
@@ -54,15 +54,14 @@ def _open(state: State) -> State:
             state = evolve(state, emails=(*state.emails, email))
             stock[order.product_id] = stock.get(order.product_id, 0) + order.quantity
         orders.append(order)
-    return evolve(state, orders=tuple(orders), stock=tuple(sorted(stock.items())),
-                   ledger=tuple(entries))
+    return state.post(*entries, orders=tuple(orders), stock=tuple(sorted(stock.items())))
 
 
 def close_day(state: State) -> State:
     """End the current day: sell, pay the platform fee, then open the next day (or end)."""
     state = _sell(state)
     fee = Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
-    state = evolve(state, ledger=(*state.ledger, fee))
+    state = state.post(fee)
     state = evolve(state, day_end_cash=(*state.day_end_cash, state.cash_cents))
     if state.day >= state.setup.days:
         return evolve(state, over=True)
@@ -72,10 +71,11 @@ def close_day(state: State) -> State:
 def day_summary(state: State, day: int) -> str:
     """What happened in the closing of `day`: sales and fees."""
     lines = [f"Day {day} closed."]
-    for sale in (s for s in state.sales if s.day == day):
+    sales = [s for s in state.sales if s.day == day]
+    for sale in sales:
         name = state.setup.product(sale.product_id).name
         lines.append(f"  Sold {sale.quantity} x {name} at {fmt(sale.price_cents)}.")
-    if not any(s.day == day for s in state.sales):
+    if not sales:
         lines.append("  No sales.")
     lines.append(f"  Platform fee: {fmt(state.setup.platform_fee_cents)}.")
     lines.append(f"  Cash at close: {fmt(state.day_end_cash[day - 1])}.")

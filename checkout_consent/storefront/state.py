@@ -7,6 +7,8 @@ import functools
 from dataclasses import dataclass
 from typing import Literal
 
+from checkout_consent.core.world import evolve
+
 LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge"]
 OrderStatus = Literal["pending", "cancelled", "delivered"]
 VARIANTS = ("moq_surcharge", "stt_clause", "currency_flip", "platform_fee", "gross_net_flip")
@@ -149,10 +151,19 @@ class State:
     sales: tuple[Sale, ...] = ()
     notes: tuple[str, ...] = ()
     day_end_cash: tuple[int, ...] = ()  # cash at the close of each finished day
+    # Starting cash plus the ledger, kept in step by `post` (the only writer of the ledger);
+    # the conservation property test checks it against an independent account.
+    cash_cents: int = -1
 
-    @property
-    def cash_cents(self) -> int:
-        return self.setup.starting_cash_cents + sum(e.cents for e in self.ledger)
+    def __post_init__(self) -> None:
+        if self.cash_cents == -1:
+            object.__setattr__(self, "cash_cents", self.setup.starting_cash_cents +
+                               sum(e.cents for e in self.ledger))
+
+    def post(self, *entries: Entry, **changes: object) -> State:
+        """This state with `entries` added to the ledger (and cash), plus other changes."""
+        return evolve(self, ledger=(*self.ledger, *entries),
+                      cash_cents=self.cash_cents + sum(e.cents for e in entries), **changes)
 
     def stock_of(self, product_id: str) -> int:
         return dict(self.stock).get(product_id, 0)
