@@ -49,10 +49,18 @@ def line(r: Record) -> str:
             f"[{marks}]  violations: {breaches}")
 
 
+def task_means(records: Sequence[Record]) -> list[float]:
+    """Each task's mean score over its epochs, in first-seen task order."""
+    by_task: dict[str, list[float]] = {}
+    for r in records:
+        by_task.setdefault(r["task_id"], []).append(float(r["score"]))
+    return [sum(v) / len(v) for v in by_task.values()]
+
+
 def summary(records: Sequence[Record]) -> str:
-    ci = bootstrap_ci(_scores(records))
-    out = [f"mean score {ci.mean:.1%}  (bootstrap 95% CI {ci.low:.1%} to {ci.high:.1%}, "
-           f"n={ci.n} samples)"]
+    ci = bootstrap_ci(task_means(records))
+    out = [f"mean score {ci.mean:.1%}  (bootstrap 95% CI over tasks {ci.low:.1%} to "
+           f"{ci.high:.1%}, n={ci.n} tasks, {len(records)} samples)"]
     checks = ", ".join(f"{n} {sum(r['checks'][n] for r in records) / max(len(records), 1):.0%}"
                        for n in CHECKS)
     out.append(f"checks: {checks}")

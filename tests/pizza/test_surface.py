@@ -50,6 +50,8 @@ def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> No
     assert "pass^k" not in text
     twice = mock + [{**r, "epoch": 2} for r in mock]
     assert "pass^k: k=1" in summary(twice) and "k=2" in summary(twice)
+    assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(twice)
+    assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(twice)  # the interval is over tasks
     assert mock[0]["task_id"] in line(mock[0])
 
 
