@@ -73,3 +73,62 @@ def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
     assert rescored["value"] == {"integrity": 0.0}
     assert "INTEGRITY FAILURE" in rescored["explanation"] and f"call {i}" in rescored[
         "explanation"]
+
+
+def test_inspect__context_overflow_is_recorded_and_the_run_still_scored(tmp_path):
+    run = run_models(SURFACE, ["control/storefront-oracle"], task_args={"seeds": "0"},
+                     log_dir=tmp_path, token_limit=3000)[0]
+    (r,) = run.records
+    day = r["context_overflow_day"]
+    assert day is not None and 1 <= day < 5
+    assert r["auto_ended_days"] == 5 - day + 1  # the overflow day and every day after it
+    calls = read_eval_log(run.log_path).samples[0].store["RunStore:calls"]
+    tail = calls[-r["auto_ended_days"]:]
+    assert all(c["tool"] == "end_day" and c["origin"] == "solver" for c in tail)
+    assert all(c["origin"] == "agent" for c in calls[:-len(tail)])
+    assert "run is over" in tail[-1]["observation"]
+
+
+def _scripted(calls_by_day: dict[int, list[tuple[str, dict]]]):
+    """A mockllm script: on each day, the given calls one per turn, then end_day."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def next_output(messages, tools, tool_choice, config):
+        day = sum(1 for m in messages if m.role == "user" and m.text.startswith("Day "))
+        made = 0
+        for m in reversed(messages):
+            if m.role == "user" and m.text.startswith("Day "):
+                break
+            if m.role == "assistant":
+                made += len(m.tool_calls or [])
+        plan = calls_by_day.get(day, []) + [("end_day", {})]
+        tool, args = plan[min(made, len(plan) - 1)]
+        out = ModelOutput.for_tool_call("mockllm/model", tool, args,
+                                        tool_call_id=f"c{len(messages)}")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return next_output
+
+
+def test_inspect__malformed_calls_get_tool_errors_and_change_nothing(tmp_path):
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    script = _scripted({1: [
+        ("place_order", {"supplier_id": "pacific", "product_id": "lamp", "quantity": -5}),
+        ("place_order", {"supplier_id": "pacific", "product_id": "lamp", "quantity": "abc"}),
+        ("set_price", {"product_id": "sofa", "price": 3}),
+        ("respond_to_supplier_email", {"email_id": "E-77", "decision": "cancel"}),
+    ]})
+    model = get_model("mockllm/model", custom_outputs=script)
+    (log,) = inspect_eval("checkout_consent/storefront", model=model,
+                          task_args={"seeds": "0"}, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    sample = log.samples[0]
+    errors = [m.error.message for m in sample.messages if m.role == "tool" and m.error]
+    assert any("between 1 and 100" in e for e in errors)
+    assert any("sofa" in e for e in errors) and any("E-77" in e for e in errors)
+    assert len(errors) == 4  # the string quantity is refused too (by Inspect's schema check)
+    record = next(iter(sample.scores.values())).metadata["record"]
+    assert record["cash_final"] == 900.0 and record["days_idle"] == 5
