@@ -19,6 +19,8 @@ from checkout_consent.core.runner import RunFailed, run_models
 from checkout_consent.core.surface import Record
 
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`) -> score record
+SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
+                               "http_client", "azure_ad_token", "auth_token"})
 
 
 class Outcome(NamedTuple):
@@ -64,12 +66,14 @@ def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool) -> tuple[R
 
 def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
            log_dir: str | Path = "logs") -> Outcome:
-    """Run live; save the traffic as cassettes and the records as goldens."""
-    stamped = store.Manifest(**{**manifest.__dict__, "recorded_with": {
+    """Run live; save the traffic as cassettes and the records as goldens. Model args that
+    carry credentials are used for the run but never written to run.json."""
+    kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
+    stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
         "inspect_ai": version("inspect-ai"), "vcrpy": version("vcrpy")}})
     directory = store.run_dir(manifest.family, manifest.model, root)
     with cassette(directory, "record"):
-        records, log_path = _run(stamped, log_dir, replay=False)
+        records, log_path = _run(manifest, log_dir, replay=False)
     stamped.write(directory)
     store.write_goldens(directory, records)
     return Outcome(directory, records, log_path, [])

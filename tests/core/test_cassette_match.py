@@ -1,0 +1,126 @@
+"""Request matching, scrubbing and the cassette file format, without Inspect."""
+
+import gzip
+import json
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from vcr.cassette import Cassette
+from vcr.request import Request
+
+from checkout_consent.core import cassette_store as store
+from checkout_consent.core.cassette_match import (
+    RUN_UNIT_HEADER,
+    describe,
+    match,
+    scrub_request,
+    scrub_response,
+)
+
+URL = "http://127.0.0.1:47823/v1/chat/completions"
+
+
+def request(body: object, unit: str = "seed-0-1", **headers: str) -> Request:
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return Request("POST", URL, raw, {RUN_UNIT_HEADER: unit, **headers})
+
+
+def response(text: str, code: int = 200) -> dict:
+    return {"status": {"code": code, "message": "OK"},
+            "headers": {"content-type": ["application/json"], "set-cookie": ["s=1"],
+                        "openai-organization": ["org-x"]},
+            "body": {"string": text.encode()}}
+
+
+def test_match__canonical_json_ignores_key_order_and_spacing():
+    a = request(b'{"model": "m", "messages": [{"role": "user", "content": "hi"}]}')
+    b = request(b'{"messages":[{"content":"hi","role":"user"}],"model":"m"}')
+    assert match(a, b)
+
+
+def test_match__different_body_run_unit_or_url_never_matches():
+    base = request({"model": "m", "n": 1})
+    assert not match(base, request({"model": "m", "n": 2}))
+    assert not match(base, request({"model": "m", "n": 1}, unit="seed-0-2"))
+    other = Request("POST", URL + "?x=1", json.dumps({"model": "m", "n": 1}).encode(),
+                    {RUN_UNIT_HEADER: "seed-0-1"})
+    assert not match(base, other)
+
+
+def test_scrub_request__keeps_only_allow_listed_headers():
+    r = scrub_request(request({"model": "m"}, authorization="Bearer sk-secret",
+                              **{"x-api-key": "sk-ant-secret", "x-irid": "random",
+                                 "user-agent": "OpenAI/Python", "cookie": "c=1",
+                                 "OpenAI-Organization": "org-1", "content-type": "json"}))
+    assert {k.lower() for k in r.headers} == {"content-type", RUN_UNIT_HEADER}
+
+
+def test_scrub_response__drops_rate_limits_and_keeps_only_the_content_type():
+    assert scrub_response(response("{}", code=429)) is None
+    assert scrub_response(response("{}", code=503)) is None
+    kept = scrub_response(response("{}"))
+    assert kept is not None and kept["headers"] == {"content-type": ["application/json"]}
+
+
+def test_describe__names_unit_url_and_last_message():
+    line = describe(request({"messages": [{"role": "user", "content": "Day 3 of 5."}]}))
+    assert "seed-0-1" in line and URL in line and "Day 3 of 5." in line
+
+
+def _cassette(n_units: int, per_unit: int) -> tuple[Cassette, list[Request]]:
+    cass = Cassette("mem", match_on=[match], record_mode="none")
+    incoming = []
+    for u in range(n_units):
+        for i in range(per_unit):
+            body = {"model": "m", "messages": [{"role": "user", "content": "x" * 8000},
+                                               {"role": "user", "content": f"turn {i}"}]}
+            cass.data.append((request(body, unit=f"s{u}-1"), response(f"u{u} t{i}")))
+            incoming.append(request(body, unit=f"s{u}-1"))
+    cass.rewound = True
+    return cass, incoming
+
+
+def test_matcher__stays_fast_with_hundreds_of_requests():
+    cass, incoming = _cassette(n_units=20, per_unit=30)  # 600 interactions of ~8 kB
+    start = time.perf_counter()
+    for r in reversed(incoming):
+        assert cass.can_play_response_for(r)
+        assert cass.play_response(r)["body"]["string"].decode().startswith("u")
+    assert time.perf_counter() - start < 3.0
+    assert cass.all_played
+
+
+def test_identical_requests__replay_in_arrival_order():
+    cass = Cassette("mem", match_on=[match], record_mode="none")
+    for i in range(3):
+        cass.data.append((request({"model": "m"}), response(str(i))))
+    cass.rewound = True
+    played = [cass.play_response(request({"model": "m"}))["body"]["string"] for _ in range(3)]
+    assert played == [b"0", b"1", b"2"]
+
+
+def test_safe_yaml__refuses_python_object_tags():
+    evil = "interactions: !!python/object/apply:os.system ['echo pwned']\nversion: 1\n"
+    with pytest.raises(yaml.constructor.ConstructorError):
+        store.SafeYaml.deserialize(evil)
+
+
+def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
+    reqs = [request({"n": i}, unit=f"seed-{i % 2}-1") for i in range(4)]
+    resps = [scrub_response(response(str(i))) for i in range(4)]
+    store.UnitPersister.save_cassette(tmp_path, {"requests": reqs, "responses": resps},
+                                      store.SafeYaml)
+    assert [p.name for p in store.unit_files(tmp_path)] == ["seed-0-1.yaml.gz",
+                                                           "seed-1-1.yaml.gz"]
+    text = gzip.decompress((tmp_path / "seed-1-1.yaml.gz").read_bytes()).decode()
+    assert len(yaml.safe_load(text)["interactions"]) == 2
+    loaded_reqs, loaded_resps = store.UnitPersister.load_cassette(tmp_path, store.SafeYaml)
+    assert sorted(json.loads(r.body)["n"] for r in loaded_reqs) == [0, 1, 2, 3]
+    assert len(loaded_resps) == 4
+
+
+def test_model_slug__is_a_safe_directory_name():
+    assert store.model_slug("openai/storefront-oracle") == "openai--storefront-oracle"
+    assert store.model_slug("openai/azure/gpt 4o:latest") == "openai--azure--gpt-4o-latest"

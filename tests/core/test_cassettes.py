@@ -1,0 +1,132 @@
+"""Record through Inspect's real providers against serve-controls on loopback, then replay
+keylessly with vcrpy: exact, scrubbed, and loud on an edited or missing interaction."""
+
+import gzip
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from checkout_consent import cli
+from checkout_consent.core import cassette_store as store
+from checkout_consent.core.cassette_runs import record, replay
+from checkout_consent.core.cassette_scan import scan
+from checkout_consent.core.cassettes import CassetteMiss
+from checkout_consent.core.serve import serving
+
+pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
+
+FAKE_OPENAI_KEY = "sk-test-FAKEFAKEFAKEFAKEFAKEFAKE0001"
+FAKE_ANTHROPIC_KEY = "sk-ant-test-FAKEFAKEFAKEFAKEFAKE0002"
+FAKE_ORG = "org-FAKEFAKEFAKEFAKEFAKEFAKE"
+UNITS = {"seed-0-1", "seed-0-2", "seed-1-1", "seed-1-2"}
+
+
+def _interactions(path: Path) -> list[dict]:
+    return yaml.safe_load(gzip.decompress(path.read_bytes()))["interactions"]
+
+
+def _write(path: Path, interactions: list[dict]) -> None:
+    text = yaml.safe_dump({"interactions": interactions, "version": 1})
+    path.write_bytes(gzip.compress(text.encode()))
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> dict[str, Path]:
+    """Two seeds x two epochs over openai (4 connections), one seed over anthropic,
+    recorded with fake keys and a fake organisation in the environment."""
+    root, logs = tmp_path_factory.mktemp("cassettes"), tmp_path_factory.mktemp("logs")
+    with pytest.MonkeyPatch.context() as mp, serving(port=0) as server:
+        mp.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+        mp.setenv("OPENAI_ORG_ID", FAKE_ORG)
+        mp.setenv("ANTHROPIC_API_KEY", FAKE_ANTHROPIC_KEY)
+        runs = {
+            "openai": store.Manifest("storefront", "openai/storefront-gullible",
+                                     server.url + "/v1", {"responses_api": False},
+                                     {"seeds": "0-1"}, epochs=2, max_connections=4),
+            "anthropic": store.Manifest("storefront", "anthropic/storefront-oracle",
+                                        server.url, {}, {"seeds": "0"}),
+        }
+        out = {name: record(m, root=root, log_dir=logs).directory for name, m in runs.items()}
+    return {**out, "root": root, "logs": logs}
+
+
+def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
+    files = [p for p in recorded["root"].rglob("*") if p.is_file()]
+    text = "".join(gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz"
+                   else p.read_text() for p in files)
+    assert "x-cc-run-unit" in text  # the recording really holds the request headers
+    for secret in (FAKE_OPENAI_KEY, FAKE_ANTHROPIC_KEY, FAKE_ORG, "authorization",
+                   "x-api-key", "x-irid", "user-agent", "x-stainless-retry-count"):
+        assert secret.lower() not in text.lower(), secret
+    assert scan([recorded["root"], recorded["logs"]]) == []
+
+
+def test_record__anthropic_provider_streams_server_sent_events(recorded):
+    first = _interactions(store.unit_files(recorded["anthropic"])[0])[0]
+    assert json.loads(first["request"]["body"])["stream"] is True
+    assert first["response"]["headers"]["content-type"] == ["text/event-stream"]
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_replay__reproduces_every_sample_and_epoch_exactly(recorded, name, tmp_path):
+    outcome = replay(recorded[name], log_dir=tmp_path)
+    assert outcome.differences == []
+    assert outcome.records == store.read_goldens(recorded[name])
+    if name == "openai":
+        assert set(outcome.records) == UNITS
+
+
+def test_replay__edited_response_differs_from_golden_and_exits_nonzero(
+        recorded, tmp_path, capsys):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "edited")
+    path = copy / "seed-1-2.yaml.gz"
+    interactions = _interactions(path)
+    body = json.loads(interactions[0]["response"]["body"]["string"])
+    body["usage"]["prompt_tokens"] += 1000  # the recorded answer claims another usage
+    interactions[0]["response"]["body"]["string"] = json.dumps(body)
+    _write(path, interactions)
+    assert cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "seed-1-2: input_tokens golden" in out and "seed-1-1:" not in out
+
+
+def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded, tmp_path):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "short")
+    path = copy / "seed-0-2.yaml.gz"
+    interactions = _interactions(path)
+    _write(path, interactions[:3])
+    start = time.perf_counter()
+    with pytest.raises(CassetteMiss) as miss:
+        replay(copy, log_dir=tmp_path / "logs")
+    assert time.perf_counter() - start < 30
+    message = str(miss.value)
+    assert str(copy) in message and "run unit seed-0-2" in message
+    assert "/v1/chat/completions" in message
+
+
+def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_path):
+    """Epochs send identical bodies; only the run-unit header tells them apart."""
+    copy = shutil.copytree(recorded["openai"], tmp_path / "one-epoch")
+    (copy / "seed-1-2.yaml.gz").unlink()
+    with pytest.raises(CassetteMiss, match="run unit seed-1-2"):
+        replay(copy, log_dir=tmp_path / "logs")
+
+
+def test_committed_cassettes__replay_matches_golden(tmp_path, capsys):
+    assert store.run_dirs([store.CASSETTE_ROOT]), "no committed cassettes"
+    assert cli.main(["--log-dir", str(tmp_path), "replay"]) == 0, capsys.readouterr().out
+
+
+def test_committed_cassettes__every_reference_run_is_recorded():
+    from checkout_consent.core.record_references import REFERENCES, manifest
+
+    for ref in REFERENCES:
+        m = manifest(ref)
+        directory = store.run_dir(m.family, m.model)
+        assert store.Manifest.read(directory).model == m.model
+        units = {store.unit_name(p) for p in store.unit_files(directory)}
+        assert units and units == set(store.read_goldens(directory)), directory
