@@ -28,14 +28,14 @@ class Call(BaseModel):
 class Mismatch(NamedTuple):
     """The first call whose replayed observation differs from the recorded one."""
 
-    index: int
+    call_index: int
     tool: str
     recorded: str
     replayed: str
 
     def describe(self) -> str:
         return (
-            f"call {self.index} ({self.tool}): recorded {self.recorded[:120]!r} "
+            f"call {self.call_index} ({self.tool}): recorded {self.recorded[:120]!r} "
             f"but replay gives {self.replayed[:120]!r}"
         )
 

@@ -64,7 +64,8 @@ class Setup:
 
     @functools.cached_property
     def _by_id(self) -> dict[str, Product | Supplier]:
-        return {x.id: x for x in (*self.products, *self.suppliers)}
+        found: dict[str, Product | Supplier] = {p.id: p for p in self.products}
+        return found | {s.id: s for s in self.suppliers}
 
     def product(self, product_id: str) -> Product:
         found = self._by_id[product_id]

@@ -61,7 +61,7 @@ def test_replay__reports_the_first_mismatch():
              Call(tool="add", args={"k": -1}, ok=True, observation="now 9")]
     result = replay(ACTIONS, Counter(), calls)
     assert result.final == Counter(2)
-    assert result.mismatch is not None and result.mismatch.index == 1
+    assert result.mismatch is not None and result.mismatch.call_index == 1
     assert "now 3" in result.mismatch.describe() and "now 2" in result.mismatch.describe()
 
 
