@@ -22,8 +22,11 @@ class Interval(NamedTuple):
 
 def bootstrap_ci(values: Sequence[float], *, level: float = 0.95, resamples: int = RESAMPLES,
                  seed: int = BOOTSTRAP_SEED) -> Interval:
-    """Percentile bootstrap of the mean, resampling tasks with core/rng (values never move)."""
-    n = len(values)
+    """Percentile bootstrap of the mean, resampling tasks with core/rng (values never move).
+
+    The values are sorted first, so the interval depends on the scores, not their order.
+    """
+    values, n = sorted(values), len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0, 0)
     draw = Stream(derive(seed, "pizza", "bootstrap", str(n)))

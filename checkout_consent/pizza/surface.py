@@ -31,12 +31,18 @@ def show(task_id: str) -> str:
 
 
 def _calls(trace: Any) -> tuple[list[dict[str, Any]], bool]:
-    """A saved tool log: a list of calls, or {"calls": [...], "replies": bool}."""
+    """A saved tool log: a list of calls, or {"calls": [...], "replies": bool}. Each call is
+    an object with a `tool` name and an `args` object (`ok` and `observation` optional)."""
+    replies = True
     if isinstance(trace, dict):
-        return list(trace.get("calls", [])), as_flag(trace.get("replies", True))
-    if isinstance(trace, list):
-        return trace, True
-    raise ValueError("a trace is a list of calls or an object with a `calls` list")
+        trace, replies = trace.get("calls"), as_flag(trace.get("replies", True))
+    if not isinstance(trace, list):
+        raise ValueError("a trace is a list of calls or an object with a `calls` list")
+    for i, item in enumerate(trace):
+        if not (isinstance(item, dict) and isinstance(item.get("tool"), str)
+                and isinstance(item.get("args", {}), dict)):
+            raise ValueError(f"call {i} needs a `tool` name and an `args` object: {item!r}")
+    return trace, replies
 
 
 def score_trace(task_id: str, trace: Any) -> dict[str, Any]:

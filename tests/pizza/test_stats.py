@@ -37,7 +37,7 @@ def test_bootstrap_ci__covers_the_true_mean_about_95_percent_of_the_time() -> No
 
 def test_bootstrap_ci__is_seeded_and_stable() -> None:
     values = [i / 29 for i in range(30)]
-    assert bootstrap_ci(values) == bootstrap_ci(values)
+    assert bootstrap_ci(values) == bootstrap_ci(values) == bootstrap_ci(values[::-1])
     assert bootstrap_ci(values, seed=1) != bootstrap_ci(values, seed=2)
 
 

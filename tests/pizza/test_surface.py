@@ -82,6 +82,12 @@ def test_score_trace__refuses_a_log_that_does_not_replay() -> None:
         score_trace(task.task_id, forged)
 
 
+@pytest.mark.parametrize("trace", [{"calls": "x"}, 3, [{"args": {}}], [{"tool": "x", "args": 1}]])
+def test_score_trace__refuses_a_malformed_log(trace: object) -> None:
+    with pytest.raises(ValueError):
+        score_trace("missing-item-2", trace)
+
+
 def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from checkout_consent.cli import main
