@@ -1,4 +1,4 @@
-"""The program a build runs under (stdlib only; executed with `python -I -S -B -c`).
+"""The program a build runs under: one stdlib-only file, run as `python -I -S -B -c`.
 
 A trusted supervisor reads the job from stdin, becomes a child subreaper and forks. The
 child confines itself (new session, resource limits, Landlock: writes only inside the
@@ -154,13 +154,13 @@ def _confine(job):
     return landlocked
 
 
-def _child(job, emit):
+def _import_build(landlocked, emit):
+    """The probes' namespace (the five modules, `date`, the CLI runner), or None."""
     import datetime
     import importlib
     import traceback
 
-    landlocked = _confine(job)
-    space = {"date": datetime.date, "cli": _cli}
+    space = {"date": datetime.date}
     try:
         for name in MODULES:
             space[name] = importlib.import_module("shopkit." + name)
@@ -168,10 +168,17 @@ def _child(job, emit):
         _restore()
         emit({"kind": "import", "ok": False, "error": traceback.format_exc(limit=3)[-2000:],
               "landlock": landlocked})
-        return
+        return None
     _restore()
     space["cli"] = _cli  # the probes' CLI runner, not the module
     emit({"kind": "import", "ok": True, "landlock": landlocked})
+    return space
+
+
+def _child(job, emit):
+    space = _import_build(_confine(job), emit)
+    if space is None:
+        return
     for probe in job["probes"]:
         _setitimer(signal.ITIMER_REAL, job["probe_s"])
         failed = None
@@ -231,6 +238,7 @@ def main():
     child = os.fork()
     if child == 0:
         signal.signal(signal.SIGALRM, _alarm)
+
         def emit(record):
             _write(fd, _str.encode(_json({"nonce": nonce, **record}) + "\n"))
 
