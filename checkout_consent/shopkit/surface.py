@@ -13,6 +13,7 @@ from checkout_consent.core.surface import ControlRecords, Record, Surface
 from checkout_consent.shopkit import FAMILY, adapters, runs
 from checkout_consent.shopkit.generate import load_tasks, task_ids
 from checkout_consent.shopkit.grading import grade_build
+from checkout_consent.shopkit.offline import score_trace
 from checkout_consent.shopkit.vandal import MODES
 
 
@@ -130,4 +131,5 @@ SURFACE = Surface(
     list_items=list_items,
     add_commands=add_commands,
     show=show,
+    score_trace=score_trace,
 )

@@ -98,3 +98,25 @@ def test_adapter__inspect_plays_the_task_and_writes_the_final_tree(tmp_path: Pat
     adapter = adapters.inspect_agent("control/shopkit-reference", log_dir=str(tmp_path))
     run = run_once("T3", adapter)
     assert run.metadata["task"] == "T3" and (run.report.change, run.report.regress) == (1.0, 1.0)
+
+
+def test_cli__score_grades_a_saved_tool_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from checkout_consent.shopkit.generate import build_tree
+
+    path = "shopkit/orders.py"
+    calls = [{"tool": "write_file", "args": {"path": path,
+                                             "content": dict(build_tree("reference"))[path]}},
+             {"tool": "finish", "args": {"summary": "fixed the stacking"}}]
+    trace = tmp_path / "calls.json"
+    trace.write_text(json.dumps(calls))
+    assert cli_main(["score", "shopkit", "--task", "T3", "--trace", str(trace)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["change"], record["regress"], record["files_changed"]) == (1.0, 1.0, [path])
+
+
+def test_score_trace__a_forged_observation_is_refused() -> None:
+    from checkout_consent.shopkit.offline import score_trace
+
+    with pytest.raises(ValueError, match="does not replay"):
+        score_trace("T1", [{"tool": "list_files", "args": {}, "observation": "forged"}])
