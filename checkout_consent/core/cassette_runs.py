@@ -32,9 +32,13 @@ class Outcome(NamedTuple):
     differences: list[str]
 
 
+VOLATILE_SUFFIXES = ("git_sha", "_seconds")
+
+
 def is_volatile(key: str) -> bool:
-    """Record fields that name the checkout, not the run (a commit sha): not compared."""
-    return key.endswith("git_sha")
+    """Record fields that describe the checkout or the machine, not the run (a commit sha,
+    a wall-clock timing such as shopkit's `grade_seconds`): not compared."""
+    return key.endswith(VOLATILE_SUFFIXES)
 
 
 def unit_records(log_path: str) -> Records:

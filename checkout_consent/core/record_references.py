@@ -26,6 +26,10 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("storefront", "openai", "oracle"),
     Reference("storefront", "openai", "gullible"),
     Reference("storefront", "anthropic", "oracle"),
+    Reference("pizza", "openai", "reference"),
+    Reference("pizza", "openai", "mock"),
+    Reference("shopkit", "openai", "reference"),
+    Reference("shopkit", "openai", "noop"),
 )
 
 PROVIDERS: dict[str, tuple[str, dict[str, object]]] = {
