@@ -50,7 +50,9 @@ def _record(state: State, order: Order) -> dict[str, Any]:
                    "unit_price": fmt(ln.unit_cents), "toppings": list(ln.toppings)}
                   for ln in order.lines],
         "delivery_fee": fmt(order.delivery_fee_cents), "total_paid": fmt(order.total_cents),
-        "minutes_late": order.minutes_late, "delivered_to": order.delivered_to,
+        "minutes_late": order.minutes_late,
+        "delivery_address_entered_by_customer": order.delivered_to,
+        "driver_delivered_to": order.delivered_to,
         "customer_note": order.note, "remedies_so_far": _remedies_on(state, order.order_id),
     }
 
