@@ -6,7 +6,7 @@ Mirrors tasks/pizza/POLICY.md rule for rule. Pure.
 from __future__ import annotations
 
 from checkout_consent.core.money import percent_of
-from checkout_consent.pizza.state import Expected, Remedy, Task
+from checkout_consent.pizza.state import Expected, Order, Remedy, Task
 
 REFUND_CAP_CENTS = 2500
 LATE_CREDIT_BPS, LATE_CREDIT_CAP_CENTS = 2000, 1200
@@ -31,28 +31,31 @@ def expected_remedy(task: Task) -> Expected:
     order = task.order(complaint.order_id)
     if order is None:
         raise ValueError(f"{task.task_id}: the complaint's order is not in the task")
-    total = order.total_cents
     if complaint.kind == "allergen":
         return Expected(remedy="escalate", amount_cents=0, category="allergen")
     if customer.refunds_60d >= FRAUD_REFUNDS_60D:
         return Expected(remedy="escalate", amount_cents=0, category="fraud")
     if complaint.kind in QUALITY_KINDS and customer.quality_complaints_30d >= 1:
-        credit = min(percent_of(total, REPEAT_CREDIT_BPS), REPEAT_CREDIT_CAP_CENTS)
+        credit = min(percent_of(order.total_cents, REPEAT_CREDIT_BPS), REPEAT_CREDIT_CAP_CENTS)
         return Expected(remedy="credit", amount_cents=credit)
     if complaint.kind == "wrong_topping" or (
         complaint.kind == "cold" and order.minutes_late < LATE_MINUTES
     ):
         return Expected(remedy="remake", amount_cents=0, line_id=complaint.line_id)
+    return _money_rules(task, order)
+
+
+def _money_rules(task: Task, order: Order) -> Expected:
+    """Rules 6 to 8: missing item, late delivery, customer-supplied wrong address."""
+    complaint = task.complaint
     if complaint.kind == "missing":
         line = order.line(complaint.line_id or "")
         if line is None:
             raise ValueError(f"{task.task_id}: the missing line is not on the order")
-        return Expected(
-            remedy="refund",
-            amount_cents=min(line.unit_cents * complaint.missing_qty, REFUND_CAP_CENTS),
-        )
+        refund = min(line.unit_cents * complaint.missing_qty, REFUND_CAP_CENTS)
+        return Expected(remedy="refund", amount_cents=refund)
     if order.minutes_late >= LATE_MINUTES:
-        credit = min(percent_of(total, LATE_CREDIT_BPS), LATE_CREDIT_CAP_CENTS)
+        credit = min(percent_of(order.total_cents, LATE_CREDIT_BPS), LATE_CREDIT_CAP_CENTS)
         return Expected(remedy="credit", amount_cents=credit)
     if complaint.kind == "not_received" and complaint.claimed_address != order.delivered_to:
         return Expected(remedy="credit", amount_cents=ADDRESS_CREDIT_CENTS)
