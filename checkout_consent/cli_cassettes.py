@@ -39,6 +39,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cassette", choices=MODES, default="off",
                    help="record: run live and save the provider traffic under cassettes/; "
                    "replay: serve it from the cassette, no network, no key (default: off)")
+    p.add_argument("--cassette-root", default=None,
+                   help="where cassettes live (default: cassettes/ of the checkout)")
     p.add_argument("--model-base-url", help="the provider's base URL (e.g. serve-controls)")
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
 
@@ -49,13 +51,14 @@ def cassette_run(args: argparse.Namespace, fam: Surface, task_args: dict[str, An
     from checkout_consent.core import cassette_store as store
     from checkout_consent.core.cassette_runs import record, replay
 
-    directory = store.run_dir(fam.family.name, args.model)
+    root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
+    directory = store.run_dir(fam.family.name, args.model, root)
     if args.cassette == "record":
         manifest = store.Manifest(
             family=fam.family.name, model=args.model, base_url=args.model_base_url,
             model_args=model_args(args.M), task_args=task_args, epochs=args.epochs or 1,
             max_connections=args.max_connections)
-        outcome = record(manifest, log_dir=args.log_dir)
+        outcome = record(manifest, root=root, log_dir=args.log_dir)
         _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
     else:
         _err(f"replaying {directory} (its run.json fixes the task arguments)")

@@ -11,6 +11,7 @@ The request's `model` names the control, e.g. `storefront-oracle`.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -109,6 +110,7 @@ def serve_forever(port: int = FIXED_PORT, announce: Callable[[str], None] = prin
     with serving(port=port) as server:
         announce(f"serving controls on {server.url} (openai: {server.url}/v1, "
                  f"anthropic: {server.url}); Ctrl-C stops")
+        sys.stdout.flush()
         try:
             threading.Event().wait()
         except KeyboardInterrupt:

@@ -111,3 +111,21 @@ def test_serve__inspect_openai_provider_scores_like_the_control_provider(
     differ = {k for k in wire if wire[k] != direct[k]}
     assert differ <= {"model_id", "eval_cost_usd"}, differ
     assert wire["traps_total"] > 0
+
+
+def test_serve_controls_verb__serves_on_the_port_it_announces():
+    import re
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "checkout_consent.cli", "serve-controls",
+                             "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+", line).group(0)
+        status, raw = _post(url + "/v1/chat/completions", {
+            "model": "storefront-idle", "messages": [{"role": "user", "content": BRIEF}]})
+        assert status == 200 and json.loads(raw)["choices"][0]["message"]["tool_calls"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
