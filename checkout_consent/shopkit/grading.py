@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict
 
 from checkout_consent.core.version import tasks_dir
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, Probe, agrees
-from checkout_consent.shopkit.sandbox import Execution, Limits, execute
+from checkout_consent.shopkit.execution import Execution, execute
+from checkout_consent.shopkit.sandbox import Limits
 
 TASKS = tuple(CHANGE)
 ALL_PROBES: tuple[Probe, ...] = tuple(

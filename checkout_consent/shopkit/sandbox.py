@@ -1,4 +1,4 @@
-"""Run probes against a build in a confined subprocess and collect what it observed.
+"""The sandbox plumbing: launch sandbox_script.py on a build directory and collect its records.
 
 The build is copied (regular files only, size-capped) into a fresh temporary directory,
 so nothing it does reaches the original. Results come back on a dedicated pipe as JSON
@@ -15,14 +15,11 @@ import selectors
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from checkout_consent.shopkit.assertions import Probe
 
 SCRIPT = (Path(__file__).parent / "sandbox_script.py").read_text(encoding="utf-8")
 MAX_FILES, MAX_BYTES, MAX_RESULT_BYTES = 2000, 20 * 1024 * 1024, 8 * 1024 * 1024
@@ -38,16 +35,6 @@ class Limits:
     memory_mib: int = 1024
     file_mib: int = 16
     cpu_s: int = 20
-
-
-@dataclass(frozen=True)
-class Execution:
-    """What one run of a build gave: observations by probe name, or why there are none."""
-
-    values: dict[str, list[Any]] = field(default_factory=dict)
-    build_error: str | None = None
-    landlock: bool = False
-    seconds: float = 0.0
 
 
 def copy_build(source: Path, target: Path) -> None:
@@ -82,7 +69,7 @@ def _read_results(fd: int, proc: subprocess.Popen[bytes], hard_end: float) -> by
     return bytes(data)
 
 
-def _launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> bytes:
+def launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> bytes:
     read_fd, write_fd = os.pipe()
     job = {**work, "build": str(build), "nonce": nonce, "result_fd": write_fd,
            "deadline_s": limits.deadline_s, "probe_s": limits.probe_s,
@@ -115,7 +102,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def _records(data: bytes, nonce: str) -> list[dict[str, Any]]:
+def records(data: bytes, nonce: str) -> list[dict[str, Any]]:
     """The well-formed JSON records that carry this run's nonce; everything else is noise."""
     out = []
     for line in data.decode("utf-8", "replace").splitlines():
@@ -128,49 +115,17 @@ def _records(data: bytes, nonce: str) -> list[dict[str, Any]]:
     return out
 
 
-Parsed = tuple[dict[str, Any] | None, dict[str, list[Any]], bool]
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse(data: bytes, nonce: str) -> Parsed:
-    """The import record, the first value per probe, and whether the run finished."""
-    imported: dict[str, Any] | None = None
-    values: dict[str, list[Any]] = {}
-    done = False
-    for record in _records(data, nonce):
-        kind = record.get("kind")
-        if kind == "import" and imported is None:
-            imported = record
-        elif kind == "probe" and imported is not None and isinstance(record.get("value"), list):
-            values.setdefault(str(record.get("name")), record["value"])
-        elif kind == "done":
-            done = True
-    return imported, values, done
-
-
-def execute(build: Path, probes: Sequence[Probe], limits: Limits | None = None) -> Execution:
-    """Run `probes` against a copy of `build`. Never raises on anything the build does."""
-    limits = limits or Limits()
-    started = time.monotonic()
-    nonce = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(prefix="shopkit-build-") as tmp:
-        copy = Path(tmp, "build")
-        try:
-            copy.mkdir()
-            copy_build(Path(build), copy)
-        except (OSError, ValueError) as err:
-            return Execution(build_error=f"could not copy the build: {err}")
-        work = {"probes": [p._asdict() for p in probes]}
-        imported, values, done = _parse(_launch(copy, work, limits, nonce), nonce)
-        shutil.rmtree(copy, ignore_errors=True)
-    seconds = time.monotonic() - started
-    if imported is None:
-        why = f"the build did not import within {limits.deadline_s:g} s (it exited, hung "
-        return Execution(build_error=why + "or was killed before reporting)", seconds=seconds)
-    if not imported.get("ok"):
-        error = str(imported.get("error", "import failed"))
-        return Execution(build_error=error, landlock=bool(imported.get("landlock")),
-                         seconds=seconds)
-    return Execution(values=values, landlock=bool(imported.get("landlock")), seconds=seconds)
+def ended(found_in: list[dict[str, Any]]) -> dict[str, Any]:
+    """The supervisor's last word: whether the deadline struck, and the exit status."""
+    found = [r for r in found_in if r.get("kind") == "ended"]
+    last = found[-1] if found else {}
+    status = last.get("status")
+    return {"timed_out": bool(last.get("timed_out", True)),
+            "status": status if is_int(status) else None}
 
 
 def materialise(files: Mapping[str, str], root: Path) -> None:
@@ -183,16 +138,7 @@ def materialise(files: Mapping[str, str], root: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) -> dict[str, Any]:
-    """Run the CLI (`{"mode": "cli", "argv": [...]}`) or a snippet (`{"mode": "python",
-    "code": ...}`) on a file tree: {"exit_code": int | None (timed out), "output": str}."""
+def run(build: Path, work: dict[str, Any], limits: Limits) -> list[dict[str, Any]]:
+    """Launch the sandbox on `build` with `work`; the records of this run, nothing else."""
     nonce = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
-        build, output = Path(tmp, "build"), Path(tmp, "output.txt")
-        build.mkdir()
-        materialise(files, build)
-        data = _launch(build, {**work, "output": str(output)}, limits, nonce)
-        text = output.read_text("utf-8", "replace")[:MAX_OUTPUT] if output.exists() else ""
-    codes = [r.get("code") for r in _records(data, nonce) if r.get("kind") == "exit"]
-    code = codes[0] if codes and isinstance(codes[0], int) else None
-    return {"exit_code": code, "output": text}
+    return records(launch(build, work, limits, nonce), nonce)

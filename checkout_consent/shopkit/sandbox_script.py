@@ -231,26 +231,38 @@ def _sweep(child):
         time.sleep(0.002)
 
 
+def _wait(child, deadline_s):
+    """(timed out, exit status) of the build's process; negative status: killed by signal."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return False, os.waitstatus_to_exitcode(status)
+        time.sleep(0.002)
+    return True, None
+
+
 def main():
     job = json.loads(sys.stdin.read())
     fd, nonce = job["result_fd"], job["nonce"]
+
+    def emit(record):
+        _write(fd, _str.encode(_json({"nonce": nonce, **record}) + "\n"))
+
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     child = os.fork()
     if child == 0:
         signal.signal(signal.SIGALRM, _alarm)
-
-        def emit(record):
-            _write(fd, _str.encode(_json({"nonce": nonce, **record}) + "\n"))
-
         try:
             (_command if job.get("mode") else _child)(job, emit)
         finally:
             os._exit(0)
-    os.close(fd)
-    end = time.monotonic() + job["deadline_s"]
-    while time.monotonic() < end and os.waitpid(child, os.WNOHANG)[0] == 0:
-        time.sleep(0.002)
+    timed_out, status = _wait(child, job["deadline_s"])
     _sweep(child)
+    try:
+        emit({"kind": "ended", "timed_out": timed_out, "status": status})
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

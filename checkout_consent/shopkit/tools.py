@@ -14,7 +14,8 @@ from checkout_consent.core.tools import action_tools
 from checkout_consent.core.world import apply
 from checkout_consent.shopkit import FAMILY
 from checkout_consent.shopkit.actions import cli_argv, run_cli, run_python
-from checkout_consent.shopkit.sandbox import Limits, run_command
+from checkout_consent.shopkit.execution import run_command
+from checkout_consent.shopkit.sandbox import Limits
 
 FILE_TOOLS = ("list_files", "view_file", "write_file", "edit_file")
 RUN_LIMITS = Limits(deadline_s=10.0, probe_s=10.0, file_mib=1)

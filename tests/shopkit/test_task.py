@@ -11,7 +11,7 @@ from inspect_ai import eval as inspect_eval
 from checkout_consent.cli import main as cli_main
 from checkout_consent.core.family import RunInfo, Scenario
 from checkout_consent.core.trace import Call, replay
-from checkout_consent.shopkit import FAMILY, adapters, sandbox, tools
+from checkout_consent.shopkit import FAMILY, adapters, execution, tools
 from checkout_consent.shopkit.runs import run_once
 from checkout_consent.shopkit.task import shopkit
 from checkout_consent.shopkit.vandal import MODES
@@ -69,7 +69,7 @@ def test_task__runs_are_recorded_and_replay_never_executes_them(
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("replay executed a recorded run")
 
-    monkeypatch.setattr(sandbox, "run_command", refuse)
+    monkeypatch.setattr(execution, "run_command", refuse)
     monkeypatch.setattr(tools, "run_command", refuse)
     scenario, calls = _trace(logs["control/shopkit-reference"])
     runs = [c for c in calls if c.tool in ("run_cli", "run_python")]
