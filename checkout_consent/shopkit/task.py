@@ -3,14 +3,15 @@ the trace and executing the final tree on both axes."""
 
 from __future__ import annotations
 
+import anyio
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from checkout_consent.core.loop import play_turns
-from checkout_consent.core.scorer import make_score_fn
+from checkout_consent.core.scorer import grade_state
 from checkout_consent.core.solvers import init_scenario
 from checkout_consent.shopkit import FAMILY
 from checkout_consent.shopkit.generate import load_tasks, scenario, task_ids
@@ -46,8 +47,14 @@ def shopkit_agent(turns: int) -> Solver:
 
 @scorer(metrics=[{"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
-    """Replay the trace, materialise the final tree and grade it (works on old logs)."""
-    return make_score_fn(FAMILY)
+    """Replay the trace, materialise the final tree and grade it (works on old logs).
+    Grading executes the build, so it runs in a worker thread: a slow or hostile build
+    never blocks the other samples' event loop."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return await anyio.to_thread.run_sync(grade_state, FAMILY, state)
+
+    return score
 
 
 @task
