@@ -194,3 +194,18 @@ def test_hostile__symlinks_in_the_build_are_not_followed(
     (build / "etc").symlink_to("/etc")
     report, seconds = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"]) and seconds < 3.0
+
+
+def test_hostile__cannot_signal_the_supervisor_or_the_grader(
+        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    token = f"4343.{os.getpid()}{time.monotonic_ns() % 100000}"
+    build = make_build(
+        "import os, signal\n"
+        f"for pid in (os.getppid(), {os.getpid()}):\n"
+        "    try:\n        os.kill(pid, 0)\n        raise SystemExit('signals escape')\n"
+        "    except PermissionError:\n        pass\n"
+        "try:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError:\n    pass\n"
+        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{token}'])\n")
+    report, seconds = timed(build)
+    assert verdicts(report) == verdicts(seed_grades["T4"])
+    assert _alive(token) == [] and seconds < 3.0
