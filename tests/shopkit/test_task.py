@@ -91,3 +91,27 @@ def test_task__a_tampered_run_output_fails_replay(logs: dict[str, Any]) -> None:
 
 def test_cli__sanity_shopkit_passes_through_inspect(tmp_path: Path) -> None:
     assert cli_main(["--log-dir", str(tmp_path), "sanity", "shopkit"]) == 0
+
+
+def _tool_call(i: int, tool: str, **args: Any) -> Any:
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    out = ModelOutput.for_tool_call("mockllm/model", tool, args, tool_call_id=f"c{i}")
+    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return out
+
+
+def test_tools__run_tools_trace_refusals_and_real_output(tmp_path: Path) -> None:
+    outputs = [_tool_call(0, "run_cli", args="'unclosed"),
+               _tool_call(1, "run_python", code="from shopkit import money\n"
+                                                 "print(money.fmt(2.5))"),
+               _tool_call(2, "run_cli", args="total O9"),
+               _tool_call(3, "finish", summary="looked around")]
+    log = inspect_eval(shopkit(task="T2"), model="mockllm/model", display="none",
+                       model_args={"custom_outputs": outputs}, log_dir=str(tmp_path))[0]
+    scenario, calls = _trace(log)
+    assert [c.ok for c in calls] == [False, True, True, True]
+    assert "result" not in calls[0].args and "cannot be split" in calls[0].observation
+    assert calls[1].args["result"] == {"exit_code": 0, "output": "$2.50\n"}
+    assert calls[2].args["result"]["exit_code"] == 2
+    assert _score(log).value["integrity"] == 1.0
