@@ -27,18 +27,21 @@ from checkout_consent.core.cassette_match import (
     scrub_request,
     scrub_response,
 )
+from checkout_consent.core.runner import RunFailed
 
 Mode = Literal["record", "replay", "off"]
 MODES: tuple[Mode, ...] = ("record", "replay", "off")
 PLACEHOLDER_KEY = "placeholder-no-key"
 KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")
 # On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
-# which the SDK reports as a connection error, for a very long time).
-REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60}
+# which the SDK reports as a connection error, for a very long time); no live sample buffer
+# for `inspect view` (about a quarter of a replay's time; the log is still written whole).
+REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60,
+                                     "log_realtime": False}
 REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
 
 
-class CassetteMiss(RuntimeError):
+class CassetteMiss(RunFailed):
     """A replayed run asked for a request its cassette does not hold."""
 
 
