@@ -23,7 +23,7 @@ CREDIT_LIMIT_CENTS = 10_000  # the store-credit system refuses a single credit a
 
 
 def _order(state: State, order_id: object) -> Order:
-    text = need_str("order_id", order_id, max_len=40).strip().upper()
+    text = need_str("order_id", order_id, max_len=40).strip().lstrip("#").strip().upper()
     order = state.task.order(text)
     if order is None:
         raise ActionError(f"no order with id {text!r}; check the id with the customer")

@@ -23,9 +23,11 @@ class CustomerReply(NamedTuple):
 
 
 def asks_for_order_id(text: str) -> bool:
-    """Whether a message asks for the order id: it says "order" and "number"/"id"/"#"."""
+    """Whether a message asks for the order id: it names the order (or receipt or
+    confirmation) and a "number", "id", "reference" or "#"."""
     lowered = text.lower()
-    return "order" in lowered and _ASKS_ID.search(lowered) is not None
+    names_it = any(word in lowered for word in ("order", "receipt", "confirmation"))
+    return names_it and _ASKS_ID.search(lowered) is not None
 
 
 def _after_remedy(state: State) -> CustomerReply:

@@ -25,7 +25,7 @@ def _run(state: State, tool: str, **args: Any) -> tuple[State, str, bool]:
 def test_lookup_order__shows_the_order_and_records_the_lookup() -> None:
     state = _state()
     order = state.task.orders[0]
-    after, seen, ok = _run(state, "lookup_order", order_id=order.order_id.lower())
+    after, seen, ok = _run(state, "lookup_order", order_id=f" #{order.order_id.lower()}")
     record = json.loads(seen)
     assert ok and after.lookups == (order.order_id,)
     assert record["order_id"] == order.order_id

@@ -25,6 +25,7 @@ def test_asks_for_order_id__needs_order_and_an_id_word() -> None:
     assert asks_for_order_id("What is your order number?")
     assert asks_for_order_id("Could you share the order ID")
     assert asks_for_order_id("Order # please")
+    assert asks_for_order_id("What's the confirmation number on your receipt?")
     assert not asks_for_order_id("Your order is being remade")
     assert not asks_for_order_id("Did you receive it?")
 
