@@ -6,6 +6,7 @@ shows it, so replaying the trace reads the output and never runs anything again.
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import replace
 from pathlib import PurePosixPath
@@ -16,6 +17,7 @@ from checkout_consent.core.world import ActionError, Outcome
 from checkout_consent.shopkit.state import RunResult, State
 
 MAX_FILES, MAX_FILE_CHARS, MAX_SHOWN = 200, 100_000, 20_000
+_SAFE = re.compile(r"[A-Za-z0-9_.\-/]+")
 
 
 def _open(state: State) -> None:
@@ -25,10 +27,21 @@ def _open(state: State) -> None:
 
 def _path(path: object) -> str:
     text = need_str("path", path, max_len=200).strip()
-    parts = PurePosixPath(text).parts
-    if not text or text.startswith("/") or ".." in parts or "\\" in text or "\x00" in text:
-        raise ActionError(f"path must be relative to the build and stay inside it: {text!r}")
-    return PurePosixPath(text).as_posix()
+    parts = text.split("/")
+    if not _SAFE.fullmatch(text) or any(p in ("", ".", "..") for p in parts):
+        raise ActionError(f"path must be relative to the build, stay inside it and use only "
+                          f"letters, digits, '_', '-', '.' and '/': {text!r}")
+    return text
+
+
+def _fits(state: State, name: str) -> None:
+    """A new file must not clash with a directory or sit below an existing file."""
+    tree = state.tree()
+    if any(p.startswith(name + "/") for p in tree):
+        raise ActionError(f"{name!r} is a directory")
+    parents = [str(parent) for parent in PurePosixPath(name).parents]
+    if any(parent in tree for parent in parents):
+        raise ActionError(f"a parent of {name!r} is a file")
 
 
 def _existing(state: State, path: object) -> tuple[str, str]:
@@ -71,8 +84,10 @@ def write_file(state: State, path: str, content: str) -> Outcome[State]:
     _open(state)
     name = _path(path)
     text = need_str("content", content, max_len=MAX_FILE_CHARS)
-    if name not in state.tree() and len(state.files) >= MAX_FILES:
-        raise ActionError(f"the build may hold at most {MAX_FILES} files")
+    if name not in state.tree():
+        _fits(state, name)
+        if len(state.files) >= MAX_FILES:
+            raise ActionError(f"the build may hold at most {MAX_FILES} files")
     return Outcome(state.with_file(name, text), f"wrote {name} ({len(text)} characters)")
 
 
