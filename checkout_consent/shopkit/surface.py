@@ -11,7 +11,7 @@ from pathlib import Path
 
 from checkout_consent.core.surface import ControlRecords, Record, Surface
 from checkout_consent.shopkit import FAMILY, adapters, runs
-from checkout_consent.shopkit.generate import load_tasks, task_ids
+from checkout_consent.shopkit.generate import brief, load_tasks, task_ids
 from checkout_consent.shopkit.grading import grade_build
 from checkout_consent.shopkit.offline import score_trace
 from checkout_consent.shopkit.vandal import MODES
@@ -61,7 +61,12 @@ def list_items() -> list[str]:
 
 
 def show(item: str) -> str:
-    return str(load_tasks()["tasks"][item]["brief"]).strip()
+    """A task's kind, style and brief."""
+    tasks = load_tasks()["tasks"]
+    if item not in tasks:
+        raise KeyError(f"unknown shopkit task {item!r}; tasks: {', '.join(tasks)}")
+    task = tasks[item]
+    return f"{item} ({task['kind']}; {task['style']})\n\n{brief(item)}"
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
