@@ -47,14 +47,16 @@ def build_tree(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def scenario(task: str, brief_text: str | None = None) -> Scenario:
-    """The scenario of one task; a brief given here replaces the task's own."""
-    params: dict[str, Any] = {"task": task}
-    if brief_text is not None:
-        params["brief"] = brief_text
+    """The scenario of one task: its brief (or the one given) and the seed tree ride in
+    the sample, so a log replays as it was played even after tasks/ has changed."""
+    params: dict[str, Any] = {"task": task, "brief": brief_text or brief(task),
+                              "seed_tree": dict(build_tree("seed"))}
     return Scenario(family="shopkit", scenario_id=task, seed=0, params=params)
 
 
 def generate(sc: Scenario) -> State:
     task = str(sc.params.get("task", sc.scenario_id))
     text = str(sc.params.get("brief") or brief(task))
-    return State(task=task, brief=text, files=build_tree("seed"))
+    tree = sc.params.get("seed_tree")
+    files = tuple(sorted(tree.items())) if isinstance(tree, dict) else build_tree("seed")
+    return State(task=task, brief=text, files=files)

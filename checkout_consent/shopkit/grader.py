@@ -10,7 +10,6 @@ from pathlib import Path
 
 from checkout_consent.core.family import RunInfo, Scenario
 from checkout_consent.core.trace import Replay
-from checkout_consent.shopkit.generate import build_tree
 from checkout_consent.shopkit.grading import GradeReport, grade_build
 from checkout_consent.shopkit.record import ShopkitRecord
 from checkout_consent.shopkit.sandbox import materialise
@@ -19,9 +18,9 @@ from checkout_consent.shopkit.state import State
 WORLD_VERSION = "shopkit-1"
 
 
-def changed_files(state: State) -> tuple[str, ...]:
-    """Paths added, edited or differing from the seed."""
-    seed, final = dict(build_tree("seed")), state.tree()
+def changed_files(initial: State, state: State) -> tuple[str, ...]:
+    """Paths added, edited or removed since the start."""
+    seed, final = initial.tree(), state.tree()
     return tuple(sorted(p for p in set(seed) | set(final) if seed.get(p) != final.get(p)))
 
 
@@ -46,7 +45,8 @@ def grade(scenario: Scenario, replay: Replay[State], run: RunInfo) -> ShopkitRec
         change_total=len(report.change_assertions), regress_broken=report.broken,
         regress_total=len(report.regress_assertions), build_error=report.build_error,
         change_assertions=report.change_assertions,
-        regress_assertions=report.regress_assertions, files_changed=changed_files(state),
+        regress_assertions=report.regress_assertions,
+        files_changed=changed_files(replay.initial, state),
         edits=state.edits, runs=len(state.runs), finished=state.finished,
         landlock=report.landlock, grade_seconds=round(report.seconds, 3),
         model_id=run.model_id, epoch=run.epoch, input_tokens=run.input_tokens,

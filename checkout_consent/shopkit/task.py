@@ -27,8 +27,7 @@ def opening(task_id: str, brief: str) -> str:
 
 def _sample(task_id: str, brief: str | None) -> Sample:
     sc = scenario(task_id, brief)
-    text = brief or str(load_tasks()["tasks"][task_id]["brief"]).strip()
-    return Sample(id=task_id, input=opening(task_id, text),
+    return Sample(id=task_id, input=opening(task_id, str(sc.params["brief"])),
                   metadata={"scenario": sc.model_dump(mode="json")})
 
 
