@@ -1,0 +1,45 @@
+"""Regenerate tests/shopkit/golden.json by executing the code:
+`python -m tests.shopkit.make_golden`.
+
+The golden file pins what changes results (the seed, the reference, the briefs and every
+assertion, as a fingerprint) to the world version, with the grades they give. A change to
+any of them fails the golden test until WORLD_VERSION is bumped and this is re-run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.core.version import tasks_dir
+from checkout_consent.shopkit.assertions import CHANGE, REGRESS
+from checkout_consent.shopkit.generate import build_tree
+from checkout_consent.shopkit.grader import WORLD_VERSION
+from checkout_consent.shopkit.grading import grade_build, reference_dir, seed_dir
+from checkout_consent.shopkit.vandal_table import rows
+
+GOLDEN = Path(__file__).with_name("golden.json")
+
+
+def fingerprint() -> str:
+    rules = {"seed": build_tree("seed"), "reference": build_tree("reference"),
+             "tasks": (tasks_dir("shopkit") / "tasks.yaml").read_text(encoding="utf-8"),
+             "change": {t: [p._asdict() for p in ps] for t, ps in CHANGE.items()},
+             "regress": [p._asdict() for p in REGRESS]}
+    return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()
+
+
+def compute() -> dict[str, Any]:
+    grades = {f"{name} {task}": [report.change, report.regress]
+              for name, build in (("seed", seed_dir()), ("reference", reference_dir()))
+              for task in CHANGE for report in [grade_build(build, task)]}
+    vandals = {label: [regress, broken, change]
+               for label, _, regress, broken, _, change in rows()}
+    return {"world_version": WORLD_VERSION, "fingerprint": fingerprint(), "grades": grades,
+            "vandals_on_T1": vandals}
+
+
+if __name__ == "__main__":
+    GOLDEN.write_text(json.dumps(compute(), indent=2, sort_keys=True) + "\n")
+    print(f"wrote {GOLDEN}")
