@@ -35,6 +35,13 @@ class Outcome(NamedTuple):
 VOLATILE_SUFFIXES = ("git_sha", "_seconds")
 
 
+# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
+# from a stranger: replay never starts any other provider (local servers, local weights).
+REPLAYABLE_PROVIDERS = frozenset({
+    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
+    "deepseek", "grok", "mistral", "google", "perplexity"})
+
+
 def is_volatile(key: str) -> bool:
     """Record fields that describe the checkout or the machine, not the run (a commit sha,
     a wall-clock timing such as shopkit's `grade_seconds`): not compared."""
@@ -49,9 +56,10 @@ def unit_records(log_path: str) -> Records:
     out: Records = {}
     for sample in log.samples or []:
         score = next(iter((sample.scores or {}).values()), None)
-        if score is None or "record" not in (score.metadata or {}):
+        metadata = (score.metadata if score else None) or {}
+        if "record" not in metadata:
             raise RunFailed(f"sample {sample.id} epoch {sample.epoch} has no record ({log_path})")
-        out[f"{sample.id}-{sample.epoch}"] = score.metadata["record"]
+        out[f"{sample.id}-{sample.epoch}"] = metadata["record"]
     return out
 
 
@@ -102,6 +110,9 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
     Raises CassetteMiss when the run asked for a request the cassette does not hold.
     """
     manifest = store.Manifest.read(directory)
+    if manifest.model.split("/")[0] not in REPLAYABLE_PROVIDERS:
+        raise CassetteMiss(f"{directory}: {manifest.model} is not a provider cassettes replay "
+                           f"({', '.join(sorted(REPLAYABLE_PROVIDERS))})")
     with cassette(directory, "replay") as session:
         try:
             records, log_path = _run(manifest, log_dir, replay=True)

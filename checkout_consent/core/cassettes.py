@@ -112,7 +112,7 @@ def no_network() -> Iterator[None]:
             raise ConnectionRefusedError(f"network blocked during cassette replay: {address}")
         real_connect(self, address)
 
-    socket.socket.connect = refuse  # type: ignore[method-assign]
+    socket.socket.connect = refuse  # type: ignore[method-assign, assignment]
     try:
         yield
     finally:

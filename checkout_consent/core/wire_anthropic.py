@@ -69,6 +69,7 @@ def _event(name: str, data: dict[str, Any]) -> str:
 
 
 def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
+    start: dict[str, Any]
     if block["type"] == "text":
         start, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": block["text"]}
     else:

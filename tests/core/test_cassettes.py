@@ -130,3 +130,21 @@ def test_committed_cassettes__every_reference_run_is_recorded():
         assert store.Manifest.read(directory).model == m.model
         units = {store.unit_name(p) for p in store.unit_files(directory)}
         assert units and units == set(store.read_goldens(directory)), directory
+
+
+def test_committed_cassettes__cover_every_family_within_the_size_budget():
+    from checkout_consent.core.record_references import REFERENCES
+    from checkout_consent.families import SURFACES
+
+    assert {r.family for r in REFERENCES} == set(SURFACES)
+    assert {r.provider for r in REFERENCES} == {"openai", "anthropic"}
+    size = sum(p.stat().st_size for p in store.CASSETTE_ROOT.rglob("*") if p.is_file())
+    assert size < 20_000_000
+
+
+def test_replay__refuses_a_run_json_naming_a_local_provider(recorded, tmp_path):
+    copy = shutil.copytree(recorded["anthropic"], tmp_path / "hostile")
+    manifest = json.loads((copy / "run.json").read_text())
+    (copy / "run.json").write_text(json.dumps({**manifest, "model": "vllm/some-model"}))
+    with pytest.raises(CassetteMiss, match="not a provider cassettes replay"):
+        replay(copy, log_dir=tmp_path / "logs")
