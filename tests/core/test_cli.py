@@ -1,0 +1,71 @@
+"""The CLI as a user meets it: the README's first command in a real subprocess, the README
+table checked against that run, and the refusal to report when sanity fails."""
+
+import json
+import re
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from checkout_consent import cli
+from checkout_consent.core.version import REPO_ROOT
+from checkout_consent.families import SURFACES
+from checkout_consent.readme import END, START, table
+
+pytestmark = pytest.mark.inspect
+
+
+@pytest.fixture(scope="module")
+def everything(tmp_path_factory) -> list[dict]:
+    """`checkout-consent run --json`: every family's controls, offline, as a user runs it."""
+    logs = tmp_path_factory.mktemp("logs")
+    out = subprocess.run(["checkout-consent", "--log-dir", str(logs), "run", "--json"],
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert list(logs.glob("*.eval")), "no .eval logs were written"
+    return json.loads(out.stdout)
+
+
+def test_run__every_family_and_control_reported(everything):
+    seen = {(e["family"], e["model"]) for e in everything}
+    for name, fam in SURFACES.items():
+        for control in fam.controls:
+            assert (name, f"control/{name}-{control}") in seen
+    assert all(e["records"] for e in everything)
+
+
+def test_readme__controls_table_is_what_the_run_gives(everything):
+    results: dict[str, dict[str, list[dict]]] = {}
+    for e in everything:
+        control = e["model"].removeprefix(f"control/{e['family']}-")
+        results.setdefault(e["family"], {})[control] = e["records"]
+    readme = (REPO_ROOT / "README.md").read_text()
+    block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), readme, re.S)
+    assert block is not None
+    assert block.group(1) == table(dict(sorted(results.items()))), (
+        "README table is stale: run `python -m checkout_consent.readme`")
+
+
+def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys):
+    broken = replace(SURFACES["storefront"], check_sanity=lambda records: ["planted problem"],
+                     task_args={"seeds": "0"})
+    monkeypatch.setattr(cli, "surface", lambda name: broken)
+    code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
+    err = capsys.readouterr().err
+    assert code == 2 and "planted problem" in err and "refusing to report" in err
+
+
+def test_list__names_every_family_and_its_controls():
+    out = subprocess.run([sys.executable, "-m", "checkout_consent.cli", "list"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    for name in SURFACES:
+        assert name in out.stdout and f"control/{name}-" in out.stdout
+
+
+def test_cli__unknown_family_is_a_clear_error():
+    out = subprocess.run([sys.executable, "-m", "checkout_consent.cli", "run", "nosuch"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "invalid choice" in out.stderr
