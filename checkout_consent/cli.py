@@ -62,6 +62,8 @@ def _model_run(args: argparse.Namespace, fam: Surface) -> tuple[list[dict[str, A
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.cassette != "off" and not args.model:
+        raise SystemExit("--cassette record|replay needs --model")
     names = [args.family] if args.family else sorted(SURFACES)
     out: list[dict[str, Any]] = []
     for name in names:

@@ -42,6 +42,14 @@ REPLAYABLE_PROVIDERS = frozenset({
     "deepseek", "grok", "mistral", "google", "perplexity"})
 
 
+def _check_provider(model: str, what: str) -> None:
+    if model.split("/")[0] not in REPLAYABLE_PROVIDERS:
+        raise CassetteMiss(
+            f"cannot {what}: {model} is not a provider cassettes record or replay (HTTP "
+            f"providers only: {', '.join(sorted(REPLAYABLE_PROVIDERS))}); to record a control "
+            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>")
+
+
 def is_volatile(key: str) -> bool:
     """Record fields that describe the checkout or the machine, not the run (a commit sha,
     a wall-clock timing such as shopkit's `grade_seconds`): not compared."""
@@ -83,9 +91,14 @@ def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
     kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
     stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
         "inspect_ai": version("inspect-ai"), "vcrpy": version("vcrpy")}})
+    _check_provider(manifest.model, "record")
     directory = store.run_dir(manifest.family, manifest.model, root)
-    with cassette(directory, "record"):
-        records, log_path = _run(manifest, log_dir, replay=False)
+    try:
+        with cassette(directory, "record"):
+            records, log_path = _run(manifest, log_dir, replay=False)
+    except RunFailed:
+        store.clear(directory)  # no half-recorded cassette is left behind
+        raise
     stamped.write(directory)
     store.write_goldens(directory, records)
     return Outcome(directory, records, log_path, [])
@@ -110,9 +123,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
     Raises CassetteMiss when the run asked for a request the cassette does not hold.
     """
     manifest = store.Manifest.read(directory)
-    if manifest.model.split("/")[0] not in REPLAYABLE_PROVIDERS:
-        raise CassetteMiss(f"{directory}: {manifest.model} is not a provider cassettes replay "
-                           f"({', '.join(sorted(REPLAYABLE_PROVIDERS))})")
+    _check_provider(manifest.model, f"replay ({directory})")
     with cassette(directory, "replay") as session:
         try:
             records, log_path = _run(manifest, log_dir, replay=True)

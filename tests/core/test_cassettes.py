@@ -146,5 +146,5 @@ def test_replay__refuses_a_run_json_naming_a_local_provider(recorded, tmp_path):
     copy = shutil.copytree(recorded["anthropic"], tmp_path / "hostile")
     manifest = json.loads((copy / "run.json").read_text())
     (copy / "run.json").write_text(json.dumps({**manifest, "model": "vllm/some-model"}))
-    with pytest.raises(CassetteMiss, match="not a provider cassettes replay"):
+    with pytest.raises(CassetteMiss, match="is not a provider cassettes record or replay"):
         replay(copy, log_dir=tmp_path / "logs")
