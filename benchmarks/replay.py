@@ -8,7 +8,7 @@
 4. The request matcher alone: 300 interactions through vcrpy with our matcher, and with
    vcrpy's built-in (method, uri, body) matchers.
 
-Run: python benchmarks/replay.py
+Run from the top of the checkout: python benchmarks/replay.py
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def timed(fn: Callable[[], object], repeats: int = 3) -> float:
     return statistics.median(runs)
 
 
-def floor(log_dir: str) -> float:
+def trivial_eval(log_dir: str) -> None:
+    """Inspect's floor: one sample, one mockllm generate (usage set: no tiktoken download)."""
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -47,8 +48,13 @@ def floor(log_dir: str) -> float:
     output = ModelOutput.from_content("mockllm/model", "ok")
     output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
     model = get_model("mockllm/model", custom_outputs=lambda *_: output)  # type: ignore[arg-type]
-    task = Task(dataset=[Sample(input="hi")])
-    return timed(lambda: eval(task, model=model, log_dir=log_dir, display="none"))
+    eval(Task(dataset=[Sample(input="hi")]), model=model, log_dir=log_dir, display="none")
+
+
+def fresh_process(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *args], check=True, capture_output=True)
+    return time.perf_counter() - start
 
 
 def one_seed_copy(tmp: Path) -> Path:
@@ -92,20 +98,23 @@ def matcher_figures() -> tuple[float, float]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         logs = str(Path(tmp) / "logs")
-        base = floor(logs)
-        one = timed(lambda: checked_replay(one_seed_copy(Path(tempfile.mkdtemp(dir=tmp))), logs))
+        one_dir = one_seed_copy(Path(tmp))
+        base = timed(lambda: trivial_eval(logs))
+        one = timed(lambda: checked_replay(one_dir, logs))
         ten = timed(lambda: checked_replay(TEN_SEEDS, logs))
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "checkout_consent.cli", "--log-dir", logs,
-                        "replay", str(TEN_SEEDS)], check=True, capture_output=True)
-        cold = time.perf_counter() - start
+        cli = ["-m", "checkout_consent.cli", "--log-dir", logs, "replay"]
+        floor_code = f"import benchmarks.replay as b; b.trivial_eval({logs!r})"
+        cold_base = fresh_process(["-c", floor_code])
+        cold_one = fresh_process([*cli, str(one_dir)])
+        cold_ten = fresh_process([*cli, str(TEN_SEEDS)])
     ours, builtin = matcher_figures()
     n = len(store.UnitPersister.load_cassette(TEN_SEEDS, store.SafeYaml)[0])
-    print(f"Inspect floor, one trivial sample (warm, in-process):   {base:6.2f} s")
-    print(f"replay, one storefront seed (warm, in-process):        {one:6.2f} s")
-    print(f"replay, 10 storefront seeds (warm, in-process):        {ten:6.2f} s")
-    print(f"marginal cost per seed ((10 seeds - 1 seed) / 9):       {(ten - one) / 9:6.2f} s")
-    print(f"replay, 10 seeds, fresh `checkout-consent replay`:     {cold:6.2f} s")
+    print("                                    warm, in-process   fresh process")
+    print(f"Inspect floor, one trivial sample   {base:8.2f} s        {cold_base:8.2f} s")
+    print(f"replay, one storefront seed         {one:8.2f} s        {cold_one:8.2f} s")
+    print(f"replay, 10 storefront seeds         {ten:8.2f} s        {cold_ten:8.2f} s")
+    print(f"marginal cost per seed (10 - 1) / 9 {(ten - one) / 9:8.2f} s        "
+          f"{(cold_ten - cold_one) / 9:8.2f} s")
     print(f"matching {n} requests: ours {ours * 1000:.0f} ms, vcrpy (method, uri, body) "
           f"{builtin * 1000:.0f} ms")
 
