@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ CASSETTE_ROOT = REPO_ROOT / "cassettes"
 SUFFIX = ".yaml.gz"
 GOLDEN = ".golden.json"
 MANIFEST = "run.json"
+UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -117,10 +119,15 @@ class UnitPersister:
         directory.mkdir(parents=True, exist_ok=True)
         units: dict[str, dict[str, list]] = {}
         for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
-            unit = units.setdefault(header(req, RUN_UNIT_HEADER) or "untagged",
+            unit = units.setdefault(header(req, RUN_UNIT_HEADER) or UNTAGGED,
                                     {"requests": [], "responses": []})
             unit["requests"].append(req)
             unit["responses"].append(resp)
+        if UNTAGGED in units:
+            warnings.warn(f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
+                          f"no {RUN_UNIT_HEADER} header (a solver not using core.loop?); with "
+                          "several samples at once their replay order is not guaranteed",
+                          stacklevel=2)
         for name, unit in units.items():
             text = serialize(unit, serializer)
             (directory / f"{name}{SUFFIX}").write_bytes(gzip.compress(text.encode(), mtime=0))

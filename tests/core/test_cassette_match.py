@@ -124,3 +124,12 @@ def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
 def test_model_slug__is_a_safe_directory_name():
     assert store.model_slug("openai/storefront-oracle") == "openai--storefront-oracle"
     assert store.model_slug("openai/azure/gpt 4o:latest") == "openai--azure--gpt-4o-latest"
+
+
+def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
+    bare = Request("POST", URL, b"{}", {"content-type": "application/json"})
+    with pytest.warns(UserWarning, match="no x-cc-run-unit header"):
+        store.UnitPersister.save_cassette(
+            tmp_path, {"requests": [bare], "responses": [scrub_response(response("{}"))]},
+            store.SafeYaml)
+    assert [p.name for p in store.unit_files(tmp_path)] == ["untagged.yaml.gz"]

@@ -148,3 +148,24 @@ def test_replay__refuses_a_run_json_naming_a_local_provider(recorded, tmp_path):
     (copy / "run.json").write_text(json.dumps({**manifest, "model": "vllm/some-model"}))
     with pytest.raises(CassetteMiss, match="is not a provider cassettes record or replay"):
         replay(copy, log_dir=tmp_path / "logs")
+
+
+def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_path):
+    import argparse
+
+    from checkout_consent.cli_cassettes import cassette_run
+    from checkout_consent.families import surface
+
+    fam = surface("storefront")
+    with serving(port=0) as server:
+        args = argparse.Namespace(
+            model="openai/storefront-idle", cassette="record", cassette_root=str(tmp_path),
+            model_base_url=server.url + "/v1", M=["responses_api=false"], epochs=None,
+            max_connections=2, log_dir=str(tmp_path / "logs"))
+        recorded, _ = cassette_run(args, fam, {"seeds": "5"})
+    manifest = store.Manifest.read(tmp_path / "storefront" / "openai--storefront-idle")
+    assert (manifest.task_args, manifest.model_args) == ({"seeds": "5"}, {"responses_api": False})
+    assert (manifest.epochs, manifest.max_connections) == (1, 2)
+    replayed, log_path = cassette_run(argparse.Namespace(**{**vars(args), "cassette": "replay"}),
+                                      fam, {"seeds": "0-9"})  # run.json, not these, decides
+    assert replayed == recorded and len(replayed) == 1 and Path(log_path).exists()
