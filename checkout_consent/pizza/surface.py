@@ -4,12 +4,11 @@ and the `pizza generate` verb."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.surface import Surface
-from checkout_consent.core.trace import Call
-from checkout_consent.pizza import FAMILY
+from checkout_consent.pizza import FAMILY, scenario_for
 from checkout_consent.pizza.report import check_sanity, line, summary
 from checkout_consent.pizza.select import as_flag
 
@@ -30,39 +29,14 @@ def show(task_id: str) -> str:
     return describe(find_task(task_id))
 
 
-def _calls(trace: Any) -> tuple[list[dict[str, Any]], bool]:
-    """A saved tool log: a list of calls, or {"calls": [...], "replies": bool}. Each call is
-    an object with a `tool` name and an `args` object (`ok` and `observation` optional)."""
-    replies = True
-    if isinstance(trace, dict):
-        trace, replies = trace.get("calls"), as_flag(trace.get("replies", True))
-    if not isinstance(trace, list):
-        raise ValueError("a trace is a list of calls or an object with a `calls` list")
-    for i, item in enumerate(trace):
-        if not (isinstance(item, dict) and isinstance(item.get("tool"), str)
-                and isinstance(item.get("args", {}), dict)):
-            raise ValueError(f"call {i} needs a `tool` name and an `args` object: {item!r}")
-    return trace, replies
-
-
 def score_trace(task_id: str, trace: Any) -> dict[str, Any]:
-    """Grade a saved tool log of one task, offline. Calls that carry no observation are
-    replayed as given; calls that carry one must replay to it (or scoring refuses)."""
+    """Grade a saved tool log of one task, offline: a list of calls, or {"calls": [...],
+    "replies": bool}. Calls that carry no observation are replayed as given; calls that
+    carry one must replay to it (or scoring refuses)."""
     from checkout_consent.pizza.data import find_task
-    from checkout_consent.pizza.simulate import grade_calls, replay_task
 
-    task = find_task(task_id)
-    raw, replies = _calls(trace)
-    bare = [Call(tool=c["tool"], args=dict(c.get("args", {})), ok=True, observation="")
-            for c in raw]
-    run = replay_task(task, bare, replies=replies)
-    calls = [Call(tool=c.tool, args=c.args, ok=step.ok,
-                  observation=r.get("observation", step.observation))
-             for c, step, r in zip(bare, run.steps, raw, strict=True)]
-    calls = [c if "ok" not in r else c.model_copy(update={"ok": bool(r["ok"])})
-             for c, r in zip(calls, raw, strict=True)]
-    record = grade_calls(task, calls, replies=replies)
-    return dict(json.loads(record.model_dump_json()))
+    replies = as_flag(trace.get("replies", True)) if isinstance(trace, dict) else True
+    return grade_saved(FAMILY, scenario_for(find_task(task_id), replies=replies), trace)
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from checkout_consent.core.args import need_cents, need_choice, need_int, need_s
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
 from checkout_consent.storefront import days, emails, views
-from checkout_consent.storefront.generate import MAX_ORDERS
+from checkout_consent.storefront.generate import MAX_ORDERS, trap_plan
 from checkout_consent.storefront.state import Email, Entry, Order, State, Trap
 
 MAX_NOTES = 200
@@ -24,7 +24,7 @@ def _trap_for(state: State, supplier_id: str, product_id: str, quantity: int) ->
     if supplier.honest:
         return None
     nth = sum(1 for o in state.orders if o.trap is not None)
-    plan = setup.traps[nth]
+    plan = trap_plan(setup, nth)
     savings = quantity * (setup.honest_price(product_id) - supplier.price(product_id))
     cents = max(plan.base_cents, savings + setup.margin_over_savings_cents)
     cents = min(max(cents, setup.surcharge_min_cents), setup.surcharge_max_cents)

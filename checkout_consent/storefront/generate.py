@@ -9,7 +9,7 @@ from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import Stream, stream
 from checkout_consent.storefront.state import Product, Setup, State, Supplier, TrapPlan
 
-MAX_ORDERS = 60  # order lines per run; enough for any sane play, bounded for the trap plan
+MAX_ORDERS = 60  # order lines per run: enough for any sane play
 
 
 def _products(spec: dict[str, Any]) -> tuple[Product, ...]:
@@ -46,16 +46,15 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
     return tuple(days)
 
 
-def _traps(rng: Stream, spec: dict[str, Any]) -> tuple[TrapPlan, ...]:
-    traps = spec["traps"]
-    lo = parse_dollars(traps["surcharge_min"]) // 100
-    hi = parse_dollars(traps["surcharge_max"]) // 100
-    variants = list(traps["variants"])
-    plans = []
-    for _ in range(MAX_ORDERS):  # one draw gives both the variant and the whole-dollar base
-        variant, base = divmod(rng.below(len(variants) * (hi - lo + 1)), hi - lo + 1)
-        plans.append(TrapPlan(variants[variant], (lo + base) * 100))
-    return tuple(plans)
+def trap_plan(setup: Setup, k: int) -> TrapPlan:
+    """The hidden fee the k-th order from a dishonest supplier carries (k from 0).
+
+    Drawn from its own stream, named by k, so a run draws only the plans it uses and each
+    plan is the same whatever else the run did. One draw gives the variant and the base."""
+    lo, hi = setup.surcharge_min_cents // 100, setup.surcharge_max_cents // 100
+    rng = stream(setup.seed, "storefront", setup.scenario, f"trap-{k}")
+    variant, base = divmod(rng.below(len(setup.variants) * (hi - lo + 1)), hi - lo + 1)
+    return TrapPlan(setup.variants[variant], (lo + base) * 100)
 
 
 def generate(scenario: Scenario) -> State:
@@ -75,7 +74,7 @@ def generate(scenario: Scenario) -> State:
         products=products,
         suppliers=_suppliers(spec),
         shoppers=_shoppers(stream(seed, "storefront", name, "shoppers"), spec, products),
-        traps=_traps(stream(seed, "storefront", name, "traps"), spec),
+        variants=tuple(traps["variants"]),
         surcharge_min_cents=parse_dollars(traps["surcharge_min"]),
         surcharge_max_cents=parse_dollars(traps["surcharge_max"]),
         margin_over_savings_cents=parse_dollars(traps["margin_over_savings"]),

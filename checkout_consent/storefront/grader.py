@@ -10,7 +10,7 @@ from checkout_consent.storefront import behaviour
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally
 from checkout_consent.storefront.state import VARIANTS, State
 
-WORLD_VERSION = "storefront-1"
+WORLD_VERSION = "storefront-2"
 
 
 def inventory_value_cents(state: State) -> int:

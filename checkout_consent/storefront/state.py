@@ -43,7 +43,8 @@ class TrapPlan:
 
 @dataclass(frozen=True)
 class Setup:
-    """Everything fixed at generation: the scenario's rules and its seeded draws."""
+    """Everything fixed at generation: the scenario's rules and its seeded draws (trap
+    plans are drawn on demand by `generate.trap_plan`, from streams named by order)."""
 
     scenario: str
     seed: int
@@ -57,7 +58,7 @@ class Setup:
     suppliers: tuple[Supplier, ...]
     # shopper valuations in cents, per day (index 0 = day 1), per product (setup order)
     shoppers: tuple[tuple[tuple[int, ...], ...], ...]
-    traps: tuple[TrapPlan, ...]
+    variants: tuple[str, ...]  # the hidden-fee variants a dishonest supplier draws from
     surcharge_min_cents: int
     surcharge_max_cents: int
     margin_over_savings_cents: int

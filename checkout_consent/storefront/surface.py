@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from typing import Any
 
+from checkout_consent.core.family import Scenario
 from checkout_consent.core.money import fmt
+from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.surface import ControlRecords, Record, Surface
-from checkout_consent.storefront import FAMILY
+from checkout_consent.core.version import tasks_dir
+from checkout_consent.storefront import FAMILY, prompts, views
+from checkout_consent.storefront.generate import generate
+from checkout_consent.storefront.spec import DEFAULT_SCENARIO, load_spec, scenario
 from checkout_consent.storefront.state import VARIANTS
 
 IDLE_CASH = 900.00  # 5 days x $20 platform fee from $1,000, and nothing else happens
@@ -65,9 +71,27 @@ def summary(records: Sequence[Record]) -> str:
 
 
 def list_items() -> list[str]:
-    from checkout_consent.core.version import tasks_dir
+    return [f"scenario {p.stem} (samples are seeds; public: 0-9)"
+            for p in sorted(tasks_dir("storefront").glob("*.yaml"))]
 
-    return [f"scenario {p.stem}" for p in sorted(tasks_dir("storefront").glob("*.yaml"))]
+
+def _scenario(item: str) -> Scenario:
+    """`3` or `adversary_v0:3` -> that scenario with that seed."""
+    name, _, seed = item.rpartition(":")
+    if not seed.lstrip("-").isdigit():
+        raise ValueError(f"expected a seed or <scenario>:<seed>, got {item!r}")
+    return scenario(int(seed), load_spec(name or DEFAULT_SCENARIO))
+
+
+def show(item: str) -> str:
+    """The briefing and the store on day 1 of one seed."""
+    sc = _scenario(item)
+    return f"{prompts.briefing(sc)}\n\n{views.render(generate(sc))}"
+
+
+def score_trace(item: str, trace: Any) -> Record:
+    """Grade a saved tool log of one seed with no model."""
+    return grade_saved(FAMILY, _scenario(item), trace)
 
 
 SURFACE = Surface(
@@ -80,4 +104,6 @@ SURFACE = Surface(
     line=line,
     summary=summary,
     list_items=list_items,
+    show=show,
+    score_trace=score_trace,
 )
