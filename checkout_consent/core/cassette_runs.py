@@ -132,4 +132,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
             raise CassetteMiss(f"replay of {directory} failed: {err}") from err
         session.check()
     found = differences(store.read_goldens(directory), records)
+    if session.unplayed:
+        found.append(f"the cassette holds {len(session.unplayed)} recorded request(s) the "
+                     f"replay never made; the first: {session.unplayed[0]}")
     return Outcome(directory, records, log_path, found)

@@ -47,11 +47,13 @@ class CassetteMiss(RunFailed):
 
 @dataclass
 class Session:
-    """One cassette in use: where it lives and the requests it could not answer."""
+    """One cassette in use: where it lives, the requests it could not answer and (after a
+    replay) the recorded requests the run never made."""
 
     directory: Path
     mode: Mode
     misses: list[str] = field(default_factory=list)
+    unplayed: list[str] = field(default_factory=list)
 
     def check(self) -> None:
         if self.misses:
@@ -137,6 +139,8 @@ def cassette(directory: Path, mode: Mode) -> Iterator[Session]:
             _track_misses(cass, session)
             with placeholder_keys(), no_network():
                 yield session
+            session.unplayed = [describe(req) for i, (req, _) in enumerate(cass.data)
+                                if not cass.play_counts[i]]
         else:
             with placeholder_keys():
                 yield session

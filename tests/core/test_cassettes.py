@@ -169,3 +169,18 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
     replayed, log_path = cassette_run(argparse.Namespace(**{**vars(args), "cassette": "replay"}),
                                       fam, {"seeds": "0-9"})  # run.json, not these, decides
     assert replayed == recorded and len(replayed) == 1 and Path(log_path).exists()
+
+
+def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_path):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "extra")
+    path = copy / "seed-0-1.yaml.gz"
+    interactions = _interactions(path)
+    extra = json.loads(json.dumps(interactions[-1]))
+    body = json.loads(extra["request"]["body"])
+    body["messages"].append({"role": "user", "content": "a turn nobody took"})
+    extra["request"]["body"] = json.dumps(body)
+    _write(path, [*interactions, extra])
+    outcome = replay(copy, log_dir=tmp_path / "logs")
+    assert len(outcome.differences) == 1
+    assert "never made" in outcome.differences[0]
+    assert "a turn nobody took" in outcome.differences[0]
