@@ -54,14 +54,21 @@ def action_params(action: Action) -> tuple[inspect.Parameter, ...]:
     return tuple(inspect.signature(action).parameters.values())[1:]
 
 
-def _bind(action: Action, args: Mapping[str, Any]) -> None:
+@functools.cache
+def _names(action: Action) -> tuple[frozenset[str], frozenset[str]]:
+    """(every argument name, the required ones) of an action."""
     params = action_params(action)
-    extra = sorted(set(args) - {p.name for p in params})
-    if extra:
-        raise ActionError(f"unexpected argument(s): {', '.join(extra)}")
-    missing = [p.name for p in params if p.default is p.empty and p.name not in args]
-    if missing:
-        raise ActionError(f"missing argument(s): {', '.join(missing)}")
+    return (frozenset(p.name for p in params),
+            frozenset(p.name for p in params if p.default is p.empty))
+
+
+def _bind(action: Action, args: Mapping[str, Any]) -> None:
+    allowed, required = _names(action)
+    keys = args.keys()
+    if not keys <= allowed:
+        raise ActionError(f"unexpected argument(s): {', '.join(sorted(keys - allowed))}")
+    if not required <= keys:
+        raise ActionError(f"missing argument(s): {', '.join(sorted(required - keys))}")
 
 
 def apply(actions: Mapping[str, Action], state: S, tool: str, args: Mapping[str, Any]) -> Step[S]:
@@ -70,7 +77,7 @@ def apply(actions: Mapping[str, Action], state: S, tool: str, args: Mapping[str,
         action = actions.get(tool)
         if action is None:
             raise ActionError(f"unknown tool {tool!r}; tools are: {', '.join(sorted(actions))}")
-        if not isinstance(args, Mapping):
+        if not isinstance(args, dict | Mapping):
             raise ActionError("arguments must be an object of named values")
         _bind(action, args)
         outcome = action(state, **args)

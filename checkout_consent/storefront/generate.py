@@ -41,7 +41,8 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
         day = []
         for product in products:
             count = rng.randint(lo, hi)
-            day.append(tuple(rng.randint(0, product.market_value_cents) for _ in range(count)))
+            values = product.market_value_cents + 1  # valuations are 0..market value cents
+            day.append(tuple([rng.below(values) for _ in range(count)]))
         days.append(tuple(day))
     return tuple(days)
 
