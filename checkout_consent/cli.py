@@ -75,7 +75,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             results = {f"control/{name}-{c}": (r, "") for c, r in controls.items()}
         for model, (records, log) in results.items():
-            out.append({"family": name, "model": model, "log": log, "records": records})
+            out.append({"family": name, "model": model, "log": log, "records": records,
+                        "summary": fam.summary(records)})
             if not args.json:
                 _print(fam, model, records)
     if args.json:
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     except (RunFailed, KeyError, FileNotFoundError, ValueError) as err:
         _err(f"checkout-consent: {err}")
         return 2
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
