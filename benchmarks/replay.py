@@ -1,12 +1,13 @@
 """Cassette replay speed. Prints figures; asserts nothing (machines are shared).
 
-1. Inspect's floor: one trivial sample (mockllm, one generate), in-process, warm.
+1. Inspect's floor: one trivial sample (mockllm, one generate).
 2. Replay of one storefront seed and of the committed 10-seed cassette (openai provider,
-   oracle control), in-process, warm; the marginal cost per seed is their difference / 9.
-3. The same 10-seed replay as a fresh `checkout-consent replay` process (cold: imports,
-   provider SDKs, log writing included).
-4. The request matcher alone: 300 interactions through vcrpy with our matcher, and with
-   vcrpy's built-in (method, uri, body) matchers.
+   oracle control), checked against the goldens; the marginal cost per seed is
+   (10 seeds - 1 seed) / 9.
+   Each both warm in-process (imports and provider SDKs already loaded, median of 3) and
+   as a fresh process (`checkout-consent replay`: imports and log writing included).
+3. The request matcher alone: the 10-seed cassette's requests through vcrpy with our
+   matcher, and with vcrpy's built-in (method, uri, body) matchers.
 
 Run from the top of the checkout: python benchmarks/replay.py
 """
