@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from importlib.metadata import version
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from checkout_consent.core import cassette_store as store
 from checkout_consent.core.cassettes import (
@@ -71,11 +71,12 @@ def unit_records(log_path: str) -> Records:
     return out
 
 
-def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool) -> tuple[Records, str]:
+def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool,
+         eval_args: dict[str, Any] | None = None) -> tuple[Records, str]:
     from checkout_consent.families import surface
 
     model_args = {**manifest.model_args, **(REPLAY_MODEL_ARGS if replay else {})}
-    eval_args = {**(REPLAY_EVAL_ARGS if replay else {})}
+    eval_args = {**(REPLAY_EVAL_ARGS if replay else {}), **(eval_args or {})}
     if manifest.max_connections:
         eval_args["max_connections"] = manifest.max_connections
     run = run_models(surface(manifest.family), [manifest.model], task_args=manifest.task_args,
@@ -85,9 +86,10 @@ def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool) -> tuple[R
 
 
 def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
-           log_dir: str | Path = "logs") -> Outcome:
+           log_dir: str | Path = "logs", eval_args: dict[str, Any] | None = None) -> Outcome:
     """Run live; save the traffic as cassettes and the records as goldens. Model args that
-    carry credentials are used for the run but never written to run.json."""
+    carry credentials are used for the run but never written to run.json. `eval_args` go to
+    `inspect_ai.eval` (e.g. bounded retries when the endpoint is local)."""
     kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
     stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
         "inspect_ai": version("inspect-ai"), "vcrpy": version("vcrpy")}})
@@ -95,7 +97,7 @@ def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
     directory = store.run_dir(manifest.family, manifest.model, root)
     try:
         with cassette(directory, "record"):
-            records, log_path = _run(manifest, log_dir, replay=False)
+            records, log_path = _run(manifest, log_dir, replay=False, eval_args=eval_args)
     except RunFailed:
         store.clear(directory)  # no half-recorded cassette is left behind
         raise

@@ -39,6 +39,11 @@ PROVIDERS: dict[str, tuple[str, dict[str, object]]] = {
 }
 
 
+# The endpoint is local and deterministic: a failed request is a bug, not a blip to wait out
+# (Inspect's default retries a connection error for a very long time).
+LOCAL_EVAL_ARGS: dict[str, object] = {"max_retries": 0, "timeout": 120}
+
+
 def manifest(ref: Reference) -> store.Manifest:
     """How a reference run is made: the family's public scenarios, one epoch."""
     from checkout_consent.families import surface
@@ -60,5 +65,6 @@ def record_references(families: list[str] | None = None, *, root: Path = store.C
     with serving(port=FIXED_PORT):
         for ref in chosen:
             announce(f"recording {ref.family} {ref.provider}/{ref.family}-{ref.control} ...")
-            written.append(record(manifest(ref), root=root, log_dir=log_dir).directory)
+            outcome = record(manifest(ref), root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
+            written.append(outcome.directory)
     return written

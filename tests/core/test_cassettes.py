@@ -15,6 +15,7 @@ from checkout_consent.core import cassette_store as store
 from checkout_consent.core.cassette_runs import record, replay
 from checkout_consent.core.cassette_scan import scan
 from checkout_consent.core.cassettes import CassetteMiss
+from checkout_consent.core.record_references import LOCAL_EVAL_ARGS
 from checkout_consent.core.serve import serving
 
 pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
@@ -50,7 +51,8 @@ def recorded(tmp_path_factory) -> dict[str, Path]:
             "anthropic": store.Manifest("storefront", "anthropic/storefront-oracle",
                                         server.url, {}, {"seeds": "0"}),
         }
-        out = {name: record(m, root=root, log_dir=logs).directory for name, m in runs.items()}
+        out = {name: record(m, root=root, log_dir=logs, eval_args=LOCAL_EVAL_ARGS).directory
+               for name, m in runs.items()}
     return {**out, "root": root, "logs": logs}
 
 
