@@ -7,7 +7,6 @@ never have been kept).
 
 from __future__ import annotations
 
-import gzip
 import re
 import zipfile
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from checkout_consent.core.cassette_match import SECRET_HEADERS
+from checkout_consent.core.cassette_store import read_unit
 
 KEY_PATTERNS: dict[str, re.Pattern[bytes]] = {
     "openai/anthropic-style key": re.compile(rb"\bsk-[A-Za-z0-9_\-]{16,}"),
@@ -44,7 +44,7 @@ def _contents(path: Path) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of a file, or of each member of a zip (an .eval log)."""
     data = path.read_bytes()
     if path.suffix == ".gz":
-        yield str(path), gzip.decompress(data)
+        yield str(path), read_unit(path)
     elif zipfile.is_zipfile(path):
         import inspect_ai._util.zipfile  # noqa: F401  (teaches zipfile the zstd .eval logs use)
 

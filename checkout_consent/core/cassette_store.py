@@ -31,6 +31,7 @@ SUFFIX = ".yaml.gz"
 GOLDEN = ".golden.json"
 MANIFEST = "run.json"
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
+MAX_UNIT_BYTES = 256 * 1024 * 1024  # a cassette unpacking to more is refused (a gzip bomb)
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -96,6 +97,15 @@ def run_dirs(paths: list[Path]) -> list[Path]:
     return sorted(found)
 
 
+def read_unit(path: Path) -> bytes:
+    """A gzipped unit cassette unpacked, refusing one that unpacks beyond MAX_UNIT_BYTES."""
+    with gzip.open(path, "rb") as f:
+        data = f.read(MAX_UNIT_BYTES + 1)
+    if len(data) > MAX_UNIT_BYTES:
+        raise ValueError(f"{path} unpacks to more than {MAX_UNIT_BYTES} bytes; refused")
+    return data
+
+
 class UnitPersister:
     """vcrpy persister: a cassette path is a directory of per-run-unit files."""
 
@@ -107,7 +117,7 @@ class UnitPersister:
         requests: list[Any] = []
         responses: list[Any] = []
         for path in files:
-            reqs, resps = deserialize(gzip.decompress(path.read_bytes()).decode(), serializer)[:2]
+            reqs, resps = deserialize(read_unit(path).decode(), serializer)[:2]
             requests += reqs
             responses += resps
         return requests, responses

@@ -133,3 +133,11 @@ def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
             tmp_path, {"requests": [bare], "responses": [scrub_response(response("{}"))]},
             store.SafeYaml)
     assert [p.name for p in store.unit_files(tmp_path)] == ["untagged.yaml.gz"]
+
+
+def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monkeypatch):
+    path = tmp_path / "seed-0-1.yaml.gz"
+    path.write_bytes(gzip.compress(b"x" * 5000))
+    monkeypatch.setattr(store, "MAX_UNIT_BYTES", 4096)
+    with pytest.raises(ValueError, match="unpacks to more than 4096 bytes"):
+        store.read_unit(path)
