@@ -18,7 +18,7 @@ from checkout_consent.core.cassettes import (
 from checkout_consent.core.runner import RunFailed, run_models
 from checkout_consent.core.surface import Record
 
-Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`) -> score record
+Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
 SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
                                "http_client", "azure_ad_token", "auth_token"})
 
@@ -67,7 +67,7 @@ def unit_records(log_path: str) -> Records:
         metadata = (score.metadata if score else None) or {}
         if "record" not in metadata:
             raise RunFailed(f"sample {sample.id} epoch {sample.epoch} has no record ({log_path})")
-        out[f"{sample.id}-{sample.epoch}"] = metadata["record"]
+        out[store.unit_stem(f"{sample.id}-{sample.epoch}")] = metadata["record"]
     return out
 
 

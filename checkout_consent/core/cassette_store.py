@@ -75,6 +75,11 @@ def model_slug(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", model.replace("/", "--"))
 
 
+def unit_stem(unit: str) -> str:
+    """A run unit as a file name (sample ids may hold any character)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", unit)
+
+
 def run_dir(family: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
     return root / family / model_slug(model)
 
@@ -139,14 +144,14 @@ class UnitPersister:
                           "several samples at once their replay order is not guaranteed",
                           stacklevel=2)
         for name, unit in units.items():
-            text = serialize(unit, serializer)
-            (directory / f"{name}{SUFFIX}").write_bytes(gzip.compress(text.encode(), mtime=0))
+            packed = gzip.compress(serialize(unit, serializer).encode(), mtime=0)
+            (directory / f"{unit_stem(name)}{SUFFIX}").write_bytes(packed)
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
     for unit, record in records.items():
         text = json.dumps(record, indent=2, sort_keys=True) + "\n"
-        (directory / f"{unit}{GOLDEN}").write_text(text)
+        (directory / f"{unit_stem(unit)}{GOLDEN}").write_text(text)
 
 
 def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:

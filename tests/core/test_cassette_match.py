@@ -121,6 +121,11 @@ def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
     assert len(loaded_resps) == 4
 
 
+def test_unit_stem__is_a_safe_file_name():
+    assert store.unit_stem("seed-3-1") == "seed-3-1"
+    assert store.unit_stem("a/b c-2") == "a_b_c-2"
+
+
 def test_model_slug__is_a_safe_directory_name():
     assert store.model_slug("openai/storefront-oracle") == "openai--storefront-oracle"
     assert store.model_slug("openai/azure/gpt 4o:latest") == "openai--azure--gpt-4o-latest"
