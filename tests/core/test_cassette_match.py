@@ -146,3 +146,29 @@ def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monk
     monkeypatch.setattr(store, "MAX_UNIT_BYTES", 4096)
     with pytest.raises(ValueError, match="unpacks to more than 4096 bytes"):
         store.read_unit(path)
+
+
+def test_no_network__refuses_every_ip_connection_and_restores(monkeypatch):
+    import socket
+
+    from checkout_consent.core.cassettes import no_network
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with no_network(), pytest.raises(ConnectionRefusedError, match="network blocked"):
+            socket.create_connection(server.getsockname(), timeout=2)
+        socket.create_connection(server.getsockname(), timeout=2).close()
+
+
+def test_placeholder_keys__lends_a_key_only_when_none_is_set(monkeypatch):
+    import os
+
+    from checkout_consent.core.cassettes import PLACEHOLDER_KEY, placeholder_keys
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "mine")
+    with placeholder_keys():
+        assert os.environ["OPENAI_API_KEY"] == PLACEHOLDER_KEY
+        assert os.environ["ANTHROPIC_API_KEY"] == "mine"
+    assert "OPENAI_API_KEY" not in os.environ and os.environ["ANTHROPIC_API_KEY"] == "mine"
