@@ -19,8 +19,16 @@ from checkout_consent.core.runner import RunFailed, run_models
 from checkout_consent.core.surface import Record
 
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
+# Model args that carry credentials: used for a recording, never written to run.json.
 SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
                                "http_client", "azure_ad_token", "auth_token"})
+# Record fields describing the checkout or the machine, not the run: not compared.
+VOLATILE_SUFFIXES = ("git_sha", "_seconds")
+# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
+# from a stranger: replay never starts any other provider (local servers, local weights).
+REPLAYABLE_PROVIDERS = frozenset({
+    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
+    "deepseek", "grok", "mistral", "google", "perplexity"})
 
 
 class Outcome(NamedTuple):
@@ -30,16 +38,6 @@ class Outcome(NamedTuple):
     records: Records
     log_path: str
     differences: list[str]
-
-
-VOLATILE_SUFFIXES = ("git_sha", "_seconds")
-
-
-# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
-# from a stranger: replay never starts any other provider (local servers, local weights).
-REPLAYABLE_PROVIDERS = frozenset({
-    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
-    "deepseek", "grok", "mistral", "google", "perplexity"})
 
 
 def _check_provider(model: str, what: str) -> None:
