@@ -95,6 +95,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"    {line}")
         failed += bool(problems)
     print(f"replayed {len(dirs)} cassette run(s): {len(dirs) - failed} ok, {failed} failed")
+    if failed:
+        print("If a change to prompts, tools, rules or grading made this on purpose, refresh "
+              "the reference cassettes: `checkout-consent record-references [--family NAME]` "
+              "(see CONTRIBUTING.md, 'Cassettes: record, review, refresh').")
     return 1 if failed else 0
 
 
