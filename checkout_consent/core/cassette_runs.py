@@ -22,6 +22,8 @@ Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) 
 # Model args that carry credentials: used for a recording, never written to run.json.
 SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
                                "http_client", "azure_ad_token", "auth_token"})
+# Whose versions run.json notes: they shape the request bodies a replay must match.
+RECORDED_WITH = ("inspect-ai", "vcrpy", "openai", "anthropic")
 # Record fields describing the checkout or the machine, not the run: not compared.
 VOLATILE_SUFFIXES = ("git_sha", "_seconds")
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
@@ -90,7 +92,7 @@ def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
     `inspect_ai.eval` (e.g. bounded retries when the endpoint is local)."""
     kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
     stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
-        "inspect_ai": version("inspect-ai"), "vcrpy": version("vcrpy")}})
+        dist: version(dist) for dist in RECORDED_WITH}})
     _check_provider(manifest.model, "record")
     directory = store.run_dir(manifest.family, manifest.model, root)
     try:
