@@ -191,7 +191,7 @@ def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_pat
 def test_record__twice_gives_byte_identical_cassettes(tmp_path):
     """Refreshing unchanged references must show no diff: ids, usage and packing are fixed."""
     with serving(port=0) as server:
-        m = store.Manifest("storefront", "anthropic/storefront-cautious", server.url, {},
+        m = store.Manifest("storefront", "anthropic/storefront-idle", server.url, {},
                            {"seeds": "1"}, max_connections=2)
         dirs = [record(m, root=tmp_path / name, log_dir=tmp_path / "logs",
                        eval_args=LOCAL_EVAL_ARGS).directory for name in ("a", "b")]
