@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -50,6 +51,7 @@ def parse_dollars(value: object, *, field: str = "amount") -> int:
     return int(cents)
 
 
+@functools.lru_cache(maxsize=8192)  # the same amounts recur in every observation
 def fmt(cents: int) -> str:
     """Format cents as dollars for people and models: 123456 -> '$1,234.56'."""
     sign = "-" if cents < 0 else ""

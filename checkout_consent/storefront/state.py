@@ -29,8 +29,12 @@ class Supplier:
     honest: bool
     prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
 
+    @functools.cached_property
+    def _prices(self) -> dict[str, int]:
+        return dict(self.prices_cents)
+
     def price(self, product_id: str) -> int:
-        return dict(self.prices_cents)[product_id]
+        return self._prices[product_id]
 
 
 @dataclass(frozen=True)
