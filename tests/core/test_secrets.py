@@ -12,9 +12,10 @@ from checkout_consent.core.cassette_scan import scan, scan_bytes
 from checkout_consent.core.version import REPO_ROOT
 
 pytestmark = pytest.mark.cassette
+# Key-shaped strings, assembled at run time so no key-shaped literal sits in the repo.
 PLANTED = {
-    "openai": b"sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123",
-    "anthropic": b"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv",
+    "openai": b"sk-" + b"proj-AbCdEfGhIjKlMnOpQrStUvWx0123",
+    "anthropic": b"sk-" + b"ant-api03-AbCdEfGhIjKlMnOpQrStUv",
     "bearer": b"Bearer eyJhbGciOiJIUzI1NiJ9abcdefgh",
     "aws": b"AKIAIOSFODNN7EXAMPLE",
 }
