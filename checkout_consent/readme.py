@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 from checkout_consent.core.runner import run_controls
 from checkout_consent.core.surface import ControlRecords
