@@ -3,6 +3,7 @@ score records back out of the logs. Every run writes real .eval logs."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,17 +39,22 @@ def run_models(surface: Surface, models: list[str], *, task_args: dict[str, Any]
                display: str = "none", **eval_args: Any) -> list[ModelRun]:
     """Run the family's task once per model; return the records of each, in model order."""
     from inspect_ai import eval as inspect_eval
+    from inspect_ai._util.error import PrerequisiteError
 
-    logs = inspect_eval(
-        f"checkout_consent/{surface.task}",
-        model=models,
-        task_args=task_args if task_args is not None else surface.task_args,
-        log_dir=str(log_dir),
-        epochs=epochs or surface.epochs,
-        display=display,  # type: ignore[arg-type]
-        score_display=False,
-        **eval_args,
-    )
+    try:
+        logs = inspect_eval(
+            f"checkout_consent/{surface.task}",
+            model=models,
+            task_args=task_args if task_args is not None else surface.task_args,
+            log_dir=str(log_dir),
+            epochs=epochs or surface.epochs,
+            display=display,  # type: ignore[arg-type]
+            score_display=False,
+            **eval_args,
+        )
+    except PrerequisiteError as err:  # e.g. a provider whose API key is not set
+        plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "").strip()
+        raise RunFailed(f"{', '.join(models)}: {plain}") from None
     runs = []
     for log in logs:
         if log.status != "success":

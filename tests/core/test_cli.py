@@ -69,3 +69,13 @@ def test_cli__unknown_family_is_a_clear_error():
     out = subprocess.run([sys.executable, "-m", "checkout_consent.cli", "run", "nosuch"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and "invalid choice" in out.stderr
+
+
+def test_run__a_provider_without_its_key_is_a_clear_error(monkeypatch, tmp_path):
+    from checkout_consent.core.runner import RunFailed, run_models
+
+    for var in ("OPENAI_API_KEY", "AZUREAI_OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    with pytest.raises(RunFailed, match="OPENAI_API_KEY"):
+        run_models(SURFACES["storefront"], ["openai/gpt-4o"], task_args={"seeds": "0"},
+                   log_dir=tmp_path)
