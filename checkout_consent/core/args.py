@@ -31,6 +31,8 @@ def need_str(name: str, value: object, *, max_len: int = 2000) -> str:
 
 def need_choice(name: str, value: object, choices: Collection[str]) -> str:
     """One of a fixed set of strings (case-insensitive, surrounding space ignored)."""
+    if isinstance(value, str) and value in choices:  # the common, exact case
+        return value
     text = need_str(name, value, max_len=200).strip()
     for choice in choices:
         if text.lower() == choice.lower():

@@ -61,11 +61,11 @@ def close_day(state: State) -> State:
     """End the current day: sell, pay the platform fee, then open the next day (or end)."""
     state = _sell(state)
     fee = Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
-    state = state.post(fee)
-    state = evolve(state, day_end_cash=(*state.day_end_cash, state.cash_cents))
-    if state.day >= state.setup.days:
-        return evolve(state, over=True)
-    return _open(evolve(state, day=state.day + 1))
+    closing = state.cash_cents + fee.cents
+    last = state.day >= state.setup.days
+    state = state.post(fee, day_end_cash=(*state.day_end_cash, closing), over=last,
+                       day=state.day if last else state.day + 1)
+    return state if last else _open(state)
 
 
 def day_summary(state: State, day: int) -> str:
