@@ -40,7 +40,8 @@ def test_noop__scores_zero(registry: ControlRegistry, tasks: list[Task]) -> None
 def test_mock__passes_some_tasks_and_fails_others(registry: ControlRegistry,
                                                   tasks: list[Task]) -> None:
     scores = [r.score for r in _records(registry, "mock", tasks)]
-    assert 1.0 in scores and 0.0 in scores
+    # The mock must give at least one full pass and at least one zero (as the seed's does).
+    assert {0.0, 1.0} <= set(scores)
     assert 0.0 < sum(scores) / len(scores) < 1.0
 
 
