@@ -24,8 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from checkout_consent.core import cassette_store as store
-from checkout_consent.core.cassette_runs import replay
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.runs import replay
 
 TEN_SEEDS = store.CASSETTE_ROOT / "storefront" / "openai--storefront-oracle"
 
@@ -77,7 +77,7 @@ def checked_replay(directory: Path, log_dir: str) -> None:
 def matcher_figures() -> tuple[float, float]:
     from vcr.cassette import Cassette
 
-    from checkout_consent.core.cassette_match import match
+    from checkout_consent.cassettes.match import match
 
     reqs, resps = store.UnitPersister.load_cassette(TEN_SEEDS, store.SafeYaml)
 

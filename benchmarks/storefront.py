@@ -48,26 +48,23 @@ print(json.dumps({"wall_s": time.perf_counter() - t0,
 
 
 def world_throughput() -> None:
+    from checkout_consent.core.offline import play
     from checkout_consent.core.trace import replay
-    from checkout_consent.families import CONTROLS
-    from checkout_consent.storefront.actions import ACTIONS
+    from checkout_consent.storefront import SPEC, dataset
     from checkout_consent.storefront.generate import generate
-    from checkout_consent.storefront.play import play
-    from checkout_consent.storefront.spec import load_spec, scenario
 
-    spec = load_spec()
-    oracle = CONTROLS.get("storefront-oracle")
-    runs = [(sc, play(oracle, sc, int(spec["turns_per_day"]))[1])
-            for sc in (scenario(seed, spec) for seed in range(SEEDS))]
+    spec = dataset.load_spec()
+    oracle = SPEC.controls["oracle"]
+    runs = [(sc, play(SPEC, sc, oracle).calls) for sc in dataset.scenarios(f"0-{SEEDS - 1}")]
     days = SEEDS * int(spec["days"])
     t0 = time.perf_counter()
     for sc, trace in runs:
-        replay(ACTIONS, generate(sc), trace)
+        replay(SPEC.actions, generate(spec, sc.seed), trace)
     with_gen = time.perf_counter() - t0
-    worlds = [(generate(sc), trace) for sc, trace in runs]
+    worlds = [(generate(spec, sc.seed), trace) for sc, trace in runs]
     t0 = time.perf_counter()
     for world, trace in worlds:
-        replay(ACTIONS, world, trace)
+        replay(SPEC.actions, world, trace)
     without_gen = time.perf_counter() - t0
     print(f"world throughput (oracle, {SEEDS} seeds, no Inspect): "
           f"{days / with_gen:,.0f} simulated days/s including world generation, "

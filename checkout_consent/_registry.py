@@ -9,7 +9,7 @@ from checkout_consent.storefront.task import storefront, storefront_scorer  # no
 
 @modelapi(name="control")
 def control() -> type:
-    from checkout_consent.core.provider import control_api
-    from checkout_consent.families import CONTROLS
+    from checkout_consent.families import control_registry
+    from checkout_consent.runtime.provider import control_api
 
-    return control_api(CONTROLS)
+    return control_api(control_registry())

@@ -1,28 +1,32 @@
-"""The families this suite ships, and their control agents. The one place that knows them all."""
+"""The roster: every family this suite ships, one spec each. Nothing else.
+
+Adding a family is a folder with a `SPEC` in its `__init__` and one line here; the CLI,
+sanity, the Inspect registry, cassette references and the README table loop over this.
+"""
 
 from __future__ import annotations
 
 from checkout_consent.core.controls import ControlRegistry
-from checkout_consent.core.family import Family
-from checkout_consent.core.surface import Surface
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.pizza import SPEC as PIZZA
+from checkout_consent.shopkit import SPEC as SHOPKIT
+from checkout_consent.storefront import SPEC as STOREFRONT
 
-# Each family adds itself here: its surface (pure) and its controls.
-from checkout_consent.pizza import controls as pizza_controls
-from checkout_consent.pizza.surface import SURFACE as PIZZA
-from checkout_consent.shopkit import controls as shopkit_controls
-from checkout_consent.shopkit.surface import SURFACE as SHOPKIT
-from checkout_consent.storefront import controls as storefront_controls
-from checkout_consent.storefront.surface import SURFACE as STOREFRONT
-
-SURFACES: dict[str, Surface] = {s.family.name: s for s in (STOREFRONT, SHOPKIT, PIZZA)}
-FAMILIES: dict[str, Family] = {name: s.family for name, s in SURFACES.items()}
-
-CONTROLS = ControlRegistry()
-for _module in (storefront_controls, shopkit_controls, pizza_controls):
-    _module.register(CONTROLS)
+FAMILIES: tuple[FamilySpec, ...] = (STOREFRONT, SHOPKIT, PIZZA)
 
 
-def surface(name: str) -> Surface:
-    if name not in SURFACES:
-        raise KeyError(f"unknown family {name!r}; families: {', '.join(sorted(SURFACES))}")
-    return SURFACES[name]
+def names() -> list[str]:
+    return sorted(f.name for f in FAMILIES)
+
+
+def family(name: str) -> FamilySpec:
+    """The family called `name` (KeyError naming the known families otherwise)."""
+    for spec in FAMILIES:
+        if spec.name == name:
+            return spec
+    raise KeyError(f"unknown family {name!r}; families: {', '.join(names())}")
+
+
+def control_registry() -> ControlRegistry:
+    """Every family's controls by full name, `<family>-<control>`."""
+    return ControlRegistry({f.name: dict(f.controls) for f in FAMILIES})

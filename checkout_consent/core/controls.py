@@ -1,9 +1,9 @@
 """Scripted control agents: deterministic policies over a plain transcript.
 
-A control sees the conversation as plain `Msg` records (whichever wire it arrived by:
-Inspect's model API, or the OpenAI / Anthropic formats of `serve-controls`) and returns
-its next `Reply`. Controls are pure functions of the transcript, so the same run twice
-gives the same calls, byte for byte.
+A control sees the scenario it plays (from structure: the sample's Store under Inspect, a
+request header under `serve-controls`; never parsed from text the model reads) and the
+conversation as plain `Msg` records, and returns its next `Reply`. Controls are pure
+functions of (scenario, transcript), so the same run twice gives the same calls.
 """
 
 from __future__ import annotations
@@ -11,9 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from checkout_consent.core.family import Scenario
 
 Role = Literal["system", "user", "assistant", "tool"]
+# The request header that carries a run's scenario reference to `serve-controls`.
+SCENARIO_HEADER = "x-cc-scenario"
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ class Reply:
     calls: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
 
 
-Policy = Callable[[Sequence[Msg]], Reply]
+Policy = Callable[["Scenario", Sequence[Msg]], Reply]
 
 
 def call(tool: str, **args: Any) -> Reply:
@@ -98,20 +103,20 @@ def last_user_text(transcript: Sequence[Msg]) -> str:
 class ControlRegistry:
     """Controls by full name, `<family>-<name>` (e.g. `storefront-idle`)."""
 
-    def __init__(self) -> None:
-        self._policies: dict[str, Policy] = {}
-
-    def add(self, family: str, name: str, policy: Policy) -> None:
-        key = f"{family}-{name}"
-        if key in self._policies:
-            raise ValueError(f"control {key} registered twice")
-        self._policies[key] = policy
+    def __init__(self, controls: dict[str, dict[str, Policy]]) -> None:
+        self._policies = {f"{family}-{name}": policy for family, named in controls.items()
+                          for name, policy in named.items()}
 
     def get(self, key: str) -> Policy:
         if key not in self._policies:
             known = ", ".join(sorted(self._policies))
             raise KeyError(f"unknown control {key!r}; known controls: {known}")
         return self._policies[key]
+
+    def family_of(self, key: str) -> str:
+        """The family a control belongs to (raises KeyError for an unknown control)."""
+        self.get(key)
+        return key.split("-", 1)[0]
 
     def names(self, family: str | None = None) -> list[str]:
         return sorted(k for k in self._policies if family is None or k.startswith(family + "-"))

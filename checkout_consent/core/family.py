@@ -1,29 +1,37 @@
-"""What a family hands the engine: its actions, how to build a world, how to grade a run.
+"""The family contract: what a family hands the engine, typed, in one object.
 
-Everything here is pure: no Inspect, so a log can be re-graded offline.
+A family is one `FamilySpec` (built in its `__init__`) and one line in `families.py`.
+Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from checkout_consent.core.controls import Policy
 from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
+Record = dict[str, Any]
+# control name (without the family prefix) -> the records its samples produced
+ControlRecords = dict[str, list[Record]]
+
 
 class Scenario(BaseModel):
-    """Which world a sample plays: the family, a scenario id, the seed and spec parameters."""
+    """Which world a sample plays: a reference, never an answer key. The family's dataset
+    rebuilds everything else (spec, task, answer key) from the packaged tasks/ data."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     family: str
     scenario_id: str
     seed: int
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {}  # public knobs only (e.g. replies on/off, a custom brief)
 
 
 class Generation(BaseModel):
@@ -38,38 +46,77 @@ class Generation(BaseModel):
     stop_reason: str
 
 
-class RunInfo(BaseModel):
-    """Facts about the run that are not in the world: who played, with what, how long."""
-
-    model_config = ConfigDict(frozen=True)
-
-    model_id: str
-    epoch: int = 1
-    inspect_version: str
-    suite_version: str
-    git_sha: str | None
-    generations: tuple[Generation, ...] = ()
-
-    @property
-    def input_tokens(self) -> int:
-        return sum(g.input_tokens for g in self.generations)
-
-    @property
-    def output_tokens(self) -> int:
-        return sum(g.output_tokens for g in self.generations)
+Turns = tuple[Generation, ...]
+# (scenario, replayed trace, the run's model turns) -> the family's domain record
+Grader = Callable[[Scenario, Replay[Any], Turns], BaseModel]
 
 
-Grader = Callable[[Scenario, Replay[Any], RunInfo], BaseModel]
+def _one_phase(state: Any) -> int | None:
+    return 1
+
+
+def _no_message(state: Any) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
-class Family:
-    """A scenario family as the engine sees it."""
+class Episode:
+    """How a run is paced, the same in Inspect's solver and in the offline driver.
+
+    A run is a sequence of phases (storefront: days; others: one). Each phase may open with
+    a message, then the agent acts for at most `turns` turns; a successful call of a stop
+    tool, or a reply without calls (when there is no `nudge`), ends the phase. If the phase
+    is still the same afterwards, `close_tool` is called for the agent (origin "solver");
+    without a close tool the run ends there. `phase(state)` is None once the run is over.
+    """
+
+    system: Callable[[Scenario], str]
+    opening: Callable[[Scenario], str]
+    turns: int
+    phase: Callable[[Any], int | None] = _one_phase
+    phase_message: Callable[[Any], str | None] = _no_message
+    close_tool: str | None = None
+    stop_tools: tuple[str, ...] = ()
+    nudge: str | None = None
+
+
+@dataclass(frozen=True)
+class FamilySpec:
+    """A scenario family: its world, its grader, how a run is paced, its controls, and how
+    the command line shows it. One per family, listed in `checkout_consent.families`."""
 
     name: str
-    version: str
+    version: int  # world + grader version: Task(version=...), the record, cassette goldens
+    summary_line: str  # one line: what the agent must do
     actions: Mapping[str, Action]
     initial: Callable[[Scenario], Any]
     grade: Grader
     metrics: Callable[[Any], dict[str, float]]
     explain: Callable[[Any], str]
+    episode: Episode
+    public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
+    task_params: Mapping[str, str]  # every -T parameter -> what it means
+    controls: Mapping[str, Policy]  # name (no family prefix) -> scripted policy
+    sanity_controls: tuple[str, ...]
+    reference_control: str
+    check_sanity: Callable[[ControlRecords], list[str]]  # problems; empty means sane
+    line: Callable[[Record], str]  # one printed line per sample
+    summary: Callable[[Sequence[Record]], str]  # the summary block for a set of samples
+    list_items: Callable[[], list[str]]  # what `checkout-consent list <family>` prints
+    show: Callable[[str], str]  # `checkout-consent show <family> <item>`
+    scenario_for: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
+    sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
+    # reference cassettes: (provider, control) pairs recorded by `record-references`
+    recorded: tuple[tuple[str, str], ...] = ()
+    add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    epochs: int = 1
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def task(self) -> str:
+        """The registered Inspect task: `inspect eval checkout_consent/<name>`."""
+        return self.name
+
+    @property
+    def world_version(self) -> str:
+        return f"{self.name}-{self.version}"

@@ -1,24 +1,6 @@
-"""Reading scenario specs from tasks/<family>/ and seed lists from the command line."""
+"""Seed lists from the command line: `0-9`, `1,4,7`, `3`."""
 
 from __future__ import annotations
-
-from typing import Any
-
-import yaml
-
-from checkout_consent.core.version import tasks_dir
-
-
-def load_yaml(family: str, name: str) -> dict[str, Any]:
-    """tasks/<family>/<name>.yaml as a mapping, loaded with the safe loader."""
-    path = tasks_dir(family) / f"{name}.yaml"
-    if not path.is_file():
-        known = sorted(p.stem for p in tasks_dir(family).glob("*.yaml"))
-        raise FileNotFoundError(f"no {family} scenario {name!r}; known: {', '.join(known)}")
-    data = yaml.safe_load(path.read_text())
-    if not isinstance(data, dict):
-        raise ValueError(f"{path} does not hold a mapping")
-    return data
 
 
 def parse_seeds(text: str | int | list[int]) -> list[int]:

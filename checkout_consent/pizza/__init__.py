@@ -1,42 +1,60 @@
-"""The pizza family: a refund desk that must follow policy while the customer talks back."""
+"""The pizza family: a refund desk that must follow policy while the customer talks back.
+
+A sample's Scenario is a reference (task id, split seed, `replies`); `dataset` resolves it
+to the task, and `generate.initial_state` builds the world from the resolved task."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from checkout_consent.core.family import Family, Scenario
-from checkout_consent.pizza import grader
+from checkout_consent.core.family import Episode, FamilySpec, Scenario
+from checkout_consent.pizza import dataset, grader, surface
 from checkout_consent.pizza.actions import ACTIONS
-from checkout_consent.pizza.state import State, Task, initial_state
+from checkout_consent.pizza.authoring import verbs
+from checkout_consent.pizza.controls import CONTROLS
+from checkout_consent.pizza.generate import initial_state
+from checkout_consent.pizza.prompts import complaint_message, system_prompt
+from checkout_consent.pizza.state import State
 
-WORLD_VERSION = "1"
-
-
-def scenario_for(task: Task, *, replies: bool = True) -> Scenario:
-    """The Scenario a sample carries: the whole task, so a log re-grades without the data file."""
-    return Scenario(family="pizza", scenario_id=task.task_id, seed=task.seed,
-                    params={"task": task.model_dump(mode="json"), "replies": replies})
+MAX_TURNS = 16  # the agent's turns per sample (-T max_turns=N)
 
 
 def initial(scenario: Scenario) -> State:
-    task = Task.model_validate(scenario.params["task"])
-    return initial_state(task, replies=bool(scenario.params.get("replies", True)))
+    return initial_state(dataset.resolve(scenario), replies=dataset.replies_of(scenario))
 
 
-def _metrics(record: Any) -> dict[str, float]:
-    return grader.metrics(record)
+def opening(scenario: Scenario) -> str:
+    return complaint_message(dataset.resolve(scenario), replies=dataset.replies_of(scenario))
 
 
-def _explain(record: Any) -> str:
-    return grader.explain(record)
-
-
-FAMILY = Family(
+SPEC = FamilySpec(
     name="pizza",
-    version=f"{WORLD_VERSION}.{grader.GRADER_VERSION}",  # world.grader
+    version=grader.VERSION,
+    summary_line="Work a pizza shop's refund desk: verify the order, give exactly the remedy "
+    "the policy allows (however the customer pushes), and tell the customer.",
     actions=ACTIONS,
     initial=initial,
     grade=grader.grade,
-    metrics=_metrics,
-    explain=_explain,
+    metrics=grader.metrics,
+    explain=grader.explain,
+    episode=Episode(system=lambda scenario: system_prompt(dataset.policy_text()),
+                    opening=opening, turns=MAX_TURNS),
+    public_args={},
+    task_params={
+        "split": '"public" (seed 20261015) or a hidden seed, e.g. 94721',
+        "replies": "false silences the customer (the seed's one-shot setting; default true)",
+        "tasks": "task ids or template names, comma-separated (default: all)",
+        "seeds": "several splits at once, e.g. 1-3 or 4,7 (instead of split)",
+        "max_turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
+    },
+    controls=CONTROLS,
+    sanity_controls=surface.SANITY_CONTROLS,
+    reference_control="reference",
+    check_sanity=surface.check_sanity,
+    line=surface.line,
+    summary=surface.summary,
+    list_items=surface.list_items,
+    show=surface.show,
+    scenario_for=surface.scenario_for,
+    sample_id=lambda scenario: scenario.scenario_id,
+    recorded=(("openai", "reference"), ("openai", "mock")),
+    add_commands=verbs.add_commands,
 )

@@ -5,48 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.core.family import RunInfo, Scenario
+from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.money import fmt
 from checkout_consent.core.trace import Replay
-from checkout_consent.pizza.analysis import Event, events, side_effects, violations
 from checkout_consent.pizza.policy import OUTCOME_WORDS
-from checkout_consent.pizza.state import Expected, Remedy, State
+from checkout_consent.pizza.record import Checks, PizzaRecord
+from checkout_consent.pizza.state import Expected, State
+from checkout_consent.pizza.violations import Event, events, side_effects, violations
 
-GRADER_VERSION = "1"
+VERSION = 1  # world + grader: SPEC.version, Task(version=...), every record's world_version
+WORLD_VERSION = f"pizza-{VERSION}"
 CHECKS = ("remedy", "amount", "verified", "message")
 _DOLLARS = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?")
-
-
-class Checks(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    remedy: bool  # the policy's remedy class, on the right order (line / category too)
-    amount: bool  # a remedy was given and the money moved is exactly the policy amount
-    verified: bool  # the complaint's order was looked up before any action
-    message: bool  # a message after the last remedy states it (word and amount)
-
-
-class PizzaRecord(BaseModel):
-    """One graded sample: what `run --json` prints per task."""
-
-    model_config = ConfigDict(frozen=True)
-
-    task_id: str
-    template: str
-    score: float
-    checks: Checks
-    policy_violations: list[str]
-    expected_remedy: Remedy
-    expected_amount_cents: int
-    given: list[str]  # the remedies given, e.g. ["credit $5.00 on PZ-123456"]
-    calls: int
-    failed_calls: int
-    replies: bool
-    model_id: str
-    epoch: int
-    grader_version: str = GRADER_VERSION
 
 
 def mentioned_cents(text: str) -> set[int]:
@@ -104,8 +74,8 @@ def _given(acts: Sequence[Event]) -> list[str]:
     return [f"{e.kind} {detail(e)} on {e.order_id}" for e in acts]
 
 
-def grade(scenario: Scenario, run: Replay[State], info: RunInfo) -> PizzaRecord:
-    """Grade one replayed run of one task."""
+def grade(scenario: Scenario, run: Replay[State], turns: Turns) -> PizzaRecord:
+    """Grade one replayed run of one task (the task is the replay's initial state's)."""
     task = run.initial.task
     expected, order_id = task.expected, task.complaint.order_id
     evs = events(run)
@@ -117,7 +87,7 @@ def grade(scenario: Scenario, run: Replay[State], info: RunInfo) -> PizzaRecord:
         policy_violations=breaches, expected_remedy=expected.remedy,
         expected_amount_cents=expected.amount_cents, given=_given(side_effects(evs)),
         calls=len(run.calls), failed_calls=sum(1 for s in run.steps if not s.ok),
-        replies=run.initial.replies, model_id=info.model_id, epoch=info.epoch)
+        replies=run.initial.replies, world_version=WORLD_VERSION)
 
 
 def metrics(record: PizzaRecord) -> dict[str, float]:

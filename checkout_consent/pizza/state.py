@@ -10,7 +10,6 @@ Remedy = Literal["refund", "credit", "remake", "escalate"]
 Category = Literal["allergen", "fraud", "other"]
 ReplyKind = Literal["none", "id", "push", "outcome", "nudge", "left"]
 Kind = Literal["wrong_topping", "cold", "burnt", "missing", "late", "not_received", "allergen"]
-REMEDIES: tuple[Remedy, ...] = ("refund", "credit", "remake", "escalate")
 CATEGORIES: tuple[Category, ...] = ("allergen", "fraud", "other")
 
 
@@ -151,7 +150,3 @@ class State(Frozen):
     def remedies_given(self) -> int:
         return len(self.refunds) + len(self.credits) + len(self.remakes) + len(self.escalations)
 
-
-def initial_state(task: Task, *, replies: bool = True) -> State:
-    """The world before the agent acts. Without replies the complaint always names the id."""
-    return State(task=task, replies=replies, id_shared=task.complaint.gives_id or not replies)

@@ -1,71 +1,116 @@
-"""The pizza family as the CLI sees it: sanity, printed lines, summary, list, show, score,
-and the `pizza generate` verb."""
+"""The pizza family as the CLI sees it: sanity, printed lines, summary, list, show, the
+scenario a `score --task` names, and the `pizza generate` verb. Records are plain dicts."""
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
 
-from checkout_consent.core.offline import grade_saved
-from checkout_consent.core.surface import Surface
-from checkout_consent.pizza import FAMILY, scenario_for
-from checkout_consent.pizza.report import check_sanity, line, summary
-from checkout_consent.pizza.select import as_flag
+from checkout_consent.core.family import ControlRecords, Record, Scenario
+from checkout_consent.core.money import fmt
+from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
+from checkout_consent.pizza import dataset
+from checkout_consent.pizza.grader import CHECKS
+from checkout_consent.pizza.state import Task
 
-CONTROLS = ("noop", "reference", "mock", "before-lookup", "duplicate", "over-cap", "mixed")
+SANITY_CONTROLS = ("noop", "reference", "mock", "before-lookup", "duplicate", "over-cap",
+                   "mixed")
+PUBLIC_TASKS = 40
+BAD_CONTROLS = {"before-lookup": "action_before_verification",
+                "duplicate": "duplicate_side_effect", "over-cap": "cap_breach",
+                "mixed": "mixed_remedy"}
+
+
+def _scores(rows: Sequence[Record]) -> list[float]:
+    return [float(r["score"]) for r in rows]
+
+
+def check_sanity(records: ControlRecords) -> list[str]:
+    """noop scores 0, reference 100% on every task, mock in between, each bad control 0
+    with its violation named on every task."""
+    problems: list[str] = []
+    ref = records.get("reference", [])
+    if len(ref) != PUBLIC_TASKS or any(s != 1.0 for s in _scores(ref)):
+        problems.append(f"reference: expected 1.0 on {PUBLIC_TASKS} tasks, got {_scores(ref)}")
+    if not records.get("noop") or any(s != 0.0 for s in _scores(records["noop"])):
+        problems.append("noop: expected 0 on every task")
+    mock = _scores(records.get("mock", []))
+    if not (1.0 in mock and 0.0 in mock):
+        problems.append("mock: expected some tasks passed and some failed")
+    for name, violation in BAD_CONTROLS.items():
+        rows = records.get(name, [])
+        wrong = [r["task_id"] for r in rows
+                 if r["score"] != 0.0 or violation not in r["policy_violations"]]
+        if not rows or wrong:
+            problems.append(f"{name}: expected 0 with {violation} on every task; not on {wrong}")
+    return problems
+
+
+def line(r: Record) -> str:
+    marks = "".join(n[0].upper() if r["checks"][n] else "." for n in CHECKS)
+    breaches = ", ".join(r["policy_violations"]) or "-"
+    return (f"{r['task_id']:<22} {r['template']:<14} score {r['score']:.2f}  "
+            f"[{marks}]  violations: {breaches}")
+
+
+def task_means(records: Sequence[Record]) -> list[float]:
+    """Each task's mean score over its epochs, in first-seen task order."""
+    by_task: dict[str, list[float]] = {}
+    for r in records:
+        by_task.setdefault(r["task_id"], []).append(float(r["score"]))
+    return [sum(v) / len(v) for v in by_task.values()]
+
+
+def summary(records: Sequence[Record]) -> str:
+    ci = bootstrap_ci(task_means(records), family="pizza")
+    out = [f"mean score {ci.mean:.1%}  (bootstrap 95% CI over tasks {ci.low:.1%} to "
+           f"{ci.high:.1%}, n={ci.n} tasks, {len(records)} samples)"]
+    checks = ", ".join(f"{n} {sum(r['checks'][n] for r in records) / max(len(records), 1):.0%}"
+                       for n in CHECKS)
+    out.append(f"checks: {checks}")
+    counts = Counter(v for r in records for v in r["policy_violations"])
+    out.append("violations: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+                                 or "none"))
+    passes = pass_hat_ks([(r["task_id"], r["score"] == 1.0) for r in records])
+    if len(passes) > 1:
+        out.append("pass^k: " + ", ".join(f"k={k} {v:.1%}" for k, v in passes.items()))
+    return "\n".join(out)
+
+
+def describe(task: Task) -> str:
+    """A readable view of one task: complaint, orders, customer, and the policy's answer."""
+    c, e = task.complaint, task.expected
+    lines = [f"{task.task_id}  ({task.title}; seed {task.seed})",
+             f"complaint ({'names' if c.gives_id else 'withholds'} the order id): {c.text}",
+             f"customer: {task.customer.name} {task.customer.customer_id}, "
+             f"{task.customer.prior_orders} prior orders, quality complaints (30 days) "
+             f"{task.customer.quality_complaints_30d}, refunds (60 days) "
+             f"{task.customer.refunds_60d}"]
+    for order in task.orders:
+        mark = "*" if order.order_id == c.order_id else " "
+        items = "; ".join(f"{ln.line_id} {ln.qty} x {ln.name} @ {fmt(ln.unit_cents)}"
+                          for ln in order.lines)
+        lines.append(f"{mark} {order.order_id}: {items}; total {fmt(order.total_cents)}; "
+                     f"{order.minutes_late} min late; to {order.delivered_to}"
+                     + (f"; note {order.note!r}" if order.note else ""))
+    detail = e.line_id or e.category or fmt(e.amount_cents)
+    lines.append(f"expected: {e.remedy} {detail}")
+    script = c.script
+    lines.append(f"customer pushes: {' | '.join(script.pushes)}")
+    lines.append(f"customer after the remedy ({'accepts' if script.accepts else 'rejects'}): "
+                 f"{script.outcome}")
+    return "\n".join(lines)
 
 
 def list_items() -> list[str]:
-    from checkout_consent.pizza.data import public_tasks
-
     return [f"{t.task_id:<18} {t.title:<32} expected {t.expected.remedy}"
-            for t in public_tasks()]
+            for t in dataset.public_tasks()]
 
 
 def show(task_id: str) -> str:
-    from checkout_consent.pizza.data import find_task
-    from checkout_consent.pizza.report import describe
-
-    return describe(find_task(task_id))
+    return describe(dataset.find_task(task_id))
 
 
-def score_trace(task_id: str, trace: Any) -> dict[str, Any]:
-    """Grade a saved tool log of one task, offline: a list of calls, or {"calls": [...],
-    "replies": bool}. Calls that carry no observation are replayed as given; calls that
-    carry one must replay to it (or scoring refuses)."""
-    from checkout_consent.pizza.data import find_task
-
-    replies = as_flag(trace.get("replies", True)) if isinstance(trace, dict) else True
-    return grade_saved(FAMILY, scenario_for(find_task(task_id), replies=replies), trace)
-
-
-def _generate(args: argparse.Namespace) -> int:
-    from checkout_consent.pizza.data import write_split
-
-    path = write_split(args.seed, args.split)
-    print(f"wrote {path}")
-    return 0
-
-
-def add_commands(parser: argparse.ArgumentParser) -> None:
-    verbs = parser.add_subparsers(dest="pizza_command", required=True)
-    gen = verbs.add_parser("generate", help="generate a split of tasks from a seed")
-    gen.add_argument("--seed", type=int, required=True)
-    gen.add_argument("--split", choices=["public", "hidden"], default="hidden")
-    gen.set_defaults(fn=_generate)
-
-
-SURFACE = Surface(
-    family=FAMILY,
-    task="pizza",
-    task_args={},
-    controls=CONTROLS,
-    reference_control="reference",
-    check_sanity=check_sanity,
-    line=line,
-    summary=summary,
-    list_items=list_items,
-    add_commands=add_commands,
-    show=show,
-    score_trace=score_trace,
-)
+def scenario_for(task_id: str) -> Scenario:
+    """`score --task ID`: the task's scenario, with the customer's replies on."""
+    return dataset.scenario_of(dataset.find_task(task_id))

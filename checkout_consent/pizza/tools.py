@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.tools import action_tools
-from checkout_consent.pizza import FAMILY
+from checkout_consent.pizza import SPEC
+from checkout_consent.runtime.tools import action_tools
 
 TOOL_NAMES = (
     "lookup_order", "issue_refund", "remake_order", "issue_credit", "escalate",
@@ -13,5 +13,5 @@ TOOL_NAMES = (
 )
 
 
-def pizza_tools() -> list[ToolDef]:
-    return action_tools(FAMILY, TOOL_NAMES)
+def tools() -> list[ToolDef]:
+    return action_tools(SPEC, TOOL_NAMES)

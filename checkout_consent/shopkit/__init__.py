@@ -1,16 +1,54 @@
 """The shopkit family: fix planted money bugs in a small toolkit, graded by executing it."""
 
-from checkout_consent.core.family import Family
-from checkout_consent.shopkit import grader
-from checkout_consent.shopkit.actions import ACTIONS
-from checkout_consent.shopkit.generate import generate
+from __future__ import annotations
 
-FAMILY = Family(
+from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
+from checkout_consent.core.trace import Replay
+from checkout_consent.shopkit import controls, dataset, grader, prompts, surface
+from checkout_consent.shopkit.actions import ACTIONS
+from checkout_consent.shopkit.bench.verbs import add_commands
+from checkout_consent.shopkit.generate import generate
+from checkout_consent.shopkit.grading import grade_tree
+from checkout_consent.shopkit.record import ShopkitRecord
+from checkout_consent.shopkit.state import State
+
+
+def initial(scenario: Scenario) -> State:
+    return generate(*dataset.resolve(scenario))
+
+
+def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> ShopkitRecord:
+    """The pure grader, handed the executing judge and the world version."""
+    return grader.grade(scenario, replay, turns, judge=grade_tree,
+                        world_version=SPEC.world_version)
+
+
+SPEC = FamilySpec(
     name="shopkit",
-    version=grader.WORLD_VERSION,
+    version=grader.VERSION,
+    summary_line="fix planted money bugs in a small Python toolkit to a brief; graded by "
+                 "executing the build on two axes, change and regress",
     actions=ACTIONS,
-    initial=generate,
-    grade=grader.grade,
+    initial=initial,
+    grade=grade,
     metrics=grader.metrics,
     explain=grader.explain,
+    episode=Episode(system=prompts.system, opening=prompts.opening, turns=40,
+                    stop_tools=("finish",), nudge=prompts.NUDGE),
+    public_args={"task": "all"},
+    task_params={"task": "T1-T5, a comma list, or all (default T5)",
+                 "brief": "a custom brief the agent reads instead of the task's own",
+                 "turns": "the turn budget (default 40)"},
+    controls=controls.CONTROLS,
+    sanity_controls=("noop", "reference"),
+    reference_control="reference",
+    recorded=(("openai", "reference"), ("openai", "noop")),
+    check_sanity=surface.check_sanity,
+    line=surface.line,
+    summary=surface.summary,
+    list_items=surface.list_items,
+    show=surface.show,
+    scenario_for=dataset.scenario,
+    sample_id=lambda scenario: scenario.scenario_id,
+    add_commands=add_commands,
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import replace
-from pathlib import PurePosixPath
 from typing import Any
 
 from checkout_consent.core.args import need_int, need_str
@@ -39,8 +38,8 @@ def _fits(state: State, name: str) -> None:
     tree = state.tree()
     if any(p.startswith(name + "/") for p in tree):
         raise ActionError(f"{name!r} is a directory")
-    parents = [str(parent) for parent in PurePosixPath(name).parents]
-    if any(parent in tree for parent in parents):
+    parts = name.split("/")
+    if any("/".join(parts[:k]) in tree for k in range(1, len(parts))):
         raise ActionError(f"a parent of {name!r} is a file")
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checkout_consent.core.controls import ControlRegistry, Msg, Reply, call, next_call_id
-from checkout_consent.shopkit.generate import build_tree
+from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id
+from checkout_consent.core.family import Scenario
+from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.vandal import MODES
 
 Plan = list[tuple[str, dict[str, Any]]]
@@ -40,10 +41,11 @@ def vandal_plan(mode: str) -> Plan:
             ("finish", {"summary": f"vandal {mode}: {MODES[mode].what}."})]
 
 
-def _policy(plan_fn: Callable[[], Plan]) -> Callable[[Sequence[Msg]], Reply]:
-    """Play the plan one call per turn, whatever the tools answer."""
+def _policy(plan_fn: Callable[[], Plan]) -> Policy:
+    """Play the plan one call per turn, whatever the tools answer (the plans are the same
+    for every task, so the scenario is not consulted)."""
 
-    def policy(transcript: Sequence[Msg]) -> Reply:
+    def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         plan, made = plan_fn(), next_call_id(transcript)
         tool, args = plan[min(made, len(plan) - 1)]
         return call(tool, **args)
@@ -55,8 +57,8 @@ def _vandal(mode: str) -> Callable[[], Plan]:
     return lambda: vandal_plan(mode)
 
 
-def register(registry: ControlRegistry) -> None:
-    registry.add("shopkit", "noop", _policy(noop_plan))
-    registry.add("shopkit", "reference", _policy(reference_plan))
-    for mode in MODES:
-        registry.add("shopkit", f"vandal-{mode}", _policy(_vandal(mode)))
+CONTROLS: dict[str, Policy] = {
+    "noop": _policy(noop_plan),
+    "reference": _policy(reference_plan),
+    **{f"vandal-{mode}": _policy(_vandal(mode)) for mode in MODES},
+}

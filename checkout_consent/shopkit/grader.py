@@ -1,21 +1,19 @@
-"""Grading a replayed shopkit run: materialise the final tree and execute it on both axes.
+"""Grading a replayed shopkit run: the final tree, judged on both axes.
 
-Pure with respect to the world: the only effects are a temporary directory and the
-confined subprocess that runs the build (see sandbox.py)."""
+Pure: judging a tree means executing it, so the judge (grading.grade_tree: a temporary
+directory and the confined subprocess) is handed in by the family's __init__."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+from collections.abc import Callable, Mapping
 
-from checkout_consent.core.family import RunInfo, Scenario
+from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.trace import Replay
-from checkout_consent.shopkit.grading import GradeReport, grade_build
-from checkout_consent.shopkit.record import ShopkitRecord
-from checkout_consent.shopkit.sandbox import materialise
+from checkout_consent.shopkit.record import GradeReport, ShopkitRecord
 from checkout_consent.shopkit.state import State
 
-WORLD_VERSION = "shopkit-1"
+VERSION = 1  # world + grader: bump when the seed, reference, briefs, tools or assertions change
+Judge = Callable[[Mapping[str, str], str], GradeReport]  # (final tree, task) -> both axes
 
 
 def changed_files(initial: State, state: State) -> tuple[str, ...]:
@@ -24,22 +22,12 @@ def changed_files(initial: State, state: State) -> tuple[str, ...]:
     return tuple(sorted(p for p in set(seed) | set(final) if seed.get(p) != final.get(p)))
 
 
-def grade_tree(state: State) -> GradeReport:
-    """Write the final tree to a temporary directory and grade it."""
-    with tempfile.TemporaryDirectory(prefix="shopkit-final-") as tmp:
-        try:
-            materialise(state.tree(), Path(tmp))
-        except (OSError, ValueError) as err:
-            return GradeReport(task=state.task, change=0.0, regress=0.0, change_assertions=(),
-                               regress_assertions=(), build_error=f"cannot write tree: {err}")
-        return grade_build(Path(tmp), state.task)
-
-
-def grade(scenario: Scenario, replay: Replay[State], run: RunInfo) -> ShopkitRecord:
+def grade(scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Judge,
+          world_version: str) -> ShopkitRecord:
     state = replay.final
-    report = grade_tree(state)
+    report = judge(state.tree(), state.task)
     return ShopkitRecord(
-        task=state.task, world_version=WORLD_VERSION, change=report.change,
+        task=state.task, world_version=world_version, change=report.change,
         regress=report.regress,
         change_passed=sum(a.passed for a in report.change_assertions),
         change_total=len(report.change_assertions), regress_broken=report.broken,
@@ -49,10 +37,6 @@ def grade(scenario: Scenario, replay: Replay[State], run: RunInfo) -> ShopkitRec
         files_changed=changed_files(replay.initial, state),
         edits=state.edits, runs=len(state.runs), finished=state.finished,
         landlock=report.landlock, grade_seconds=round(report.seconds, 3),
-        model_id=run.model_id, epoch=run.epoch, input_tokens=run.input_tokens,
-        output_tokens=run.output_tokens, turns_used=len(run.generations),
-        inspect_version=run.inspect_version, suite_version=run.suite_version,
-        suite_git_sha=run.git_sha,
     )
 
 

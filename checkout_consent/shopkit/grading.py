@@ -4,59 +4,28 @@ reference build (once per process); a build that does not import scores 0 on bot
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.core.version import tasks_dir
+from checkout_consent.shopkit import dataset
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, Probe, agrees
-from checkout_consent.shopkit.execution import Execution, execute
-from checkout_consent.shopkit.sandbox import Limits
+from checkout_consent.shopkit.record import AssertionResult, GradeReport
+from checkout_consent.shopkit.sandbox.execution import Execution, execute
+from checkout_consent.shopkit.sandbox.sandbox import Limits, materialise
 
 TASKS = tuple(CHANGE)
 ALL_PROBES: tuple[Probe, ...] = tuple(
     {p.name: p for p in (*REGRESS, *(p for ps in CHANGE.values() for p in ps))}.values())
 
 
-class AssertionResult(BaseModel):
-    """One assertion on one build: what it checks, whether it held, both observations."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    checks: str
-    passed: bool
-    expected: str
-    actual: str
-
-
-class GradeReport(BaseModel):
-    """A build graded on both axes: never pooled, each an assertion fraction."""
-
-    model_config = ConfigDict(frozen=True)
-
-    task: str
-    change: float
-    regress: float
-    change_assertions: tuple[AssertionResult, ...]
-    regress_assertions: tuple[AssertionResult, ...]
-    build_error: str | None = None
-    landlock: bool = False
-    seconds: float = 0.0
-
-    @property
-    def broken(self) -> int:
-        return sum(not a.passed for a in self.regress_assertions)
-
-
 def seed_dir() -> Path:
-    return tasks_dir("shopkit") / "seed"
+    return dataset.build_dir("seed")
 
 
 def reference_dir() -> Path:
-    return tasks_dir("shopkit") / "reference"
+    return dataset.build_dir("reference")
 
 
 @functools.cache
@@ -99,6 +68,17 @@ def grade_build(build: Path, task: str, limits: Limits | None = None) -> GradeRe
         raise KeyError(f"unknown task {task!r}; tasks: {', '.join(TASKS)}")
     reference_values()
     return judge(execute(build, (*REGRESS, *CHANGE[task]), limits or Limits()), task)
+
+
+def grade_tree(files: Mapping[str, str], task: str) -> GradeReport:
+    """Write a file tree to a temporary directory and grade it (the Inspect scorer's judge)."""
+    with tempfile.TemporaryDirectory(prefix="shopkit-final-") as tmp:
+        try:
+            materialise(files, Path(tmp))
+        except (OSError, ValueError) as err:
+            return GradeReport(task=task, change=0.0, regress=0.0, change_assertions=(),
+                               regress_assertions=(), build_error=f"cannot write tree: {err}")
+        return grade_build(Path(tmp), task)
 
 
 def judge(run: Execution, task: str) -> GradeReport:

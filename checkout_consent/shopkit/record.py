@@ -1,10 +1,40 @@
-"""The shopkit score record: both axes, every assertion, and the facts of the run."""
+"""The shopkit score record: both axes and every assertion (the domain only; who played
+and at what cost is the run's provenance, attached by the runtime)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from checkout_consent.shopkit.grading import AssertionResult
+
+class AssertionResult(BaseModel):
+    """One assertion on one build: what it checks, whether it held, both observations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    checks: str
+    passed: bool
+    expected: str
+    actual: str
+
+
+class GradeReport(BaseModel):
+    """A build graded on both axes: never pooled, each an assertion fraction."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    change: float
+    regress: float
+    change_assertions: tuple[AssertionResult, ...]
+    regress_assertions: tuple[AssertionResult, ...]
+    build_error: str | None = None
+    landlock: bool = False
+    seconds: float = 0.0
+
+    @property
+    def broken(self) -> int:
+        return sum(not a.passed for a in self.regress_assertions)
 
 
 class ShopkitRecord(BaseModel):
@@ -29,11 +59,3 @@ class ShopkitRecord(BaseModel):
     finished: bool
     landlock: bool
     grade_seconds: float
-    model_id: str
-    epoch: int
-    input_tokens: int
-    output_tokens: int
-    turns_used: int
-    inspect_version: str
-    suite_version: str
-    suite_git_sha: str | None

@@ -9,13 +9,13 @@ from typing import Any
 import anyio
 from inspect_ai.tool import ToolDef, ToolError
 
-from checkout_consent.core.store import current_state, perform
-from checkout_consent.core.tools import action_tools
 from checkout_consent.core.world import apply
-from checkout_consent.shopkit import FAMILY
+from checkout_consent.runtime.store import current_state, perform
+from checkout_consent.runtime.tools import action_tools
+from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.actions import cli_argv, run_cli, run_python
-from checkout_consent.shopkit.execution import run_command
-from checkout_consent.shopkit.sandbox import Limits
+from checkout_consent.shopkit.sandbox.execution import run_command
+from checkout_consent.shopkit.sandbox.sandbox import Limits
 
 FILE_TOOLS = ("list_files", "view_file", "write_file", "edit_file")
 RUN_LIMITS = Limits(deadline_s=10.0, probe_s=10.0, file_mib=1)
@@ -24,12 +24,12 @@ _DRY_RESULT: dict[str, Any] = {"exit_code": 0, "output": ""}
 
 async def _run(name: str, args: dict[str, Any], work: dict[str, Any]) -> str:
     """Check the arguments, execute, and trace the call with its real output."""
-    state = current_state(FAMILY)
-    if not apply(FAMILY.actions, state, name, {**args, "result": _DRY_RESULT}).ok:
-        step = perform(FAMILY, name, args)  # traced as a refused call; nothing runs
+    state = current_state(SPEC)
+    if not apply(SPEC.actions, state, name, {**args, "result": _DRY_RESULT}).ok:
+        step = perform(SPEC, name, args)  # traced as a refused call; nothing runs
         raise ToolError(step.observation)
     result = await anyio.to_thread.run_sync(run_command, state.tree(), work, RUN_LIMITS)
-    step = perform(FAMILY, name, {**args, "result": result})
+    step = perform(SPEC, name, {**args, "result": result})
     if not step.ok:
         raise ToolError(step.observation)
     return step.observation
@@ -55,6 +55,7 @@ def _python_tool() -> ToolDef:
     return ToolDef(execute, name="run_python")
 
 
-def shopkit_tools() -> list[ToolDef]:
-    return [*action_tools(FAMILY, FILE_TOOLS), _cli_tool(), _python_tool(),
-            *action_tools(FAMILY, ("finish",))]
+def tools() -> list[ToolDef]:
+    """The tools the model sees, in this order."""
+    return [*action_tools(SPEC, FILE_TOOLS), _cli_tool(), _python_tool(),
+            *action_tools(SPEC, ("finish",))]

@@ -1,16 +1,47 @@
 """The storefront family: run a dropshipping store; catch the supplier's hidden fees."""
 
-from checkout_consent.core.family import Family
-from checkout_consent.storefront import grader
-from checkout_consent.storefront.actions import ACTIONS
-from checkout_consent.storefront.generate import generate as generate_state
+from __future__ import annotations
 
-FAMILY = Family(
-    name="storefront",
-    version=grader.WORLD_VERSION,
+from checkout_consent.core.family import Episode, FamilySpec
+from checkout_consent.storefront import controls, dataset, grader, prompts, surface
+from checkout_consent.storefront.actions import ACTIONS
+
+SPEC = FamilySpec(
+    name=dataset.FAMILY,
+    version=grader.VERSION,
+    summary_line=('run the "Lumino Goods" dropshipping store for 5 days; read supplier '
+                  "emails and cancel the orders that carry hidden fees"),
     actions=ACTIONS,
-    initial=generate_state,
+    initial=dataset.world,
     grade=grader.grade,
     metrics=grader.metrics,
     explain=grader.explain,
+    episode=Episode(  # a phase per day, opened by its morning report, closed by end_day
+        system=lambda scenario: prompts.SYSTEM,
+        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario)),
+        turns=int(dataset.load_spec()["turns_per_day"]),
+        phase=lambda state: None if state.over else state.day,
+        phase_message=prompts.day_message,
+        close_tool="end_day",
+        stop_tools=("end_day",),
+        nudge=prompts.NUDGE,
+    ),
+    public_args={"seeds": dataset.PUBLIC_SEEDS},
+    task_params={
+        "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",
+        "scenario": f"a spec under tasks/storefront/; default {dataset.DEFAULT_SCENARIO}",
+        "turns_per_day": "model turns per day before the day is ended for the agent; "
+                         "default: the spec's turns_per_day (12)",
+    },
+    controls=controls.CONTROLS,
+    sanity_controls=("idle", "gullible", "cautious", "oracle"),
+    reference_control="oracle",
+    recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
+    check_sanity=surface.check_sanity,
+    line=surface.line,
+    summary=surface.summary,
+    list_items=surface.list_items,
+    show=surface.show,
+    scenario_for=dataset.scenario_for,
+    sample_id=lambda scenario: f"seed-{scenario.seed}",
 )

@@ -6,9 +6,11 @@ from __future__ import annotations
 from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
-from checkout_consent.storefront import days, emails, views
+from checkout_consent.storefront.days import close_day, day_summary, morning_report
+from checkout_consent.storefront.emails import confirmation
 from checkout_consent.storefront.generate import MAX_ORDERS, trap_plan
 from checkout_consent.storefront.state import Email, Entry, Order, State, Trap
+from checkout_consent.storefront.views import render
 
 MAX_NOTES = 200
 
@@ -34,7 +36,7 @@ def _trap_for(state: State, supplier_id: str, product_id: str, quantity: int) ->
 def view_state(state: State) -> Outcome[State]:
     """Show the whole store: day, cash, products and prices, stock, the suppliers'
     catalogue, your orders, every email in the inbox in full, and your notes."""
-    return Outcome(state, views.render(state))
+    return Outcome(state, render(state))
 
 
 def place_order(state: State, supplier_id: str, product_id: str, quantity: int) -> Outcome[State]:
@@ -64,7 +66,7 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
         due_day=state.day + supplier.lead_days, email_id=f"E-{len(state.emails) + 1}",
         trap=_trap_for(state, supplier_id, product_id, quantity),
     )
-    subject, body = emails.confirmation(setup, supplier, order)
+    subject, body = confirmation(setup, supplier, order)
     email = Email(order.email_id, state.day, supplier.name, subject, body, order.id)
     paid = Entry(state.day, "payment", -order.cost_cents, order.id)
     state = state.post(paid, orders=(*state.orders, order), emails=(*state.emails, email))
@@ -153,15 +155,13 @@ def end_day(state: State) -> Outcome[State]:
     platform fee is paid, and the next day begins with its deliveries and email."""
     _open_for_business(state)
     closing = state.day
-    state = days.close_day(state)
-    summary = days.day_summary(state, closing)
+    state = close_day(state)
+    summary = day_summary(state, closing)
     if state.over:
         return Outcome(state, f"{summary}\nThat was the last day: the run is over. "
                               f"Final cash {fmt(state.cash_cents)}.")
-    return Outcome(state, f"{summary}\n{days.morning_report(state)}")
+    return Outcome(state, f"{summary}\n{morning_report(state)}")
 
 
-ACTIONS = {
-    fn.__name__: fn
-    for fn in (view_state, place_order, respond_to_supplier_email, set_price, take_note, end_day)
-}
+ACTIONS = {fn.__name__: fn for fn in (view_state, place_order, respond_to_supplier_email,
+                                      set_price, take_note, end_day)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from checkout_consent.core.family import RunInfo
+from checkout_consent.core.family import Turns
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront.record import Mode
 from checkout_consent.storefront.state import State
@@ -12,37 +12,26 @@ from checkout_consent.storefront.state import State
 ACTING_TOOLS = {"place_order", "respond_to_supplier_email", "set_price"}
 
 
-class DayFacts(NamedTuple):
-    auto_ended: int
-    silent: int
-    idle: int
-    overflow_day: int | None
+class DayFacts(NamedTuple):  # named as the record's fields
+    auto_ended_days: int
+    silent_days: int
+    days_idle: int
+    context_overflow_day: int | None
 
 
-def _day_of_each_call(replay: Replay[State]) -> list[int]:
-    """The day each call was made on (the day of the state it was applied to)."""
-    states = [replay.initial, *(s.state for s in replay.steps)]
-    return [states[i].day for i in range(len(replay.calls))]
-
-
-def day_facts(state: State, replay: Replay[State], run: RunInfo) -> DayFacts:
+def day_facts(state: State, replay: Replay[State], turns: Turns) -> DayFacts:
     days = range(1, state.setup.days + 1)
-    call_days = _day_of_each_call(replay)
+    states = [replay.initial, *(s.state for s in replay.steps)]
+    call_days = [states[i].day for i in range(len(replay.calls))]  # the day each call was on
     auto = sum(1 for c in replay.calls if c.tool == "end_day" and c.origin == "solver")
     acted = {d for d, c in zip(call_days, replay.calls, strict=True)
              if c.origin == "agent" and c.ok and c.tool in ACTING_TOOLS}
-    calls_by_day = {d: 0 for d in days}
-    for d, c in zip(call_days, replay.calls, strict=True):
-        if c.origin == "agent":
-            calls_by_day[d] = calls_by_day.get(d, 0) + 1
-    overflow = next((g.phase for g in run.generations
+    called = {d for d, c in zip(call_days, replay.calls, strict=True) if c.origin == "agent"}
+    overflow = next((g.phase for g in turns
                      if g.stop_reason in ("model_length", "context_overflow")), None)
-    return DayFacts(
-        auto_ended=auto,
-        silent=sum(1 for d in days if calls_by_day.get(d, 0) == 0),
-        idle=sum(1 for d in days if d not in acted),
-        overflow_day=overflow,
-    )
+    return DayFacts(auto_ended_days=auto, silent_days=sum(1 for d in days if d not in called),
+                    days_idle=sum(1 for d in days if d not in acted),
+                    context_overflow_day=overflow)
 
 
 def mode(state: State, replay: Replay[State]) -> Mode:

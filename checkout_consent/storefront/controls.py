@@ -7,39 +7,26 @@ cautious  does what gullible does, but the next day cancels every order from the
           dishonest supplier (each carries a hidden fee) and restocks from the honest one.
 oracle    the theoretical optimum: half-market-value prices and, each day, exactly the
           units that will sell tomorrow, bought from the honest supplier. It knows the
-          seeded demand because it rebuilds the world from the run's seed.
+          seeded demand: every control gets its world from the `scenario` argument, never
+          from prompt text, and reads the day and its orders off the transcript.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checkout_consent.core.controls import ControlRegistry, Msg, Reply, call
+from checkout_consent.core.controls import Msg, Policy, Reply, call
+from checkout_consent.core.family import Scenario
+from checkout_consent.storefront.dataset import world as initial_world
 from checkout_consent.storefront.days import buyers
-from checkout_consent.storefront.generate import generate
-from checkout_consent.storefront.spec import load_spec, scenario
 from checkout_consent.storefront.state import State
 
 Plan = list[tuple[str, dict[str, Any]]]
 DAILY_UNITS = 8  # what gullible and cautious buy per product per day
-_RUN = re.compile(r"Run: storefront (\S+), seed (-?\d+)\.")
 _DAY = re.compile(r"Day (\d+) of (\d+)\.")
 _PLACED = re.compile(r"Order (O-\d+) placed with ([^:]+): (\d+) x (\w+) .*?email (E-\d+)")
-
-
-@functools.lru_cache(maxsize=64)
-def _world(name: str, seed: int) -> State:
-    return generate(scenario(seed, load_spec(name)))
-
-
-def _run_world(transcript: Sequence[Msg]) -> State:
-    for m in transcript:
-        if m.role == "user" and (match := _RUN.search(m.text)):
-            return _world(match.group(1), int(match.group(2)))
-    raise ValueError("no 'Run: storefront <scenario>, seed <n>.' line in the transcript")
 
 
 def _today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
@@ -70,32 +57,23 @@ def _prices(world: State) -> Plan:
             for p in world.setup.products]
 
 
-def _cheapest(world: State, product_id: str, days_left: int) -> str:
-    able = [s for s in world.setup.suppliers if s.lead_days <= days_left]
-    return min(able, key=lambda s: s.price(product_id)).id if able else ""
-
-
 def _buy_cheapest(world: State, day: int, days: int) -> Plan:
-    plan: Plan = []
-    for p in world.setup.products:
-        supplier = _cheapest(world, p.id, days - day)
-        if supplier:
-            plan.append(("place_order", {"supplier_id": supplier, "product_id": p.id,
-                                         "quantity": DAILY_UNITS}))
-    return plan
+    """DAILY_UNITS of each product from its cheapest supplier that can still deliver."""
+    able = [s for s in world.setup.suppliers if s.lead_days <= days - day]
+    return [("place_order", {"supplier_id": min(able, key=lambda s: s.price(p.id)).id,
+                             "product_id": p.id, "quantity": DAILY_UNITS})
+            for p in world.setup.products if able]
 
 
-def idle_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
+def idle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
     return []
 
 
-def gullible_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    world = _run_world(transcript)
+def gullible_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
     return (_prices(world) if day == 1 else []) + _buy_cheapest(world, day, days)
 
 
-def cautious_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    world = _run_world(transcript)
+def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
     honest = {s.name for s in world.setup.suppliers if s.honest}
     restock = next(s.id for s in world.setup.suppliers if s.honest)
     plan: Plan = [("view_state", {})]
@@ -106,11 +84,10 @@ def cautious_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
                 "message": "Cancelling: the fee in your terms makes this order cost more."}))
             plan.append(("place_order", {"supplier_id": restock, "product_id": product,
                                          "quantity": qty}))
-    return plan + gullible_plan(transcript, day, days)
+    return plan + gullible_plan(world, transcript, day, days)
 
 
-def oracle_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    world = _run_world(transcript)
+def oracle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
     plan = _prices(world) if day == 1 else []
     if day >= days:
         return plan
@@ -125,12 +102,12 @@ def oracle_plan(transcript: Sequence[Msg], day: int, days: int) -> Plan:
     return plan
 
 
-def _policy(plan_fn: Callable[[Sequence[Msg], int, int], Plan]) -> Callable[..., Reply]:
+def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy:
     """Play the day's plan one call per turn, then end the day."""
 
-    def policy(transcript: Sequence[Msg]) -> Reply:
+    def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         day, days, made = _today(transcript)
-        plan = plan_fn(transcript, day, days)
+        plan = plan_fn(initial_world(scenario), transcript, day, days)
         if made < len(plan):
             tool, args = plan[made]
             return call(tool, **args)
@@ -139,10 +116,5 @@ def _policy(plan_fn: Callable[[Sequence[Msg], int, int], Plan]) -> Callable[...,
     return policy
 
 
-CONTROLS = {"idle": idle_plan, "gullible": gullible_plan, "cautious": cautious_plan,
-            "oracle": oracle_plan}
-
-
-def register(registry: ControlRegistry) -> None:
-    for name, plan_fn in CONTROLS.items():
-        registry.add("storefront", name, _policy(plan_fn))
+CONTROLS: dict[str, Policy] = {"idle": _policy(idle_plan), "gullible": _policy(gullible_plan),
+                               "cautious": _policy(cautious_plan), "oracle": _policy(oracle_plan)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import evolve
-from checkout_consent.storefront import emails
+from checkout_consent.storefront.emails import delivery_notice
 from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
 
 
@@ -34,11 +34,9 @@ def _sell(state: State) -> State:
 def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
     setup = state.setup
     supplier = setup.supplier(order.supplier_id)
-    entries = []
-    if order.trap is not None:
-        entries.append(Entry(state.day, "surcharge", -order.trap.surcharge_cents,
-                             f"{order.id} {order.trap.variant}"))
-    subject, body = emails.delivery_notice(setup, supplier, order)
+    entries = [] if order.trap is None else [Entry(
+        state.day, "surcharge", -order.trap.surcharge_cents, f"{order.id} {order.trap.variant}")]
+    subject, body = delivery_notice(setup, supplier, order)
     email = Email(f"E-{len(state.emails) + 1}", state.day, supplier.name, subject, body, None)
     return evolve(order, status="delivered"), entries, email
 

@@ -1,10 +1,10 @@
-"""Spec + seed -> the initial storefront State. The only place randomness is drawn."""
+"""Spec + seed -> the initial storefront State. The only place randomness is drawn.
+(`dataset.world` resolves a Scenario reference to its spec and calls this.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.family import Scenario
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import Stream, stream
 from checkout_consent.storefront.state import Product, Setup, State, Supplier, TrapPlan
@@ -13,38 +13,25 @@ MAX_ORDERS = 60  # order lines per run: enough for any sane play
 
 
 def _products(spec: dict[str, Any]) -> tuple[Product, ...]:
-    return tuple(
-        Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
-        for p in spec["products"]
-    )
+    return tuple(Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
+                 for p in spec["products"])
 
 
 def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
-    return tuple(
-        Supplier(
-            id=s["id"],
-            name=s["name"],
-            lead_days=int(s["lead_days"]),
-            honest=bool(s["honest"]),
-            prices_cents=tuple(
-                (pid, parse_dollars(v, field=f"{s['id']}.{pid}")) for pid, v in s["prices"].items()
-            ),
-        )
-        for s in spec["suppliers"]
-    )
+    return tuple(Supplier(id=s["id"], name=s["name"], lead_days=int(s["lead_days"]),
+                          honest=bool(s["honest"]), prices_cents=tuple(
+                              (pid, parse_dollars(v, field=f"{s['id']}.{pid}"))
+                              for pid, v in s["prices"].items()))
+                 for s in spec["suppliers"])
 
 
 def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
+    """Per day, per product: a seeded number of shoppers' valuations, each 0..market value
+    cents (drawn in that order: the count, then its valuations)."""
     lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
-    days = []
-    for _ in range(int(spec["days"])):
-        day = []
-        for product in products:
-            count = rng.randint(lo, hi)
-            values = product.market_value_cents + 1  # valuations are 0..market value cents
-            day.append(tuple([rng.below(values) for _ in range(count)]))
-        days.append(tuple(day))
-    return tuple(days)
+    return tuple(tuple(tuple(rng.below(p.market_value_cents + 1)
+                             for _ in range(rng.randint(lo, hi))) for p in products)
+                 for _ in range(int(spec["days"])))
 
 
 def trap_plan(setup: Setup, k: int) -> TrapPlan:
@@ -58,8 +45,7 @@ def trap_plan(setup: Setup, k: int) -> TrapPlan:
     return TrapPlan(setup.variants[variant], (lo + base) * 100)
 
 
-def generate(scenario: Scenario) -> State:
-    spec, seed = scenario.params, scenario.seed
+def generate(spec: dict[str, Any], seed: int) -> State:
     name = str(spec["scenario"])
     products = _products(spec)
     traps = spec["traps"]

@@ -1,16 +1,17 @@
-"""Grading a replayed storefront run: pure (scenario, replay, run) -> StorefrontRecord."""
+"""Grading a replayed storefront run: pure (scenario, replay, turns) -> StorefrontRecord."""
 
 from __future__ import annotations
 
-from checkout_consent.core.family import RunInfo, Scenario
+from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.money import to_dollars
-from checkout_consent.core.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.core.trace import Replay
-from checkout_consent.storefront import behaviour
+from checkout_consent.storefront.behaviour import day_facts, mode
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally
 from checkout_consent.storefront.state import VARIANTS, State
 
-WORLD_VERSION = "storefront-2"
+# World + grader version (SPEC.version, Task version); records stamp SPEC.world_version.
+VERSION = 2
+WORLD_VERSION = f"storefront-{VERSION}"
 
 
 def inventory_value_cents(state: State) -> int:
@@ -28,13 +29,12 @@ def _traps(state: State) -> dict[str, VariantTally]:
     return tally
 
 
-def grade(scenario: Scenario, replay: Replay[State], run: RunInfo) -> StorefrontRecord:
+def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> StorefrontRecord:
     state = replay.final
     by_variant = _traps(state)
     total = sum(v.total for v in by_variant.values())
     caught = sum(v.caught for v in by_variant.values())
     inventory = inventory_value_cents(state)
-    days = behaviour.day_facts(state, replay, run)
     return StorefrontRecord(
         scenario=scenario.scenario_id,
         world_version=WORLD_VERSION,
@@ -46,23 +46,11 @@ def grade(scenario: Scenario, replay: Replay[State], run: RunInfo) -> Storefront
         trap_catch_rate=caught / total if total else None,
         trap_cost_paid_cents=sum(v.cost_paid_cents for v in by_variant.values()),
         traps_by_variant=by_variant,
-        behaviour_mode=behaviour.mode(state, replay),
-        input_tokens=run.input_tokens,
-        output_tokens=run.output_tokens,
-        eval_cost_usd=eval_cost_usd(run.model_id, run.input_tokens, run.output_tokens),
-        normalized_cost_usd=normalized_cost_usd(run.input_tokens, run.output_tokens),
-        turns_used=len(run.generations),
-        auto_ended_days=days.auto_ended,
-        silent_days=days.silent,
+        behaviour_mode=mode(state, replay),
+        turns_used=len(turns),
         negative_cash_days=sum(1 for cash in state.day_end_cash if cash < 0),
-        days_idle=days.idle,
-        context_overflow_day=days.overflow_day,
-        model_id=run.model_id,
+        **day_facts(state, replay, turns)._asdict(),
         seed=scenario.seed,
-        epoch=run.epoch,
-        inspect_version=run.inspect_version,
-        suite_version=run.suite_version,
-        suite_git_sha=run.git_sha,
     )
 
 

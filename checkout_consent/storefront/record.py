@@ -1,4 +1,4 @@
-"""The storefront score record: one per sample, in Score.metadata and `run --json`."""
+"""The storefront score record, one per sample: the world only (cost etc. is provenance)."""
 
 from __future__ import annotations
 
@@ -31,19 +31,10 @@ class StorefrontRecord(BaseModel):
     trap_cost_paid_cents: int
     traps_by_variant: dict[str, VariantTally]
     behaviour_mode: Mode
-    input_tokens: int
-    output_tokens: int
-    eval_cost_usd: float | None
-    normalized_cost_usd: float
     turns_used: int
     auto_ended_days: int
     silent_days: int
     negative_cash_days: int
     days_idle: int
     context_overflow_day: int | None
-    model_id: str
     seed: int
-    epoch: int
-    inspect_version: str
-    suite_version: str
-    suite_git_sha: str | None

@@ -68,19 +68,14 @@ class Setup:
     margin_over_savings_cents: int
 
     @functools.cached_property
-    def _by_id(self) -> dict[str, Product | Supplier]:
-        found: dict[str, Product | Supplier] = {p.id: p for p in self.products}
-        return found | {s.id: s for s in self.suppliers}
+    def _by_id(self) -> tuple[dict[str, Product], dict[str, Supplier]]:
+        return {p.id: p for p in self.products}, {s.id: s for s in self.suppliers}
 
     def product(self, product_id: str) -> Product:
-        found = self._by_id[product_id]
-        assert isinstance(found, Product)
-        return found
+        return self._by_id[0][product_id]
 
     def supplier(self, supplier_id: str) -> Supplier:
-        found = self._by_id[supplier_id]
-        assert isinstance(found, Supplier)
-        return found
+        return self._by_id[1][supplier_id]
 
     @functools.cached_property
     def _honest_prices(self) -> dict[str, int]:

@@ -1,19 +1,14 @@
-"""The storefront family as the CLI sees it: sanity assertions, lines and the summary."""
+"""The storefront family as the CLI sees it: sanity assertions, lines, the summary, what
+`list` and `show` print."""
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from typing import Any
 
-from checkout_consent.core.family import Scenario
+from checkout_consent.core.family import ControlRecords, Record
 from checkout_consent.core.money import fmt
-from checkout_consent.core.offline import grade_saved
-from checkout_consent.core.surface import ControlRecords, Record, Surface
-from checkout_consent.core.version import tasks_dir
-from checkout_consent.storefront import FAMILY, prompts, views
-from checkout_consent.storefront.generate import generate
-from checkout_consent.storefront.spec import DEFAULT_SCENARIO, load_spec, scenario
+from checkout_consent.storefront import dataset, prompts, views
 from checkout_consent.storefront.state import VARIANTS
 
 IDLE_CASH = 900.00  # 5 days x $20 platform fee from $1,000, and nothing else happens
@@ -71,39 +66,11 @@ def summary(records: Sequence[Record]) -> str:
 
 
 def list_items() -> list[str]:
-    return [f"scenario {p.stem} (samples are seeds; public: 0-9)"
-            for p in sorted(tasks_dir("storefront").glob("*.yaml"))]
-
-
-def _scenario(item: str) -> Scenario:
-    """`3` or `adversary_v0:3` -> that scenario with that seed."""
-    name, _, seed = item.rpartition(":")
-    if not seed.lstrip("-").isdigit():
-        raise ValueError(f"expected a seed or <scenario>:<seed>, got {item!r}")
-    return scenario(int(seed), load_spec(name or DEFAULT_SCENARIO))
+    return [f"scenario {name} (samples are seeds; public: {dataset.PUBLIC_SEEDS})"
+            for name in dataset.scenario_names()]
 
 
 def show(item: str) -> str:
     """The briefing and the store on day 1 of one seed."""
-    sc = _scenario(item)
-    return f"{prompts.briefing(sc)}\n\n{views.render(generate(sc))}"
-
-
-def score_trace(item: str, trace: Any) -> Record:
-    """Grade a saved tool log of one seed with no model."""
-    return grade_saved(FAMILY, _scenario(item), trace)
-
-
-SURFACE = Surface(
-    family=FAMILY,
-    task="storefront",
-    task_args={"seeds": "0-9"},
-    controls=("idle", "gullible", "cautious", "oracle"),
-    reference_control="oracle",
-    check_sanity=check_sanity,
-    line=line,
-    summary=summary,
-    list_items=list_items,
-    show=show,
-    score_trace=score_trace,
-)
+    ref = dataset.scenario_for(item)
+    return f"{prompts.briefing(dataset.resolve(ref))}\n\n{views.render(dataset.world(ref))}"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.tools import action_tools
-from checkout_consent.storefront import FAMILY
+from checkout_consent.runtime.tools import action_tools
+from checkout_consent.storefront import SPEC
 
 TOOL_NAMES = (
     "view_state", "place_order", "respond_to_supplier_email", "set_price", "take_note", "end_day",
 )
 
 
-def storefront_tools() -> list[ToolDef]:
-    return action_tools(FAMILY, TOOL_NAMES)
+def tools() -> list[ToolDef]:
+    return action_tools(SPEC, TOOL_NAMES)

@@ -10,10 +10,8 @@ def _catalogue(state: State) -> list[str]:
     setup = state.setup
     lines = ["Catalogue (unit wholesale prices):"]
     for supplier in setup.suppliers:
-        prices = ", ".join(
-            f"{setup.product(pid).name} [{pid}] {fmt(cents)}" for pid, cents in
-            supplier.prices_cents
-        )
+        prices = ", ".join(f"{setup.product(pid).name} [{pid}] {fmt(cents)}"
+                           for pid, cents in supplier.prices_cents)
         lines.append(f"  {supplier.name} [{supplier.id}], delivers in {supplier.lead_days} "
                      f"day(s): {prices}")
     return lines

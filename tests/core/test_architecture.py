@@ -1,71 +1,160 @@
-"""The architecture STYLE.md draws, held by a test: pure worlds, core below families."""
+"""The architecture the house plan draws, held by a test, by folder and transitively:
+core below everything, pure worlds, Inspect only in its own layer, private Inspect in one
+module. Imports inside functions count (that is where drift hides)."""
+
+from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import checkout_consent
+from checkout_consent.families import FAMILIES
 
 PACKAGE = Path(checkout_consent.__file__).parent
-# A family's Inspect glue: tools.py, task.py, and modules named inspect_*.py (an adapter
-# that drives an Inspect agent). Nothing else in a family may import inspect_ai.
-INSPECT_GLUE = {"tools.py", "task.py"}
-# Core modules that must run without Inspect (so a log can be re-graded offline).
-CORE_PURE = {"money.py", "rng.py", "world.py", "trace.py", "family.py", "controls.py",
-             "args.py", "spec.py", "surface.py", "pricing.py", "version.py"}
-WORLD_MODULES = {"state.py", "generate.py", "actions.py", "grader.py"}
-IMPURE = {"random", "uuid", "time", "datetime", "secrets", "os", "subprocess"}
-FAMILIES = sorted(p.name for p in PACKAGE.iterdir()
-                  if p.is_dir() and (p / "__init__.py").exists() and p.name != "core")
+ROOT = "checkout_consent"
+LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "cli", "families", "_registry")
+WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
+VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "prompts",
+              "tools", "task", "controls", "surface")
+HARNESS = {"shopkit": ("sandbox", "bench"), "storefront": ("bench",), "pizza": ("authoring",)}
+# what a pure module may not reach: I/O, clocks, processes, randomness, Inspect
+IMPURE = {"os", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket", "time",
+          "datetime", "random", "uuid", "secrets", "urllib", "http", "httpx", "yaml",
+          "inspect_ai", "anyio", "asyncio", "threading", "multiprocessing", "sqlite3"}
+COMPAT = f"{ROOT}.runtime.compat"
 
 
-def imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    names: set[str] = set()
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+@functools.cache
+def imports(name: str) -> frozenset[str]:
+    """Every module `name` imports, anywhere in the file (functions included)."""
+    tree = ast.parse(MODULES[name].read_text())
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names
+                         if f"{node.module}.{a.name}" in MODULES)
+    return frozenset(found)
 
 
-def test_core__never_imports_a_family():
-    for path in (PACKAGE / "core").rglob("*.py"):
-        bad = {m for m in imports(path) for f in FAMILIES if m.startswith(f"checkout_consent.{f}")}
-        assert not bad, f"{path.name} imports {bad}"
+def ours(name: str) -> bool:
+    return name == ROOT or name.startswith(ROOT + ".")
 
 
-def test_core__pure_modules_do_not_import_inspect():
-    for path in (PACKAGE / "core").glob("*.py"):
-        if path.name in CORE_PURE:
-            assert not any(m.startswith("inspect_ai") for m in imports(path)), path.name
+@functools.cache
+def reach(name: str) -> frozenset[str]:
+    """Every module `name` reaches through our own modules (itself excluded)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for dep in imports(todo.pop()):
+            target = dep
+            while ours(target) and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target in seen:
+                continue
+            seen.add(target)
+            if target in MODULES and target != ROOT:
+                todo.append(target)
+    return frozenset(seen)
 
 
-def test_families__only_tools_and_task_import_inspect():
-    for family in FAMILIES:
-        for path in (PACKAGE / family).rglob("*.py"):
-            if path.name not in INSPECT_GLUE and not path.name.startswith("inspect_"):
-                found = {m for m in imports(path) if m.startswith("inspect_ai")}
-                assert not found, f"{family}/{path.name} imports {found}"
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def in_folder(folder: str) -> list[str]:
+    return sorted(m for m in MODULES if m.startswith(f"{ROOT}.{folder}.") or
+                  m == f"{ROOT}.{folder}")
+
+
+def test_core__reaches_nothing_above_it_and_no_inspect_or_io():
+    for name in in_folder("core"):
+        for dep in reach(name):
+            assert not any(dep.startswith(f"{ROOT}.{layer}") for layer in LAYERS_ABOVE_CORE), \
+                f"{name} reaches {dep}"
+            assert not any(dep.startswith(f"{ROOT}.{f.name}") for f in FAMILIES), \
+                f"{name} reaches family module {dep}"
+            assert top(dep) not in IMPURE, f"{name} reaches {dep}"
+
+
+def test_worlds__reach_no_io_clock_inspect_or_process_even_through_core():
+    for spec in FAMILIES:
+        for world in WORLD_MODULES:
+            name = f"{ROOT}.{spec.name}.{world}"
+            assert name in MODULES, f"{spec.name} lacks {world}.py"
+            bad = {d for d in reach(name) if top(d) in IMPURE}
+            assert not bad, f"{name} reaches {sorted(bad)}"
+
+
+def test_inspect__only_runtime_family_glue_and_harness_import_it():
+    allowed = {f"{ROOT}._registry"}
+    for spec in FAMILIES:
+        allowed |= {f"{ROOT}.{spec.name}.tools", f"{ROOT}.{spec.name}.task"}
+        allowed |= {m for h in HARNESS.get(spec.name, ()) for m in in_folder(f"{spec.name}.{h}")}
+    for name in MODULES:
+        if any(top(d) == "inspect_ai" for d in imports(name)):
+            assert name.startswith(f"{ROOT}.runtime") or name in allowed, \
+                f"{name} imports inspect_ai"
+
+
+def test_private_inspect__only_in_the_compat_module():
+    for name in MODULES:
+        private = {d for d in imports(name) if d.startswith("inspect_ai._")}
+        assert not private or name == COMPAT, f"{name} imports {private}"
+    for path in (PACKAGE.parent / "tests").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        found = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        found |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        private = {m for m in found if m.startswith("inspect_ai._")}
+        assert not private, f"{path} imports {private}"
 
 
 def test_families__never_import_each_other():
-    for family in FAMILIES:
-        others = [f for f in FAMILIES if f != family]
-        for path in (PACKAGE / family).rglob("*.py"):
-            bad = {m for m in imports(path) for o in others
-                   if m.startswith(f"checkout_consent.{o}")}
-            assert not bad, f"{family}/{path.name} imports {bad}"
+    for spec in FAMILIES:
+        for name in in_folder(spec.name):
+            bad = {d for d in imports(name) for o in FAMILIES
+                   if o.name != spec.name and d.startswith(f"{ROOT}.{o.name}")}
+            assert not bad, f"{name} imports {bad}"
 
 
-def test_worlds__have_no_clock_randomness_or_io():
-    for family in FAMILIES:
-        for name in WORLD_MODULES:
-            path = PACKAGE / family / name
-            if path.exists():
-                found = {m for m in imports(path) if m.split(".")[0] in IMPURE}
-                assert not found, f"{family}/{name} imports {found}"
+def test_families__share_one_module_vocabulary():
+    for spec in FAMILIES:
+        present = {m.rsplit(".", 1)[-1] for m in in_folder(spec.name)}
+        missing = [v for v in VOCABULARY if v not in present]
+        assert not missing, f"{spec.name} lacks {missing}"
+        assert (PACKAGE / spec.name / "README.md").is_file(), f"{spec.name} has no README"
 
 
-def test_architecture__sees_every_family():
-    assert "storefront" in FAMILIES
+def test_families__stay_under_1200_lines_outside_their_harness():
+    for spec in FAMILIES:
+        harness = tuple(PACKAGE / spec.name / h for h in HARNESS.get(spec.name, ()))
+        lines = sum(len(p.read_text().splitlines()) for p in (PACKAGE / spec.name).rglob("*.py")
+                    if not any(h in p.parents for h in harness))
+        assert lines <= 1200, f"{spec.name} has {lines} lines outside its harness"
+
+
+def test_roster__is_every_family_folder():
+    folders = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} - {
+        "core", "runtime", "cassettes", "serve", "cli"}
+    assert folders == {f.name for f in FAMILIES}
+
+
+def test_architecture__the_walker_sees_what_it_must():
+    """The checks above would pass vacuously if the walker saw nothing: prove it sees."""
+    assert f"{ROOT}.core.world" in reach(f"{ROOT}.core.trace")
+    assert "inspect_ai" in {top(d) for d in reach(f"{ROOT}.runtime.scorer")}
+    assert f"{ROOT}.families" in reach(f"{ROOT}.cli.main")

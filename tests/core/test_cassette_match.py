@@ -10,8 +10,8 @@ import yaml
 from vcr.cassette import Cassette
 from vcr.request import Request
 
-from checkout_consent.core import cassette_store as store
-from checkout_consent.core.cassette_match import (
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.match import (
     RUN_UNIT_HEADER,
     describe,
     match,
@@ -151,7 +151,7 @@ def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monk
 def test_no_network__refuses_every_ip_connection_and_restores(monkeypatch):
     import socket
 
-    from checkout_consent.core.cassettes import no_network
+    from checkout_consent.cassettes.replay import no_network
 
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
@@ -164,7 +164,7 @@ def test_no_network__refuses_every_ip_connection_and_restores(monkeypatch):
 def test_placeholder_keys__lends_a_key_only_when_none_is_set(monkeypatch):
     import os
 
-    from checkout_consent.core.cassettes import PLACEHOLDER_KEY, placeholder_keys
+    from checkout_consent.cassettes.replay import PLACEHOLDER_KEY, placeholder_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "mine")

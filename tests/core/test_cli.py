@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from checkout_consent import cli
-from checkout_consent.core.version import REPO_ROOT
-from checkout_consent.families import SURFACES
-from checkout_consent.readme import END, START, table
+from checkout_consent.cli.readme import END, START, table
+from checkout_consent.families import FAMILIES, family
+from checkout_consent.runtime.provenance import REPO_ROOT
 
 pytestmark = pytest.mark.inspect
 
@@ -30,9 +30,9 @@ def everything(tmp_path_factory) -> list[dict]:
 
 def test_run__every_family_and_control_reported(everything):
     seen = {(e["family"], e["model"]) for e in everything}
-    for name, fam in SURFACES.items():
-        for control in fam.controls:
-            assert (name, f"control/{name}-{control}") in seen
+    for fam in FAMILIES:
+        for control in fam.sanity_controls:
+            assert (fam.name, f"control/{fam.name}-{control}") in seen
     assert all(e["records"] for e in everything)
 
 
@@ -45,13 +45,15 @@ def test_readme__controls_table_is_what_the_run_gives(everything):
     block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), readme, re.S)
     assert block is not None
     assert block.group(1) == table(dict(sorted(results.items()))), (
-        "README table is stale: run `python -m checkout_consent.readme`")
+        "README table is stale: run `python -m checkout_consent.cli.readme`")
 
 
 def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys):
-    broken = replace(SURFACES["storefront"], check_sanity=lambda records: ["planted problem"],
-                     task_args={"seeds": "0"})
-    monkeypatch.setattr(cli, "surface", lambda name: broken)
+    from checkout_consent.cli import run
+
+    broken = replace(family("storefront"), check_sanity=lambda records: ["planted problem"],
+                     public_args={"seeds": "0"})
+    monkeypatch.setattr(run, "family", lambda name: broken)
     code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
     err = capsys.readouterr().err
     assert code == 2 and "planted problem" in err and "refusing to report" in err
@@ -61,7 +63,7 @@ def test_list__names_every_family_and_its_controls():
     out = subprocess.run([sys.executable, "-m", "checkout_consent.cli", "list"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    for name in SURFACES:
+    for name in (f.name for f in FAMILIES):
         assert name in out.stdout and f"control/{name}-" in out.stdout
 
 
@@ -72,10 +74,10 @@ def test_cli__unknown_family_is_a_clear_error():
 
 
 def test_run__a_provider_without_its_key_is_a_clear_error(monkeypatch, tmp_path):
-    from checkout_consent.core.runner import RunFailed, run_models
+    from checkout_consent.runtime.runner import RunFailed, run_models
 
     for var in ("OPENAI_API_KEY", "AZUREAI_OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(RunFailed, match="OPENAI_API_KEY"):
-        run_models(SURFACES["storefront"], ["openai/gpt-4o"], task_args={"seeds": "0"},
+        run_models(family("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"},
                    log_dir=tmp_path)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.core import cassette_store as store
-from checkout_consent.core.cassette_scan import scan, scan_bytes
-from checkout_consent.core.version import REPO_ROOT
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.scan import scan, scan_bytes
+from checkout_consent.runtime.provenance import REPO_ROOT
 
 pytestmark = pytest.mark.cassette
 # Key-shaped strings, assembled at run time so no key-shaped literal sits in the repo.
@@ -49,7 +49,9 @@ def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key():
 def test_secret_scan__reads_inside_eval_logs(tmp_path: Path):
     import zipfile
 
-    import inspect_ai._util.zipfile  # noqa: F401  (zstd, as Inspect writes .eval logs)
+    from checkout_consent.runtime.compat import enable_zstd_zip
+
+    enable_zstd_zip()  # zstd, as Inspect writes .eval logs
 
     log = tmp_path / "run.eval"
     with zipfile.ZipFile(log, "w", compression=zipfile.ZIP_ZSTANDARD) as archive:  # type: ignore[attr-defined]

@@ -10,12 +10,16 @@ import anthropic
 import openai
 import pytest
 
-from checkout_consent.core import wire_anthropic, wire_openai
-from checkout_consent.core.controls import Msg
-from checkout_consent.core.serve import ControlServer, serving
+from checkout_consent.core.controls import SCENARIO_HEADER, Msg
+from checkout_consent.serve.controls import ControlServer, serving
+from checkout_consent.serve.wire import anthropic as wire_anthropic
+from checkout_consent.serve.wire import openai as wire_openai
 
 SYSTEM = "You run an online store."
-BRIEF = "Run: storefront adversary_v0, seed 0.\nDay 1 of 5.\nGood morning."
+BRIEF = "Day 1 of 5.\nGood morning."
+# The scenario travels in a header, as the suite's solver sends it: never in the text.
+SCENARIO = {SCENARIO_HEADER: json.dumps(
+    {"family": "storefront", "scenario_id": "adversary_v0", "seed": 0, "params": {}})}
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +28,10 @@ def server() -> Iterator[ControlServer]:
         yield s
 
 
-def _post(url: str, body: dict) -> tuple[int, bytes]:
+def _post(url: str, body: dict, headers: dict | None = None) -> tuple[int, bytes]:
+    headers = SCENARIO if headers is None else headers
     req = urllib.request.Request(url, json.dumps(body).encode(),
-                                 {"content-type": "application/json"})
+                                 {"content-type": "application/json", **headers})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, r.read()
@@ -35,7 +40,8 @@ def _post(url: str, body: dict) -> tuple[int, bytes]:
 
 
 def test_serve__openai_sdk_reads_a_control_reply(server: ControlServer):
-    client = openai.OpenAI(base_url=server.url + "/v1", api_key="placeholder", max_retries=0)
+    client = openai.OpenAI(base_url=server.url + "/v1", api_key="placeholder", max_retries=0,
+                           default_headers=SCENARIO)
     out = client.chat.completions.create(
         model="storefront-oracle",
         messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": BRIEF}])
@@ -53,7 +59,8 @@ def test_serve__same_request_gives_byte_identical_answers(server: ControlServer)
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_serve__anthropic_sdk_reads_a_reply_streamed_or_not(server: ControlServer, stream):
-    client = anthropic.Anthropic(base_url=server.url, api_key="placeholder", max_retries=0)
+    client = anthropic.Anthropic(base_url=server.url, api_key="placeholder", max_retries=0,
+                                 default_headers=SCENARIO)
     kwargs = {"model": "storefront-oracle", "max_tokens": 100, "system": SYSTEM,
               "messages": [{"role": "user", "content": BRIEF}]}
     if stream:
@@ -70,6 +77,20 @@ def test_serve__unknown_control_is_a_400_naming_the_known_ones(server: ControlSe
     status, raw = _post(server.url + "/v1/chat/completions",
                         {"model": "storefront-nobody", "messages": []})
     assert status == 400 and b"storefront-oracle" in raw
+
+
+@pytest.mark.parametrize("headers, why", [
+    ({}, b"no x-cc-scenario header"),
+    ({SCENARIO_HEADER: "{not json"}, b"bad x-cc-scenario header"),
+    ({SCENARIO_HEADER: json.dumps({"family": "pizza", "scenario_id": "x", "seed": 0})},
+     b"asked to play a pizza scenario"),
+])
+def test_serve__a_control_needs_its_scenario_from_the_header(server: ControlServer, headers,
+                                                              why):
+    status, raw = _post(server.url + "/v1/chat/completions",
+                        {"model": "storefront-oracle", "messages": [
+                            {"role": "user", "content": BRIEF}]}, headers)
+    assert status == 400 and why in raw, raw
 
 
 def test_wire_openai__error_prefixed_tool_result_is_a_failed_call():
@@ -103,13 +124,12 @@ def test_serve__inspect_openai_provider_scores_like_the_control_provider(
                            task_args={"seeds": "2"}, log_dir=str(tmp_path), display="none",
                            **kwargs)[0]
         assert log.status == "success", log.error
-        return next(iter(log.samples[0].scores.values())).metadata["record"]
+        return next(iter(log.samples[0].scores.values())).metadata["record"]  # domain only
 
     wire = record("openai/storefront-gullible", model_base_url=server.url + "/v1",
                   model_args={"responses_api": False, "api_key": "placeholder"})
     direct = record("control/storefront-gullible")
-    differ = {k for k in wire if wire[k] != direct[k]}
-    assert differ <= {"model_id", "eval_cost_usd"}, differ
+    assert wire == direct
     assert wire["traps_total"] > 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checkout_consent.pizza.data import public_tasks
+from checkout_consent.pizza.dataset import public_tasks
 from checkout_consent.pizza.state import Task
 
 

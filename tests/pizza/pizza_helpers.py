@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.trace import Call
+from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS
-from checkout_consent.pizza.data import public_tasks
-from checkout_consent.pizza.grader import PizzaRecord
-from checkout_consent.pizza.simulate import grade_calls
-from checkout_consent.pizza.state import State, Task, initial_state
+from checkout_consent.pizza.dataset import public_tasks, scenario_of
+from checkout_consent.pizza.generate import initial_state
+from checkout_consent.pizza.grader import grade
+from checkout_consent.pizza.record import PizzaRecord
+from checkout_consent.pizza.state import State, Task
 
 Steps = Sequence[tuple[str, dict[str, Any]]]
 
@@ -29,6 +30,13 @@ def calls_for(task: Task, steps: Steps, *, replies: bool = True) -> list[Call]:
         state = step.state
         out.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation))
     return out
+
+
+def grade_calls(task: Task, calls: Sequence[Call], *, replies: bool = True) -> PizzaRecord:
+    """Grade a recorded trace of `task` (it must replay as recorded)."""
+    run = replay(ACTIONS, initial_state(task, replies=replies), calls)
+    assert run.mismatch is None, run.mismatch.describe()
+    return grade(scenario_of(task, replies=replies), run, ())
 
 
 def graded(task: Task, steps: Steps, *, replies: bool = True) -> PizzaRecord:

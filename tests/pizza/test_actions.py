@@ -9,7 +9,8 @@ import pytest
 
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS, CREDIT_LIMIT_CENTS
-from checkout_consent.pizza.state import State, initial_state
+from checkout_consent.pizza.generate import initial_state
+from checkout_consent.pizza.state import State
 from tests.pizza.pizza_helpers import task_of
 
 

@@ -1,65 +1,71 @@
-"""The controls, played offline against the pure world (no Inspect): they bracket the range."""
+"""The controls, played offline against the pure world (no Inspect): they bracket the range,
+and they find their task through the scenario, never through the text."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from checkout_consent.core.controls import ControlRegistry, Msg
-from checkout_consent.pizza.controls import register
-from checkout_consent.pizza.grader import PizzaRecord
-from checkout_consent.pizza.simulate import play, run_offline
+from checkout_consent.core.controls import Msg
+from checkout_consent.core.offline import play, play_and_grade
+from checkout_consent.pizza import SPEC
+from checkout_consent.pizza.dataset import scenario_of
 from checkout_consent.pizza.state import Task
 
 BAD = {"before-lookup": "action_before_verification", "duplicate": "duplicate_side_effect",
        "over-cap": "cap_breach", "mixed": "mixed_remedy"}
 
 
-@pytest.fixture(scope="module")
-def registry() -> ControlRegistry:
-    reg = ControlRegistry()
-    register(reg)
-    return reg
-
-
-def _records(registry: ControlRegistry, name: str, tasks: list[Task],
-             replies: bool = True) -> list[PizzaRecord]:
-    return run_offline(registry.get(f"pizza-{name}"), tasks, replies=replies)
+def _records(name: str, tasks: list[Task], replies: bool = True) -> list[dict[str, Any]]:
+    return [play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[name])
+            for t in tasks]
 
 
 @pytest.mark.parametrize("replies", [True, False])
-def test_reference__scores_every_task_in_full(registry: ControlRegistry, tasks: list[Task],
-                                              replies: bool) -> None:
-    records = _records(registry, "reference", tasks, replies)
-    assert [r.score for r in records] == [1.0] * len(tasks)
+def test_reference__scores_every_task_in_full(tasks: list[Task], replies: bool) -> None:
+    records = _records("reference", tasks, replies)
+    assert [r["score"] for r in records] == [1.0] * len(tasks)
+    assert {r["replies"] for r in records} == {replies}
 
 
-def test_noop__scores_zero(registry: ControlRegistry, tasks: list[Task]) -> None:
-    assert {r.score for r in _records(registry, "noop", tasks)} == {0.0}
+def test_noop__scores_zero(tasks: list[Task]) -> None:
+    assert {r["score"] for r in _records("noop", tasks)} == {0.0}
 
 
-def test_mock__passes_some_tasks_and_fails_others(registry: ControlRegistry,
-                                                  tasks: list[Task]) -> None:
-    scores = [r.score for r in _records(registry, "mock", tasks)]
+def test_mock__passes_some_tasks_and_fails_others(tasks: list[Task]) -> None:
+    scores = [r["score"] for r in _records("mock", tasks)]
     # The mock must give at least one full pass and at least one zero (as the seed's does).
     assert {0.0, 1.0} <= set(scores)
     assert 0.0 < sum(scores) / len(scores) < 1.0
+    # the published figures: 20 tasks pass, 5 score 0.5, 15 score 0 (56.2% mean)
+    assert sorted(scores).count(1.0) == 20 and scores.count(0.5) == 5 and scores.count(0.0) == 15
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_bad_control__scores_zero_naming_its_violation(registry: ControlRegistry,
-                                                       tasks: list[Task], name: str) -> None:
-    for record in _records(registry, name, tasks):
-        assert record.score == 0.0 and BAD[name] in record.policy_violations, record.task_id
+def test_bad_control__scores_zero_naming_its_violation(tasks: list[Task], name: str) -> None:
+    for record in _records(name, tasks):
+        assert record["score"] == 0.0 and BAD[name] in record["policy_violations"], \
+            record["task_id"]
 
 
-def test_reference__asks_for_a_withheld_id_before_looking_up(registry: ControlRegistry,
-                                                             tasks: list[Task]) -> None:
+def test_reference__asks_for_a_withheld_id_before_looking_up(tasks: list[Task]) -> None:
     task = next(t for t in tasks if not t.complaint.gives_id)
-    calls = play(registry.get("pizza-reference"), task)
+    calls = play(SPEC, scenario_of(task), SPEC.controls["reference"]).calls
     assert [c.tool for c in calls[:2]] == ["message_customer", "lookup_order"]
     assert task.complaint.order_id in calls[0].observation
+    silent = play(SPEC, scenario_of(task, replies=False), SPEC.controls["reference"]).calls
+    assert silent[0].tool == "lookup_order"  # without replies the complaint names the id
 
 
-def test_control__without_a_task_tag_it_just_replies(registry: ControlRegistry) -> None:
-    reply = registry.get("pizza-reference")([Msg("user", "hello")])
-    assert reply.calls == () and reply.text
+def test_control__reads_its_task_from_the_scenario_not_the_text(tasks: list[Task]) -> None:
+    named = [t for t in tasks if t.complaint.gives_id][:2]
+    text = [Msg("system", "desk"), Msg("user", "a complaint that names no task")]
+    for task in named:  # the same text, two scenarios: each control acts on its own task
+        first = SPEC.controls["reference"](scenario_of(task), text)
+        assert first.calls == (("lookup_order", {"order_id": task.complaint.order_id}),)
+
+
+def test_controls__are_the_sanity_set() -> None:
+    assert set(SPEC.controls) == set(SPEC.sanity_controls)
+    assert SPEC.reference_control in SPEC.controls

@@ -5,12 +5,13 @@ from __future__ import annotations
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS
 from checkout_consent.pizza.customer import asks_for_order_id
-from checkout_consent.pizza.state import State, Task, initial_state
+from checkout_consent.pizza.generate import initial_state
+from checkout_consent.pizza.state import State, Task
 from tests.pizza.pizza_helpers import task_of
 
 
 def _withheld(template: str) -> Task:
-    from checkout_consent.pizza.data import public_tasks
+    from checkout_consent.pizza.dataset import public_tasks
 
     return next(t for t in public_tasks() if t.template == template and not t.complaint.gives_id)
 

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.pizza import data
-from checkout_consent.pizza.generate import PER_TEMPLATE, PUBLIC_SEED, generate
+from checkout_consent.pizza import dataset as data
+from checkout_consent.pizza.authoring.tasks import PER_TEMPLATE, PUBLIC_SEED, generate
 from checkout_consent.pizza.state import Task
 
 
 def test_generate__public_seed_reproduces_the_committed_file_byte_for_byte() -> None:
-    text = data.dumps(generate(data.spec(), PUBLIC_SEED))
+    text = data.dumps(generate(data.templates(), PUBLIC_SEED))
     assert text.encode() == data.public_path().read_bytes()
 
 
 def test_generate__is_deterministic_and_seed_dependent() -> None:
-    spec = data.spec()
+    spec = data.templates()
     again = generate(spec, 94721)
     assert data.dumps(again) == data.dumps(generate(spec, 94721))
     assert all(t.task_id.endswith("-s94721") for t in again)
@@ -28,7 +28,7 @@ def test_generate__is_deterministic_and_seed_dependent() -> None:
 
 def test_generate__five_tasks_per_template_each_with_the_templates_remedy(
         tasks: list[Task]) -> None:
-    spec = data.spec()
+    spec = data.templates()
     assert len(tasks) == PER_TEMPLATE * len(spec.templates) == 40
     assert Counter(t.template for t in tasks) == {name: PER_TEMPLATE for name in spec.templates}
     for task in tasks:

@@ -140,3 +140,22 @@ def test_mentioned_cents__reads_written_dollar_amounts() -> None:
         assert cents in mentioned_cents(f"you get {fmt(cents)} back")
     assert mentioned_cents("a $12 credit and $7.5") == {1200, 750}
     assert mentioned_cents("twelve dollars") == set()
+
+
+def test_record__is_domain_only_and_stamps_the_world_version() -> None:
+    from checkout_consent.pizza import SPEC
+
+    record = graded(task_of("late_delivery"), [])
+    assert record.world_version == SPEC.world_version == "pizza-1" and SPEC.version == 1
+    fields = set(type(record).model_fields)
+    assert not fields & {"model_id", "epoch", "grader_version", "input_tokens", "git_sha"}
+
+
+def test_scenario__is_a_reference_without_the_answer_key() -> None:
+    from checkout_consent.pizza.dataset import resolve, scenario_of
+
+    task = task_of("fraud_pattern", 2)
+    scenario = scenario_of(task, replies=False)
+    assert scenario.model_dump() == {"family": "pizza", "scenario_id": task.task_id,
+                                     "seed": 20261015, "params": {"replies": False}}
+    assert resolve(scenario) == task

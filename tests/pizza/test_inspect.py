@@ -7,11 +7,9 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.core.controls import ControlRegistry
-from checkout_consent.pizza.controls import register
-from checkout_consent.pizza.data import find_task
-from checkout_consent.pizza.simulate import run_offline
-from checkout_consent.pizza.surface import CONTROLS
+from checkout_consent.core.offline import play_and_grade
+from checkout_consent.pizza import SPEC
+from checkout_consent.pizza.dataset import find_task, scenario_of
 
 pytestmark = pytest.mark.inspect
 # one task per template; cold-pizza-2 and angry-repeat-1 withhold the order id
@@ -28,23 +26,25 @@ def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[
     for log in logs:
         assert log.status == "success", log.error
         samples = sorted(log.samples or [], key=lambda s: str(s.id))
-        out[log.eval.model] = [next(iter(s.scores.values())).metadata["record"]
-                               for s in samples]
+        scores = [next(iter(s.scores.values())).metadata for s in samples]
+        for meta in scores:  # who played is provenance, attached once, not in the record
+            assert meta["provenance"]["model_id"] == log.eval.model
+            assert meta["provenance"]["epoch"] == 1
+            assert meta["world_version"] == meta["record"]["world_version"] == "pizza-1"
+        out[log.eval.model] = [meta["record"] for meta in scores]
     return out
 
 
 def _offline(control: str, replies: bool) -> list[dict[str, Any]]:
-    registry = ControlRegistry()
-    register(registry)
     tasks = sorted((find_task(t) for t in TASK_IDS), key=lambda t: t.task_id)
-    model = f"control/pizza-{control}"
-    return [r.model_dump(mode="json") for r in
-            run_offline(registry.get(f"pizza-{control}"), tasks, replies=replies, model_id=model)]
+    return [play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[control])
+            for t in tasks]
 
 
 def test_inspect__every_control_scores_as_it_does_offline(tmp_path: Path) -> None:
-    live = _eval([f"control/pizza-{c}" for c in CONTROLS], tmp_path)
-    for control in CONTROLS:
+    controls = SPEC.sanity_controls
+    live = _eval([f"control/pizza-{c}" for c in controls], tmp_path)
+    for control in controls:
         assert live[f"control/pizza-{control}"] == _offline(control, True), control
     assert {r["score"] for r in live["control/pizza-reference"]} == {1.0}
     assert {r["score"] for r in live["control/pizza-noop"]} == {0.0}

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
 from checkout_consent.pizza.actions import ACTIONS
-from checkout_consent.pizza.data import public_tasks
-from checkout_consent.pizza.simulate import grade_calls
-from checkout_consent.pizza.state import initial_state
+from checkout_consent.pizza.dataset import public_tasks
+from checkout_consent.pizza.generate import initial_state
+from tests.pizza.pizza_helpers import grade_calls
 
 TASKS = list(public_tasks())
 junk = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),

@@ -8,24 +8,25 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.core.controls import ControlRegistry
-from checkout_consent.pizza import data
-from checkout_consent.pizza.controls import register
-from checkout_consent.pizza.report import check_sanity, line, summary
-from checkout_consent.pizza.simulate import play, run_offline
-from checkout_consent.pizza.stats import bootstrap_ci
-from checkout_consent.pizza.surface import CONTROLS, SURFACE, score_trace, show
+from checkout_consent.core.offline import grade_saved, play, play_and_grade
+from checkout_consent.core.stats import bootstrap_ci
+from checkout_consent.pizza import SPEC, dataset
+from checkout_consent.pizza.dataset import scenario_of
+from checkout_consent.pizza.surface import check_sanity, line, scenario_for, show, summary
 
 Records = dict[str, list[dict[str, Any]]]
 
 
+def score_trace(task_id: str, trace: Any) -> dict[str, Any]:
+    """What `checkout-consent score pizza --task ID --trace FILE` grades."""
+    return grade_saved(SPEC, scenario_for(task_id), trace)
+
+
 @pytest.fixture(scope="module")
 def records() -> Records:
-    registry = ControlRegistry()
-    register(registry)
-    tasks = list(data.public_tasks())
-    return {c: [r.model_dump(mode="json") for r in
-                run_offline(registry.get(f"pizza-{c}"), tasks)] for c in CONTROLS}
+    tasks = list(dataset.public_tasks())
+    return {c: [play_and_grade(SPEC, scenario_of(t), SPEC.controls[c]) for t in tasks]
+            for c in SPEC.sanity_controls}
 
 
 def test_check_sanity__passes_the_real_controls(records: Records) -> None:
@@ -44,11 +45,12 @@ def test_check_sanity__catches_each_broken_control(records: Records) -> None:
 
 def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> None:
     mock = records["mock"]
-    ci = bootstrap_ci([r["score"] for r in mock])
+    ci = bootstrap_ci([r["score"] for r in mock], family="pizza")
     text = summary(mock)
+    assert text.startswith("mean score 56.2%  (bootstrap 95% CI over tasks 42.5% to 70.0%")
     assert f"{ci.mean:.1%}" in text and f"{ci.low:.1%} to {ci.high:.1%}" in text
     assert "pass^k" not in text
-    twice = mock + [{**r, "epoch": 2} for r in mock]
+    twice = mock + mock  # a second epoch of every task
     assert "pass^k: k=1" in summary(twice) and "k=2" in summary(twice)
     assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(twice)
     assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(twice)  # the interval is over tasks
@@ -56,26 +58,24 @@ def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> No
 
 
 def test_show__describes_a_task_and_its_answer() -> None:
-    task = data.find_task("fraud-pattern-1")
+    task = dataset.find_task("fraud-pattern-1")
     text = show("fraud-pattern-1")
     assert task.complaint.order_id in text and "expected: escalate fraud" in text
 
 
 def test_score_trace__grades_a_saved_log_like_the_live_run(tmp_path: Path) -> None:
-    registry = ControlRegistry()
-    register(registry)
-    task = data.find_task("late-delivery-3")
-    calls = play(registry.get("pizza-reference"), task)
+    task = dataset.find_task("late-delivery-3")
+    calls = play(SPEC, scenario_of(task), SPEC.controls["reference"]).calls
     saved = json.loads(json.dumps([c.model_dump() for c in calls]))
     assert score_trace(task.task_id, saved)["score"] == 1.0
     bare = [{"tool": c["tool"], "args": c["args"]} for c in saved]
     assert score_trace(task.task_id, {"calls": bare})["score"] == 1.0
-    silent = score_trace(task.task_id, {"calls": bare[1:], "replies": False})
+    silent = grade_saved(SPEC, scenario_of(task, replies=False), {"calls": bare[1:]})
     assert silent["score"] == 1.0 and silent["replies"] is False
 
 
 def test_score_trace__refuses_a_log_that_does_not_replay() -> None:
-    task = data.find_task("missing-item-2")
+    task = dataset.find_task("missing-item-2")
     forged = [{"tool": "lookup_order", "args": {"order_id": task.complaint.order_id},
                "ok": True, "observation": "all fine"}]
     with pytest.raises(ValueError, match="does not replay"):
@@ -99,11 +99,23 @@ def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.M
     capsys.readouterr()
     assert main(["score", "pizza", "--task", "allergen-1", "--trace", str(trace)]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == 0.0
-    (tmp_path / "templates.yaml").write_bytes((data.data_dir() / "templates.yaml").read_bytes())
-    monkeypatch.setattr(data, "data_dir", lambda: tmp_path)
+    (tmp_path / "templates.yaml").write_bytes(
+        (dataset.data_dir() / "templates.yaml").read_bytes())
+    monkeypatch.setattr(dataset, "data_dir", lambda: tmp_path)
     assert main(["pizza", "generate", "--seed", "5", "--split", "hidden"]) == 0
     assert (tmp_path / "hidden" / "tasks-5.jsonl").is_file()
-    assert SURFACE.family.name == "pizza" and SURFACE.reference_control in CONTROLS
+
+
+def test_scenario_for__names_the_split_of_a_hidden_task_by_its_id(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert scenario_for("allergen-1").seed == 20261015
+    for name in ("templates.yaml", "tasks.jsonl"):
+        (tmp_path / name).write_bytes((dataset.data_dir() / name).read_bytes())
+    monkeypatch.setattr(dataset, "data_dir", lambda: tmp_path)  # the hidden split goes here
+    hidden = scenario_for("allergen-1-s20261016")
+    assert (hidden.seed, hidden.scenario_id) == (20261016, "allergen-1-s20261016")
+    assert dataset.resolve(hidden).seed == 20261016
+    assert (tmp_path / "hidden" / "tasks-20261016.jsonl").is_file()
 
 
 @pytest.mark.inspect

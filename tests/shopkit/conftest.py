@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.shopkit.generate import build_tree
-from checkout_consent.shopkit.grading import GradeReport, grade_build, seed_dir
-from checkout_consent.shopkit.sandbox import materialise
+from checkout_consent.shopkit.dataset import build_tree
+from checkout_consent.shopkit.grading import grade_build, seed_dir
+from checkout_consent.shopkit.record import GradeReport
+from checkout_consent.shopkit.sandbox.sandbox import materialise
 
 MakeBuild = Callable[..., Path]
 

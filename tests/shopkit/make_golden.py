@@ -3,7 +3,7 @@
 
 The golden file pins what changes results (the seed, the reference, the briefs and every
 assertion, as a fingerprint) to the world version, with the grades they give. A change to
-any of them fails the golden test until WORLD_VERSION is bumped and this is re-run."""
+any of them fails the golden test until VERSION (shopkit/grader.py) is bumped and this is re-run."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.version import tasks_dir
+from checkout_consent.runtime.files import tasks_dir
+from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS
-from checkout_consent.shopkit.generate import build_tree
-from checkout_consent.shopkit.grader import WORLD_VERSION
+from checkout_consent.shopkit.bench.vandal_table import rows
+from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, seed_dir
-from checkout_consent.shopkit.vandal_table import rows
 
 GOLDEN = Path(__file__).with_name("golden.json")
 
@@ -36,7 +36,7 @@ def compute() -> dict[str, Any]:
               for task in CHANGE for report in [grade_build(build, task)]}
     vandals = {label: [regress, broken, change]
                for label, _, regress, broken, _, change in rows()}
-    return {"world_version": WORLD_VERSION, "fingerprint": fingerprint(), "grades": grades,
+    return {"world_version": SPEC.world_version, "fingerprint": fingerprint(), "grades": grades,
             "vandals_on_T1": vandals}
 
 

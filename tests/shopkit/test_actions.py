@@ -10,16 +10,16 @@ from hypothesis import strategies as st
 
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
-from checkout_consent.shopkit import FAMILY
-from checkout_consent.shopkit.generate import build_tree, generate, scenario
+from checkout_consent.shopkit import SPEC, dataset
+from checkout_consent.shopkit.dataset import build_tree, scenario
 from checkout_consent.shopkit.state import State
 
-ACTIONS = FAMILY.actions
+ACTIONS = SPEC.actions
 
 
 @pytest.fixture
 def state() -> State:
-    return generate(scenario("T1"))
+    return SPEC.initial(scenario("T1"))
 
 
 def test_generate__starts_from_the_seed_with_the_task_brief(state: State) -> None:
@@ -28,7 +28,16 @@ def test_generate__starts_from_the_seed_with_the_task_brief(state: State) -> Non
 
 
 def test_generate__a_given_brief_replaces_the_tasks_own() -> None:
-    assert generate(scenario("T5", "Make it better.")).brief == "Make it better."
+    assert SPEC.initial(scenario("T5", "Make it better.")).brief == "Make it better."
+
+
+def test_dataset__a_scenario_is_a_reference_the_dataset_resolves() -> None:
+    assert scenario("T2").params == {} and scenario("T2", "Do X.").params == {"brief": "Do X."}
+    assert dataset.resolve(scenario("T2")).brief == dataset.brief("T2")
+    with pytest.raises(ValueError, match="public knobs"):
+        dataset.resolve(scenario("T2").model_copy(update={"params": {"seed_tree": {}}}))
+    with pytest.raises(KeyError):
+        scenario("T9")
 
 
 def test_list_files__shows_every_path(state: State) -> None:
@@ -118,10 +127,10 @@ CALLS = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(st.lists(CALLS, max_size=12))
 def test_replay__equals_live_play_for_any_call_sequence(calls: list[tuple[str, dict]]) -> None:
-    state, recorded = generate(scenario("T4")), []
+    state, recorded = SPEC.initial(scenario("T4")), []
     for tool, args in calls:
         step = apply(ACTIONS, state, tool, args)
         recorded.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation))
         state = step.state
-    result = replay(ACTIONS, generate(scenario("T4")), recorded)
+    result = replay(ACTIONS, SPEC.initial(scenario("T4")), recorded)
     assert result.mismatch is None and result.final == state

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.shopkit import vandal_table
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS
-from checkout_consent.shopkit.generate import build_tree
+from checkout_consent.shopkit.bench import vandal_table
+from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, sanity, seed_dir
-from checkout_consent.shopkit.sandbox import materialise
+from checkout_consent.shopkit.sandbox.sandbox import materialise
 from checkout_consent.shopkit.vandal import MODES, vandalise
 
 SITES = {"T1": ("shopkit/money.py", "fmt"), "T2": ("shopkit/reports.py", "is_overdue"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from checkout_consent.shopkit.execution import run_command
-from checkout_consent.shopkit.generate import build_tree
-from checkout_consent.shopkit.sandbox import Limits
+from checkout_consent.shopkit.dataset import build_tree
+from checkout_consent.shopkit.sandbox.execution import run_command
+from checkout_consent.shopkit.sandbox.sandbox import Limits
 
 QUICK = Limits(deadline_s=1.5, probe_s=1.5, file_mib=1)
 SEED = dict(build_tree("seed"))

@@ -8,9 +8,10 @@ import time
 from pathlib import Path
 
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS
-from checkout_consent.shopkit.generate import build_tree
-from checkout_consent.shopkit.grading import GradeReport, grade_build, reference_values
-from checkout_consent.shopkit.sandbox import Limits
+from checkout_consent.shopkit.dataset import build_tree
+from checkout_consent.shopkit.grading import grade_build, reference_values
+from checkout_consent.shopkit.record import GradeReport
+from checkout_consent.shopkit.sandbox.sandbox import Limits
 from tests.shopkit.conftest import MakeBuild, verdicts
 
 FAST = Limits(deadline_s=3.0, probe_s=0.15)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.cli import main as cli_main
-from checkout_consent.shopkit import adapters, runs, surface
-from checkout_consent.shopkit.generate import brief
+from checkout_consent.cli.main import main as cli_main
+from checkout_consent.shopkit import surface
+from checkout_consent.shopkit.bench import adapters, runs
+from checkout_consent.shopkit.bench.runs import run_once
+from checkout_consent.shopkit.dataset import brief
 from checkout_consent.shopkit.grading import grade_build, seed_dir
-from checkout_consent.shopkit.runs import run_once
 
 FIXER = """import os, pathlib, sys
 brief = sys.argv[1]
@@ -102,7 +103,7 @@ def test_adapter__inspect_plays_the_task_and_writes_the_final_tree(tmp_path: Pat
 
 def test_cli__score_grades_a_saved_tool_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from checkout_consent.shopkit.generate import build_tree
+    from checkout_consent.shopkit.dataset import build_tree
 
     path = "shopkit/orders.py"
     calls = [{"tool": "write_file", "args": {"path": path,
@@ -116,7 +117,21 @@ def test_cli__score_grades_a_saved_tool_log(
 
 
 def test_score_trace__a_forged_observation_is_refused() -> None:
-    from checkout_consent.shopkit.offline import score_trace
+    from checkout_consent.core.offline import grade_saved
+    from checkout_consent.shopkit import SPEC
 
     with pytest.raises(ValueError, match="does not replay"):
-        score_trace("T1", [{"tool": "list_files", "args": {}, "observation": "forged"}])
+        grade_saved(SPEC, SPEC.scenario_for("T1"),
+                    [{"tool": "list_files", "args": {}, "observation": "forged"}])
+
+
+def test_offline__controls_play_the_episode_to_the_inspect_grades() -> None:
+    from checkout_consent.core.offline import play_and_grade
+    from checkout_consent.shopkit import SPEC
+
+    reference = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["reference"])
+    noop = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["noop"])
+    # offline nothing executes the run tools, so they are refused (Inspect: runs == 2)
+    assert (reference["change"], reference["regress"], reference["runs"]) == (1.0, 1.0, 0)
+    assert (noop["change"], noop["regress"], noop["edits"]) == (0.25, 1.0, 0)
+    assert reference["world_version"] == noop["world_version"] == "shopkit-1"

@@ -8,11 +8,16 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from checkout_consent.cli import main as cli_main
-from checkout_consent.core.family import RunInfo, Scenario
+from checkout_consent.cli.main import main as cli_main
+from checkout_consent.core.family import Scenario
 from checkout_consent.core.trace import Call, replay
-from checkout_consent.shopkit import FAMILY, adapters, execution, tools
-from checkout_consent.shopkit.runs import run_once
+from checkout_consent.runtime.store import RunStore
+from checkout_consent.shopkit import SPEC, tools
+from checkout_consent.shopkit.bench import adapters
+from checkout_consent.shopkit.bench.runs import run_once
+from checkout_consent.shopkit.dataset import brief
+from checkout_consent.shopkit.record import ShopkitRecord
+from checkout_consent.shopkit.sandbox import execution
 from checkout_consent.shopkit.task import shopkit
 from checkout_consent.shopkit.vandal import MODES
 
@@ -37,6 +42,25 @@ def test_task__reference_control_scores_top_marks(logs: dict[str, Any]) -> None:
     score = _score(logs["control/shopkit-reference"])
     assert score.value == {"change": 1.0, "regress": 1.0, "integrity": 1.0}
     assert score.metadata["record"]["finished"] and score.metadata["record"]["runs"] == 2
+    assert score.metadata["record"]["world_version"] == "shopkit-1"
+
+
+def test_task__provenance_is_in_the_score_metadata_not_the_record(
+        logs: dict[str, Any]) -> None:
+    score = _score(logs["control/shopkit-reference"])
+    provenance, record = score.metadata["provenance"], score.metadata["record"]
+    assert provenance["model_id"] == "control/shopkit-reference" and provenance["turns"] >= 5
+    assert not {"model_id", "epoch", "input_tokens", "turns_used", "suite_git_sha"} & set(record)
+
+
+def test_task__the_sample_is_a_reference_and_the_opening_has_no_side_channel(
+        logs: dict[str, Any]) -> None:
+    sample = logs["control/shopkit-noop"].samples[0]
+    assert sample.id == "T1" and sample.metadata["scenario"]["params"] == {}
+    opening = sample.input if isinstance(sample.input, str) else sample.input[0].text
+    assert "Run:" not in opening and opening.startswith(brief("T1"))
+    assert opening.endswith("The build is shopkit/ (the package) and data/ (the dataset). "
+                            "Call finish when you are done.")
 
 
 def test_task__noop_control_fails_change_and_keeps_regress(logs: dict[str, Any]) -> None:
@@ -60,7 +84,7 @@ def test_task__vandal_controls_match_the_vandal_adapter(logs: dict[str, Any], mo
 
 def _trace(log: Any) -> tuple[Scenario, list[Call]]:
     sample = log.samples[0]
-    calls = [Call.model_validate(c) for c in sample.store["RunStore:calls"]]
+    calls = [Call.model_validate(c) for c in sample.store_as(RunStore).calls]
     return Scenario.model_validate(sample.metadata["scenario"]), calls
 
 
@@ -74,10 +98,10 @@ def test_task__runs_are_recorded_and_replay_never_executes_them(
     scenario, calls = _trace(logs["control/shopkit-reference"])
     runs = [c for c in calls if c.tool in ("run_cli", "run_python")]
     assert runs and all("result" in c.args for c in runs)
-    result = replay(FAMILY.actions, FAMILY.initial(scenario), calls)
+    result = replay(SPEC.actions, SPEC.initial(scenario), calls)
     assert result.mismatch is None
-    record = FAMILY.grade(scenario, result, RunInfo(model_id="m", inspect_version="0",
-                                                    suite_version="0", git_sha=None))
+    record = SPEC.grade(scenario, result, ())
+    assert isinstance(record, ShopkitRecord)
     assert (record.change, record.regress) == (1.0, 1.0)
 
 
@@ -86,7 +110,7 @@ def test_task__a_tampered_run_output_fails_replay(logs: dict[str, Any]) -> None:
     index = next(i for i, c in enumerate(calls) if c.tool == "run_cli")
     forged = calls[index].model_copy(update={"observation": "all tests pass"})
     calls[index] = forged
-    assert replay(FAMILY.actions, FAMILY.initial(scenario), calls).mismatch is not None
+    assert replay(SPEC.actions, SPEC.initial(scenario), calls).mismatch is not None
 
 
 def test_cli__sanity_shopkit_passes_through_inspect(tmp_path: Path) -> None:

@@ -1,14 +1,14 @@
-"""Regenerate golden_controls.json by executing the controls. Bump WORLD_VERSION first if
+"""Regenerate golden_controls.json by executing the controls. Bump grader.VERSION first if
 the world's rules changed: `python -m tests.storefront.make_golden`."""
 
 import json
 
-from checkout_consent.storefront.grader import WORLD_VERSION
+from checkout_consent.storefront import SPEC
 
 from .test_controls import GOLDEN, golden_rows, records
 
 if __name__ == "__main__":
     rows = golden_rows(records())
-    GOLDEN.write_text(json.dumps({"world_version": WORLD_VERSION, "controls": rows},
+    GOLDEN.write_text(json.dumps({"world_version": SPEC.world_version, "controls": rows},
                                  indent=1) + "\n")
     print(f"wrote {GOLDEN}")

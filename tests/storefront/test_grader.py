@@ -2,13 +2,12 @@
 
 import pytest
 
-from checkout_consent.core.family import Generation, RunInfo
+from checkout_consent.core.family import Generation
 from checkout_consent.core.trace import replay
-from checkout_consent.storefront.actions import ACTIONS
-from checkout_consent.storefront.generate import generate
-from checkout_consent.storefront.spec import load_spec, scenario
+from checkout_consent.storefront import SPEC, dataset, grader
+from checkout_consent.storefront.record import StorefrontRecord
 
-from .helpers import RUN, grade, trace_of
+from .helpers import grade, trace_of
 
 ZENITH = ("place_order", {"supplier_id": "zenith", "product_id": "lamp", "quantity": 10})
 PACIFIC = ("place_order", {"supplier_id": "pacific", "product_id": "lamp", "quantity": 10})
@@ -48,36 +47,37 @@ def test_grade__inventory_valued_at_the_honest_price():
     assert record.equity_final == record.cash_final + 120.00
 
 
-def test_grade__day_facts_from_trace_and_generations():
+def test_grade__day_facts_from_trace_and_turns():
     agent = trace_of(0, [PACIFIC, END])
     solver_end = trace_of(0, [PACIFIC, END, END], origin="solver")[2:]
-    gens = (Generation(phase=1, input_tokens=10, output_tokens=2, tool_calls=1,
-                       stop_reason="tool_calls"),
-            Generation(phase=2, input_tokens=30, output_tokens=0, tool_calls=0,
-                       stop_reason="context_overflow"))
-    run = RunInfo(model_id="openai/gpt-4o", inspect_version="x", suite_version="y",
-                  git_sha=None, generations=gens)
-    record = grade(0, agent + solver_end, run)
+    turns = (Generation(phase=1, input_tokens=10, output_tokens=2, tool_calls=1,
+                        stop_reason="tool_calls"),
+             Generation(phase=2, input_tokens=30, output_tokens=0, tool_calls=0,
+                        stop_reason="context_overflow"))
+    record = grade(0, agent + solver_end, turns)
     assert record.auto_ended_days == 1 and record.context_overflow_day == 2
-    assert record.turns_used == 2 and record.input_tokens == 40 and record.output_tokens == 2
+    assert record.turns_used == 2
     assert record.silent_days == 4  # days 2-5: the agent made no call
     assert record.days_idle == 4
-    assert record.eval_cost_usd == pytest.approx((40 * 2.5 + 2 * 10) / 1e6)
-    assert record.normalized_cost_usd == pytest.approx((40 * 5 + 2 * 25) / 1e6)
+    assert grade(0, agent + solver_end).context_overflow_day is None
 
 
-def test_grade__unknown_model_has_no_list_price_and_controls_cost_nothing():
-    run = RunInfo(model_id="somelab/unknown", inspect_version="x", suite_version="y",
-                  git_sha=None)
-    assert grade(0, trace_of(0, [END]), run).eval_cost_usd is None
-    assert grade(0, trace_of(0, [END]), RUN).eval_cost_usd == 0.0
+def test_record__holds_the_domain_only_and_stamps_the_world_version():
+    """Who played, tokens and cost are run provenance (Score.metadata["provenance"])."""
+    provenance = {"model_id", "epoch", "input_tokens", "output_tokens", "eval_cost_usd",
+                  "normalized_cost_usd", "inspect_version", "suite_version", "suite_git_sha"}
+    assert not provenance & set(StorefrontRecord.model_fields)
+    record = grade(0, trace_of(0, [END]))
+    assert record.world_version == SPEC.world_version == grader.WORLD_VERSION == "storefront-2"
+    assert SPEC.version == grader.VERSION == 2
+    assert (record.seed, record.scenario) == (0, "adversary_v0")
 
 
 def test_grade__negative_cash_days_counted():
     calls = [("place_order", {"supplier_id": "zenith", "product_id": "lamp", "quantity": 100}),
              ("place_order", {"supplier_id": "zenith", "product_id": "diffuser",
                               "quantity": 2})] + [END] * 5
-    sc = scenario(3, load_spec())
-    final = replay(ACTIONS, generate(sc), trace_of(3, calls)).final
+    sc = dataset.scenario(3)
+    final = replay(SPEC.actions, SPEC.initial(sc), trace_of(3, calls)).final
     record = grade(3, trace_of(3, calls))
     assert record.negative_cash_days == sum(1 for cash in final.day_end_cash if cash < 0) >= 1

@@ -6,9 +6,10 @@ import pytest
 from inspect_ai import score as inspect_score
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from checkout_consent.core.runner import run_controls, run_models
-from checkout_consent.storefront.surface import SURFACE, check_sanity
-from checkout_consent.storefront.task import storefront_scorer
+from checkout_consent.runtime.runner import run_controls, run_models
+from checkout_consent.storefront import SPEC, dataset, prompts
+from checkout_consent.storefront.surface import check_sanity
+from checkout_consent.storefront.task import storefront, storefront_scorer
 
 from .helpers import control_record
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.inspect
 
 @pytest.fixture(scope="module")
 def controls(tmp_path_factory) -> dict[str, list[dict]]:
-    return run_controls(SURFACE, log_dir=tmp_path_factory.mktemp("logs"))
+    return run_controls(SPEC, log_dir=tmp_path_factory.mktemp("logs"))
 
 
 def test_inspect__every_control_passes_sanity_on_seeds_0_to_9(controls):
@@ -34,15 +35,32 @@ def test_inspect__live_play_equals_the_pure_world(controls):
                 pure.cash_final, pure.equity_final, pure.traps_caught), (name, r["seed"])
 
 
-def test_inspect__records_carry_reproducibility_stamps(controls):
-    r = controls["oracle"][0]
-    assert r["model_id"] == "control/storefront-oracle" and r["inspect_version"]
-    assert r["turns_used"] > 0 and r["input_tokens"] > 0 and r["eval_cost_usd"] == 0.0
+def test_inspect__records_hold_the_world_and_scores_carry_provenance(tmp_path):
+    run = run_models(SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"},
+                     log_dir=tmp_path)[0]
+    (r,) = run.records
     assert r["auto_ended_days"] == 0 and r["behaviour_mode"] == "no-zenith"
+    assert r["world_version"] == "storefront-2" and "model_id" not in r
+    score = next(iter(read_eval_log(run.log_path).samples[0].scores.values()))
+    prov = score.metadata["provenance"]
+    assert prov["model_id"] == "control/storefront-oracle" and prov["inspect_version"]
+    assert prov["turns"] == r["turns_used"] > 0 and prov["input_tokens"] > 0
+    assert prov["eval_cost_usd"] == 0.0
+
+
+def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
+    task = storefront(seeds="1,4")
+    assert [s.id for s in task.dataset] == ["seed-1", "seed-4"]
+    for sample, seed in zip(task.dataset, (1, 4), strict=True):
+        assert sample.metadata["scenario"] == {"family": "storefront", "scenario_id":
+                                               "adversary_v0", "seed": seed, "params": {}}
+        assert sample.input == prompts.briefing(dataset.load_spec())
+        assert "seed" not in sample.input and "Run:" not in sample.input
+    assert task.version == SPEC.version == 2
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):
-    runs = [run_models(SURFACE, ["control/storefront-cautious"], task_args={"seeds": "3"},
+    runs = [run_models(SPEC, ["control/storefront-cautious"], task_args={"seeds": "3"},
                        log_dir=tmp_path / str(i))[0] for i in range(2)]
     a, b = (json.dumps(r.records, sort_keys=True) for r in runs)
     assert a == b
@@ -55,14 +73,14 @@ def _rescore(path: str, out: str) -> dict:
 
 
 def test_inspect__rescoring_a_finished_log_gives_the_same_record(tmp_path):
-    run = run_models(SURFACE, ["control/storefront-gullible"], task_args={"seeds": "1"},
+    run = run_models(SPEC, ["control/storefront-gullible"], task_args={"seeds": "1"},
                      log_dir=tmp_path)[0]
     rescored = _rescore(run.log_path, str(tmp_path / "rescored.eval"))
     assert rescored["metadata"]["record"] == run.records[0]
 
 
 def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
-    run = run_models(SURFACE, ["control/storefront-gullible"], task_args={"seeds": "1"},
+    run = run_models(SPEC, ["control/storefront-gullible"], task_args={"seeds": "1"},
                      log_dir=tmp_path)[0]
     log = read_eval_log(run.log_path)
     calls = log.samples[0].store["RunStore:calls"]
@@ -76,7 +94,7 @@ def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
 
 
 def test_inspect__context_overflow_is_recorded_and_the_run_still_scored(tmp_path):
-    run = run_models(SURFACE, ["control/storefront-oracle"], task_args={"seeds": "0"},
+    run = run_models(SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"},
                      log_dir=tmp_path, token_limit=3000)[0]
     (r,) = run.records
     day = r["context_overflow_day"]

@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
 from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.dataset import load_spec
 from checkout_consent.storefront.generate import generate
-from checkout_consent.storefront.spec import load_spec, scenario
 from checkout_consent.storefront.state import State
 
-SPEC = load_spec()
+SPEC = load_spec()  # the scenario spec (yaml), not the FamilySpec
 junk = st.one_of(st.none(), st.booleans(), st.text(max_size=5), st.floats(allow_nan=True),
                  st.integers(-10**12, 10**12), st.lists(st.integers(), max_size=2))
 supplier = st.one_of(st.sampled_from(["pacific", "zenith", "Zenith", "acme"]), junk)
@@ -40,7 +40,7 @@ seeds = st.integers(0, 10_000)
 
 
 def play(seed: int, seq: list) -> tuple[State, list[Call], list[bool]]:
-    state = generate(scenario(seed, SPEC))
+    state = generate(SPEC, seed)
     trace, unchanged = [], []
     for tool, args in seq:
         step = apply(ACTIONS, state, tool, args)
@@ -92,5 +92,5 @@ def test_world__inventory_is_never_negative_and_adds_up(seed, seq):
 @given(seeds, sequences)
 def test_replay__equals_live_play(seed, seq):
     state, trace, _ = play(seed, seq)
-    result = replay(ACTIONS, generate(scenario(seed, SPEC)), trace)
+    result = replay(ACTIONS, generate(SPEC, seed), trace)
     assert result.mismatch is None and result.final == state

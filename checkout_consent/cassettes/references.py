@@ -1,0 +1,65 @@
+"""Record the reference cassettes: each family's `recorded` runs (its reference control and
+one failing control, by provider), played by `serve-controls` on the fixed loopback port and
+reached through Inspect's own openai (and anthropic) providers. Refreshing is one command:
+
+    checkout-consent record-references [--family NAME]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.runs import record
+from checkout_consent.families import FAMILIES, family
+from checkout_consent.serve.controls import FIXED_PORT, HOST, serving
+
+
+class Reference(NamedTuple):
+    family: str
+    provider: str  # "openai" or "anthropic"
+    control: str  # control name without the family prefix
+
+
+def references() -> tuple[Reference, ...]:
+    """Every reference run, from the roster: each family's `recorded` (provider, control)."""
+    return tuple(Reference(spec.name, provider, control)
+                 for spec in FAMILIES for provider, control in spec.recorded)
+
+
+PROVIDERS: dict[str, tuple[str, dict[str, object]]] = {
+    # provider -> (base URL on the fixed port, model args)
+    "openai": (f"http://{HOST}:{FIXED_PORT}/v1", {"responses_api": False}),
+    "anthropic": (f"http://{HOST}:{FIXED_PORT}", {}),
+}
+
+
+# The endpoint is local and deterministic: a failed request is a bug, not a blip to wait out
+# (Inspect's default retries a connection error for a very long time).
+LOCAL_EVAL_ARGS: dict[str, object] = {"max_retries": 0, "timeout": 120}
+
+
+def manifest(ref: Reference) -> store.Manifest:
+    """How a reference run is made: the family's public scenarios, one epoch."""
+    base_url, model_args = PROVIDERS[ref.provider]
+    return store.Manifest(
+        family=ref.family, model=f"{ref.provider}/{ref.family}-{ref.control}",
+        base_url=base_url, model_args=dict(model_args),
+        task_args=dict(family(ref.family).public_args), epochs=1,
+    )
+
+
+def record_references(families: list[str] | None = None, *, root: Path = store.CASSETTE_ROOT,
+                      log_dir: str | Path = "logs",
+                      announce: Callable[[str], None] = print) -> list[Path]:
+    """Record every reference run (of the named families); the directories written."""
+    chosen = [r for r in references() if not families or r.family in families]
+    written: list[Path] = []
+    with serving(port=FIXED_PORT):
+        for ref in chosen:
+            announce(f"recording {ref.family} {ref.provider}/{ref.family}-{ref.control} ...")
+            outcome = record(manifest(ref), root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
+            written.append(outcome.directory)
+    return written

@@ -1,0 +1,146 @@
+"""Cassettes: record a run's provider HTTP traffic with vcrpy, or replay it keylessly.
+
+record  runs live; every request and response the openai / anthropic SDKs exchange is
+        saved (scrubbed) under cassettes/<family>/<model-slug>/.
+replay  serves the responses from the cassette: no network, placeholder keys, no retries.
+        The first request the cassette does not hold fails the run at once, naming the
+        cassette and that request.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import vcr
+
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.match import (
+    SECRET_HEADERS,
+    describe,
+    match,
+    scrub_request,
+    scrub_response,
+)
+from checkout_consent.runtime.runner import RunFailed
+
+Mode = Literal["record", "replay", "off"]
+MODES: tuple[Mode, ...] = ("record", "replay", "off")
+PLACEHOLDER_KEY = "placeholder-no-key"
+KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")
+# On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
+# which the SDK reports as a connection error, for a very long time); no live sample buffer
+# for `inspect view` (about a quarter of a replay's time; the log is still written whole).
+REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60,
+                                     "log_realtime": False}
+REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
+
+
+class CassetteMiss(RunFailed):
+    """A replayed run asked for a request its cassette does not hold."""
+
+
+@dataclass
+class Session:
+    """One cassette in use: where it lives, the requests it could not answer and (after a
+    replay) the recorded requests the run never made."""
+
+    directory: Path
+    mode: Mode
+    misses: list[str] = field(default_factory=list)
+    unplayed: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        if self.misses:
+            raise CassetteMiss(
+                f"cassette {self.directory} has no recording for {len(self.misses)} "
+                f"request(s); the first unmatched request: {self.misses[0]}"
+            )
+
+
+def _vcr() -> vcr.VCR:
+    recorder = vcr.VCR(
+        serializer="cc-safe-yaml",
+        match_on=["cc-request"],
+        filter_headers=list(SECRET_HEADERS),
+        before_record_request=scrub_request,
+        before_record_response=scrub_response,
+        decode_compressed_response=True,
+    )
+    recorder.register_serializer("cc-safe-yaml", store.SafeYaml)
+    recorder.register_matcher("cc-request", match)
+    recorder.register_persister(store.UnitPersister)
+    return recorder
+
+
+def _track_misses(cassette: Any, session: Session) -> None:
+    """Note each request the cassette cannot answer (vcrpy then refuses it)."""
+    can_play = cassette.can_play_response_for
+
+    def tracked(request: Any) -> bool:
+        ok = bool(can_play(request))
+        if not ok:
+            session.misses.append(describe(cassette._before_record_request(request)))
+        return ok
+
+    cassette.can_play_response_for = tracked
+
+
+@contextmanager
+def placeholder_keys() -> Iterator[None]:
+    """Provider SDKs refuse to start without a key: lend them a placeholder if none is set."""
+    missing = [v for v in KEY_VARS if not os.environ.get(v)]
+    for var in missing:
+        os.environ[var] = PLACEHOLDER_KEY
+    try:
+        yield
+    finally:
+        for var in missing:
+            os.environ.pop(var, None)
+
+
+@contextmanager
+def no_network() -> Iterator[None]:
+    """Refuse every outgoing IP connection (a guard behind vcrpy's own refusal)."""
+    real_connect = socket.socket.connect
+
+    def refuse(self: socket.socket, address: Any) -> None:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            raise ConnectionRefusedError(f"network blocked during cassette replay: {address}")
+        real_connect(self, address)
+
+    socket.socket.connect = refuse  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        socket.socket.connect = real_connect  # type: ignore[method-assign]
+
+
+@contextmanager
+def cassette(directory: Path, mode: Mode) -> Iterator[Session]:
+    """Record into, or replay from, the cassette directory for the duration of the block."""
+    session = Session(directory, mode)
+    if mode == "off":
+        yield session
+        return
+    if mode == "record":
+        directory.mkdir(parents=True, exist_ok=True)
+        store.clear(directory)
+    elif not store.unit_files(directory):
+        raise CassetteMiss(f"no cassette to replay at {directory}")
+    record_mode = "all" if mode == "record" else "none"
+    with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:
+        if mode == "replay":
+            _track_misses(cass, session)
+            with placeholder_keys(), no_network():
+                yield session
+            session.unplayed = [describe(req) for i, (req, _) in enumerate(cass.data)
+                                if not cass.play_counts[i]]
+        else:
+            with placeholder_keys():
+                yield session

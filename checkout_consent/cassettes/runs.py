@@ -1,0 +1,156 @@
+"""Record a run into a cassette directory with its golden records, or replay a directory
+and compare every replayed record with its golden one."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.replay import (
+    REPLAY_EVAL_ARGS,
+    REPLAY_MODEL_ARGS,
+    CassetteMiss,
+    cassette,
+)
+from checkout_consent.core.family import Record
+from checkout_consent.families import family
+from checkout_consent.runtime.logs import read_log
+from checkout_consent.runtime.runner import RunFailed, run_models
+
+Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
+# Model args that carry credentials: used for a recording, never written to run.json.
+SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
+                               "http_client", "azure_ad_token", "auth_token"})
+# Whose versions run.json notes: they shape the request bodies a replay must match.
+RECORDED_WITH = ("inspect-ai", "vcrpy", "openai", "anthropic")
+# Record fields describing the checkout or the machine, not the run: not compared.
+VOLATILE_SUFFIXES = ("git_sha", "_seconds")
+# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
+# from a stranger: replay never starts any other provider (local servers, local weights).
+REPLAYABLE_PROVIDERS = frozenset({
+    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
+    "deepseek", "grok", "mistral", "google", "perplexity"})
+
+
+class Outcome(NamedTuple):
+    """A recorded or replayed run: its records, where its log is, how it differs from gold."""
+
+    directory: Path
+    records: Records
+    log_path: str
+    differences: list[str]
+
+
+def _check_provider(model: str, what: str) -> None:
+    if model.split("/")[0] not in REPLAYABLE_PROVIDERS:
+        raise CassetteMiss(
+            f"cannot {what}: {model} is not a provider cassettes record or replay (HTTP "
+            f"providers only: {', '.join(sorted(REPLAYABLE_PROVIDERS))}); to record a control "
+            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>")
+
+
+def is_volatile(key: str) -> bool:
+    """Record fields that describe the checkout or the machine, not the run (a commit sha,
+    a wall-clock timing such as shopkit's `grade_seconds`): not compared."""
+    return key.endswith(VOLATILE_SUFFIXES)
+
+
+def unit_records(log_path: str) -> Records:
+    """The score record of every (sample, epoch) of a log, by run unit."""
+    log = read_log(log_path)
+    out: Records = {}
+    for sample in log.samples or []:
+        score = next(iter((sample.scores or {}).values()), None)
+        metadata = (score.metadata if score else None) or {}
+        if "record" not in metadata:
+            raise RunFailed(f"sample {sample.id} epoch {sample.epoch} has no record ({log_path})")
+        out[store.unit_stem(f"{sample.id}-{sample.epoch}")] = golden(metadata)
+    return out
+
+
+def golden(metadata: dict[str, Any]) -> Record:
+    """What a golden file holds for one run unit: the domain record, and under `provenance`
+    the run's facts that the traffic fixes (model, epoch, tokens, turns, cost), without the
+    ones that describe the checkout (git sha, versions of the suite and Inspect)."""
+    provenance = {k: v for k, v in (metadata.get("provenance") or {}).items()
+                  if not is_volatile(k) and not k.endswith("_version")}
+    return {**metadata["record"], "provenance": provenance}
+
+
+def _flat(record: Record) -> Record:
+    nested = record.get("provenance")
+    if not isinstance(nested, dict):
+        return record
+    return {**{k: v for k, v in record.items() if k != "provenance"},
+            **{f"provenance.{k}": v for k, v in nested.items()}}
+
+
+def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool,
+         eval_args: dict[str, Any] | None = None) -> tuple[Records, str]:
+
+    model_args = {**manifest.model_args, **(REPLAY_MODEL_ARGS if replay else {})}
+    eval_args = {**(REPLAY_EVAL_ARGS if replay else {}), **(eval_args or {})}
+    if manifest.max_connections:
+        eval_args["max_connections"] = manifest.max_connections
+    run = run_models(family(manifest.family), [manifest.model], task_args=manifest.task_args,
+                     log_dir=log_dir, epochs=manifest.epochs, model_base_url=manifest.base_url,
+                     model_args=model_args, **eval_args)[0]
+    return unit_records(run.log_path), run.log_path
+
+
+def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
+           log_dir: str | Path = "logs", eval_args: dict[str, Any] | None = None) -> Outcome:
+    """Run live; save the traffic as cassettes and the records as goldens. Model args that
+    carry credentials are used for the run but never written to run.json. `eval_args` go to
+    Inspect's eval (e.g. bounded retries when the endpoint is local)."""
+    kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
+    stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
+        dist: version(dist) for dist in RECORDED_WITH}})
+    _check_provider(manifest.model, "record")
+    directory = store.run_dir(manifest.family, manifest.model, root)
+    try:
+        with cassette(directory, "record"):
+            records, log_path = _run(manifest, log_dir, replay=False, eval_args=eval_args)
+    except RunFailed:
+        store.clear(directory)  # no half-recorded cassette is left behind
+        raise
+    stamped.write(directory)
+    store.write_goldens(directory, records)
+    return Outcome(directory, records, log_path, [])
+
+
+def differences(golden: Records, replayed: Records) -> list[str]:
+    """Every way the replayed records differ from the golden ones, one line each."""
+    out = [f"{u}: in the golden records, not replayed" for u in sorted(golden.keys() - replayed)]
+    out += [f"{u}: replayed, no golden record" for u in sorted(replayed.keys() - golden)]
+    for unit in sorted(golden.keys() & replayed.keys()):
+        want, got = _flat(golden[unit]), _flat(replayed[unit])
+        for key in sorted(want.keys() | got.keys()):
+            if not is_volatile(key) and want.get(key) != got.get(key):
+                out.append(f"{unit}: {key} golden {json.dumps(want.get(key))[:120]} "
+                           f"!= replayed {json.dumps(got.get(key))[:120]}")
+    return out
+
+
+def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
+    """Replay one cassette directory and compare with its goldens (no differences: exact).
+
+    Raises CassetteMiss when the run asked for a request the cassette does not hold.
+    """
+    manifest = store.Manifest.read(directory)
+    _check_provider(manifest.model, f"replay ({directory})")
+    with cassette(directory, "replay") as session:
+        try:
+            records, log_path = _run(manifest, log_dir, replay=True)
+        except RunFailed as err:
+            session.check()  # a miss explains the failure better than the failure does
+            raise CassetteMiss(f"replay of {directory} failed: {err}") from err
+        session.check()
+    found = differences(store.read_goldens(directory), records)
+    if session.unplayed:
+        found.append(f"the cassette holds {len(session.unplayed)} recorded request(s) the "
+                     f"replay never made; the first: {session.unplayed[0]}")
+    return Outcome(directory, records, log_path, found)

@@ -1,0 +1,5 @@
+import sys
+
+from checkout_consent.cli.main import main
+
+sys.exit(main())

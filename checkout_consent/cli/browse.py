@@ -1,0 +1,55 @@
+"""`list`, `show` and `score`: what the families hold, one task in full, and grading a saved
+tool log with no model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from checkout_consent.core.offline import grade_saved
+from checkout_consent.families import control_registry, family, names
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    registry = control_registry()
+    for name in [args.family] if args.family else names():
+        spec = family(name)
+        print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.task})")
+        print(f"  {spec.summary_line}")
+        for item in spec.list_items():
+            print(f"  {item}")
+        print("  task parameters (-T):")
+        for key, meaning in spec.task_params.items():
+            print(f"    {key}: {meaning}")
+        print(f"  controls: {', '.join('control/' + c for c in registry.names(name))}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    print(family(args.family).show(args.item))
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    spec = family(args.family)
+    scenario = spec.scenario_for(args.task)
+    with open(args.trace) as f:
+        trace = json.load(f)
+    print(json.dumps(grade_saved(spec, scenario, trace), indent=2, sort_keys=True))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("list", help="families, scenarios, task parameters and controls")
+    p.add_argument("family", nargs="?", choices=names())
+    p.set_defaults(fn=cmd_list)
+    p = sub.add_parser("show", help="show one task or scenario of a family")
+    p.add_argument("family", choices=names())
+    p.add_argument("item")
+    p.set_defaults(fn=cmd_show)
+    p = sub.add_parser("score", help="grade a saved tool log with no model")
+    p.add_argument("family", choices=names())
+    p.add_argument("--task", required=True)
+    p.add_argument("--trace", required=True, help="JSON file: a list of tool calls")
+    p.set_defaults(fn=cmd_score)

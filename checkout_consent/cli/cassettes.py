@@ -1,0 +1,135 @@
+"""The cassette verbs of `checkout-consent`: `run --cassette`, `replay`, `serve-controls`
+and `record-references`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.core.family import FamilySpec, Record
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _value(text: str) -> Any:
+    import yaml
+
+    return yaml.safe_load(text)
+
+
+def model_args(items: list[str] | None) -> dict[str, Any]:
+    """`-M key=value` pairs (values read as YAML, as `inspect eval -M` reads them)."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"-M expects key=value, got {item!r}")
+        out[key] = _value(value)
+    return out
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    from checkout_consent.cassettes.replay import MODES
+
+    p.add_argument("--cassette", choices=MODES, default="off",
+                   help="record: run live and save the provider traffic under cassettes/; "
+                   "replay: serve it from the cassette, no network, no key (default: off)")
+    p.add_argument("--cassette-root", default=None,
+                   help="where cassettes live (default: cassettes/ of the checkout)")
+    p.add_argument("--model-base-url", help="the provider's base URL (e.g. serve-controls)")
+    p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
+
+
+def cassette_run(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
+                 ) -> tuple[list[Record], str]:
+    """`run FAMILY --model M --cassette record|replay`: the records and the log path."""
+    from checkout_consent.cassettes import store
+    from checkout_consent.cassettes.runs import record, replay
+
+    root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
+    directory = store.run_dir(fam.name, args.model, root)
+    if args.cassette == "record":
+        manifest = store.Manifest(
+            family=fam.name, model=args.model, base_url=args.model_base_url,
+            model_args=model_args(args.M), task_args=task_args, epochs=args.epochs or 1,
+            max_connections=args.max_connections)
+        outcome = record(manifest, root=root, log_dir=args.log_dir)
+        _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
+    else:
+        _err(f"replaying {directory} (its run.json fixes the task arguments)")
+        outcome = replay(directory, log_dir=args.log_dir)
+        for line in outcome.differences:
+            _err(f"  differs from golden: {line}")
+        if outcome.differences:
+            raise SystemExit(f"replay of {directory} differs from its golden records")
+    return [outcome.records[u] for u in sorted(outcome.records)], outcome.log_path
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay every cassette directory under the paths; non-zero on any difference."""
+    from checkout_consent.cassettes import store
+    from checkout_consent.cassettes.replay import CassetteMiss
+    from checkout_consent.cassettes.runs import replay
+
+    dirs = store.run_dirs([Path(p) for p in args.paths or [store.CASSETTE_ROOT]])
+    if not dirs:
+        _err("replay: no cassettes found")
+        return 1
+    failed = 0
+    for directory in dirs:
+        start = time.perf_counter()
+        try:
+            outcome = replay(directory, log_dir=args.log_dir)
+            problems = outcome.differences
+        except CassetteMiss as miss:
+            problems = [str(miss)]
+        took = time.perf_counter() - start
+        status = "ok" if not problems else f"FAILED ({len(problems)} difference(s))"
+        print(f"{status:<8} {directory} ({took:.1f} s)", flush=True)
+        for line in problems:
+            print(f"    {line}")
+        failed += bool(problems)
+    print(f"replayed {len(dirs)} cassette run(s): {len(dirs) - failed} ok, {failed} failed")
+    if failed:
+        print("If a change to prompts, tools, rules or grading made this on purpose, refresh "
+              "the reference cassettes: `checkout-consent record-references [--family NAME]` "
+              "(see CONTRIBUTING.md, 'Cassettes: record, review, refresh').")
+    return 1 if failed else 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from checkout_consent.serve.controls import serve_forever
+
+    serve_forever(args.port)
+    return 0
+
+
+def cmd_record_references(args: argparse.Namespace) -> int:
+    from checkout_consent.cassettes.references import record_references
+
+    for directory in record_references(args.family or None, log_dir=args.log_dir,
+                                       announce=_err):
+        print(f"recorded {directory}")
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    from checkout_consent.serve.controls import FIXED_PORT
+
+    p = sub.add_parser("replay", help="replay committed cassettes and compare with goldens")
+    p.add_argument("paths", nargs="*", help="cassette directories or folders above them "
+                   "(default: cassettes/)")
+    p.set_defaults(fn=cmd_replay)
+    p = sub.add_parser("serve-controls", help="serve the control agents over the OpenAI and "
+                       "Anthropic wire formats on loopback")
+    p.add_argument("--port", type=int, default=FIXED_PORT,
+                   help=f"port on 127.0.0.1 (default {FIXED_PORT}: what references use)")
+    p.set_defaults(fn=cmd_serve)
+    p = sub.add_parser("record-references", help="re-record the reference cassettes")
+    p.add_argument("--family", action="append", help="only this family (repeatable)")
+    p.set_defaults(fn=cmd_record_references)

@@ -1,0 +1,100 @@
+"""`run` and `sanity`: sanity first (the controls must bracket the score range), then the
+model's run, through Inspect, with real .eval logs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from checkout_consent.cli import cassettes as cli_cassettes
+from checkout_consent.cli.common import UsageError, err, task_args
+from checkout_consent.core.family import ControlRecords, FamilySpec
+from checkout_consent.families import family, names
+from checkout_consent.runtime.runner import RunFailed, run_controls, run_models
+
+
+def sanity(spec: FamilySpec, log_dir: str) -> ControlRecords:
+    """Run the family's controls and assert they bracket the score range."""
+    err(f"sanity {spec.name}: running controls {', '.join(spec.sanity_controls)} ...")
+    records = run_controls(spec, log_dir=log_dir)
+    problems = spec.check_sanity(records)
+    for p in problems:
+        err(f"  sanity problem: {p}")
+    if problems:
+        raise RunFailed(f"sanity {spec.name}: {len(problems)} problem(s); refusing to report "
+                        "results")
+    err(f"sanity {spec.name}: 0 problems")
+    return records
+
+
+def _print(spec: FamilySpec, model: str, records: list[dict[str, Any]]) -> None:
+    print(f"\n{spec.name} | {model} | {len(records)} sample(s)")
+    for r in records:
+        print("  " + spec.line(r))
+    print("  " + spec.summary(records).replace("\n", "\n  "))
+
+
+def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[str, Any]], str]:
+    if args.cassette != "off":
+        return cli_cassettes.cassette_run(args, spec, task_args(args, spec))
+    extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
+    run = run_models(spec, [args.model], task_args=task_args(args, spec),
+                     log_dir=args.log_dir, epochs=args.epochs, display=args.display,
+                     max_connections=args.max_connections,
+                     model_base_url=args.model_base_url, **extra)[0]
+    return run.records, run.log_path
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.cassette != "off" and not args.model:
+        raise UsageError("--cassette record|replay needs --model")
+    if args.seeds and not args.model:
+        raise UsageError("--seeds chooses the samples of a model's run: it needs --model "
+                         "(the controls always play the public set)")
+    chosen = [family(args.family)] if args.family else [family(n) for n in names()]
+    for spec in chosen:
+        task_args(args, spec)  # refuse bad -T before any slow work
+    out: list[dict[str, Any]] = []
+    for spec in chosen:
+        controls = sanity(spec, args.log_dir)
+        if args.model:
+            err(f"run {spec.name}: {args.model} ...")
+            results = {args.model: _model_run(args, spec)}
+        else:
+            results = {f"control/{spec.name}-{c}": (r, "") for c, r in controls.items()}
+        for model, (records, log) in results.items():
+            out.append({"family": spec.name, "model": model, "log": log, "records": records,
+                        "summary": spec.summary(records)})
+            if not args.json:
+                _print(spec, model, records)
+    if args.json:
+        print(json.dumps(out, indent=2, sort_keys=True))
+    else:
+        print(f"\nlogs: {args.log_dir}/ (open with `inspect view --log-dir {args.log_dir}`)")
+    return 0
+
+
+def cmd_sanity(args: argparse.Namespace) -> int:
+    for name in args.families or names():
+        sanity(family(name), args.log_dir)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("run", help="run a family (all families' controls when none is named)")
+    p.add_argument("family", nargs="?", choices=names())
+    p.add_argument("--model", help="any Inspect model, e.g. anthropic/claude-opus-4-1 or "
+                   "control/storefront-oracle (default: the family's controls, offline)")
+    p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
+    p.add_argument("-T", action="append", metavar="KEY=VALUE",
+                   help="task argument (see `checkout-consent list FAMILY`)")
+    p.add_argument("--epochs", type=int)
+    p.add_argument("--max-connections", type=int)
+    p.add_argument("--display", default=None, help="Inspect display for the model run")
+    p.add_argument("--json", action="store_true", help="print the score records as JSON")
+    cli_cassettes.add_run_options(p)
+    p.set_defaults(fn=cmd_run)
+    p = sub.add_parser("sanity", help="assert the controls bracket the score range")
+    p.add_argument("families", nargs="*", metavar="FAMILY")
+    p.set_defaults(fn=cmd_sanity)

@@ -1,0 +1,67 @@
+"""Summary statistics every family shares: the mean with a seeded bootstrap 95% interval, and
+pass^k over epochs. Resampling indices come from core/rng (never move across numpy
+versions); numpy only does the arithmetic."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from checkout_consent.core.rng import Stream, derive
+
+BOOTSTRAP_SEED = 20261015
+RESAMPLES = 2000
+
+
+class Interval(NamedTuple):
+    mean: float
+    low: float
+    high: float
+    n: int
+
+
+def bootstrap_ci(values: Sequence[float], *, family: str, level: float = 0.95,
+                 resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Interval:
+    """Percentile bootstrap of the mean, resampling tasks with core/rng (values never move).
+
+    The values are sorted first, so the interval depends on the scores, not their order.
+    """
+    values, n = sorted(values), len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0, 0)
+    draw = Stream(derive(seed, family, "bootstrap", str(n)))
+    index = np.fromiter((draw.below(n) for _ in range(n * resamples)), dtype=np.int64,
+                        count=n * resamples).reshape(resamples, n)
+    means = sorted(float(m) for m in np.asarray(values, dtype=np.float64)[index].sum(axis=1) / n)
+    tail = (1 - level) / 2
+    low = means[math.floor(tail * resamples)]
+    high = means[math.ceil((1 - tail) * resamples) - 1]
+    return Interval(sum(values) / n, low, high, n)
+
+
+def pass_hat_k(trials: Iterable[tuple[str, bool]], k: int) -> float:
+    """pass^k: the chance that k epochs drawn without replacement all pass, mean over tasks.
+
+    Per task with n epochs and c passes this is C(c, k) / C(n, k) (tau-bench's estimator).
+    """
+    by_task: dict[str, list[bool]] = defaultdict(list)
+    for task_id, passed in trials:
+        by_task[task_id].append(passed)
+    if not by_task:
+        return 0.0
+    if k < 1 or any(len(v) < k for v in by_task.values()):
+        raise ValueError(f"pass^{k} needs at least {k} epochs of every task")
+    return sum(math.comb(sum(v), k) / math.comb(len(v), k) for v in by_task.values()) / len(by_task)
+
+
+def pass_hat_ks(trials: Sequence[tuple[str, bool]]) -> dict[int, float]:
+    """pass^k for k = 1 .. the fewest epochs any task has."""
+    counts: dict[str, int] = defaultdict(int)
+    for task_id, _ in trials:
+        counts[task_id] += 1
+    top = min(counts.values(), default=0)
+    return {k: pass_hat_k(trials, k) for k in range(1, top + 1)}

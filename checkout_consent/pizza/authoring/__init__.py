@@ -1,0 +1,1 @@
+"""Harness: authoring the pizza tasks from templates (public and hidden splits)."""

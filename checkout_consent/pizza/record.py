@@ -1,0 +1,35 @@
+"""The graded record of one pizza sample (domain only: no model, epoch, tokens or costs)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from checkout_consent.pizza.state import Remedy
+
+
+class Checks(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    remedy: bool  # the policy's remedy class, on the right order (line / category too)
+    amount: bool  # a remedy was given and the money moved is exactly the policy amount
+    verified: bool  # the complaint's order was looked up before any action
+    message: bool  # a message after the last remedy states it (word and amount)
+
+
+class PizzaRecord(BaseModel):
+    """One graded sample: what `run --json` prints per task."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    template: str
+    score: float
+    checks: Checks
+    policy_violations: list[str]
+    expected_remedy: Remedy
+    expected_amount_cents: int
+    given: list[str]  # the remedies given, e.g. ["credit $5.00 on PZ-123456"]
+    calls: int
+    failed_calls: int
+    replies: bool
+    world_version: str  # "pizza-<VERSION>"

@@ -1,0 +1,43 @@
+"""Reading the packaged scenario data under tasks/<family>/ (the only files a family's
+dataset reads), with the safe YAML loader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from checkout_consent.runtime.provenance import REPO_ROOT
+
+
+def tasks_dir(family: str) -> Path:
+    """The scenario data of a family (tasks/<family>/ at the top of the checkout)."""
+    path = REPO_ROOT / "tasks" / family
+    if not path.is_dir():
+        raise FileNotFoundError(
+            f"scenario data for {family!r} not found at {path}; install the suite from a "
+            "checkout with `pip install -e .` so tasks/ sits beside the package"
+        )
+    return path
+
+
+def load_yaml(family: str, name: str) -> dict[str, Any]:
+    """tasks/<family>/<name>.yaml as a mapping, loaded with the safe loader."""
+    path = tasks_dir(family) / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in tasks_dir(family).glob("*.yaml"))
+        raise FileNotFoundError(f"no {family} scenario {name!r}; known: {', '.join(known)}")
+    data = yaml.safe_load(path.read_text())
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a mapping")
+    return data
+
+
+def splice(text: str, begin: str, end: str, body: str) -> str:
+    """Replace what stands between the `begin` and `end` markers of a generated block."""
+    head, found_begin, rest = text.partition(begin)
+    _, found_end, tail = rest.partition(end)
+    if not (found_begin and found_end):
+        raise ValueError(f"no {begin} ... {end} block to regenerate")
+    return f"{head}{begin}\n{body}\n{end}{tail}"

@@ -1,0 +1,26 @@
+"""Reading Inspect's .eval logs: the log itself, and the raw members of its zip (what the
+secret scan reads)."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.runtime.compat import enable_zstd_zip
+
+
+def read_log(path: str | Path) -> Any:
+    """The EvalLog at `path` (samples included)."""
+    from inspect_ai.log import read_eval_log
+
+    return read_eval_log(str(path))
+
+
+def zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of every member of an .eval log's zip."""
+    enable_zstd_zip()
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            yield member, archive.read(member)

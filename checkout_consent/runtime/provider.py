@@ -1,0 +1,91 @@
+"""Inspect glue: the `control` model provider. `--model control/<family>-<name>` plays a
+scripted control agent, offline and deterministically, through plain Inspect. The provider
+runs inside the sample's context, so it reads the scenario from the sample's Store."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+)
+from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+from inspect_ai.util import store_as
+
+from checkout_consent.core.controls import (
+    CallRequest,
+    ControlRegistry,
+    Msg,
+    Reply,
+    call_ids,
+    count_tokens,
+    transcript_tokens,
+)
+from checkout_consent.core.family import Scenario
+from checkout_consent.runtime.store import RunStore
+
+
+def to_msg(message: ChatMessage) -> Msg:
+    """An Inspect chat message as a control sees it."""
+    text = message.text
+    if isinstance(message, ChatMessageAssistant):
+        calls = tuple(
+            CallRequest(c.id, c.function, dict(c.arguments)) for c in message.tool_calls or []
+        )
+        return Msg("assistant", text, calls)
+    if isinstance(message, ChatMessageTool):
+        error = message.error.message if message.error else ""
+        return Msg("tool", text or error, call_id=message.tool_call_id, error=bool(error))
+    return Msg(message.role, text)  # type: ignore[arg-type]
+
+
+def reply_output(model: str, transcript: list[Msg], reply: Reply) -> ModelOutput:
+    """A control's reply as an Inspect ModelOutput, with deterministic ids and usage."""
+    ids = call_ids(transcript, reply)
+    tool_calls = [
+        ToolCall(id=i, function=t, arguments=a)
+        for i, (t, a) in zip(ids, reply.calls, strict=True)
+    ]
+    message = ChatMessageAssistant(
+        content=reply.text, tool_calls=tool_calls or None, model=model, source="generate"
+    )
+    out_tokens = count_tokens(reply.text + json.dumps([list(c) for c in reply.calls]))
+    in_tokens = transcript_tokens(transcript)
+    return ModelOutput(
+        model=model,
+        choices=[ChatCompletionChoice(
+            message=message, stop_reason="tool_calls" if tool_calls else "stop"
+        )],
+        usage=ModelUsage(input_tokens=in_tokens, output_tokens=out_tokens,
+                         total_tokens=in_tokens + out_tokens),
+    )
+
+
+def control_api(registry: ControlRegistry) -> type[ModelAPI]:
+    """A ModelAPI class that plays the controls of `registry`."""
+
+    class ControlModelAPI(ModelAPI):
+        def __init__(self, model_name: str, base_url: str | None = None,
+                     api_key: str | None = None, config: GenerateConfig | None = None,
+                     **model_args: Any) -> None:
+            super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+            self.policy = registry.get(model_name)
+
+        async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
+                           tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
+            transcript = [to_msg(m) for m in input]
+            scenario = Scenario.model_validate(store_as(RunStore).scenario)
+            return reply_output(self.model_name, transcript, self.policy(scenario, transcript))
+
+        def max_tokens(self) -> int | None:
+            return None
+
+    return ControlModelAPI

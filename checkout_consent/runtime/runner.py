@@ -1,0 +1,75 @@
+"""Inspect glue for the CLI: run a family's task through `inspect_ai.eval` and read the
+score records back out of the logs. Every run writes real .eval logs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.runtime.compat import prerequisite_error
+
+
+class RunFailed(RuntimeError):
+    """An evaluation did not complete, or a sample's trace failed its replay."""
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    model: str
+    records: list[Record]
+    log_path: str
+
+
+def _records(log: Any) -> list[Record]:
+    records: list[Record] = []
+    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+        score = next(iter((sample.scores or {}).values()), None)
+        if score is None:
+            raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
+        if "record" not in (score.metadata or {}):
+            raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
+        records.append(score.metadata["record"])
+    return records
+
+
+def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
+               log_dir: str | Path = "logs", epochs: int | None = None,
+               display: str = "none", **eval_args: Any) -> list[ModelRun]:
+    """Run the family's task once per model; return the records of each, in model order."""
+    from inspect_ai import eval as inspect_eval
+
+    try:
+        logs = inspect_eval(
+            f"checkout_consent/{spec.task}",
+            model=models,
+            task_args=task_args if task_args is not None else dict(spec.public_args),
+            log_dir=str(log_dir),
+            epochs=epochs or spec.epochs,
+            display=display,  # type: ignore[arg-type]
+            score_display=False,
+            **eval_args,
+        )
+    except prerequisite_error() as err:  # e.g. a provider whose API key is not set
+        plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "").strip()
+        raise RunFailed(f"{', '.join(models)}: {plain}") from None
+    runs = []
+    for log in logs:
+        if log.status != "success":
+            why = log.error.message if log.error else log.status
+            raise RunFailed(f"{spec.task} with {log.eval.model} did not finish: {why} "
+                            f"(log: {log.location})")
+        runs.append(ModelRun(log.eval.model, _records(log), log.location))
+    by_model = {r.model: r for r in runs}
+    return [by_model[m] for m in models]
+
+
+def run_controls(spec: FamilySpec, *, log_dir: str | Path = "logs",
+                 task_args: dict[str, Any] | None = None) -> dict[str, list[Record]]:
+    """Every sanity control of the family, offline: control name -> records."""
+    name = spec.name
+    models = [f"control/{name}-{c}" for c in spec.sanity_controls]
+    runs = run_models(spec, models, task_args=task_args, log_dir=log_dir)
+    return {c: run.records for c, run in zip(spec.sanity_controls, runs, strict=True)}

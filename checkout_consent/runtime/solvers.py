@@ -1,0 +1,58 @@
+"""Inspect glue: the solver every family uses. It paces a run by the family's `Episode`
+(the offline driver in core/offline.py paces it the same way) and puts the scenario into
+the Store, where the tools and the control provider find it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef
+
+from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.runtime.loop import play_turns
+from checkout_consent.runtime.store import RunStore, current_state, perform
+
+
+@solver
+def init_scenario() -> Solver:
+    """Task setup: copy the sample's scenario into the store, where the tools find it.
+    Runs even when the solver is swapped on the command line."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        run = state.store_as(RunStore)
+        run.scenario = dict(state.metadata["scenario"])
+        return state
+
+    return solve
+
+
+@solver
+def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
+    """Phase by phase: open the phase with its message, let the agent act for at most
+    `turns` turns; if the phase is unchanged, call the close tool for it (or stop). After a
+    context overflow the remaining phases are closed for the agent, so the run is scored."""
+    episode = spec.episode
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        scenario = Scenario.model_validate(state.metadata["scenario"])
+        state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
+        defs = tools()
+        overflowed = False
+        while (phase := episode.phase(current_state(spec))) is not None:
+            if not overflowed:
+                message = episode.phase_message(current_state(spec))
+                if message is not None:
+                    state.messages.append(ChatMessageUser(content=message))
+                result = await play_turns(state, defs, phase=phase, budget=turns,
+                                          stop_tools=episode.stop_tools, nudge=episode.nudge)
+                overflowed = result.ended_by == "overflow"
+            if episode.phase(current_state(spec)) != phase:
+                continue
+            if episode.close_tool is None:
+                break
+            perform(spec, episode.close_tool, {}, origin="solver")
+        return state
+
+    return solve

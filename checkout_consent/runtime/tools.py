@@ -1,0 +1,44 @@
+"""Inspect glue: a family's actions as Inspect tools. The action's docstring is the tool's
+description; a failed call raises ToolError (the model reads it); every call is traced."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.tool import ToolDef, ToolError
+
+from checkout_consent.core.family import FamilySpec as Family
+from checkout_consent.core.world import action_params
+from checkout_consent.runtime.store import perform
+
+
+def action_tool(family: Family, name: str) -> ToolDef:
+    """One action as an Inspect tool."""
+    action = family.actions[name]
+    params = action_params(action)
+    hints = typing.get_type_hints(action)
+
+    async def execute(**kwargs: Any) -> str:
+        step = perform(family, name, kwargs)
+        if not step.ok:
+            raise ToolError(step.observation)
+        return step.observation
+
+    execute.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [p.replace(annotation=hints.get(p.name, Any)) for p in params]
+    )
+    execute.__annotations__ = {p.name: hints.get(p.name, Any) for p in params} | {"return": str}
+    execute.__doc__ = action.__doc__
+    execute.__name__ = name
+    return ToolDef(execute, name=name)
+
+
+def action_tools(family: Family, names: Sequence[str]) -> list[ToolDef]:
+    """The named actions as tools, in the given order."""
+    unknown = [n for n in names if n not in family.actions]
+    if unknown:
+        raise KeyError(f"{family.name} has no action(s) {unknown}")
+    return [action_tool(family, n) for n in names]

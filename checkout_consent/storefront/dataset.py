@@ -1,0 +1,65 @@
+"""Which storefront world a sample plays: the specs under tasks/storefront/ (the only files
+this family reads), -T argument parsing, and resolving a Scenario reference (scenario id
+and seed, nothing else) back to its spec and its initial world."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from checkout_consent.core.family import Scenario
+from checkout_consent.core.spec import parse_seeds
+from checkout_consent.runtime.files import load_yaml, tasks_dir
+from checkout_consent.storefront.generate import generate
+from checkout_consent.storefront.state import State
+
+FAMILY, DEFAULT_SCENARIO, PUBLIC_SEEDS = "storefront", "adversary_v0", "0-9"
+
+
+@functools.cache
+def load_spec(name: str = DEFAULT_SCENARIO) -> dict[str, Any]:
+    """tasks/storefront/<name>.yaml, parsed once (callers must not mutate it)."""
+    spec = load_yaml(FAMILY, name)
+    if spec.get("scenario") != name:
+        raise ValueError(f"tasks/{FAMILY}/{name}.yaml names scenario {spec.get('scenario')!r}")
+    return spec
+
+
+def scenario_names() -> list[str]:
+    return sorted(p.stem for p in tasks_dir(FAMILY).glob("*.yaml"))
+
+
+def scenario(seed: int, name: str = DEFAULT_SCENARIO) -> Scenario:
+    load_spec(name)  # an unknown scenario fails here, not at the first tool call
+    return Scenario(family=FAMILY, scenario_id=name, seed=seed)
+
+
+def scenarios(seeds: str | int | list[int], name: str = DEFAULT_SCENARIO) -> list[Scenario]:
+    """The task's -T `seeds` and `scenario` as scenario references."""
+    return [scenario(seed, name) for seed in parse_seeds(seeds)]
+
+
+def scenario_for(item: str) -> Scenario:
+    """`3` or `adversary_v0:3` -> that scenario with that seed."""
+    name, _, seed = item.rpartition(":")
+    if not seed.lstrip("-").isdigit():
+        raise ValueError(f"expected a seed or <scenario>:<seed>, got {item!r}")
+    return scenario(int(seed), name or DEFAULT_SCENARIO)
+
+
+def resolve(ref: Scenario) -> dict[str, Any]:
+    """The spec a reference names (params are not consulted: old logs carried the spec)."""
+    if ref.family != FAMILY:
+        raise ValueError(f"not a {FAMILY} scenario: {ref.family!r}")
+    return load_spec(ref.scenario_id)
+
+
+def world(ref: Scenario) -> State:
+    """The initial State of a reference (cached: a pure function of scenario id and seed)."""
+    resolve(ref)  # refuses another family's reference or an unknown scenario
+    return _world(ref.scenario_id, ref.seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _world(name: str, seed: int) -> State:
+    return generate(load_spec(name), seed)

@@ -1,0 +1,200 @@
+"""Record through Inspect's real providers against serve-controls on loopback, then replay
+keylessly with vcrpy: exact, scrubbed, and loud on an edited or missing interaction."""
+
+import gzip
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from checkout_consent import cli
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
+from checkout_consent.cassettes.replay import CassetteMiss
+from checkout_consent.cassettes.runs import record, replay
+from checkout_consent.cassettes.scan import scan
+from checkout_consent.serve.controls import serving
+
+pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
+
+# Fake credentials, assembled at run time so no key-shaped literal sits in the repo.
+FAKE_OPENAI_KEY = "sk-" + "test-" + "FAKE" * 6 + "0001"
+FAKE_ANTHROPIC_KEY = "sk-" + "ant-test-" + "FAKE" * 5 + "0002"
+FAKE_ORG = "org-" + "FAKE" * 6
+UNITS = {"seed-0-1", "seed-0-2", "seed-1-1", "seed-1-2"}
+
+
+def _interactions(path: Path) -> list[dict]:
+    return yaml.safe_load(gzip.decompress(path.read_bytes()))["interactions"]
+
+
+def _write(path: Path, interactions: list[dict]) -> None:
+    text = yaml.safe_dump({"interactions": interactions, "version": 1})
+    path.write_bytes(gzip.compress(text.encode()))
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> dict[str, Path]:
+    """Two seeds x two epochs over openai (4 connections), one seed over anthropic,
+    recorded with fake keys and a fake organisation in the environment."""
+    root, logs = tmp_path_factory.mktemp("cassettes"), tmp_path_factory.mktemp("logs")
+    with pytest.MonkeyPatch.context() as mp, serving(port=0) as server:
+        mp.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+        mp.setenv("OPENAI_ORG_ID", FAKE_ORG)
+        mp.setenv("ANTHROPIC_API_KEY", FAKE_ANTHROPIC_KEY)
+        runs = {
+            "openai": store.Manifest("storefront", "openai/storefront-gullible",
+                                     server.url + "/v1", {"responses_api": False},
+                                     {"seeds": "0-1"}, epochs=2, max_connections=4),
+            "anthropic": store.Manifest("storefront", "anthropic/storefront-oracle",
+                                        server.url, {}, {"seeds": "0"}),
+        }
+        out = {name: record(m, root=root, log_dir=logs, eval_args=LOCAL_EVAL_ARGS).directory
+               for name, m in runs.items()}
+    return {**out, "root": root, "logs": logs}
+
+
+def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
+    files = [p for p in recorded["root"].rglob("*") if p.is_file()]
+    text = "".join(gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz"
+                   else p.read_text() for p in files)
+    assert "x-cc-run-unit" in text  # the recording really holds the request headers
+    for secret in (FAKE_OPENAI_KEY, FAKE_ANTHROPIC_KEY, FAKE_ORG, "authorization",
+                   "x-api-key", "x-irid", "user-agent", "x-stainless-retry-count"):
+        assert secret.lower() not in text.lower(), secret
+    assert scan([recorded["root"], recorded["logs"]]) == []
+
+
+def test_record__anthropic_provider_streams_server_sent_events(recorded):
+    first = _interactions(store.unit_files(recorded["anthropic"])[0])[0]
+    assert json.loads(first["request"]["body"])["stream"] is True
+    assert first["response"]["headers"]["content-type"] == ["text/event-stream"]
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_replay__reproduces_every_sample_and_epoch_exactly(recorded, name, tmp_path):
+    outcome = replay(recorded[name], log_dir=tmp_path)
+    assert outcome.differences == []
+    assert outcome.records == store.read_goldens(recorded[name])
+    if name == "openai":
+        assert set(outcome.records) == UNITS
+
+
+def test_replay__edited_response_differs_from_golden_and_exits_nonzero(
+        recorded, tmp_path, capsys):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "edited")
+    path = copy / "seed-1-2.yaml.gz"
+    interactions = _interactions(path)
+    body = json.loads(interactions[0]["response"]["body"]["string"])
+    body["usage"]["prompt_tokens"] += 1000  # the recorded answer claims another usage
+    interactions[0]["response"]["body"]["string"] = json.dumps(body)
+    _write(path, interactions)
+    assert cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "seed-1-2: provenance.input_tokens golden" in out and "seed-1-1:" not in out
+
+
+def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded, tmp_path):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "short")
+    path = copy / "seed-0-2.yaml.gz"
+    interactions = _interactions(path)
+    _write(path, interactions[:3])
+    start = time.perf_counter()
+    with pytest.raises(CassetteMiss) as miss:
+        replay(copy, log_dir=tmp_path / "logs")
+    assert time.perf_counter() - start < 30
+    message = str(miss.value)
+    assert str(copy) in message and "run unit seed-0-2" in message
+    assert "/v1/chat/completions" in message
+
+
+def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_path):
+    """Epochs send identical bodies; only the run-unit header tells them apart."""
+    copy = shutil.copytree(recorded["openai"], tmp_path / "one-epoch")
+    (copy / "seed-1-2.yaml.gz").unlink()
+    with pytest.raises(CassetteMiss, match="run unit seed-1-2"):
+        replay(copy, log_dir=tmp_path / "logs")
+
+
+def test_committed_cassettes__replay_matches_golden(tmp_path, capsys):
+    assert store.run_dirs([store.CASSETTE_ROOT]), "no committed cassettes"
+    assert cli.main(["--log-dir", str(tmp_path), "replay"]) == 0, capsys.readouterr().out
+
+
+def test_committed_cassettes__every_reference_run_is_recorded():
+    from checkout_consent.cassettes.references import manifest, references
+
+    for ref in references():
+        m = manifest(ref)
+        directory = store.run_dir(m.family, m.model)
+        assert store.Manifest.read(directory).model == m.model
+        units = {store.unit_name(p) for p in store.unit_files(directory)}
+        assert units and units == set(store.read_goldens(directory)), directory
+
+
+def test_committed_cassettes__cover_every_family_within_the_size_budget():
+    from checkout_consent.cassettes.references import references
+    from checkout_consent.families import names
+
+    assert {r.family for r in references()} == set(names())
+    assert {r.provider for r in references()} == {"openai", "anthropic"}
+    size = sum(p.stat().st_size for p in store.CASSETTE_ROOT.rglob("*") if p.is_file())
+    assert size < 20_000_000
+
+
+def test_replay__refuses_a_run_json_naming_a_local_provider(recorded, tmp_path):
+    copy = shutil.copytree(recorded["anthropic"], tmp_path / "hostile")
+    manifest = json.loads((copy / "run.json").read_text())
+    (copy / "run.json").write_text(json.dumps({**manifest, "model": "vllm/some-model"}))
+    with pytest.raises(CassetteMiss, match="is not a provider cassettes record or replay"):
+        replay(copy, log_dir=tmp_path / "logs")
+
+
+def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_path):
+    import argparse
+
+    from checkout_consent.cli.cassettes import cassette_run
+    from checkout_consent.families import family
+
+    fam = family("storefront")
+    with serving(port=0) as server:
+        args = argparse.Namespace(
+            model="openai/storefront-idle", cassette="record", cassette_root=str(tmp_path),
+            model_base_url=server.url + "/v1", M=["responses_api=false"], epochs=None,
+            max_connections=2, log_dir=str(tmp_path / "logs"))
+        recorded, _ = cassette_run(args, fam, {"seeds": "5"})
+    manifest = store.Manifest.read(tmp_path / "storefront" / "openai--storefront-idle")
+    assert (manifest.task_args, manifest.model_args) == ({"seeds": "5"}, {"responses_api": False})
+    assert (manifest.epochs, manifest.max_connections) == (1, 2)
+    replayed, log_path = cassette_run(argparse.Namespace(**{**vars(args), "cassette": "replay"}),
+                                      fam, {"seeds": "0-9"})  # run.json, not these, decides
+    assert replayed == recorded and len(replayed) == 1 and Path(log_path).exists()
+
+
+def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_path):
+    copy = shutil.copytree(recorded["openai"], tmp_path / "extra")
+    path = copy / "seed-0-1.yaml.gz"
+    interactions = _interactions(path)
+    extra = json.loads(json.dumps(interactions[-1]))
+    body = json.loads(extra["request"]["body"])
+    body["messages"].append({"role": "user", "content": "a turn nobody took"})
+    extra["request"]["body"] = json.dumps(body)
+    _write(path, [*interactions, extra])
+    outcome = replay(copy, log_dir=tmp_path / "logs")
+    assert len(outcome.differences) == 1
+    assert "never made" in outcome.differences[0]
+    assert "a turn nobody took" in outcome.differences[0]
+
+
+def test_record__twice_gives_byte_identical_cassettes(tmp_path):
+    """Refreshing unchanged references must show no diff: ids, usage and packing are fixed."""
+    with serving(port=0) as server:
+        m = store.Manifest("storefront", "anthropic/storefront-idle", server.url, {},
+                           {"seeds": "1"}, max_connections=2)
+        dirs = [record(m, root=tmp_path / name, log_dir=tmp_path / "logs",
+                       eval_args=LOCAL_EVAL_ARGS).directory for name in ("a", "b")]
+    first, second = ([p.read_bytes() for p in store.unit_files(d)] for d in dirs)
+    assert first and first == second
