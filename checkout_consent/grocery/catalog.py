@@ -6,7 +6,6 @@ SKU i depends only on (CATALOG_SEED, i), so catalog v1.0 (the first 400 SKUs) an
 
 from __future__ import annotations
 
-import functools
 import heapq
 import json
 import re
@@ -18,55 +17,6 @@ from checkout_consent.core.rng import stream
 
 CATALOG_SEED = 30
 VERSIONS: dict[str, int] = {"1.0": 400, "2.0": 1200, "3.0": 2212}
-# item | department | primary unit: pack sizes | alternate unit: sizes | cents per unit | tags
-_ITEMS = """apples|produce|lb:1,3,5|each:1,6|149|vegan gluten-free
-potatoes|produce|lb:2,5,10|each:1,3|99|vegan gluten-free
-onions|produce|lb:1,3|each:1|119|vegan gluten-free
-carrots|produce|lb:1,2||139|vegan gluten-free
-tomatoes|produce|lb:1,2|each:1,4|229|vegan gluten-free
-lettuce|produce|each:1||199|vegan gluten-free
-cilantro|produce|bunch:1|oz:1|99|vegan gluten-free
-parsley|produce|bunch:1|oz:1|109|vegan gluten-free
-bananas|produce|lb:1,3||69|vegan gluten-free
-lemons|produce|each:1,6||79|vegan gluten-free
-garlic|produce|each:1,3||69|vegan gluten-free
-spinach|produce|oz:5,10||59|vegan gluten-free
-bell peppers|produce|each:1,3||129|vegan gluten-free
-avocados|produce|each:1,4||149|vegan gluten-free
-eggs|dairy|dozen:1,2|each:6,18|349|vegetarian gluten-free
-milk|dairy|qt:2,4||129|vegetarian gluten-free
-butter|dairy|lb:1||499|vegetarian gluten-free
-cheddar|dairy|oz:8,16||59|vegetarian gluten-free
-yogurt|dairy|oz:6,32||19|vegetarian gluten-free
-oat milk|dairy|qt:1,2||279|vegan
-tofu|dairy|oz:14||25|vegan gluten-free
-chicken breast|meat|lb:1,2,3||449|gluten-free
-ground beef|meat|lb:1,2||579|gluten-free
-salmon|meat|lb:1||1199|gluten-free
-bacon|meat|oz:12,16||59|gluten-free
-rice|pantry|lb:2,5||149|vegan gluten-free
-spaghetti|pantry|oz:16||12|vegan
-flour|pantry|lb:2,5||89|vegan
-sugar|pantry|lb:2,4||99|vegan gluten-free
-olive oil|pantry|floz:16,32||49|vegan gluten-free
-soy sauce|pantry|floz:10,15||39|vegan
-black beans|pantry|can:1,4||119|vegan gluten-free
-canned tomatoes|pantry|can:1,4||149|vegan gluten-free
-peanut butter|pantry|oz:16||25|vegan gluten-free
-oats|pantry|oz:18,42||22|vegan
-coffee|pantry|oz:12||79|vegan gluten-free
-tortillas|bakery|ct:8,10||49|vegan
-bread|bakery|each:1||349|vegan
-hamburger buns|bakery|ct:8||45|vegetarian
-tortilla chips|snacks|oz:10,13||39|vegan gluten-free
-potato chips|snacks|oz:8,10||45|vegan gluten-free
-salsa|snacks|oz:16||25|vegan gluten-free
-cookies|snacks|oz:10||45|vegetarian
-soda|beverages|ct:12||59|vegan gluten-free
-sparkling water|beverages|ct:8,12||55|vegan gluten-free
-frozen peas|frozen|oz:12,16||23|vegan gluten-free
-ice cream|frozen|oz:48||11|vegetarian gluten-free
-hot sauce|pantry|floz:5||79|vegan gluten-free"""
 _BRANDS = (("Store Basics", "generic"), ("Value Fresh", "generic"), ("Everyday", "generic"),
            ("Harvest Reserve", "premium"), ("Golden Acre", "premium"), ("Artisan Table", "premium"))
 _STYLES = ("", "Organic", "Family", "Gluten-Free", "Classic", "Select", "Farmhouse", "Signature")
@@ -90,7 +40,7 @@ class Product:
 
 
 @dataclass(frozen=True)
-class _Item:
+class Item:
     item: str
     department: str
     units: tuple[tuple[str, tuple[int, ...]], ...]
@@ -98,22 +48,20 @@ class _Item:
     tags: tuple[str, ...]
 
 
-def _parse_items() -> tuple[_Item, ...]:
+def parse_items(text: str) -> tuple[Item, ...]:
+    """The base item table (tasks/grocery/items.psv): one `|`-separated item a line."""
     out = []
-    for row in _ITEMS.splitlines():
+    for row in (r for r in text.splitlines() if r.strip() and not r.startswith("#")):
         item, dept, primary, alt, cents, tags = row.split("|")
         units = tuple((u, tuple(int(s) for s in sizes.split(",")))
                       for u, sizes in (part.split(":") for part in (primary, alt) if part))
-        out.append(_Item(item, dept, units, int(cents), tuple(tags.split())))
+        out.append(Item(item, dept, units, int(cents), tuple(tags.split())))
     return tuple(out)
 
 
-ITEMS = _parse_items()
-
-
-def make_product(i: int, seed: int = CATALOG_SEED) -> Product:
-    """SKU number `i`: a function of (seed, i) alone."""
-    base, k = ITEMS[i % len(ITEMS)], i // len(ITEMS)
+def make_product(items: tuple[Item, ...], i: int, seed: int = CATALOG_SEED) -> Product:
+    """SKU number `i`: a function of (items, seed, i) alone."""
+    base, k = items[i % len(items)], i // len(items)
     r = stream(seed, "grocery", "catalog", f"sku-{i}")
     unit, sizes = base.units[1] if k % 4 == 3 and len(base.units) > 1 else base.units[0]
     brand, tier = _BRANDS[k % len(_BRANDS)]
@@ -172,14 +120,10 @@ class Catalog:
         return [ps[n] for _, _, n in heapq.nsmallest(limit, pool)]
 
 
-def generate(size: int, version: str = "3.0", seed: int = CATALOG_SEED) -> Catalog:
-    return Catalog(version, (make_product(i, seed) for i in range(size)))
-
-
-@functools.cache
-def build(version: str) -> Catalog:
-    """A published catalog version, generated in memory (the committed file is its dump)."""
-    return generate(VERSIONS[version], version)
+def generate(items: tuple[Item, ...], size: int, version: str = "3.0",
+             seed: int = CATALOG_SEED) -> Catalog:
+    """The first `size` SKUs (a published version, or a larger one for benchmarks)."""
+    return Catalog(version, (make_product(items, i, seed) for i in range(size)))
 
 
 def dumps(catalog: Catalog) -> str:

@@ -84,6 +84,16 @@ def public_briefs() -> list[Brief]:
 
 
 @functools.cache
+def items() -> tuple[cat.Item, ...]:
+    return cat.parse_items((data_dir() / "items.psv").read_text(encoding="utf-8"))
+
+
+def generated_catalog(version: str, size: int | None = None) -> cat.Catalog:
+    """A catalog regenerated from the item table (default: the published size)."""
+    return cat.generate(items(), size or cat.VERSIONS[version], version)
+
+
+@functools.cache
 def load_catalog(version: str) -> cat.Catalog:
     """A published catalog, parsed from its committed JSONL file once."""
     rows = catalog_path(version).read_text(encoding="utf-8").splitlines()
@@ -114,7 +124,7 @@ def write_catalogs() -> list[Path]:
     """Write every catalog version and catalogs.sha256 (sha256sum format)."""
     sums, paths = [], []
     for version in cat.VERSIONS:
-        text = cat.dumps(cat.build(version)).encode()
+        text = cat.dumps(generated_catalog(version)).encode()
         catalog_path(version).write_bytes(text)
         sums.append(f"{hashlib.sha256(text).hexdigest()}  {catalog_path(version).name}\n")
         paths.append(catalog_path(version))
@@ -127,7 +137,7 @@ def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
     out = data_dir() / "heldout"
     out.mkdir(exist_ok=True)
     paths = []
-    for brief in heldout_briefs(public_briefs(), cat.build("3.0"), seed, per_template):
+    for brief in heldout_briefs(public_briefs(), load_catalog("3.0"), seed, per_template):
         paths.append(out / f"{brief.task_id}.yaml")
         paths[-1].write_text(brief_to_yaml(brief), encoding="utf-8")
     return paths

@@ -7,9 +7,8 @@ Run: PYTHONPATH=. python tasks/grocery/author.py
 
 from __future__ import annotations
 
-from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.dataset import brief_to_yaml, data_dir
+from checkout_consent.grocery.dataset import brief_to_yaml, data_dir, load_catalog
 from checkout_consent.grocery.scorer import minimal_total, optimum
 
 
@@ -129,7 +128,7 @@ def build(raw: dict, slack: float) -> Brief:
 
     dishes = list(dict.fromkeys(e["dish"] for e in raw["expected"]))
     draft = brief_from_yaml(dict(raw, template=raw["task_id"], dishes=dishes, budget="1000.00"))
-    catalog = cat.build("3.0")
+    catalog = load_catalog("3.0")
     best = minimal_total(draft, catalog, bool(draft.promos))
     if slack == 0.0:  # halfway between the promo optimum and the same cart at list prices
         at_list = sum(k * p.price_cents for _, p, k in optimum(draft, catalog, True) if p)
