@@ -6,11 +6,11 @@ SKU i depends only on (CATALOG_SEED, i), so catalog v1.0 (the first 400 SKUs) an
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from dataclasses import asdict, dataclass
 
 from checkout_consent.core.rng import stream
@@ -85,9 +85,15 @@ def make_product(items: tuple[Item, ...], i: int, seed: int = CATALOG_SEED) -> P
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
+def _stem(w: str) -> str:
+    if w.endswith("oes"):
+        return w[:-2]
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-case words with a plural 's' dropped: 'Apples' and 'apple' match."""
-    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _TOKEN.findall(text.lower())]
+    """Lower-case words, plurals folded: 'Apples'/'apple', 'potatoes'/'potato' match."""
+    return [_stem(w) for w in _TOKEN.findall(text.lower())]
 
 
 class Catalog:
@@ -97,27 +103,50 @@ class Catalog:
         self.version = version
         self.products: tuple[Product, ...] = tuple(products)
         self.by_sku = {p.sku: p for p in self.products}
-        self.by_item: dict[str, tuple[Product, ...]] = {}
+        by_item: dict[str, list[Product]] = {}
         index: dict[str, list[int]] = {}
+        self.words: list[frozenset[str]] = []
         for n, p in enumerate(self.products):
-            self.by_item[p.item] = (*self.by_item.get(p.item, ()), p)
-            words = tokens(f"{p.name} {p.item} {p.department} {' '.join(p.tags)}")
-            for w in set(words):
+            by_item.setdefault(p.item, []).append(p)
+            self.words.append(frozenset(tokens(f"{p.name} {p.item} {p.department} "
+                                               f"{' '.join(p.tags)}")))
+            for w in self.words[-1]:
                 index.setdefault(w, []).append(n)
+        self.by_item = {k: tuple(v) for k, v in by_item.items()}
         self.index = {w: tuple(ns) for w, ns in index.items()}
+        self.common = max(50, len(self.products) // 20)  # postings longer than this: common
 
-    def search(self, query: str, keep: object = None, limit: int = 10,
-               boost: frozenset[str] = frozenset()) -> list[Product]:
-        """Best `limit` matches: most query words matched, boosted skus first, catalog order.
-
-        `keep` is an optional predicate on a Product (the caller's filters)."""
+    def _ranked(self, words: list[str], boost: frozenset[str]) -> Iterator[int]:
+        """Product numbers, most query words matched first, then boosted, then catalog order.
+        Rare words generate candidates; common words only add to a candidate's count (or,
+        when every word is common, filter the shortest posting list in order, lazily)."""
+        rare = [w for w in words if len(self.index[w]) <= self.common]
+        common = [w for w in words if len(self.index[w]) > self.common]
+        ps, words_of = self.products, self.words
+        if not rare:
+            first = min(common, key=lambda w: len(self.index[w]))
+            full = [n for n in self.index[first] if ps[n].sku in boost]
+            yield from (n for n in full if all(w in words_of[n] for w in common))
+            yield from (n for n in self.index[first] if ps[n].sku not in boost
+                        and all(w in words_of[n] for w in common))
+            return
         hits: Counter[int] = Counter()
-        for w in set(tokens(query)):
-            hits.update(self.index.get(w, ()))
-        ps = self.products
-        pool = ((-m, ps[n].sku not in boost, n) for n, m in hits.items()
-                if keep is None or keep(ps[n]))  # type: ignore[operator]
-        return [ps[n] for _, _, n in heapq.nsmallest(limit, pool)]
+        for w in rare:
+            hits.update(self.index[w])
+        buckets: dict[int, list[int]] = {}
+        for n, m in hits.items():
+            buckets.setdefault(m + sum(w in words_of[n] for w in common), []).append(n)
+        for m in sorted(buckets, reverse=True):
+            yield from sorted(buckets[m], key=lambda n: (ps[n].sku not in boost, n))
+
+    def search(self, query: str, keep: Callable[[Product], bool] | None = None,
+               limit: int = 10, boost: frozenset[str] = frozenset()) -> list[Product]:
+        """Best `limit` products for `query` that pass `keep` (the caller's filters)."""
+        words = [w for w in dict.fromkeys(tokens(query)) if w in self.index]
+        if not words:
+            return []
+        ranked = (self.products[n] for n in self._ranked(words, boost))
+        return list(islice((p for p in ranked if keep is None or keep(p)), limit))
 
 
 def generate(items: tuple[Item, ...], size: int, version: str = "3.0",
