@@ -42,7 +42,8 @@ def _need(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
         raise InvalidSubmission(f"missing field {where}{name}")
     value = data[name]
     ok = (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-          if kind is float else isinstance(value, kind) and not isinstance(value, bool))
+          if kind is float else isinstance(value, kind)
+          and (kind is bool or not isinstance(value, bool)))
     if not ok:
         raise InvalidSubmission(f"field {where}{name} must be {kind.__name__}, got {value!r}")
     return value

@@ -55,3 +55,24 @@ def run_calls(sc: Scenario, steps: Sequence[tuple[str, dict[str, Any]]]) -> Repl
 def graded(control: str, task_id: str, **params: Any) -> GroceryRecord:
     sc = scenario(task_id, **params)
     return grade(sc, replay(ACTIONS, dataset.initial(sc), play(CONTROLS[control], sc)))
+
+
+CARD = {"model": "test-model", "tools": ["search_catalog"], "store_snapshot": "catalog-v3.0",
+        "seed": 0, "time_s": 1.5, "token_cost": 0.02}
+
+
+def submission(task_id: str, lines: Sequence[tuple[str, int] | tuple[str, int, str]],
+               **cart: Any) -> dict[str, Any]:
+    """A submission dict with a valid agent card."""
+    rows = [{"sku": ln[0], "quantity": ln[1], **({"dish": ln[2]} if len(ln) > 2 else {})}
+            for ln in lines]
+    return {"task_id": task_id, "cart": {"lines": rows, **cart}, "agent_card": dict(CARD)}
+
+
+def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:
+    """The reference control's cart lines (sku, packs, dish) for a task."""
+    from checkout_consent.grocery.controls import reference_plan
+
+    return [(a["sku"], a["quantity"], a["dish"]) for t, a in reference_plan(scenario(task_id,
+                                                                                     **params))
+            if t == "add_to_cart"]
