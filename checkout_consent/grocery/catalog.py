@@ -10,8 +10,8 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from dataclasses import asdict, dataclass
+from itertools import islice
 
 from checkout_consent.core.rng import stream
 

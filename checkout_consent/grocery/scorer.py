@@ -13,7 +13,13 @@ from checkout_consent.grocery.brief import Brief, Expected
 from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.record import (
-    SCORED_KEYS, Efficiency, GroceryRecord, HardFails, Lines, Profile, Totals,
+    SCORED_KEYS,
+    Efficiency,
+    GroceryRecord,
+    HardFails,
+    Lines,
+    Profile,
+    Totals,
 )
 from checkout_consent.grocery.state import Cart, Line
 

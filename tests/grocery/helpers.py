@@ -76,3 +76,14 @@ def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:
     return [(a["sku"], a["quantity"], a["dish"]) for t, a in reference_plan(scenario(task_id,
                                                                                      **params))
             if t == "add_to_cart"]
+
+
+def reference_submission(task_id: str, **params: Any) -> dict[str, Any]:
+    """The reference control's cart as a submission: lines, explanations and omissions."""
+    from checkout_consent.grocery.controls import reference_plan
+
+    plan = reference_plan(scenario(task_id, **params))
+    return submission(task_id, reference_lines(task_id, **params),
+                      substitutions_explained=[a["item"] for t, a in plan
+                                               if t == "explain_substitution"],
+                      omissions_flagged=[a["item"] for t, a in plan if t == "flag_omission"])
