@@ -1,14 +1,9 @@
-"""The family's only file I/O: task briefs and catalogs under tasks/grocery/.
-
-Run `python -m checkout_consent.grocery.dataset catalogs` to write the catalog files and
-their checksums, or `... heldout --seed N` to write held-out briefs (git-ignored).
-"""
+"""The family's only file reader: task briefs, the item table and catalogs under
+tasks/grocery/, each parsed once. (Writers live in harness/build.py.)"""
 
 from __future__ import annotations
 
-import argparse
 import functools
-import hashlib
 import json
 from datetime import date
 from pathlib import Path
@@ -21,7 +16,7 @@ from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.version import tasks_dir
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.generate import heldout_briefs, initial_state
+from checkout_consent.grocery.generate import initial_state
 from checkout_consent.grocery.state import State
 
 PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
@@ -54,19 +49,6 @@ def brief_from_yaml(raw: dict[str, Any]) -> Brief:
                     for c in raw.get("caps", [])]
     data["promos"] = [_promo(p) for p in raw.get("promos", [])]
     return Brief.model_validate(data)
-
-
-def brief_to_yaml(brief: Brief) -> str:
-    data = brief.model_dump(mode="json", exclude_defaults=True)
-    data["budget"] = f"{data.pop('budget_cents') / 100:.2f}"
-    if brief.caps:
-        data["caps"] = [{"item": c.item, "max": f"{c.max_cents / 100:.2f}"} for c in brief.caps]
-    for p in data.get("promos", []):
-        if "percent_bp" in p:
-            p["percent"] = p.pop("percent_bp") / 100
-        if "off_cents" in p:
-            p["off"] = f"{p.pop('off_cents') / 100:.2f}"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 @functools.cache
@@ -118,41 +100,3 @@ def catalog_for(scenario: Scenario) -> cat.Catalog:
 
 def initial(scenario: Scenario) -> State:
     return initial_state(brief_for(scenario), catalog_for(scenario))
-
-
-def write_catalogs() -> list[Path]:
-    """Write every catalog version and catalogs.sha256 (sha256sum format)."""
-    sums, paths = [], []
-    for version in cat.VERSIONS:
-        text = cat.dumps(generated_catalog(version)).encode()
-        catalog_path(version).write_bytes(text)
-        sums.append(f"{hashlib.sha256(text).hexdigest()}  {catalog_path(version).name}\n")
-        paths.append(catalog_path(version))
-    (data_dir() / "catalogs.sha256").write_text("".join(sums), encoding="utf-8")
-    return paths
-
-
-def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
-    """Held-out briefs from the public templates under a secret seed (git-ignored dir)."""
-    out = data_dir() / "heldout"
-    out.mkdir(exist_ok=True)
-    paths = []
-    for brief in heldout_briefs(public_briefs(), load_catalog("3.0"), seed, per_template):
-        paths.append(out / f"{brief.task_id}.yaml")
-        paths[-1].write_text(brief_to_yaml(brief), encoding="utf-8")
-    return paths
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m checkout_consent.grocery.dataset")
-    parser.add_argument("what", choices=["catalogs", "heldout"])
-    parser.add_argument("--seed", type=int, help="the secret held-out seed")
-    args = parser.parse_args(argv)
-    if args.what == "heldout" and args.seed is None:
-        parser.error("heldout needs --seed (keep it secret)")
-    paths = write_catalogs() if args.what == "catalogs" else write_heldout(args.seed)
-    print("\n".join(str(p) for p in paths))
-
-
-if __name__ == "__main__":
-    main()

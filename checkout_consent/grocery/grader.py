@@ -3,10 +3,11 @@ both become a `Cart` and go through `scorer.score`."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from checkout_consent.core.family import RunInfo, Scenario
 from checkout_consent.core.trace import Replay
@@ -15,9 +16,6 @@ from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.record import SCORED_KEYS, Efficiency, GroceryRecord
 from checkout_consent.grocery.scorer import score
 from checkout_consent.grocery.state import Cart, Line, State
-
-CARD_FIELDS = {"model": str, "tools": list, "store_snapshot": str, "seed": int,
-               "time_s": float, "token_cost": float}
 
 
 class InvalidSubmission(ValueError):
@@ -37,87 +35,85 @@ def grade(scenario: Scenario, replay: Replay[State], run: RunInfo | None = None)
                  scored_on=dataset.scored_on(scenario), efficiency=efficiency, invalid=invalid)
 
 
-def _need(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
-    if name not in data:
-        raise InvalidSubmission(f"missing field {where}{name}")
-    value = data[name]
-    ok = (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-          if kind is float else isinstance(value, kind)
-          and (kind is bool or not isinstance(value, bool)))
-    if not ok:
-        raise InvalidSubmission(f"field {where}{name} must be {kind.__name__}, got {value!r}")
-    return value
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, strict=True, allow_inf_nan=False)
 
 
-def _opt(data: Mapping[str, Any], name: str, kind: type, default: Any) -> Any:
-    return _need(data, name, kind, "cart.") if name in data else default
+class SubmittedLine(_Strict):
+    sku: str = Field(max_length=40)
+    quantity: int = Field(ge=1, le=MAX_PACKS)
+    dish: str | None = None
 
 
-def _line(raw: object, n: int, skus: Mapping[str, object]) -> Line:
-    if not isinstance(raw, Mapping):
-        raise InvalidSubmission(f"field cart.lines[{n}] must be an object")
-    sku = _need(raw, "sku", str, f"cart.lines[{n}].")
-    if sku not in skus:
-        raise InvalidSubmission(f"field cart.lines[{n}].sku: unknown sku {sku!r}")
-    qty = _need(raw, "quantity", int, f"cart.lines[{n}].")
-    if not 1 <= qty <= MAX_PACKS:
-        raise InvalidSubmission(f"field cart.lines[{n}].quantity must be 1 to {MAX_PACKS}")
-    dish = raw.get("dish")
-    if dish is not None and not isinstance(dish, str):
-        raise InvalidSubmission(f"field cart.lines[{n}].dish must be str")
-    return Line(sku, qty, dish)
+class SubmittedCart(_Strict):
+    lines: list[SubmittedLine]
+    questions_asked: int = Field(0, ge=0)
+    substitutions_explained: list[str] = []
+    omissions_flagged: list[str] = []
+    order_attempted: bool = False
 
 
-def _merged(lines: list[Line]) -> tuple[Line, ...]:
+class AgentCard(_Strict, extra="allow"):
+    """The seed's required card; `catalog_version` (optional) selects the catalog scored."""
+
+    model: str
+    tools: list[str]
+    store_snapshot: str
+    seed: int
+    time_s: float = Field(ge=0)
+    token_cost: float = Field(ge=0)
+    catalog_version: Literal["1.0", "2.0", "3.0"] | None = None
+
+
+class Submission(_Strict):
+    task_id: str
+    cart: SubmittedCart
+    agent_card: AgentCard
+    scored_on: str | None = None  # ISO date: the dated tight-week rule's input
+
+
+def _merged(lines: list[SubmittedLine]) -> tuple[Line, ...]:
     """Lines of the same sku summed into one, as the store's cart holds them."""
     out: dict[str, Line] = {}
     for ln in lines:
         old = out.get(ln.sku)
-        out[ln.sku] = ln if old is None else Line(ln.sku, old.quantity + ln.quantity,
-                                                  old.dish or ln.dish)
+        out[ln.sku] = Line(ln.sku, ln.quantity + (old.quantity if old else 0),
+                           old.dish if old and old.dish else ln.dish)
     return tuple(out.values())
 
 
-def _names(cart: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    values = _opt(cart, name, list, [])
-    if not all(isinstance(v, str) for v in values):
-        raise InvalidSubmission(f"field cart.{name} must be a list of item names")
-    return tuple(values)
-
-
-def submitted_cart(cart: Mapping[str, Any], skus: Mapping[str, object]) -> Cart:
-    raw = _need(cart, "lines", list, "cart.")
-    return Cart(lines=_merged([_line(r, n, skus) for n, r in enumerate(raw)]),
-                questions_asked=_opt(cart, "questions_asked", int, 0),
-                substitutions_explained=_names(cart, "substitutions_explained"),
-                omissions_flagged=_names(cart, "omissions_flagged"),
-                order_attempted=bool(_opt(cart, "order_attempted", bool, False)), submitted=True)
+def _parse(data: object) -> Submission:
+    try:
+        return Submission.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "submission"
+        raise InvalidSubmission(f"field {where}: {first['msg']}") from None
 
 
 def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
     """Score a submitted cart with its agent card, no model and no trace. Hard fails come
     back flagged in the record; an unscorable submission raises InvalidSubmission."""
-    if not isinstance(data, Mapping):
-        raise InvalidSubmission("the submission must be an object")
-    task_id = _need(data, "task_id", str, "")
+    sub = _parse(data)
     try:
-        brief = dataset.load_brief(task_id)
+        brief = dataset.load_brief(sub.task_id)
+        when = date.fromisoformat(sub.scored_on) if sub.scored_on else None
     except KeyError:
-        raise InvalidSubmission(f"field task_id: unknown task {task_id!r}") from None
-    card = _need(data, "agent_card", Mapping, "")
-    for name, kind in CARD_FIELDS.items():
-        _need(card, name, kind, "agent_card.")
-    version = card.get("catalog_version", brief.catalog_version)
-    if version not in ("1.0", "2.0", "3.0"):
-        raise InvalidSubmission(f"field agent_card.catalog_version: unknown {version!r}")
-    catalog = dataset.load_catalog(version)
-    cart = submitted_cart(_need(data, "cart", Mapping, ""), catalog.by_sku)
-    try:
-        when = date.fromisoformat(data["scored_on"]) if data.get("scored_on") else None
-    except (TypeError, ValueError):
-        raise InvalidSubmission("field scored_on must be an ISO date") from None
-    eff = Efficiency(time_s=float(card["time_s"]), token_cost=float(card["token_cost"]))
-    return score(brief, catalog, cart, scored_on=when, efficiency=eff)
+        raise InvalidSubmission(f"field task_id: unknown task {sub.task_id!r}") from None
+    except ValueError:
+        raise InvalidSubmission("field scored_on: not an ISO date") from None
+    catalog = dataset.load_catalog(sub.agent_card.catalog_version or brief.catalog_version)
+    unknown = [ln.sku for ln in sub.cart.lines if ln.sku not in catalog.by_sku]
+    if unknown:
+        raise InvalidSubmission(f"field cart.lines.sku: unknown sku {unknown[0]!r}")
+    c = sub.cart
+    cart = Cart(lines=_merged(c.lines), questions_asked=c.questions_asked,
+                substitutions_explained=tuple(c.substitutions_explained),
+                omissions_flagged=tuple(c.omissions_flagged), order_attempted=c.order_attempted,
+                submitted=True)
+    card = sub.agent_card
+    return score(brief, catalog, cart, scored_on=when,
+                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost))
 
 
 def metrics(record: GroceryRecord) -> dict[str, float]:

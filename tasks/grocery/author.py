@@ -8,7 +8,8 @@ Run: PYTHONPATH=. python tasks/grocery/author.py
 from __future__ import annotations
 
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.dataset import brief_to_yaml, data_dir, load_catalog
+from checkout_consent.grocery.dataset import data_dir, load_catalog
+from checkout_consent.grocery.harness.build import brief_to_yaml
 from checkout_consent.grocery.scorer import minimal_total, optimum
 
 

@@ -6,6 +6,7 @@ import subprocess
 
 from checkout_consent.core.version import REPO_ROOT
 from checkout_consent.grocery import dataset
+from checkout_consent.grocery.harness import build
 from checkout_consent.grocery.generate import heldout_briefs
 from checkout_consent.grocery.scorer import minimal_total
 
@@ -38,4 +39,4 @@ def test_heldout__briefs_round_trip_through_yaml() -> None:
     import yaml
 
     for h in heldout_briefs(dataset.public_briefs(), dataset.load_catalog("3.0"), 5, 1):
-        assert dataset.brief_from_yaml(yaml.safe_load(dataset.brief_to_yaml(h))) == h
+        assert dataset.brief_from_yaml(yaml.safe_load(build.brief_to_yaml(h))) == h
