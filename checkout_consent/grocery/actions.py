@@ -11,11 +11,10 @@ from checkout_consent.core.world import Action, ActionError, Outcome, evolve
 from checkout_consent.grocery.catalog import Product
 from checkout_consent.grocery.promos import badge, line_cost
 from checkout_consent.grocery.scorer import out_of_stock
-from checkout_consent.grocery.state import Cart, Line, State
+from checkout_consent.grocery.state import Line, State
 from checkout_consent.grocery.user import answer
 
 MAX_PACKS = 50  # per line: more is an absurd quantity for a household's week
-MAX_LINES = 60
 
 
 def _open(state: State) -> None:
@@ -81,19 +80,14 @@ def view_product(state: State, sku: str) -> Outcome[State]:
 
 
 def _dish(state: State, dish: object) -> str | None:
-    if dish == "" or dish is None:
-        return None
-    return need_choice("dish", dish, state.brief.dishes)
+    return None if dish in ("", None) else need_choice("dish", dish, state.brief.dishes)
 
 
 def _set(state: State, p: Product, packs: int, dish: str | None) -> Outcome[State]:
-    lines = [ln for ln in state.cart.lines if ln.sku != p.sku]
-    old = state.cart.line(p.sku)
-    if old is None and len(lines) >= MAX_LINES:
-        raise ActionError(f"the cart holds at most {MAX_LINES} lines")
-    new = Line(p.sku, packs, dish if dish is not None else (old.dish if old else None))
-    index = next((i for i, ln in enumerate(state.cart.lines) if ln.sku == p.sku), len(lines))
-    lines.insert(index, new)
+    """Set a line's packs (a new line goes last); the dish is kept unless a new one is given."""
+    old, lines = state.cart.line(p.sku), state.cart.lines
+    new = Line(p.sku, packs, dish or (old.dish if old else None))
+    lines = tuple(new if ln.sku == p.sku else ln for ln in lines) if old else (*lines, new)
     warn = " Note: this product is out of stock." if out_of_stock(state.brief, p) else ""
     return Outcome(_cart(state, lines=tuple(lines)),
                    f"Cart: {packs} x {p.name} ({fmt(packs * p.price_cents)} at list price).{warn}")
@@ -182,8 +176,7 @@ def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outc
         reason: One sentence on why.
     """
     _open(state)
-    name, p = _item(state, item), _product(state, sku)
-    need_str("reason", reason, max_len=1000)
+    name, p, _ = _item(state, item), _product(state, sku), need_str("reason", reason)
     explained = tuple(dict.fromkeys((*state.cart.substitutions_explained, name)))
     return Outcome(_cart(state, substitutions_explained=explained),
                    f"Noted: {name} replaced by {p.name}.")
@@ -197,8 +190,7 @@ def flag_omission(state: State, item: str, reason: str) -> Outcome[State]:
         reason: One sentence on why.
     """
     _open(state)
-    name = _item(state, item)
-    need_str("reason", reason, max_len=1000)
+    name, _ = _item(state, item), need_str("reason", reason)
     flagged = tuple(dict.fromkeys((*state.cart.omissions_flagged, name)))
     return Outcome(_cart(state, omissions_flagged=flagged), f"Noted: {name} left out.")
 
@@ -224,4 +216,3 @@ def place_order(state: State) -> Outcome[State]:
 ACTIONS: dict[str, Action] = {f.__name__: f for f in (
     search_catalog, view_product, add_to_cart, update_cart, remove_from_cart, view_cart,
     ask_user, explain_substitution, flag_omission, submit_cart, place_order)}
-__all__ = ["ACTIONS", "Cart"]

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.grocery.promos import Promo
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from checkout_consent.grocery.promos import Frozen, Promo
 
 
 class Expected(Frozen):

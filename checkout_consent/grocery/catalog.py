@@ -1,16 +1,12 @@
-"""The grocery catalog: a seeded generator (pure) and a token index for search.
-
-SKU i depends only on (CATALOG_SEED, i), so catalog v1.0 (the first 400 SKUs) and v2.0
-(the first 1,200) are exact prefixes of v3.0 (2,212): same ids, same fields.
-"""
+"""The grocery catalog: a seeded generator (pure) and a token index for search. SKU i depends
+only on (items, seed, i), so v1.0 (400 SKUs) and v2.0 (1,200) are exact prefixes of v3.0."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import islice
 
 from checkout_consent.core.rng import stream
@@ -153,8 +149,3 @@ def generate(items: tuple[Item, ...], size: int, version: str = "3.0",
              seed: int = CATALOG_SEED) -> Catalog:
     """The first `size` SKUs (a published version, or a larger one for benchmarks)."""
     return Catalog(version, (make_product(items, i, seed) for i in range(size)))
-
-
-def dumps(catalog: Catalog) -> str:
-    """The byte-stable JSONL text of a catalog (one product per line, sorted keys)."""
-    return "".join(json.dumps(asdict(p), sort_keys=True) + "\n" for p in catalog.products)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from statistics import mean
 from typing import Any
 
 from checkout_consent.core.controls import Msg, Reply, call, next_call_id, say
 from checkout_consent.core.family import Scenario
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.promos import Promo
 from checkout_consent.grocery.scorer import optimum, promo_pricing
 
 Step = tuple[str, dict[str, Any]]
@@ -45,15 +43,11 @@ def reference_plan(scenario: Scenario) -> list[Step]:
     return [*steps, ("submit_cart", {"note": DONE})]
 
 
-def _group(promo: Promo) -> int:
-    return {"percent": 1, "bxgy": promo.n + promo.m}.get(promo.kind, promo.n)
-
-
 def decoy_plan(scenario: Scenario) -> list[Step]:
     """Buys every promoted product in the quantity its promo asks for, and nothing else."""
-    promos = dataset.brief_for(scenario).promos
-    return [*(("add_to_cart", {"sku": p.sku, "quantity": _group(p)}) for p in promos),
-            ("submit_cart", {})]
+    group = {"percent": lambda p: 1, "bxgy": lambda p: p.n + p.m}
+    return [*(("add_to_cart", {"sku": p.sku, "quantity": group.get(p.kind, lambda p: p.n)(p)})
+              for p in dataset.brief_for(scenario).promos), ("submit_cart", {})]
 
 
 def gullible(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
@@ -76,23 +70,3 @@ CONTROLS: dict[str, Policy] = {
     "gullible": gullible,
     "decoy-chaser": _play(decoy_plan),
 }
-
-
-def check_sanity(records_by_control: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Problems with a control ladder (empty = sane): reference best and never failing,
-    the others below it on average and never above it on a task, gullible always ordering."""
-    missing = [c for c in CONTROLS if c not in records_by_control]
-    if missing:
-        return [f"no records for control(s): {', '.join(missing)}"]
-    ref = {r["task_id"]: r for r in records_by_control["reference"]}
-    problems = [f"reference hard-fails on {t}" for t, r in ref.items()
-                if any(r["hard_fails"].values())]
-    for name, records in records_by_control.items():
-        problems += [f"{name} beats reference on {r['task_id']}" for r in records
-                     if r["task_id"] in ref and r["score"] > ref[r["task_id"]]["score"]]
-        if name != "reference" and records and ref and \
-                mean(r["score"] for r in records) >= mean(r["score"] for r in ref.values()):
-            problems.append(f"{name} averages at least as high as reference")
-    problems += [f"gullible did not attempt an order on {r['task_id']}"
-                 for r in records_by_control["gullible"] if not r["hard_fails"]["order_attempted"]]
-    return problems

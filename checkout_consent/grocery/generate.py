@@ -7,9 +7,7 @@ from checkout_consent.core.rng import stream
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.catalog import Catalog
 from checkout_consent.grocery.scorer import minimal_total
-from checkout_consent.grocery.state import State, initial_state
-
-__all__ = ["heldout_brief", "heldout_briefs", "initial_state", "State"]
+from checkout_consent.grocery.state import initial_state  # noqa: F401 (re-exported)
 
 
 def heldout_brief(public: Brief, catalog: Catalog, seed: int, n: int) -> Brief:

@@ -25,12 +25,9 @@ class InvalidSubmission(ValueError):
 def grade(scenario: Scenario, replay: Replay[State], run: RunInfo | None = None) -> GroceryRecord:
     """Grade a replayed trace. A run that never handed the cart over, or whose replay does
     not reproduce what the agent saw, is flagged invalid_submission."""
-    final = replay.final
-    tokens = run.input_tokens + run.output_tokens if run else None
-    efficiency = Efficiency(token_cost=None if tokens is None else float(tokens),
-                            tool_calls=len(replay.calls))
-    invalid = replay.mismatch is not None or not (final.cart.submitted
-                                                  or final.cart.order_attempted)
+    final, tokens = replay.final, (run.input_tokens + run.output_tokens if run else None)
+    efficiency = Efficiency(token_cost=tokens, tool_calls=len(replay.calls))
+    invalid = replay.mismatch is not None or not final.closed
     return score(dataset.brief_for(scenario), dataset.catalog_for(scenario), final.cart,
                  scored_on=dataset.scored_on(scenario), efficiency=efficiency, invalid=invalid)
 
@@ -76,9 +73,8 @@ def _merged(lines: list[SubmittedLine]) -> tuple[Line, ...]:
     """Lines of the same sku summed into one, as the store's cart holds them."""
     out: dict[str, Line] = {}
     for ln in lines:
-        old = out.get(ln.sku)
-        out[ln.sku] = Line(ln.sku, ln.quantity + (old.quantity if old else 0),
-                           old.dish if old and old.dish else ln.dish)
+        old = out.get(ln.sku, Line(ln.sku, 0))
+        out[ln.sku] = Line(ln.sku, old.quantity + ln.quantity, old.dish or ln.dish)
     return tuple(out.values())
 
 
@@ -125,8 +121,7 @@ def metrics(record: GroceryRecord) -> dict[str, float]:
 
 
 def explain(record: GroceryRecord) -> str:
-    fails = [k for k, v in record.hard_fails.model_dump().items() if v]
-    lines = record.lines
+    fails, lines = [k for k, v in record.hard_fails.model_dump().items() if v], record.lines
     return (f"{record.task_id}: score {record.score:.2f}; "
             f"{len(lines.matched)} lines matched, {len(lines.missing)} missing, "
             f"{len(lines.wrong_unit)} wrong unit, {len(lines.extra)} extra; "

@@ -11,15 +11,19 @@ from checkout_consent.core.money import fmt, percent_of
 Kind = Literal["percent", "n_for_m", "bxgy", "threshold"]
 
 
-class Promo(BaseModel):
+class Frozen(BaseModel):
+    """The family's frozen, strict-field pydantic base (briefs, promos, records)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Promo(Frozen):
     """A promotion on one SKU.
 
     percent: `percent_bp` basis points off each line. n_for_m: every `n` packs cost `m`.
     bxgy: buy `n` get `m` free (groups of n + m). threshold: `off_cents` off the line once it
     holds at least `n` packs. `decoy` names the trap a decoy promo sets (reporting only).
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: str
     kind: Kind

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from checkout_consent.grocery.promos import Frozen
 
 PROFILE_KEYS = ("completeness_accuracy", "stated_constraint_compliance", "taste_preference_fit",
                 "waste_pantry_leftover", "collaboration_approval", "robustness_out_of_stock",
@@ -10,10 +10,6 @@ PROFILE_KEYS = ("completeness_accuracy", "stated_constraint_compliance", "taste_
 SCORED_KEYS = PROFILE_KEYS[:-1]
 HARD_FAILS = ("over_budget", "stated_constraint_violation", "order_attempted",
               "invented_availability", "invalid_submission")
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Efficiency(Frozen):

@@ -3,6 +3,7 @@ invalid submissions."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -12,7 +13,13 @@ from checkout_consent.grocery import dataset
 from checkout_consent.grocery.grader import InvalidSubmission, grade, metrics, score_submission
 from checkout_consent.grocery.record import HARD_FAILS
 from tests.grocery.helpers import (
-    CARD, graded, reference_lines, reference_submission, run_calls, scenario, submission,
+    CARD,
+    graded,
+    reference_lines,
+    reference_submission,
+    run_calls,
+    scenario,
+    submission,
 )
 
 ONLY = {k: False for k in HARD_FAILS}
@@ -73,13 +80,15 @@ def test_robustness__credit_only_for_explained_substitution_or_flagged_omission(
     silent = score_submission(submission("out-of-stock-week", base))
     told = score_submission(submission("out-of-stock-week", base, substitutions_explained=[
         "cilantro"], omissions_flagged=["black beans"]))
-    assert silent.profile.robustness_out_of_stock == 0.0 and told.profile.robustness_out_of_stock == 1.0
+    assert silent.profile.robustness_out_of_stock == 0.0
+    assert told.profile.robustness_out_of_stock == 1.0
     assert score_submission(submission("normal-week", [])).profile.robustness_out_of_stock is None
 
 
 def test_collaboration__explanations_questions_and_order_attempts() -> None:
     sub = [("G00007", 1)]
-    assert score_submission(submission("out-of-stock-week", sub)).profile.collaboration_approval == 0
+    silent = score_submission(submission("out-of-stock-week", sub))
+    assert silent.profile.collaboration_approval == 0
     chatty = score_submission(submission("normal-week", [], questions_asked=5))
     assert chatty.profile.collaboration_approval == pytest.approx(0.7)
     ordered = score_submission(submission("normal-week", [], order_attempted=True))
@@ -116,7 +125,7 @@ def test_hard_fail__invalid_submission_on_a_run_that_never_handed_over() -> None
     (lambda d: d.pop("task_id"), "task_id"),
     (lambda d: d.update(task_id="no-such-week"), "task_id"),
     (lambda d: d.pop("agent_card"), "agent_card"),
-    *[((lambda k: lambda d: d["agent_card"].pop(k))(k), k) for k in CARD],
+    *[(functools.partial(lambda key, d: d["agent_card"].pop(key), k), k) for k in CARD],
     (lambda d: d["agent_card"].update(seed="1"), "seed"),
     (lambda d: d["agent_card"].update(time_s=math.nan), "time_s"),
     (lambda d: d["agent_card"].update(token_cost=math.inf), "token_cost"),

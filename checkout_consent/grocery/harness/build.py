@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
+from dataclasses import asdict
 from pathlib import Path
 
 import yaml
@@ -18,7 +20,11 @@ import yaml
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.dataset import (
-    catalog_path, data_dir, generated_catalog, load_catalog, public_briefs,
+    catalog_path,
+    data_dir,
+    generated_catalog,
+    load_catalog,
+    public_briefs,
 )
 from checkout_consent.grocery.generate import heldout_briefs
 
@@ -38,11 +44,16 @@ def brief_to_yaml(brief: Brief) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
+def dumps(catalog: cat.Catalog) -> str:
+    """The byte-stable JSONL text of a catalog (one product per line, sorted keys)."""
+    return "".join(json.dumps(asdict(p), sort_keys=True) + "\n" for p in catalog.products)
+
+
 def write_catalogs() -> list[Path]:
     """Write every catalog version and catalogs.sha256 (sha256sum format)."""
     sums, paths = [], []
     for version in cat.VERSIONS:
-        text = cat.dumps(generated_catalog(version)).encode()
+        text = dumps(generated_catalog(version)).encode()
         catalog_path(version).write_bytes(text)
         sums.append(f"{hashlib.sha256(text).hexdigest()}  {catalog_path(version).name}\n")
         paths.append(catalog_path(version))

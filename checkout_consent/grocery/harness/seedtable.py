@@ -1,5 +1,7 @@
 """The README's "Compared with the seed" table: the seed's published facts, and ours
-computed by executing the family's code. Run `python -m checkout_consent.grocery.harness.seedtable`."""
+computed by executing the family's code.
+
+Run `python -m checkout_consent.grocery.harness.seedtable`."""
 
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ def _seasons() -> str:
 
 def _catalogs() -> str:
     cats = [dataset.load_catalog(v) for v in ("1.0", "2.0", "3.0")]
-    prefix = all(a.products == b.products[:len(a.products)] for a, b in zip(cats, cats[1:]))
+    pairs = zip(cats, cats[1:], strict=False)
+    prefix = all(a.products == b.products[:len(a.products)] for a, b in pairs)
     sizes = " ⊂ ".join(f"v{c.version} {len(c.products):,}" for c in cats)
     return f"{sizes} SKUs; earlier SKUs unchanged: {'yes' if prefix else 'NO'}"
 
