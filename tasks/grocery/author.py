@@ -17,7 +17,7 @@ def E(item: str, qty: int, unit: str, dish: str, *subs: str) -> dict:  # noqa: N
     return {"item": item, "quantity": qty, "unit": unit, "dish": dish, "substitutes": list(subs)}
 
 
-def P(sku: str, kind: str, decoy: str | None = None, **kw: int) -> dict:  # noqa: N802
+def P(sku: str, kind: str, decoy: str | None = None, **kw: int | str) -> dict:  # noqa: N802
     return {"sku": sku, "kind": kind, **kw, **({"decoy": decoy} if decoy else {})}
 
 

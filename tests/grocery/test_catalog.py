@@ -10,8 +10,8 @@ from checkout_consent.grocery.harness import build
 
 
 def test_catalog__committed_files_match_generator_and_checksums() -> None:
-    sums = dict(reversed(line.split("  ")) for line in
-                (dataset.data_dir() / "catalogs.sha256").read_text().splitlines())
+    rows = (dataset.data_dir() / "catalogs.sha256").read_text().splitlines()
+    sums = {name: digest for digest, name in (row.split("  ") for row in rows)}
     assert set(sums) == {f"catalog-v{v}.jsonl" for v in cat.VERSIONS}
     for version in cat.VERSIONS:
         committed = dataset.catalog_path(version).read_bytes()

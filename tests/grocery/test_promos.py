@@ -14,7 +14,7 @@ from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.grader import score_submission
-from checkout_consent.grocery.promos import Promo, line_cost
+from checkout_consent.grocery.promos import Kind, Promo, line_cost
 from checkout_consent.grocery.scorer import (
     PROMO_FIX_DATE,
     cost,
@@ -41,7 +41,7 @@ def test_line_cost__each_rule_in_integer_cents(promo: Promo | None, qty: int, ce
 
 @given(st.sampled_from(["percent", "n_for_m", "bxgy", "threshold"]), st.integers(1, 50),
        st.integers(1, 5000), st.integers(1, 5), st.integers(1, 4))
-def test_line_cost__never_above_list_nor_negative(kind: str, qty: int, price: int, n: int,
+def test_line_cost__never_above_list_nor_negative(kind: Kind, qty: int, price: int, n: int,
                                                   m: int) -> None:
     promo = Promo(sku="X", kind=kind, percent_bp=m * 1000, n=n + m, m=m, off_cents=min(price, 99))
     assert 0 <= line_cost(promo, qty, price) <= qty * price
