@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +83,9 @@ def load_catalog(version: str) -> cat.Catalog:
     return cat.Catalog(version, products)
 
 
-def scored_on(scenario: Scenario) -> date | None:
-    raw = scenario.params.get("scored_on")
-    return date.fromisoformat(raw) if raw else None
+def scored_on(scenario: Scenario) -> str | None:
+    """The scoring date (ISO text) for the dated tight-week rule; never the clock."""
+    return scenario.params.get("scored_on") or None
 
 
 def brief_for(scenario: Scenario) -> Brief:

@@ -4,7 +4,6 @@ both become a `Cart` and go through `scorer.score`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -14,7 +13,7 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.record import SCORED_KEYS, Efficiency, GroceryRecord
-from checkout_consent.grocery.scorer import score
+from checkout_consent.grocery.scorer import ISO_DATE, score
 from checkout_consent.grocery.state import Cart, Line, State
 
 
@@ -66,7 +65,7 @@ class Submission(_Strict):
     task_id: str
     cart: SubmittedCart
     agent_card: AgentCard
-    scored_on: str | None = None  # ISO date: the dated tight-week rule's input
+    scored_on: str | None = Field(None, pattern=ISO_DATE)  # the dated tight-week rule's input
 
 
 def _merged(lines: list[SubmittedLine]) -> tuple[Line, ...]:
@@ -93,11 +92,8 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
     sub = _parse(data)
     try:
         brief = dataset.load_brief(sub.task_id)
-        when = date.fromisoformat(sub.scored_on) if sub.scored_on else None
     except KeyError:
         raise InvalidSubmission(f"field task_id: unknown task {sub.task_id!r}") from None
-    except ValueError:
-        raise InvalidSubmission("field scored_on: not an ISO date") from None
     catalog = dataset.load_catalog(sub.agent_card.catalog_version or brief.catalog_version)
     unknown = [ln.sku for ln in sub.cart.lines if ln.sku not in catalog.by_sku]
     if unknown:
@@ -108,7 +104,7 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
                 omissions_flagged=tuple(c.omissions_flagged), order_attempted=c.order_attempted,
                 submitted=True)
     card = sub.agent_card
-    return score(brief, catalog, cart, scored_on=when,
+    return score(brief, catalog, cart, scored_on=sub.scored_on,
                  efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost))
 
 

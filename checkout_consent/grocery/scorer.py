@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from datetime import date
 
 from checkout_consent.grocery import record as rec
 from checkout_consent.grocery.brief import Brief, Expected
@@ -13,14 +13,17 @@ from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line
 
 SCORER_VERSION = "1"
-PROMO_FIX_DATE = date(2026, 10, 15)  # tight-week promo pricing applies from this date on
+PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on
+ISO_DATE = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"  # ISO dates order as text
 QUESTION_PENALTY = 0.1  # per question beyond the brief's free questions
 Bought = Sequence[tuple[Line, Product]]
 Buy = tuple[Expected, Product | None, int]  # the cheapest allowed product and pack count
 
 
-def promo_pricing(brief: Brief, scored_on: date | None) -> bool:
+def promo_pricing(brief: Brief, scored_on: str | None) -> bool:
     """Whether effective promo prices apply; the dated rule is for tight-week only."""
+    if scored_on is not None and not re.fullmatch(ISO_DATE, scored_on):
+        raise ValueError(f"scoring date must be YYYY-MM-DD, got {scored_on!r}")
     if not brief.promos:
         return False
     return not brief.dated_promos or scored_on is None or scored_on >= PROMO_FIX_DATE
@@ -148,7 +151,7 @@ def _robustness(brief: Brief, cart: Cart, bought: Bought, subs: set[str]) -> flo
     return sum(credit) / len(hit)
 
 
-def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: date | None,
+def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
           efficiency: rec.Efficiency, invalid: bool = False) -> rec.GroceryRecord:
     """Grade one cart. Every figure is a pure function of the arguments."""
     promo_on = promo_pricing(brief, scored_on)
@@ -175,7 +178,7 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: date | None,
     failed = any(fails.model_dump().values())
     return rec.GroceryRecord(
         task_id=brief.task_id, season=brief.season, catalog_version=catalog.version,
-        scorer_version=SCORER_VERSION, scored_on=scored_on.isoformat() if scored_on else None,
+        scorer_version=SCORER_VERSION, scored_on=scored_on,
         promo_pricing=promo_on, score=0.0 if failed else round(sum(values) / len(values), 6),
         profile=profile, hard_fails=fails, lines=lines,
         totals=rec.Totals(budget_cents=brief.budget_cents,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.grader import score_submission
+from checkout_consent.grocery.grader import InvalidSubmission, score_submission
 from checkout_consent.grocery.promos import Kind, Promo, line_cost
 from checkout_consent.grocery.scorer import (
     PROMO_FIX_DATE,
@@ -114,17 +114,26 @@ def test_budget__promos_can_bring_a_list_price_overrun_under_budget() -> None:
 
 def test_dated_rule__tight_week_promos_apply_only_from_the_fix_date() -> None:
     brief = dataset.load_brief("tight-week")
-    day = PROMO_FIX_DATE.toordinal()
-    before, on = date.fromordinal(day - 1), date.fromordinal(day)
-    assert PROMO_FIX_DATE == date(2026, 10, 15)
+    assert PROMO_FIX_DATE == "2026-10-15"
+    day = date.fromisoformat(PROMO_FIX_DATE).toordinal()
+    before, on = date.fromordinal(day - 1).isoformat(), date.fromordinal(day).isoformat()
     assert not promo_pricing(brief, before) and promo_pricing(brief, on)
     assert promo_pricing(dataset.load_brief("sale-week"), before)  # only tight-week is dated
     lines = reference_lines("tight-week")
-    early = score_submission({**submission("tight-week", lines), "scored_on": before.isoformat()})
-    late = score_submission({**submission("tight-week", lines), "scored_on": on.isoformat()})
+    early = score_submission({**submission("tight-week", lines), "scored_on": before})
+    late = score_submission({**submission("tight-week", lines), "scored_on": on})
     assert early.hard_fails.over_budget and not early.promo_pricing
     assert not late.failed and late.promo_pricing
     assert early.totals.effective_cents == early.totals.list_cents == late.totals.list_cents
+
+
+def test_dated_rule__malformed_dates_are_refused() -> None:
+    brief = dataset.load_brief("tight-week")
+    for bad in ("2026-13-01", "15/10/2026", "2026-10-15T00:00", "2026-10-15\n"):
+        with pytest.raises(ValueError, match="YYYY-MM-DD"):
+            promo_pricing(brief, bad)
+        with pytest.raises(InvalidSubmission, match="scored_on"):
+            score_submission({**submission("tight-week", []), "scored_on": bad})
 
 
 def test_dated_rule__scenario_param_drives_the_trace_path() -> None:
