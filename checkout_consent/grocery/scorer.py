@@ -151,22 +151,26 @@ def _robustness(brief: Brief, cart: Cart, bought: Bought, subs: set[str]) -> flo
     return sum(credit) / len(hit)
 
 
+def _headline(profile: rec.Profile, fails: rec.HardFails) -> float:
+    """0 on any hard fail, else the mean of the non-null scored keys."""
+    values = [v for k in rec.SCORED_KEYS if (v := getattr(profile, k)) is not None]
+    return 0.0 if any(fails.model_dump().values()) else round(sum(values) / len(values), 6)
+
+
 def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
           efficiency: rec.Efficiency, invalid: bool = False) -> rec.GroceryRecord:
     """Grade one cart. Every figure is a pure function of the arguments."""
     promo_on = promo_pricing(brief, scored_on)
     bought = [(ln, catalog.by_sku[ln.sku]) for ln in cart.lines]
-    costs = [cost(brief, p, ln.quantity, promo_on) for ln, p in bought]
-    effective = sum(costs)
-    plan = optimum(brief, catalog, promo_on)
-    obtainable = {e.item for e, p, _ in plan if p is not None}
+    effective = sum(costs := [cost(brief, p, ln.quantity, promo_on) for ln, p in bought])
+    obtainable = {e.item for e, p, _ in optimum(brief, catalog, promo_on) if p is not None}
     lines, subs = _lines(brief, bought, obtainable)
     compliance, stated, found = _constraints(brief, bought, costs, effective)
     waste, waste_found = _waste(brief, bought)
     invented = [f"out of stock bought: {p.sku}" for _, p in bought if out_of_stock(brief, p)]
-    fails = rec.HardFails(over_budget=effective > brief.budget_cents,
-                      stated_constraint_violation=stated, order_attempted=cart.order_attempted,
-                      invented_availability=bool(invented), invalid_submission=invalid)
+    fails = rec.HardFails(over_budget=effective > brief.budget_cents, invalid_submission=invalid,
+                          stated_constraint_violation=stated, invented_availability=bool(invented),
+                          order_attempted=cart.order_attempted)
     profile = rec.Profile(
         completeness_accuracy=len(lines.matched) / len(obtainable) if obtainable else 1.0,
         stated_constraint_compliance=compliance,
@@ -174,16 +178,12 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
         waste_pantry_leftover=waste, collaboration_approval=_collaboration(brief, cart, subs),
         robustness_out_of_stock=_robustness(brief, cart, bought, subs),
         efficiency_reported_not_scored=efficiency)
-    values = [v for k in rec.SCORED_KEYS if (v := getattr(profile, k)) is not None]
-    failed = any(fails.model_dump().values())
+    totals = rec.Totals(budget_cents=brief.budget_cents, effective_cents=effective,
+                        list_cents=sum(ln.quantity * p.price_cents for ln, p in bought),
+                        minimal_cents=minimal_total(brief, catalog, promo_on) if brief.promos
+                        else None)
     return rec.GroceryRecord(
         task_id=brief.task_id, season=brief.season, catalog_version=catalog.version,
-        scorer_version=SCORER_VERSION, scored_on=scored_on,
-        promo_pricing=promo_on, score=0.0 if failed else round(sum(values) / len(values), 6),
-        profile=profile, hard_fails=fails, lines=lines,
-        totals=rec.Totals(budget_cents=brief.budget_cents,
-                      list_cents=sum(ln.quantity * p.price_cents for ln, p in bought),
-                      effective_cents=effective,
-                      minimal_cents=minimal_total(brief, catalog, promo_on) if brief.promos
-                      else None),
-        violations=tuple(found + waste_found + invented))
+        scorer_version=SCORER_VERSION, scored_on=scored_on, promo_pricing=promo_on,
+        score=_headline(profile, fails), profile=profile, hard_fails=fails, lines=lines,
+        totals=totals, violations=tuple(found + waste_found + invented))
