@@ -17,6 +17,7 @@ from checkout_consent.core.world import apply, evolve
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.catalog import Catalog
+from checkout_consent.grocery.grader import score_submission
 from checkout_consent.grocery.record import Efficiency
 from checkout_consent.grocery.scorer import score
 from checkout_consent.grocery.state import Cart, Line, State
@@ -70,6 +71,18 @@ def bench_score(state: State, n: int) -> Callable[[], None]:
     return run
 
 
+def bench_submissions(state: State, n: int) -> None:
+    """The submission path end to end: validation (pydantic), cart building, scoring."""
+    data = [{"task_id": state.brief.task_id, "agent_card": {
+        "model": "m", "tools": [], "store_snapshot": "v3.0", "seed": 0, "time_s": 1.0,
+        "token_cost": 0.0}, "cart": {"lines": [{"sku": ln.sku, "quantity": ln.quantity}
+                                               for ln in c.lines]}} for c in carts(state, n)]
+    start = time.perf_counter()
+    for d in data:
+        score_submission(d)
+    print(f"score_submission: {n / (time.perf_counter() - start):,.0f} submissions/s")
+
+
 def profile(run: Callable[[], None], label: str) -> None:
     prof = cProfile.Profile()
     prof.runcall(run)
@@ -99,6 +112,7 @@ def main() -> None:
     run = bench_score(_initial("normal-week"), 5000)
     run = bench_score(base, 5000)
     profile(run, "scoring sale-week")
+    bench_submissions(base, 5000)
 
 
 if __name__ == "__main__":
