@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -65,16 +66,10 @@ def best_buy(brief: Brief, catalog: Catalog, e: Expected, promo_on: bool) -> Buy
     return e, p, k
 
 
-_OPTIMA: dict[tuple[str, str, int, bool], tuple[Buy, ...]] = {}
-
-
+@functools.lru_cache(maxsize=1024)  # keyed by the whole brief (by value) and the catalog
 def optimum(brief: Brief, catalog: Catalog, promo_on: bool) -> tuple[Buy, ...]:
-    """The cheapest complete cart, line by line (lines share no product, so this is exact).
-    Memoised per (task, catalog version and size, pricing): a pure function's cache."""
-    key = (brief.task_id, catalog.version, len(catalog.products), promo_on)
-    if key not in _OPTIMA:
-        _OPTIMA[key] = tuple(best_buy(brief, catalog, e, promo_on) for e in brief.expected)
-    return _OPTIMA[key]
+    """The cheapest complete cart, line by line (lines share no product, so this is exact)."""
+    return tuple(best_buy(brief, catalog, e, promo_on) for e in brief.expected)
 
 
 def minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:

@@ -40,3 +40,14 @@ def test_heldout__briefs_round_trip_through_yaml() -> None:
 
     for h in heldout_briefs(dataset.public_briefs(), dataset.load_catalog("3.0"), 5, 1):
         assert dataset.brief_from_yaml(yaml.safe_load(build.brief_to_yaml(h))) == h
+
+
+def test_heldout__same_ids_under_other_seeds_get_their_own_optimum() -> None:
+    from checkout_consent.grocery.scorer import best_buy, cost
+
+    public, cat = dataset.public_briefs(), dataset.load_catalog("3.0")
+    for seed in (1, 2, 3):
+        for h in heldout_briefs(public, cat, seed, 1):
+            fresh = [best_buy(h, cat, e, bool(h.promos)) for e in h.expected]
+            assert minimal_total(h, cat, bool(h.promos)) == sum(
+                cost(h, p, k, bool(h.promos)) for _, p, k in fresh if p)
