@@ -27,20 +27,26 @@ from checkout_consent.grocery.dataset import (
     public_briefs,
 )
 from checkout_consent.grocery.generate import heldout_briefs
+from checkout_consent.grocery.promos import Promo
 
 SEED_ENV = "GROCERY_HELDOUT_SEED"
 
 
+def _promo(promo: Promo) -> dict[str, object]:
+    out: dict[str, object] = promo.model_dump(exclude_defaults=True)
+    if "percent_bp" in out:
+        out["percent"] = promo.percent_bp / 100
+    if "off_cents" in out:
+        out["off"] = f"{promo.off_cents / 100:.2f}"
+    return {k: v for k, v in out.items() if k not in ("percent_bp", "off_cents")}
+
+
 def brief_to_yaml(brief: Brief) -> str:
-    data = brief.model_dump(mode="json", exclude_defaults=True)
-    data["budget"] = f"{data.pop('budget_cents') / 100:.2f}"
-    if brief.caps:
-        data["caps"] = [{"item": c.item, "max": f"{c.max_cents / 100:.2f}"} for c in brief.caps]
-    for p in data.get("promos", []):
-        if "percent_bp" in p:
-            p["percent"] = p.pop("percent_bp") / 100
-        if "off_cents" in p:
-            p["off"] = f"{p.pop('off_cents') / 100:.2f}"
+    """Every brief field, empty ones too (dollars at the edge); promos list only their rule."""
+    data = brief.model_dump(mode="json", exclude={"budget_cents", "caps", "promos"})
+    data["budget"] = f"{brief.budget_cents / 100:.2f}"
+    data["caps"] = [{"item": c.item, "max": f"{c.max_cents / 100:.2f}"} for c in brief.caps]
+    data["promos"] = [_promo(p) for p in brief.promos]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
