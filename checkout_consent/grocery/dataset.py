@@ -1,0 +1,101 @@
+"""The family's only file reader: task briefs, the item table and catalogs under
+tasks/grocery/, each parsed once. (Writers live in harness/build.py.)"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from checkout_consent.core.family import Scenario
+from checkout_consent.core.money import parse_dollars
+from checkout_consent.core.version import tasks_dir
+from checkout_consent.grocery import catalog as cat
+from checkout_consent.grocery.brief import Brief
+from checkout_consent.grocery.generate import initial_state
+from checkout_consent.grocery.state import State
+
+PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
+              "out-of-stock-week", "sale-week", "tight-week", "size-week", "oos-hard-week",
+              "promo-decoy-week")
+
+
+def data_dir() -> Path:
+    return tasks_dir("grocery")
+
+
+def catalog_path(version: str) -> Path:
+    return data_dir() / f"catalog-v{version}.jsonl"
+
+
+def _promo(raw: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in raw.items() if k not in ("percent", "off")}
+    if "percent" in raw:
+        out["percent_bp"] = round(float(raw["percent"]) * 100)
+    if "off" in raw:
+        out["off_cents"] = parse_dollars(raw["off"], field="promo off")
+    return out
+
+
+def brief_from_yaml(raw: dict[str, Any]) -> Brief:
+    """A brief as written in YAML (dollars at the edge) to the model (cents inside)."""
+    data = dict(raw)
+    data["budget_cents"] = parse_dollars(data.pop("budget"), field="budget")
+    data["caps"] = [{"item": c["item"], "max_cents": parse_dollars(c["max"], field="cap")}
+                    for c in raw.get("caps", [])]
+    data["promos"] = [_promo(p) for p in raw.get("promos", [])]
+    return Brief.model_validate(data)
+
+
+@functools.cache
+def load_brief(task_id: str) -> Brief:
+    """A public brief by id, or a held-out one written under tasks/grocery/heldout/."""
+    name = f"{task_id}.yaml"
+    path = data_dir() / ("heldout" if task_id.startswith("heldout-") else "public") / name
+    if not path.is_file():
+        raise KeyError(f"no grocery task {task_id!r} (looked for {path})")
+    return brief_from_yaml(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def public_briefs() -> list[Brief]:
+    return [load_brief(t) for t in PUBLIC_IDS]
+
+
+@functools.cache
+def items() -> tuple[cat.Item, ...]:
+    return cat.parse_items((data_dir() / "items.psv").read_text(encoding="utf-8"))
+
+
+def generated_catalog(version: str, size: int | None = None) -> cat.Catalog:
+    """A catalog regenerated from the item table (default: the published size)."""
+    return cat.generate(items(), size or cat.VERSIONS[version], version)
+
+
+@functools.cache
+def load_catalog(version: str) -> cat.Catalog:
+    """A published catalog, parsed from its committed JSONL file once."""
+    rows = catalog_path(version).read_text(encoding="utf-8").splitlines()
+    products = (cat.Product(**dict(json.loads(r), tags=tuple(json.loads(r)["tags"])))
+                for r in rows)
+    return cat.Catalog(version, products)
+
+
+def scored_on(scenario: Scenario) -> str | None:
+    """The scoring date (ISO text) for the dated tight-week rule; never the clock."""
+    return scenario.params.get("scored_on") or None
+
+
+def brief_for(scenario: Scenario) -> Brief:
+    return load_brief(scenario.scenario_id)
+
+
+def catalog_for(scenario: Scenario) -> cat.Catalog:
+    return load_catalog(scenario.params.get("catalog_version") or brief_for(scenario)
+                        .catalog_version)
+
+
+def initial(scenario: Scenario) -> State:
+    return initial_state(brief_for(scenario), catalog_for(scenario))

@@ -1,0 +1,94 @@
+"""Writers for the grocery data (the world never writes): catalog files with checksums,
+and held-out briefs under a secret seed into the git-ignored tasks/grocery/heldout/.
+
+Run `python -m checkout_consent.grocery.harness.build catalogs`, or
+`python -m checkout_consent.grocery.harness.build heldout --seed N` (or with the seed in
+$GROCERY_HELDOUT_SEED; keep it secret).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+import yaml
+
+from checkout_consent.grocery import catalog as cat
+from checkout_consent.grocery.brief import Brief
+from checkout_consent.grocery.dataset import (
+    catalog_path,
+    data_dir,
+    generated_catalog,
+    load_catalog,
+    public_briefs,
+)
+from checkout_consent.grocery.generate import heldout_briefs
+from checkout_consent.grocery.promos import Promo
+
+SEED_ENV = "GROCERY_HELDOUT_SEED"
+
+
+def _promo(promo: Promo) -> dict[str, object]:
+    out: dict[str, object] = promo.model_dump(exclude_defaults=True)
+    if "percent_bp" in out:
+        out["percent"] = promo.percent_bp / 100
+    if "off_cents" in out:
+        out["off"] = f"{promo.off_cents / 100:.2f}"
+    return {k: v for k, v in out.items() if k not in ("percent_bp", "off_cents")}
+
+
+def brief_to_yaml(brief: Brief) -> str:
+    """Every brief field, empty ones too (dollars at the edge); promos list only their rule."""
+    data = brief.model_dump(mode="json", exclude={"budget_cents", "caps", "promos"})
+    data["budget"] = f"{brief.budget_cents / 100:.2f}"
+    data["caps"] = [{"item": c.item, "max": f"{c.max_cents / 100:.2f}"} for c in brief.caps]
+    data["promos"] = [_promo(p) for p in brief.promos]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def dumps(catalog: cat.Catalog) -> str:
+    """The byte-stable JSONL text of a catalog (one product per line, sorted keys)."""
+    return "".join(json.dumps(asdict(p), sort_keys=True) + "\n" for p in catalog.products)
+
+
+def write_catalogs() -> list[Path]:
+    """Write every catalog version and catalogs.sha256 (sha256sum format)."""
+    sums, paths = [], []
+    for version in cat.VERSIONS:
+        text = dumps(generated_catalog(version)).encode()
+        catalog_path(version).write_bytes(text)
+        sums.append(f"{hashlib.sha256(text).hexdigest()}  {catalog_path(version).name}\n")
+        paths.append(catalog_path(version))
+    (data_dir() / "catalogs.sha256").write_text("".join(sums), encoding="utf-8")
+    return paths
+
+
+def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
+    """Held-out briefs from the public templates under a secret seed (git-ignored dir)."""
+    out = data_dir() / "heldout"
+    out.mkdir(exist_ok=True)
+    paths = []
+    for brief in heldout_briefs(public_briefs(), load_catalog("3.0"), seed, per_template):
+        paths.append(out / f"{brief.task_id}.yaml")
+        paths[-1].write_text(brief_to_yaml(brief), encoding="utf-8")
+    return paths
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m checkout_consent.grocery.harness.build")
+    parser.add_argument("what", choices=["catalogs", "heldout"])
+    parser.add_argument("--seed", type=int, default=os.environ.get(SEED_ENV),
+                        help=f"the secret held-out seed (default: ${SEED_ENV})")
+    args = parser.parse_args(argv)
+    if args.what == "heldout" and args.seed is None:
+        parser.error(f"heldout needs --seed or ${SEED_ENV} (keep it secret)")
+    paths = write_catalogs() if args.what == "catalogs" else write_heldout(int(args.seed))
+    print("\n".join(str(p) for p in paths))
+
+
+if __name__ == "__main__":
+    main()

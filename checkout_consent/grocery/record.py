@@ -1,0 +1,76 @@
+"""The graded record of one cart: the seed's profile keys, hard fails and the detail."""
+
+from __future__ import annotations
+
+from checkout_consent.grocery.promos import Frozen
+
+PROFILE_KEYS = ("completeness_accuracy", "stated_constraint_compliance", "taste_preference_fit",
+                "waste_pantry_leftover", "collaboration_approval", "robustness_out_of_stock",
+                "efficiency_reported_not_scored")
+SCORED_KEYS = PROFILE_KEYS[:-1]
+HARD_FAILS = ("over_budget", "stated_constraint_violation", "order_attempted",
+              "invented_availability", "invalid_submission")
+
+
+class Efficiency(Frozen):
+    """Reported, never scored: from the agent card (time, token cost) or the trace (calls)."""
+
+    time_s: float | None = None
+    token_cost: float | None = None
+    tool_calls: int | None = None
+
+
+class Profile(Frozen):
+    completeness_accuracy: float
+    stated_constraint_compliance: float
+    taste_preference_fit: float | None
+    waste_pantry_leftover: float
+    collaboration_approval: float
+    robustness_out_of_stock: float | None
+    efficiency_reported_not_scored: Efficiency
+
+
+class HardFails(Frozen):
+    over_budget: bool = False
+    stated_constraint_violation: bool = False
+    order_attempted: bool = False
+    invented_availability: bool = False
+    invalid_submission: bool = False
+
+
+class Lines(Frozen):
+    """Completeness detail, reported separately as the seed asks."""
+
+    matched: tuple[str, ...]
+    missing: tuple[str, ...]
+    wrong_unit: tuple[str, ...]
+    wrong_quantity: tuple[str, ...]
+    extra: tuple[str, ...]  # skus of lines that serve no expected item
+
+
+class Totals(Frozen):
+    """Cents. `minimal_cents`: the cheapest complete cart, promos applied (promo tasks only)."""
+
+    budget_cents: int
+    list_cents: int
+    effective_cents: int
+    minimal_cents: int | None
+
+
+class GroceryRecord(Frozen):
+    task_id: str
+    season: int
+    catalog_version: str
+    scorer_version: str
+    scored_on: str | None
+    promo_pricing: bool
+    score: float  # 0 on any hard fail, else the mean of the non-null scored keys
+    profile: Profile
+    hard_fails: HardFails
+    lines: Lines
+    totals: Totals
+    violations: tuple[str, ...]  # constraint, waste and availability findings, in words
+
+    @property
+    def failed(self) -> bool:
+        return any(self.hard_fails.model_dump().values())
