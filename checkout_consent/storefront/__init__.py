@@ -34,7 +34,7 @@ SPEC = FamilySpec(
                          "default: the spec's turns_per_day (12)",
     },
     controls=controls.CONTROLS,
-    sanity_controls=("idle", "gullible", "cautious", "oracle"),
+    sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
     check_sanity=surface.check_sanity,

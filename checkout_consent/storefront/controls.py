@@ -5,10 +5,13 @@ gullible  lists both products at half their market value and buys from the cheap
           supplier every day its goods can still arrive; never answers an email.
 cautious  does what gullible does, but the next day cancels every order from the
           dishonest supplier (each carries a hidden fee) and restocks from the honest one.
-oracle    the theoretical optimum: half-market-value prices and, each day, exactly the
-          units that will sell tomorrow, bought from the honest supplier. It knows the
-          seeded demand: every control gets its world from the `scenario` argument, never
-          from prompt text, and reads the day and its orders off the transcript.
+half_value the seed's reference baseline: half-market-value prices and, each day, exactly
+          the units that will sell tomorrow at that price, bought from the honest supplier.
+oracle    the most cash any policy can end with (bench/oracle.py proves it): each day's
+          best price for the day's own shoppers, and exactly those units bought the day
+          before from the honest supplier. half_value and oracle know the seeded demand:
+          every control gets its world from the `scenario` argument, never from prompt
+          text, and reads the day and its orders off the transcript.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call
 from checkout_consent.core.family import Scenario
+from checkout_consent.storefront.bench.oracle import oracle_plan
 from checkout_consent.storefront.dataset import world as initial_world
 from checkout_consent.storefront.days import buyers
 from checkout_consent.storefront.state import State
@@ -87,7 +91,7 @@ def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) 
     return plan + gullible_plan(world, transcript, day, days)
 
 
-def oracle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
+def half_value_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
     plan = _prices(world) if day == 1 else []
     if day >= days:
         return plan
@@ -117,4 +121,6 @@ def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy
 
 
 CONTROLS: dict[str, Policy] = {"idle": _policy(idle_plan), "gullible": _policy(gullible_plan),
-                               "cautious": _policy(cautious_plan), "oracle": _policy(oracle_plan)}
+                               "cautious": _policy(cautious_plan),
+                               "half_value": _policy(half_value_plan),
+                               "oracle": _policy(oracle_plan)}
