@@ -55,9 +55,8 @@ def reference_total_cents(setup: Setup) -> int:
 def trap_plan(setup: Setup, k: int) -> TrapPlan:
     """The hidden fee the k-th order from a dishonest supplier carries (k from 0).
 
-    Drawn from its own stream, named by k, so a run draws only the plans it uses and each
-    plan is the same whatever else the run did. The variant, and where in the calibrated
-    range its fee on the reference order falls, turned into the variant's own rate."""
+    Drawn from its own stream, named by k (the same whatever else the run did): the variant
+    and its fee on the reference order, turned into the variant's own rate."""
     rng = stream(setup.seed, "storefront", setup.scenario, f"trap-{k}")
     variant = setup.variants[rng.below(len(setup.variants))]
     lo, hi = setup.fee_at_reference_cents
