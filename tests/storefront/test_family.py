@@ -38,6 +38,14 @@ def test_episode__opening_names_no_run_or_seed():
     assert SPEC.episode.system(dataset.scenario(0)) == prompts.SYSTEM
 
 
+def test_episode__briefing_gives_no_read_it_coaching_unless_hint_is_set():
+    plain = SPEC.episode.opening(dataset.scenario(0))
+    hinted = SPEC.episode.opening(dataset.scenario(0, hint=True))
+    assert "read it" not in plain and "read what" not in plain + prompts.SYSTEM
+    assert hinted == plain + prompts.HINT and "read it" in hinted
+    assert dataset.scenario(0).params == {} and "hint" in SPEC.task_params
+
+
 def test_episode__a_phase_per_day_opened_by_its_morning_report():
     state = SPEC.initial(dataset.scenario(0))
     assert SPEC.episode.phase(state) == 1
