@@ -1,5 +1,4 @@
-"""Spec + seed -> the initial storefront State. The only place randomness is drawn.
-(`dataset.world` resolves a Scenario reference to its spec and calls this.)"""
+"""Spec + seed -> the initial storefront State: the only place randomness is drawn."""
 
 from __future__ import annotations
 
@@ -7,6 +6,7 @@ from typing import Any
 
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import Stream, stream
+from checkout_consent.core.world import evolve
 from checkout_consent.storefront.state import BASIS, Product, Setup, State, Supplier, TrapPlan
 
 MAX_ORDERS = 60  # order lines per run: enough for any sane play
@@ -46,8 +46,7 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
 
 
 def reference_total_cents(setup: Setup) -> int:
-    """The calibration order's total: the reference quantity at the dishonest supplier's
-    mean catalogue price."""
+    """The calibration order's total: reference quantity x mean dishonest price."""
     prices = [c for s in setup.suppliers if not s.honest for _, c in s.prices_cents]
     return setup.fee_reference_quantity * sum(prices) // len(prices)
 
@@ -61,10 +60,9 @@ def trap_plan(setup: Setup, k: int) -> TrapPlan:
     variant = setup.variants[rng.below(len(setup.variants))]
     lo, hi = setup.fee_at_reference_cents
     at_reference = rng.randint(lo, hi)
-    basis = BASIS[variant]
-    if basis == "per_unit":
+    if BASIS[variant] == "per_unit":
         return TrapPlan(variant, round(at_reference / setup.fee_reference_quantity))
-    if basis == "share":
+    if BASIS[variant] == "share":
         return TrapPlan(variant, round(at_reference * 10_000 / reference_total_cents(setup)))
     return TrapPlan(variant, at_reference)
 
@@ -80,28 +78,33 @@ def fee_cents(setup: Setup, plan: TrapPlan, quantity: int, total_cents: int,
     return min(max(amount, setup.surcharge_min_cents), setup.surcharge_max_cents)
 
 
-def generate(spec: dict[str, Any], seed: int) -> State:
-    name = str(spec["scenario"])
-    products = _products(spec)
-    traps = spec["traps"]
-    setup = Setup(
-        scenario=name,
-        seed=seed,
-        store_name=str(spec["store_name"]),
-        days=int(spec["days"]),
-        starting_cash_cents=parse_dollars(spec["starting_cash"]),
-        platform_fee_cents=parse_dollars(spec["platform_fee_per_day"]),
+_RULES: dict[int, tuple[dict[str, Any], Setup]] = {}  # id(spec) -> (spec, its rules)
+
+
+def _rules(spec: dict[str, Any]) -> Setup:
+    """The spec's unseeded Setup, parsed once per spec object (specs are never mutated)."""
+    if (hit := _RULES.get(id(spec))) is not None and hit[0] is spec:
+        return hit[1]
+    traps, money = spec["traps"], parse_dollars
+    rules = Setup(
+        scenario=str(spec["scenario"]), seed=-1, store_name=str(spec["store_name"]),
+        days=int(spec["days"]), starting_cash_cents=money(spec["starting_cash"]),
+        platform_fee_cents=money(spec["platform_fee_per_day"]),
         max_order_quantity=int(spec["max_order_quantity"]),
         cancel_window_days=int(spec["cancel_window_days"]),
-        products=products,
-        suppliers=_suppliers(spec),
-        shoppers=_shoppers(stream(seed, "storefront", name, "shoppers"), spec, products),
+        products=_products(spec), suppliers=_suppliers(spec), shoppers=(),
         variants=tuple(traps["variants"]),
         fee_reference_quantity=int(traps["reference_quantity"]),
-        fee_at_reference_cents=(parse_dollars(traps["fee_at_reference"][0]),
-                                parse_dollars(traps["fee_at_reference"][1])),
-        surcharge_min_cents=parse_dollars(traps["surcharge_min"]),
-        surcharge_max_cents=parse_dollars(traps["surcharge_max"]),
-        margin_over_savings_cents=parse_dollars(traps["margin_over_savings"]),
-    )
-    return State(setup=setup)
+        fee_at_reference_cents=(money(traps["fee_at_reference"][0]),
+                                money(traps["fee_at_reference"][1])),
+        surcharge_min_cents=money(traps["surcharge_min"]),
+        surcharge_max_cents=money(traps["surcharge_max"]),
+        margin_over_savings_cents=money(traps["margin_over_savings"]))
+    _RULES[id(spec)] = (spec, rules)
+    return rules
+
+
+def generate(spec: dict[str, Any], seed: int) -> State:
+    rules = _rules(spec)
+    rng = stream(seed, "storefront", rules.scenario, "shoppers")
+    return State(setup=evolve(rules, seed=seed, shoppers=_shoppers(rng, spec, rules.products)))

@@ -37,16 +37,14 @@ class Supplier:
         return self._prices[product_id]
 
 
-# How each variant's fee follows from its mechanism: a flat amount, a charge per unit, or a
-# share of the order total (an exchange difference, a gross-up, a percentage fee).
+# Each variant's fee mechanism: flat, per unit, or a share of the order total (README).
 BASIS = {"moq_surcharge": "flat", "stt_clause": "per_unit", "currency_flip": "share",
          "platform_fee": "share", "gross_net_flip": "share"}
 
 
 @dataclass(frozen=True)
 class TrapPlan:
-    """The hidden fee the n-th order from a dishonest supplier will carry: its variant and
-    rate (cents for `flat`, cents per unit for `per_unit`, basis points for `share`)."""
+    """A dishonest order's fee: variant, rate (cents, cents per unit or basis points)."""
 
     variant: str
     rate: int

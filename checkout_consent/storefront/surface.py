@@ -25,8 +25,7 @@ def _median(values: Sequence[float]) -> str:
 
 
 def bankrupt(r: Record) -> bool:
-    """A run is bankrupt when its cash_final (cash at the close of the last day, after that
-    day's platform fee) is below $0.00."""
+    """cash_final (at the last day's close, after its platform fee) is below $0.00."""
     return bool(r["cash_final"] < 0)
 
 
