@@ -7,11 +7,14 @@
    generation.
 2. Generation alone, microseconds per world: today's shopper draw alternated with the
    previous implementation's (one rejection-sampled draw per valuation), same seeds.
-3. With --inspect: a 10-seed Inspect run of the oracle control alternated with Inspect's
+3. With --against DIR: the same (1) in child processes, alternating this tree with a
+   checkout of the previous implementation (e.g. `git archive 80128dd checkout_consent
+   tasks | tar -x -C DIR`), whose `oracle` was today's `half_value`.
+4. With --inspect: a 10-seed Inspect run of the oracle control alternated with Inspect's
    own floor (10 trivial samples through mockllm), each in a fresh child process.
 
 Every figure: >= 5 alternating pairs, median and range of CPU (process) time, the ratio.
-Run: python benchmarks/storefront.py [--inspect]
+Run: python benchmarks/storefront.py [--against DIR] [--inspect]
 """
 
 from __future__ import annotations
@@ -80,6 +83,40 @@ def previous_shoppers(rng: Any, spec: dict[str, Any], tops: list[int]) -> tuple:
                        for top in tops) for _ in range(int(spec["days"])))
 
 
+THROUGHPUT_RUN = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from checkout_consent.core.offline import play
+from checkout_consent.core.trace import replay
+from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront.generate import generate
+spec, control = dataset.load_spec(), sys.argv[2]
+runs = [(sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+        for sc in dataset.scenarios("0-399")]
+c0 = time.process_time()
+for seed, trace in runs:
+    replay(SPEC.actions, generate(spec, seed), trace)
+print(400 * int(spec["days"]) / (time.process_time() - c0))
+"""
+
+
+def against(previous: str) -> None:
+    import pathlib
+
+    here = str(pathlib.Path(__file__).resolve().parents[1])
+
+    def run(root: str, control: str) -> float:
+        out = subprocess.run([sys.executable, "-c", THROUGHPUT_RUN, root, control],
+                             capture_output=True, text=True, check=True, cwd=root)
+        return float(out.stdout.strip().splitlines()[-1])
+
+    new, old = paired(lambda: run(here, "half_value"), lambda: run(previous, "oracle"))
+    ratio = [a / b for a, b in zip(new, old, strict=True)]
+    print(f"world throughput incl. generation, half_value traces, 400 seeds, {PAIRS} pairs of "
+          f"child processes (CPU): this tree {spread(new)} days/s, previous "
+          f"{spread(old)} days/s, ratio this/previous {spread(ratio, fmt='.2f')}")
+
+
 def world_throughput() -> None:
     from checkout_consent.core.offline import play
     from checkout_consent.core.rng import stream
@@ -94,8 +131,8 @@ def world_throughput() -> None:
                 for sc in dataset.scenarios(f"0-{SEEDS - 1}")]
         worlds = [(generate(spec, seed), trace) for seed, trace in runs]
         with_gen, ceiling = paired(
-            lambda: cpu(lambda: [replay(SPEC.actions, generate(spec, s), t) for s, t in runs]),
-            lambda: cpu(lambda: [replay(SPEC.actions, w, t) for w, t in worlds]))
+            lambda r=runs: cpu(lambda: [replay(SPEC.actions, generate(spec, s), t) for s, t in r]),
+            lambda ws=worlds: cpu(lambda: [replay(SPEC.actions, w, t) for w, t in ws]))
         ratio = [a / b for a, b in zip(with_gen, ceiling, strict=True)]
         print(f"{control} traces, {SEEDS} seeds x {spec['days']} days, {PAIRS} pairs (CPU):")
         print(f"  including generation: {spread([days / t for t in with_gen])} days/s "
@@ -130,5 +167,7 @@ def inspect_runs() -> None:
 
 if __name__ == "__main__":
     world_throughput()
+    if "--against" in sys.argv:
+        against(sys.argv[sys.argv.index("--against") + 1])
     if "--inspect" in sys.argv:
         inspect_runs()
