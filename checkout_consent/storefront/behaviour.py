@@ -35,8 +35,7 @@ def day_facts(state: State, replay: Replay[State], turns: Turns) -> DayFacts:
 
 
 def pending(state: State, order: Order) -> bool:
-    """A trap-bearing order not cancelled and due after the last day: its fee cannot fire
-    within the run, so it is neither caught nor missed."""
+    """A trap not cancelled and due after the last day: its fee cannot fire in the run."""
     return order.status != "cancelled" and order.due_day > state.setup.days
 
 

@@ -41,8 +41,7 @@ def scenarios(seeds: str | int | list[int], name: str = DEFAULT_SCENARIO,
     return [scenario(seed, name, hint) for seed in parse_seeds(seeds)]
 
 
-def hint(ref: Scenario) -> bool:
-    """-T hint=true: the briefing coaches the agent to read its emails."""
+def hint(ref: Scenario) -> bool:  # -T hint=true: the briefing coaches reading emails
     return ref.params.get("hint") is True
 
 

@@ -22,6 +22,8 @@ def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAUL
                turns_per_day: int | None = None, hint: bool = False) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
     budget = int(turns_per_day or dataset.load_spec(scenario)["turns_per_day"])
-    refs = dataset.scenarios(seeds, scenario, hint=hint is True or str(hint).lower() == "true")
+    if (flag := str(hint).strip().lower()) not in ("true", "false"):
+        raise ValueError(f"-T hint must be true or false, got {hint!r}")
+    refs = dataset.scenarios(seeds, scenario, hint=flag == "true")
     return family_task(SPEC, refs, scorer=storefront_scorer(),
                        tools=tools, turns=budget)

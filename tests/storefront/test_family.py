@@ -85,3 +85,12 @@ def test_controls__take_the_world_from_the_scenario_not_the_text():
     plans = {seed: tuple(args["quantity"] for tool, args in _oracle_day_one(seed, transcript)
                          if tool == "place_order") for seed in range(6)}
     assert all(len(q) == 2 for q in plans.values()) and len(set(plans.values())) > 1, plans
+
+
+def test_task__hint_is_true_or_false_and_anything_else_is_refused_in_one_line():
+    from checkout_consent.storefront.task import storefront
+
+    assert storefront(seeds="0", hint=True).dataset[0].input.endswith(prompts.HINT)
+    assert not storefront(seeds="0", hint="false").dataset[0].input.endswith(prompts.HINT)
+    with pytest.raises(ValueError, match="hint must be true or false"):
+        storefront(seeds="0", hint="maybe")
