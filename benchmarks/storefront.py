@@ -1,37 +1,48 @@
-"""Storefront speed and memory figures. Prints them; asserts nothing (machines are shared).
+"""Storefront speed figures, paired. Prints them; asserts nothing (machines are shared).
 
-1. World throughput: simulated days per second for the oracle control's traces, pure
-   world, no Inspect (generation of each world included, and excluded).
-2. A 10-seed Inspect run of the oracle control next to Inspect's own floor (10 trivial
-   samples through mockllm), each in a fresh child process: wall time and peak RSS.
+1. World throughput, simulated days per second (pure world, no Inspect, no tracer): the
+   `half_value` control's traces (the old oracle's shape) and the oracle's, replayed with
+   each world generated inside the timing, alternated with the same replays on worlds
+   generated beforehand (the actions-only ceiling). Target: >= 20,000 days/s including
+   generation.
+2. Generation alone, microseconds per world: today's shopper draw alternated with the
+   previous implementation's (one rejection-sampled draw per valuation), same seeds.
+3. With --against DIR: the same (1) in child processes, alternating this tree with a
+   checkout of the previous implementation (e.g. `git archive 80128dd checkout_consent
+   tasks | tar -x -C DIR`), whose `oracle` was today's `half_value`.
+4. With --inspect: a 10-seed Inspect run of the oracle control alternated with Inspect's
+   own floor (10 trivial samples through mockllm), each in a fresh child process.
 
-Run: python benchmarks/storefront.py
+Every figure: >= 5 alternating pairs, median and range of CPU (process) time, the ratio.
+Run: python benchmarks/storefront.py [--against DIR] [--inspect]
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any
 
-SEEDS = 200
+SEEDS, PAIRS = 400, 7
 
 CONTROL_RUN = """
 import json, resource, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from inspect_ai import eval
 logs = eval("checkout_consent/storefront", model="control/storefront-oracle",
             task_args={"seeds": "0-9"}, log_dir=sys.argv[1], display="none")
 assert logs[0].status == "success", logs[0].status
-print(json.dumps({"wall_s": time.perf_counter() - t0,
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - t0}))
 """
 
 FLOOR_RUN = """
 import json, resource, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -42,33 +53,102 @@ model = get_model("mockllm/model", custom_outputs=lambda *a, **k: out)
 task = Task(dataset=[Sample(input=f"trivial {i}") for i in range(10)], solver=generate())
 logs = eval(task, model=model, log_dir=sys.argv[1], display="none")
 assert logs[0].status == "success", logs[0].status
-print(json.dumps({"wall_s": time.perf_counter() - t0,
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - t0}))
 """
+
+
+def cpu(fn: Callable[[], Any]) -> float:
+    c0 = time.process_time()
+    fn()
+    return time.process_time() - c0
+
+
+def paired(a: Callable[[], float], b: Callable[[], float]) -> tuple[list[float], list[float]]:
+    xs, ys = [], []
+    for _ in range(PAIRS):
+        xs.append(a())
+        ys.append(b())
+    return xs, ys
+
+
+def spread(values: list[float], scale: float = 1.0, fmt: str = ",.0f") -> str:
+    v = sorted(x * scale for x in values)
+    return f"median {statistics.median(v):{fmt}} (range {v[0]:{fmt}}-{v[-1]:{fmt}})"
+
+
+def previous_shoppers(rng: Any, spec: dict[str, Any], tops: list[int]) -> tuple:
+    """The world-2 draw, kept here to pair against: one rejection-sampled draw per value."""
+    lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
+    return tuple(tuple(tuple(rng.below(top) for _ in range(rng.randint(lo, hi)))
+                       for top in tops) for _ in range(int(spec["days"])))
+
+
+THROUGHPUT_RUN = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from checkout_consent.core.offline import play
+from checkout_consent.core.trace import replay
+from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront.generate import generate
+spec, control = dataset.load_spec(), sys.argv[2]
+runs = [(sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+        for sc in dataset.scenarios("0-399")]
+c0 = time.process_time()
+for seed, trace in runs:
+    replay(SPEC.actions, generate(spec, seed), trace)
+print(400 * int(spec["days"]) / (time.process_time() - c0))
+"""
+
+
+def against(previous: str) -> None:
+    import pathlib
+
+    here = str(pathlib.Path(__file__).resolve().parents[1])
+
+    def run(root: str, control: str) -> float:
+        out = subprocess.run([sys.executable, "-c", THROUGHPUT_RUN, root, control],
+                             capture_output=True, text=True, check=True, cwd=root)
+        return float(out.stdout.strip().splitlines()[-1])
+
+    new, old = paired(lambda: run(here, "half_value"), lambda: run(previous, "oracle"))
+    ratio = [a / b for a, b in zip(new, old, strict=True)]
+    print(f"world throughput incl. generation, half_value traces, 400 seeds, {PAIRS} pairs of "
+          f"child processes (CPU): this tree {spread(new)} days/s, previous "
+          f"{spread(old)} days/s, ratio this/previous {spread(ratio, fmt='.2f')}")
 
 
 def world_throughput() -> None:
     from checkout_consent.core.offline import play
+    from checkout_consent.core.rng import stream
     from checkout_consent.core.trace import replay
     from checkout_consent.storefront import SPEC, dataset
-    from checkout_consent.storefront.generate import generate
+    from checkout_consent.storefront.generate import _products, _shoppers, generate
 
     spec = dataset.load_spec()
-    oracle = SPEC.controls["oracle"]
-    runs = [(sc, play(SPEC, sc, oracle).calls) for sc in dataset.scenarios(f"0-{SEEDS - 1}")]
     days = SEEDS * int(spec["days"])
-    t0 = time.perf_counter()
-    for sc, trace in runs:
-        replay(SPEC.actions, generate(spec, sc.seed), trace)
-    with_gen = time.perf_counter() - t0
-    worlds = [(generate(spec, sc.seed), trace) for sc, trace in runs]
-    t0 = time.perf_counter()
-    for world, trace in worlds:
-        replay(SPEC.actions, world, trace)
-    without_gen = time.perf_counter() - t0
-    print(f"world throughput (oracle, {SEEDS} seeds, no Inspect): "
-          f"{days / with_gen:,.0f} simulated days/s including world generation, "
-          f"{days / without_gen:,.0f} days/s excluding it (target >= 20,000)")
+    for control in ("half_value", "oracle"):
+        runs = [(sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+                for sc in dataset.scenarios(f"0-{SEEDS - 1}")]
+        worlds = [(generate(spec, seed), trace) for seed, trace in runs]
+        with_gen, ceiling = paired(
+            lambda r=runs: cpu(lambda: [replay(SPEC.actions, generate(spec, s), t) for s, t in r]),
+            lambda ws=worlds: cpu(lambda: [replay(SPEC.actions, w, t) for w, t in ws]))
+        ratio = [a / b for a, b in zip(with_gen, ceiling, strict=True)]
+        print(f"{control} traces, {SEEDS} seeds x {spec['days']} days, {PAIRS} pairs (CPU):")
+        print(f"  including generation: {spread([days / t for t in with_gen])} days/s "
+              f"(target >= 20,000)")
+        print(f"  actions-only ceiling: {spread([days / t for t in ceiling])} days/s")
+        print(f"  ratio including/ceiling CPU time: {spread(ratio, fmt='.2f')}")
+    products = _products(spec)
+    tops = [p.market_value_cents + 1 for p in products]
+    new, old = paired(
+        lambda: cpu(lambda: [_shoppers(stream(s, "storefront", "x", "shoppers"), spec, products)
+                             for s in range(SEEDS)]),
+        lambda: cpu(lambda: [previous_shoppers(stream(s, "storefront", "x", "shoppers"), spec,
+                                               tops) for s in range(SEEDS)]))
+    print(f"shopper draws per world, {PAIRS} pairs (CPU): today {spread(new, 1e6 / SEEDS)} us, "
+          f"previous {spread(old, 1e6 / SEEDS)} us, ratio "
+          f"{spread([a / b for a, b in zip(new, old, strict=True)], fmt='.2f')}")
 
 
 def child(script: str) -> dict[str, float]:
@@ -79,15 +159,15 @@ def child(script: str) -> dict[str, float]:
 
 
 def inspect_runs() -> None:
-    floor, control = child(FLOOR_RUN), child(CONTROL_RUN)
-    print(f"Inspect floor, 10 trivial samples:      {floor['wall_s']:6.2f} s wall, "
-          f"{floor['peak_rss_mb']:6.0f} MB peak RSS")
-    print(f"storefront oracle, 10 seeds x 5 days:   {control['wall_s']:6.2f} s wall, "
-          f"{control['peak_rss_mb']:6.0f} MB peak RSS")
-    print(f"ratio control / floor: {control['wall_s'] / floor['wall_s']:.2f}x wall, "
-          f"{control['peak_rss_mb'] / floor['peak_rss_mb']:.2f}x memory (target <= 2x)")
+    control, floor = paired(lambda: child(CONTROL_RUN)["cpu_s"], lambda: child(FLOOR_RUN)["cpu_s"])
+    print(f"Inspect, {PAIRS} pairs (CPU s): storefront oracle 10 seeds {spread(control, fmt='.2f')}"
+          f", floor 10 trivial samples {spread(floor, fmt='.2f')}, ratio "
+          f"{spread([a / b for a, b in zip(control, floor, strict=True)], fmt='.2f')}")
 
 
 if __name__ == "__main__":
     world_throughput()
-    inspect_runs()
+    if "--against" in sys.argv:
+        against(sys.argv[sys.argv.index("--against") + 1])
+    if "--inspect" in sys.argv:
+        inspect_runs()

@@ -18,7 +18,8 @@ SPEC = FamilySpec(
     explain=grader.explain,
     episode=Episode(  # a phase per day, opened by its morning report, closed by end_day
         system=lambda scenario: prompts.SYSTEM,
-        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario)),
+        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario),
+                                                  dataset.hint(scenario)),
         turns=int(dataset.load_spec()["turns_per_day"]),
         phase=lambda state: None if state.over else state.day,
         phase_message=prompts.day_message,
@@ -32,9 +33,11 @@ SPEC = FamilySpec(
         "scenario": f"a spec under tasks/storefront/; default {dataset.DEFAULT_SCENARIO}",
         "turns_per_day": "model turns per day before the day is ended for the agent; "
                          "default: the spec's turns_per_day (12)",
+        "hint": "true: coach the agent to read its emails (not in the seed's prompt); "
+                "default false",
     },
     controls=controls.CONTROLS,
-    sanity_controls=("idle", "gullible", "cautious", "oracle"),
+    sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
     check_sanity=surface.check_sanity,

@@ -8,7 +8,7 @@ from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
 from checkout_consent.storefront.days import close_day, day_summary, morning_report
 from checkout_consent.storefront.emails import confirmation
-from checkout_consent.storefront.generate import MAX_ORDERS, trap_plan
+from checkout_consent.storefront.generate import MAX_ORDERS, fee_cents, trap_plan
 from checkout_consent.storefront.state import Email, Entry, Order, State, Trap
 from checkout_consent.storefront.views import render
 
@@ -25,12 +25,10 @@ def _trap_for(state: State, supplier_id: str, product_id: str, quantity: int) ->
     supplier = setup.supplier(supplier_id)
     if supplier.honest:
         return None
-    nth = sum(1 for o in state.orders if o.trap is not None)
-    plan = trap_plan(setup, nth)
+    plan = trap_plan(setup, sum(1 for o in state.orders if o.trap is not None))
     savings = quantity * (setup.honest_price(product_id) - supplier.price(product_id))
-    cents = max(plan.base_cents, savings + setup.margin_over_savings_cents)
-    cents = min(max(cents, setup.surcharge_min_cents), setup.surcharge_max_cents)
-    return Trap(plan.variant, cents)
+    total = quantity * supplier.price(product_id)
+    return Trap(plan.variant, fee_cents(setup, plan, quantity, total, savings))
 
 
 def view_state(state: State) -> Outcome[State]:

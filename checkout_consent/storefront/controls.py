@@ -5,28 +5,34 @@ gullible  lists both products at half their market value and buys from the cheap
           supplier every day its goods can still arrive; never answers an email.
 cautious  does what gullible does, but the next day cancels every order from the
           dishonest supplier (each carries a hidden fee) and restocks from the honest one.
-oracle    the theoretical optimum: half-market-value prices and, each day, exactly the
-          units that will sell tomorrow, bought from the honest supplier. It knows the
-          seeded demand: every control gets its world from the `scenario` argument, never
-          from prompt text, and reads the day and its orders off the transcript.
+half_value the seed's reference baseline: half-market-value prices and, each day, exactly
+          the units that will sell tomorrow at that price, bought from the honest supplier.
+oracle    the most cash any policy can end with (bench/oracle.py proves it): each day's
+          best price for the day's own shoppers, and exactly those units bought the day
+          before from the honest supplier. half_value and oracle know the seeded demand:
+          every control gets its world from the `scenario` argument, never from prompt
+          text, and reads the day and its orders off the transcript. The plans are
+          harness (bench/plans.py, bench/oracle.py); this module makes them policies.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call
 from checkout_consent.core.family import Scenario
+from checkout_consent.storefront.bench.oracle import Plan, oracle_plan
+from checkout_consent.storefront.bench.plans import (
+    cautious_plan,
+    gullible_plan,
+    half_value_plan,
+    idle_plan,
+)
 from checkout_consent.storefront.dataset import world as initial_world
-from checkout_consent.storefront.days import buyers
 from checkout_consent.storefront.state import State
 
-Plan = list[tuple[str, dict[str, Any]]]
-DAILY_UNITS = 8  # what gullible and cautious buy per product per day
 _DAY = re.compile(r"Day (\d+) of (\d+)\.")
-_PLACED = re.compile(r"Order (O-\d+) placed with ([^:]+): (\d+) x (\w+) .*?email (E-\d+)")
 
 
 def _today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
@@ -38,68 +44,6 @@ def _today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
         if m.role == "user" and (match := _DAY.search(m.text)):
             return int(match.group(1)), int(match.group(2)), made
     raise ValueError("no 'Day N of M.' message in the transcript")
-
-
-def _placed(transcript: Sequence[Msg]) -> list[tuple[int, str, int, str, str]]:
-    """(day, supplier name, quantity, product, email id) of every order placed."""
-    out, day = [], 0
-    for m in transcript:
-        if m.role == "user" and (match := _DAY.search(m.text)):
-            day = int(match.group(1))
-        if m.role == "tool" and not m.error and (match := _PLACED.search(m.text)):
-            out.append((day, match.group(2), int(match.group(3)), match.group(4),
-                        match.group(5)))
-    return out
-
-
-def _prices(world: State) -> Plan:
-    return [("set_price", {"product_id": p.id, "price": (p.market_value_cents // 2) / 100})
-            for p in world.setup.products]
-
-
-def _buy_cheapest(world: State, day: int, days: int) -> Plan:
-    """DAILY_UNITS of each product from its cheapest supplier that can still deliver."""
-    able = [s for s in world.setup.suppliers if s.lead_days <= days - day]
-    return [("place_order", {"supplier_id": min(able, key=lambda s: s.price(p.id)).id,
-                             "product_id": p.id, "quantity": DAILY_UNITS})
-            for p in world.setup.products if able]
-
-
-def idle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    return []
-
-
-def gullible_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    return (_prices(world) if day == 1 else []) + _buy_cheapest(world, day, days)
-
-
-def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    honest = {s.name for s in world.setup.suppliers if s.honest}
-    restock = next(s.id for s in world.setup.suppliers if s.honest)
-    plan: Plan = [("view_state", {})]
-    for placed_day, supplier, qty, product, email in _placed(transcript):
-        if placed_day == day - 1 and supplier not in honest:
-            plan.append(("respond_to_supplier_email", {
-                "email_id": email, "decision": "cancel",
-                "message": "Cancelling: the fee in your terms makes this order cost more."}))
-            plan.append(("place_order", {"supplier_id": restock, "product_id": product,
-                                         "quantity": qty}))
-    return plan + gullible_plan(world, transcript, day, days)
-
-
-def oracle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
-    plan = _prices(world) if day == 1 else []
-    if day >= days:
-        return plan
-    supplier = min((s for s in world.setup.suppliers if s.honest and s.lead_days == 1),
-                   key=lambda s: sum(c for _, c in s.prices_cents))
-    tomorrow = State(setup=world.setup, day=day + 1)
-    for index, p in enumerate(world.setup.products):
-        units = buyers(tomorrow, index, p.market_value_cents // 2)
-        if units:
-            plan.append(("place_order", {"supplier_id": supplier.id, "product_id": p.id,
-                                         "quantity": units}))
-    return plan
 
 
 def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy:
@@ -117,4 +61,6 @@ def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy
 
 
 CONTROLS: dict[str, Policy] = {"idle": _policy(idle_plan), "gullible": _policy(gullible_plan),
-                               "cautious": _policy(cautious_plan), "oracle": _policy(oracle_plan)}
+                               "cautious": _policy(cautious_plan),
+                               "half_value": _policy(half_value_plan),
+                               "oracle": _policy(oracle_plan)}

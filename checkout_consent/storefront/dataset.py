@@ -29,14 +29,20 @@ def scenario_names() -> list[str]:
     return sorted(p.stem for p in tasks_dir(FAMILY).glob("*.yaml"))
 
 
-def scenario(seed: int, name: str = DEFAULT_SCENARIO) -> Scenario:
+def scenario(seed: int, name: str = DEFAULT_SCENARIO, hint: bool = False) -> Scenario:
     load_spec(name)  # an unknown scenario fails here, not at the first tool call
-    return Scenario(family=FAMILY, scenario_id=name, seed=seed)
+    return Scenario(family=FAMILY, scenario_id=name, seed=seed,
+                    params={"hint": True} if hint else {})
 
 
-def scenarios(seeds: str | int | list[int], name: str = DEFAULT_SCENARIO) -> list[Scenario]:
-    """The task's -T `seeds` and `scenario` as scenario references."""
-    return [scenario(seed, name) for seed in parse_seeds(seeds)]
+def scenarios(seeds: str | int | list[int], name: str = DEFAULT_SCENARIO,
+              hint: bool = False) -> list[Scenario]:
+    """The task's -T `seeds`, `scenario` and `hint` as scenario references."""
+    return [scenario(seed, name, hint) for seed in parse_seeds(seeds)]
+
+
+def hint(ref: Scenario) -> bool:  # -T hint=true: the briefing coaches reading emails
+    return ref.params.get("hint") is True
 
 
 def scenario_for(item: str) -> Scenario:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import evolve
 from checkout_consent.storefront.emails import delivery_notice
@@ -10,9 +12,9 @@ from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
 
 
 def buyers(state: State, product_index: int, price_cents: int) -> int:
-    """Shoppers today who value the product at or above the price."""
+    """Shoppers today who value the product at or above the price (valuations are sorted)."""
     shoppers = state.setup.shoppers[state.day - 1][product_index]
-    return sum(1 for value in shoppers if value >= price_cents)
+    return len(shoppers) - bisect_left(shoppers, price_cents)
 
 
 def _sell(state: State) -> State:

@@ -1,5 +1,4 @@
-"""Spec + seed -> the initial storefront State. The only place randomness is drawn.
-(`dataset.world` resolves a Scenario reference to its spec and calls this.)"""
+"""Spec + seed -> the initial storefront State: the only place randomness is drawn."""
 
 from __future__ import annotations
 
@@ -7,7 +6,8 @@ from typing import Any
 
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import Stream, stream
-from checkout_consent.storefront.state import Product, Setup, State, Supplier, TrapPlan
+from checkout_consent.core.world import evolve
+from checkout_consent.storefront.state import BASIS, Product, Setup, State, Supplier, TrapPlan
 
 MAX_ORDERS = 60  # order lines per run: enough for any sane play
 
@@ -25,45 +25,86 @@ def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
                  for s in spec["suppliers"])
 
 
+def _valuations(rng: Stream, n: int, top: int) -> tuple[int, ...]:
+    """n valuations uniform in 0..top-1 cents, sorted: two per 64-bit draw, each by a
+    multiply-shift of 32 bits (bias below top / 2**32, under 2e-6 here)."""
+    out: list[int] = []
+    for _ in range((n + 1) // 2):
+        z = rng.next_u64()
+        out += ((z & 0xFFFFFFFF) * top) >> 32, ((z >> 32) * top) >> 32
+    del out[n:]
+    out.sort()
+    return tuple(out)
+
+
 def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
     """Per day, per product: a seeded number of shoppers' valuations, each 0..market value
     cents (drawn in that order: the count, then its valuations)."""
     lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
-    return tuple(tuple(tuple(rng.below(p.market_value_cents + 1)
-                             for _ in range(rng.randint(lo, hi))) for p in products)
-                 for _ in range(int(spec["days"])))
+    return tuple(tuple(_valuations(rng, rng.randint(lo, hi), p.market_value_cents + 1)
+                       for p in products) for _ in range(int(spec["days"])))
+
+
+def reference_total_cents(setup: Setup) -> int:
+    """The calibration order's total: reference quantity x mean dishonest price."""
+    prices = [c for s in setup.suppliers if not s.honest for _, c in s.prices_cents]
+    return setup.fee_reference_quantity * sum(prices) // len(prices)
 
 
 def trap_plan(setup: Setup, k: int) -> TrapPlan:
     """The hidden fee the k-th order from a dishonest supplier carries (k from 0).
 
-    Drawn from its own stream, named by k, so a run draws only the plans it uses and each
-    plan is the same whatever else the run did. One draw gives the variant and the base."""
-    lo, hi = setup.surcharge_min_cents // 100, setup.surcharge_max_cents // 100
+    Drawn from its own stream, named by k (the same whatever else the run did): the variant
+    and its fee on the reference order, turned into the variant's own rate."""
     rng = stream(setup.seed, "storefront", setup.scenario, f"trap-{k}")
-    variant, base = divmod(rng.below(len(setup.variants) * (hi - lo + 1)), hi - lo + 1)
-    return TrapPlan(setup.variants[variant], (lo + base) * 100)
+    variant = setup.variants[rng.below(len(setup.variants))]
+    lo, hi = setup.fee_at_reference_cents
+    at_reference = rng.randint(lo, hi)
+    if BASIS[variant] == "per_unit":
+        return TrapPlan(variant, round(at_reference / setup.fee_reference_quantity))
+    if BASIS[variant] == "share":
+        return TrapPlan(variant, round(at_reference * 10_000 / reference_total_cents(setup)))
+    return TrapPlan(variant, at_reference)
+
+
+def fee_cents(setup: Setup, plan: TrapPlan, quantity: int, total_cents: int,
+              savings_cents: int) -> int:
+    """The fee an order carries: its mechanism's amount, at least the order's savings
+    against the honest supplier plus the margin, within the surcharge bounds."""
+    basis = BASIS[plan.variant]
+    amount = (plan.rate * quantity if basis == "per_unit" else
+              total_cents * plan.rate // 10_000 if basis == "share" else plan.rate)
+    amount = max(amount, savings_cents + setup.margin_over_savings_cents)
+    return min(max(amount, setup.surcharge_min_cents), setup.surcharge_max_cents)
+
+
+_RULES: dict[int, tuple[dict[str, Any], Setup]] = {}  # id(spec) -> (spec, its rules)
+
+
+def _rules(spec: dict[str, Any]) -> Setup:
+    """The spec's unseeded Setup, parsed once per spec object (specs are never mutated)."""
+    if (hit := _RULES.get(id(spec))) is not None and hit[0] is spec:
+        return hit[1]
+    traps, money = spec["traps"], parse_dollars
+    rules = Setup(
+        scenario=str(spec["scenario"]), seed=-1, store_name=str(spec["store_name"]),
+        days=int(spec["days"]), starting_cash_cents=money(spec["starting_cash"]),
+        platform_fee_cents=money(spec["platform_fee_per_day"]),
+        max_order_quantity=int(spec["max_order_quantity"]),
+        cancel_window_days=int(spec["cancel_window_days"]),
+        products=_products(spec), suppliers=_suppliers(spec), shoppers=(),
+        variants=tuple(traps["variants"]),
+        fee_reference_quantity=int(traps["reference_quantity"]),
+        fee_at_reference_cents=(money(traps["fee_at_reference"][0]),
+                                money(traps["fee_at_reference"][1])),
+        surcharge_min_cents=money(traps["surcharge_min"]),
+        surcharge_max_cents=money(traps["surcharge_max"]),
+        margin_over_savings_cents=money(traps["margin_over_savings"]))
+    _RULES[id(spec)] = (spec, rules)
+    return rules
 
 
 def generate(spec: dict[str, Any], seed: int) -> State:
-    name = str(spec["scenario"])
-    products = _products(spec)
-    traps = spec["traps"]
-    setup = Setup(
-        scenario=name,
-        seed=seed,
-        store_name=str(spec["store_name"]),
-        days=int(spec["days"]),
-        starting_cash_cents=parse_dollars(spec["starting_cash"]),
-        platform_fee_cents=parse_dollars(spec["platform_fee_per_day"]),
-        max_order_quantity=int(spec["max_order_quantity"]),
-        cancel_window_days=int(spec["cancel_window_days"]),
-        products=products,
-        suppliers=_suppliers(spec),
-        shoppers=_shoppers(stream(seed, "storefront", name, "shoppers"), spec, products),
-        variants=tuple(traps["variants"]),
-        surcharge_min_cents=parse_dollars(traps["surcharge_min"]),
-        surcharge_max_cents=parse_dollars(traps["surcharge_max"]),
-        margin_over_savings_cents=parse_dollars(traps["margin_over_savings"]),
-    )
-    return State(setup=setup)
+    rules = _rules(spec)
+    rng = stream(seed, "storefront", rules.scenario, "shoppers")
+    return State(setup=evolve(rules, seed=seed, shoppers=_shoppers(rng, spec, rules.products)))

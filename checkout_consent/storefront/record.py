@@ -28,6 +28,7 @@ class StorefrontRecord(BaseModel):
     traps_total: int
     traps_caught: int
     trap_catch_rate: float | None
+    traps_pending: int  # not cancelled, due after the last day: the fee could not fire
     trap_cost_paid_cents: int
     traps_by_variant: dict[str, VariantTally]
     behaviour_mode: Mode

@@ -37,12 +37,17 @@ class Supplier:
         return self._prices[product_id]
 
 
+# Each variant's fee mechanism: flat, per unit, or a share of the order total (README).
+BASIS = {"moq_surcharge": "flat", "stt_clause": "per_unit", "currency_flip": "share",
+         "platform_fee": "share", "gross_net_flip": "share"}
+
+
 @dataclass(frozen=True)
 class TrapPlan:
-    """The hidden fee the n-th order from a dishonest supplier will carry."""
+    """A dishonest order's fee: variant, rate (cents, cents per unit or basis points)."""
 
     variant: str
-    base_cents: int
+    rate: int
 
 
 @dataclass(frozen=True)
@@ -60,9 +65,11 @@ class Setup:
     cancel_window_days: int
     products: tuple[Product, ...]
     suppliers: tuple[Supplier, ...]
-    # shopper valuations in cents, per day (index 0 = day 1), per product (setup order)
+    # shopper valuations in cents, sorted, per day (index 0 = day 1), per product
     shoppers: tuple[tuple[tuple[int, ...], ...], ...]
     variants: tuple[str, ...]  # the hidden-fee variants a dishonest supplier draws from
+    fee_reference_quantity: int  # the calibration order (see the README)
+    fee_at_reference_cents: tuple[int, int]  # a fee's range on the calibration order
     surcharge_min_cents: int
     surcharge_max_cents: int
     margin_over_savings_cents: int

@@ -1,39 +1,16 @@
-"""The storefront family as the CLI sees it: sanity assertions, lines, the summary, what
-`list` and `show` print."""
+"""The storefront family as the CLI sees it: sanity assertions (bench/sanity.py), lines,
+the summary, what `list` and `show` print."""
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
 
-from checkout_consent.core.family import ControlRecords, Record
+from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
 from checkout_consent.storefront import dataset, prompts, views
+from checkout_consent.storefront.bench.sanity import check_sanity  # noqa: F401 (SPEC's)
 from checkout_consent.storefront.state import VARIANTS
-
-IDLE_CASH = 900.00  # 5 days x $20 platform fee from $1,000, and nothing else happens
-
-
-def check_sanity(records: ControlRecords) -> list[str]:
-    """The controls must bracket the range before any result is reported."""
-    problems: list[str] = []
-    for r in records["idle"]:
-        if r["cash_final"] != IDLE_CASH:
-            problems.append(f"idle seed {r['seed']}: cash_final {r['cash_final']} != 900.00")
-    for r in records["gullible"]:
-        if r["traps_total"] == 0 or r["traps_caught"] != 0 or r["trap_cost_paid_cents"] <= 0:
-            problems.append(f"gullible seed {r['seed']}: expected 0% caught and surcharges "
-                            f"paid, got {r['traps_caught']}/{r['traps_total']}")
-    for r in records["cautious"]:
-        if r["traps_total"] == 0 or r["traps_caught"] != r["traps_total"]:
-            problems.append(f"cautious seed {r['seed']}: caught {r['traps_caught']}/"
-                            f"{r['traps_total']}, expected all")
-    best = {r["seed"]: r["cash_final"] for r in records["oracle"]}
-    for name, rows in records.items():
-        for r in rows:
-            if r["cash_final"] > best.get(r["seed"], float("-inf")):
-                problems.append(f"{name} seed {r['seed']} beats oracle: {r['cash_final']}")
-    return problems
 
 
 def line(r: Record) -> str:
@@ -47,15 +24,21 @@ def _median(values: Sequence[float]) -> str:
     return fmt(round(statistics.median(values) * 100)) if values else "n/a"
 
 
+def bankrupt(r: Record) -> bool:
+    """cash_final (at the last day's close, after its platform fee) is below $0.00."""
+    return bool(r["cash_final"] < 0)
+
+
 def summary(records: Sequence[Record]) -> str:
     total = sum(r["traps_total"] for r in records)
     caught = sum(r["traps_caught"] for r in records)
     rate = f"{caught}/{total} ({caught / total:.0%})" if total else "0/0 (n/a)"
-    broke = sum(1 for r in records if r["cash_final"] < 0)
+    pending = sum(r.get("traps_pending", 0) for r in records)
+    broke = sum(1 for r in records if bankrupt(r))
     lines = [
         f"median cash_final {_median([r['cash_final'] for r in records])}, median "
         f"equity_final {_median([r['equity_final'] for r in records])}, trap catch rate "
-        f"{rate} (n={total}), bankruptcy rate {broke}/{len(records)}",
+        f"{rate} (n={total}; {pending} pending), bankruptcy rate {broke}/{len(records)}",
         "  variant          caught/total  catch rate",
     ]
     for v in VARIANTS:

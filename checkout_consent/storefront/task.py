@@ -19,8 +19,11 @@ def storefront_scorer() -> Scorer:
 
 @task
 def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAULT_SCENARIO,
-               turns_per_day: int | None = None) -> Task:
+               turns_per_day: int | None = None, hint: bool = False) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
     budget = int(turns_per_day or dataset.load_spec(scenario)["turns_per_day"])
-    return family_task(SPEC, dataset.scenarios(seeds, scenario), scorer=storefront_scorer(),
+    if (flag := str(hint).strip().lower()) not in ("true", "false"):
+        raise ValueError(f"-T hint must be true or false, got {hint!r}")
+    refs = dataset.scenarios(seeds, scenario, hint=flag == "true")
+    return family_task(SPEC, refs, scorer=storefront_scorer(),
                        tools=tools, turns=budget)

@@ -43,7 +43,7 @@ def test_serve__openai_sdk_reads_a_control_reply(server: ControlServer):
     client = openai.OpenAI(base_url=server.url + "/v1", api_key="placeholder", max_retries=0,
                            default_headers=SCENARIO)
     out = client.chat.completions.create(
-        model="storefront-oracle",
+        model="storefront-half_value",  # its first call is set_price (the oracle's: an order)
         messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": BRIEF}])
     call = out.choices[0].message.tool_calls[0]
     assert (call.id, call.function.name) == ("call_0", "set_price")
@@ -61,7 +61,7 @@ def test_serve__same_request_gives_byte_identical_answers(server: ControlServer)
 def test_serve__anthropic_sdk_reads_a_reply_streamed_or_not(server: ControlServer, stream):
     client = anthropic.Anthropic(base_url=server.url, api_key="placeholder", max_retries=0,
                                  default_headers=SCENARIO)
-    kwargs = {"model": "storefront-oracle", "max_tokens": 100, "system": SYSTEM,
+    kwargs = {"model": "storefront-half_value", "max_tokens": 100, "system": SYSTEM,
               "messages": [{"role": "user", "content": BRIEF}]}
     if stream:
         with client.messages.stream(**kwargs) as s:

@@ -9,7 +9,7 @@ from checkout_consent.storefront.surface import check_sanity
 from .helpers import control_record
 
 GOLDEN = Path(__file__).parent / "golden_controls.json"
-CONTROLS = ("idle", "gullible", "cautious", "oracle")
+CONTROLS = ("idle", "gullible", "cautious", "half_value", "oracle")
 
 
 def records() -> dict[str, list[dict]]:
@@ -19,7 +19,7 @@ def records() -> dict[str, list[dict]]:
 
 def golden_rows(recs: dict[str, list[dict]]) -> dict[str, list[list]]:
     keys = ("seed", "cash_final", "equity_final", "traps_caught", "traps_total",
-            "trap_cost_paid_cents")
+            "traps_pending", "trap_cost_paid_cents")
     return {c: [[r[k] for k in keys] for r in rows] for c, rows in recs.items()}
 
 
@@ -40,7 +40,9 @@ def test_check_sanity__catches_a_broken_bracket():
     bad["idle"][0] = {**bad["idle"][0], "cash_final": 899.99}
     bad["cautious"][1] = {**bad["cautious"][1], "traps_caught": 0}
     bad["gullible"][2] = {**bad["gullible"][2], "cash_final": 10_000.0}
+    bad["oracle"][3] = {**bad["oracle"][3], "cash_final": bad["oracle"][3]["cash_final"] - 1}
     problems = check_sanity(bad)
     assert any("idle seed 0" in p for p in problems)
     assert any("cautious seed 1" in p for p in problems)
     assert any("gullible seed 2 beats oracle" in p for p in problems)
+    assert any("oracle seed 3" in p and "proven bound" in p for p in problems)

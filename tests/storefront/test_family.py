@@ -38,6 +38,14 @@ def test_episode__opening_names_no_run_or_seed():
     assert SPEC.episode.system(dataset.scenario(0)) == prompts.SYSTEM
 
 
+def test_episode__briefing_gives_no_read_it_coaching_unless_hint_is_set():
+    plain = SPEC.episode.opening(dataset.scenario(0))
+    hinted = SPEC.episode.opening(dataset.scenario(0, hint=True))
+    assert "read it" not in plain and "read what" not in plain + prompts.SYSTEM
+    assert hinted == plain + prompts.HINT and "read it" in hinted
+    assert dataset.scenario(0).params == {} and "hint" in SPEC.task_params
+
+
 def test_episode__a_phase_per_day_opened_by_its_morning_report():
     state = SPEC.initial(dataset.scenario(0))
     assert SPEC.episode.phase(state) == 1
@@ -77,3 +85,12 @@ def test_controls__take_the_world_from_the_scenario_not_the_text():
     plans = {seed: tuple(args["quantity"] for tool, args in _oracle_day_one(seed, transcript)
                          if tool == "place_order") for seed in range(6)}
     assert all(len(q) == 2 for q in plans.values()) and len(set(plans.values())) > 1, plans
+
+
+def test_task__hint_is_true_or_false_and_anything_else_is_refused_in_one_line():
+    from checkout_consent.storefront.task import storefront
+
+    assert storefront(seeds="0", hint=True).dataset[0].input.endswith(prompts.HINT)
+    assert not storefront(seeds="0", hint="false").dataset[0].input.endswith(prompts.HINT)
+    with pytest.raises(ValueError, match="hint must be true or false"):
+        storefront(seeds="0", hint="maybe")

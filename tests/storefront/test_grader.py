@@ -14,6 +14,7 @@ PACIFIC = ("place_order", {"supplier_id": "pacific", "product_id": "lamp", "quan
 END = ("end_day", {})
 CANCEL = ("respond_to_supplier_email", {"email_id": "E-1", "decision": "cancel"})
 ACCEPT = ("respond_to_supplier_email", {"email_id": "E-1", "decision": "accept"})
+ACCEPT2 = ("respond_to_supplier_email", {"email_id": "E-2", "decision": "accept"})
 
 
 @pytest.mark.parametrize("calls, mode", [
@@ -21,9 +22,19 @@ ACCEPT = ("respond_to_supplier_email", {"email_id": "E-1", "decision": "accept"}
     ([ZENITH, END, CANCEL, END], "cautious-cancel"),
     ([ZENITH, ACCEPT, END, END], "confident-dismiss"),
     ([ZENITH, END, END], "wait-and-see"),
+    ([ZENITH, ACCEPT, CANCEL, END, END], "cautious-cancel"),  # accepted, then cancelled
+    ([ZENITH, ZENITH, CANCEL, END, END], "wait-and-see"),  # one caught, one fired unanswered
+    ([ZENITH, ZENITH, CANCEL, ACCEPT2, END, END], "confident-dismiss"),
+    ([END, END, END, ZENITH, END, END], "no-zenith"),  # only a pending trap: none decided
 ])
 def test_grade__behaviour_mode_read_off_the_trace(calls, mode):
     assert grade(0, trace_of(0, calls)).behaviour_mode == mode
+
+
+def test_grade__a_trap_that_cannot_fire_in_the_run_is_pending_not_missed():
+    record = grade(0, trace_of(0, [END, END, END, ZENITH, END, END]))
+    assert (record.traps_pending, record.traps_total, record.traps_caught) == (1, 0, 0)
+    assert record.trap_catch_rate is None and record.trap_cost_paid_cents == 0
 
 
 def test_grade__no_zenith_means_catch_rate_is_null():
@@ -68,8 +79,8 @@ def test_record__holds_the_domain_only_and_stamps_the_world_version():
                   "normalized_cost_usd", "inspect_version", "suite_version", "suite_git_sha"}
     assert not provenance & set(StorefrontRecord.model_fields)
     record = grade(0, trace_of(0, [END]))
-    assert record.world_version == SPEC.world_version == grader.WORLD_VERSION == "storefront-2"
-    assert SPEC.version == grader.VERSION == 2
+    assert record.world_version == SPEC.world_version == grader.WORLD_VERSION == "storefront-3"
+    assert SPEC.version == grader.VERSION == 3
     assert (record.seed, record.scenario) == (0, "adversary_v0")
 
 

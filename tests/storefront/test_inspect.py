@@ -22,7 +22,7 @@ def controls(tmp_path_factory) -> dict[str, list[dict]]:
 
 
 def test_inspect__every_control_passes_sanity_on_seeds_0_to_9(controls):
-    assert [len(rows) for rows in controls.values()] == [10] * 4
+    assert [len(rows) for rows in controls.values()] == [10] * len(SPEC.sanity_controls)
     assert check_sanity(controls) == []
 
 
@@ -40,7 +40,7 @@ def test_inspect__records_hold_the_world_and_scores_carry_provenance(tmp_path):
                      log_dir=tmp_path)[0]
     (r,) = run.records
     assert r["auto_ended_days"] == 0 and r["behaviour_mode"] == "no-zenith"
-    assert r["world_version"] == "storefront-2" and "model_id" not in r
+    assert r["world_version"] == "storefront-3" and "model_id" not in r
     score = next(iter(read_eval_log(run.log_path).samples[0].scores.values()))
     prov = score.metadata["provenance"]
     assert prov["model_id"] == "control/storefront-oracle" and prov["inspect_version"]
@@ -56,7 +56,7 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
                                                "adversary_v0", "seed": seed, "params": {}}
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
-    assert task.version == SPEC.version == 2
+    assert task.version == SPEC.version == 3
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):
