@@ -109,6 +109,12 @@ class FamilySpec:
     # reference cassettes: (provider, control) pairs recorded by `record-references`
     recorded: tuple[tuple[str, str], ...] = ()
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    # the public task ids the scoring service lists (each one `scenario_for` accepts)
+    task_ids: Callable[[], list[str]] = lambda: []
+    # a family's own submission scorer for the scoring service (pure; raises ValueError
+    # naming the bad field). None: the saved-trace path, {"task": ID, "calls": [...]} graded
+    # by core.offline.grade_saved. Grocery scores a cart and an agent card this way.
+    score_submission: Callable[[Mapping[str, Any]], Record] | None = None
     epochs: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
 
