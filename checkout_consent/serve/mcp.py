@@ -43,9 +43,9 @@ def build(service: Service) -> MCPServer:
         "provenance and leaderboards."))
 
     @server.tool()
-    def list_tasks(family: str) -> list[str]:
+    def list_tasks(family: str) -> dict[str, Any]:
         """The public task ids of a family (storefront, shopkit, pizza)."""
-        return _answer(lambda: service.tasks(family))
+        return {"family": family, "tasks": _answer(lambda: service.tasks(family))}
 
     @server.tool()
     def get_task(family: str, task_id: str) -> dict[str, Any]:
@@ -72,9 +72,10 @@ def build(service: Service) -> MCPServer:
         return service.provenance()
 
     @server.tool()
-    def get_leaderboard(family: str, season: int | None = None) -> list[dict[str, Any]]:
+    def get_leaderboard(family: str, season: int | None = None) -> dict[str, Any]:
         """Stored submissions of a family per agent (one season when given), best first."""
-        return _answer(lambda: service.leaderboard(family, season))
+        entries = _answer(lambda: service.leaderboard(family, season))
+        return {"family": family, "season": season, "entries": entries}
 
     return server
 
