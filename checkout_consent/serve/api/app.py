@@ -22,15 +22,17 @@ from checkout_consent.serve.api.service import NotFound, Service
 from checkout_consent.serve.api.storage import Row
 from checkout_consent.serve.api.submission import MAX_BODY, Invalid, TraceSubmission
 
-FAMILY = Path(min_length=1, max_length=100, json_schema_extra={"enum": names()})
+FAMILY = Path(json_schema_extra={"enum": names()})  # others: 404, as any unknown
 
 
 class TooLarge(Exception):
     pass
 
 
-def _error(status: int, error: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse(models.Error(error=error, field=field).model_dump(), status_code=status)
+def _error(status: int, error: str, field: str | None = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(models.Error(error=error, field=field).model_dump(), status_code=status,
+                        headers=headers)
 
 
 async def read_capped(request: Request) -> bytes:
@@ -72,7 +74,7 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
-        return _error(error.status_code, str(error.detail))
+        return _error(error.status_code, str(error.detail), headers=error.headers)
 
     @app.exception_handler(Exception)
     async def bug(_: Request, error: Exception) -> JSONResponse:
@@ -144,6 +146,12 @@ def create_app(service: Service) -> FastAPI:
         components = doc.setdefault("components", {}).setdefault("schemas", {})
         components.update(schema.pop("$defs", {}))
         components["TraceSubmission"] = schema
+        components.pop("HTTPValidationError", None), components.pop("ValidationError", None)
+        error = {"description": "refused: one line naming the field", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        for operation in (op for path in doc["paths"].values() for op in path.values()):
+            if operation["responses"].pop("422", None) is not None:  # we answer 400
+                operation["responses"]["400"] = error
         return doc
 
     app.openapi = openapi  # type: ignore[method-assign]
