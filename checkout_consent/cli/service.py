@@ -11,6 +11,7 @@ from typing import Any
 from checkout_consent.cli.common import UsageError, err
 
 DEFAULT_DB = "checkout-consent.db"
+KEEP_ALIVE = 30  # seconds: a client slower than uvicorn's 5 s default loses a reused socket
 
 
 def loopback(host: str) -> bool:
@@ -37,7 +38,8 @@ def cmd_serve_api(args: argparse.Namespace) -> int:
     os.environ[DB_ENV] = args.db
     err(f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s))")
     uvicorn.run("checkout_consent.serve.api.app:from_environment", factory=True,
-                host=args.host, port=args.port, workers=args.workers, log_level="warning")
+                host=args.host, port=args.port, workers=args.workers, log_level="warning",
+                timeout_keep_alive=KEEP_ALIVE)
     return 0
 
 

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import pytest
 import uvicorn
 
+from checkout_consent.cli.service import KEEP_ALIVE
 from checkout_consent.core.offline import play
 from checkout_consent.families import family
 from checkout_consent.serve.api.app import create_app
@@ -40,7 +41,7 @@ def storage(tmp_path: Path) -> Storage:
 def live(storage: Storage) -> Iterator[Live]:
     port = free_port()
     config = uvicorn.Config(create_app(Service(storage)), host="127.0.0.1", port=port,
-                            log_level="warning", backlog=2048)
+                            log_level="warning", backlog=2048, timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
+
+from checkout_consent.serve.api.commit import GroupCommit
 
 SCHEMA_VERSION = 1
 COLUMNS = "id, family, task, agent, season, world_version, received_at, submission, record"
@@ -81,6 +84,8 @@ class Storage:
             raise
         except Exception as error:  # sqlite3.Error, psycopg.Error: one line, not a traceback
             raise StorageError(f"cannot open the database {target!r}: {error}") from None
+        self._writer: GroupCommit | None = None
+        self._writer_lock = threading.Lock()
 
     @contextmanager
     def _connect(self) -> Iterator[Any]:
@@ -126,13 +131,28 @@ class Storage:
         row = Row(secrets.token_hex(12), family, task, agent, season,
                   str(record.get("world_version", "")),
                   arrived(), submission, record)
-        values = (*row[:7], json.dumps(submission), json.dumps(record))
-        with self._connect() as db:
-            db.execute(self._sql(f"INSERT INTO submissions ({COLUMNS}) VALUES "
-                                 f"({', '.join('?' * 9)})"), values)
-            if self.postgres:
-                db.commit()
+        with self._writer_lock:
+            if self._writer is None:
+                self._writer = GroupCommit(self._insert)
+        self._writer.write((*row[:7], json.dumps(submission), json.dumps(record)))
         return row
+
+    def _insert(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert rows in one transaction: all of them or none."""
+        query = self._sql(f"INSERT INTO submissions ({COLUMNS}) VALUES ({', '.join('?' * 9)})")
+        with self._connect() as db:
+            if self.postgres:
+                with db.cursor() as cursor:
+                    cursor.executemany(query, rows)
+                db.commit()
+                return
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(query, rows)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
     def get(self, submission_id: str) -> Row | None:
         with self._connect() as db:
