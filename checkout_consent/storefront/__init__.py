@@ -44,5 +44,4 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
-    task_ids=lambda: [f"{s.scenario_id}:{s.seed}" for s in dataset.scenarios(dataset.PUBLIC_SEEDS)],
 )

@@ -7,6 +7,7 @@ answered 200 with the fail flagged in its record."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Path, Query, Request
@@ -30,7 +31,7 @@ class TooLarge(Exception):
 
 
 def _error(status: int, error: str, field: str | None = None,
-           headers: dict[str, str] | None = None) -> JSONResponse:
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(models.Error(error=error, field=field).model_dump(), status_code=status,
                         headers=headers)
 

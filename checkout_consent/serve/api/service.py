@@ -52,10 +52,10 @@ class Service:
 
     def families(self) -> list[dict[str, Any]]:
         return [{"name": f.name, "world_version": f.world_version, "summary": f.summary_line,
-                 "tasks": len(f.task_ids())} for f in FAMILIES]
+                 "tasks": len(f.public_task_ids())} for f in FAMILIES]
 
     def tasks(self, name: str) -> list[str]:
-        return spec_of(name).task_ids()
+        return spec_of(name).public_task_ids()
 
     def task(self, name: str, task_id: str) -> dict[str, Any]:
         spec = spec_of(name)
@@ -65,7 +65,7 @@ class Service:
             text = spec.show(task_id)
         except (ValueError, KeyError, FileNotFoundError):
             raise NotFound(f"no {name} task {task_id!r}") from None
-        return {"family": name, "id": task_id, "public": task_id in spec.task_ids(),
+        return {"family": name, "id": task_id, "public": task_id in spec.public_task_ids(),
                 "text": text}
 
     def score(self, name: str, body: bytes) -> Row:
@@ -109,6 +109,6 @@ class Service:
             raise Invalid("control", f"{name} has no control {chosen!r}; controls: "
                           f"{', '.join(spec.controls)}")
         records = [play_and_grade(spec, spec.scenario_for(t), spec.controls[chosen])
-                   for t in spec.task_ids()[:MAX_BENCHMARK_TASKS]]
+                   for t in spec.public_task_ids()[:MAX_BENCHMARK_TASKS]]
         return {"family": name, "control": chosen, "lines": [spec.line(r) for r in records],
                 "summary": spec.summary(records)}

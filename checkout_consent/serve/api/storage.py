@@ -65,8 +65,7 @@ class Row(NamedTuple):
 
 
 def _row(values: tuple[Any, ...]) -> Row:
-    *head, submission, record = values
-    return Row(*head, json.loads(submission), json.loads(record))
+    return Row._make((*values[:7], json.loads(values[7]), json.loads(values[8])))
 
 
 class Storage:
@@ -92,8 +91,8 @@ class Storage:
         if self.postgres:
             import psycopg
 
-            with psycopg.connect(self.target, autocommit=False) as db:
-                yield db
+            with psycopg.connect(self.target, autocommit=False) as pg:
+                yield pg
             return
         db = sqlite3.connect(self.target, timeout=60, isolation_level=None)
         try:
