@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from checkout_consent.cli import browse, run
+from checkout_consent.cli import browse, run, service
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli.common import UsageError, err
 from checkout_consent.families import FAMILIES
@@ -20,6 +20,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_parsers(sub)
     browse.add_parsers(sub)
     cli_cassettes.add_parsers(sub)
+    service.add_parsers(sub)
     for spec in FAMILIES:
         if spec.add_commands is not None:
             spec.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))

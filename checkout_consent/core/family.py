@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from checkout_consent.core.controls import Policy
+from checkout_consent.core.spec import parse_seeds
 from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
@@ -109,6 +110,13 @@ class FamilySpec:
     # reference cassettes: (provider, control) pairs recorded by `record-references`
     recorded: tuple[tuple[str, str], ...] = ()
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    # the public task ids the scoring service lists (each one `scenario_for` accepts);
+    # None: the public seeds, for a family whose public set is `seeds`
+    task_ids: Callable[[], list[str]] | None = None
+    # a family's own submission scorer for the scoring service (pure; raises ValueError
+    # naming the bad field). None: the saved-trace path, {"task": ID, "calls": [...]} graded
+    # by core.offline.grade_saved. Grocery scores a cart and an agent card this way.
+    score_submission: Callable[[Mapping[str, Any]], Record] | None = None
     epochs: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -120,3 +128,10 @@ class FamilySpec:
     @property
     def world_version(self) -> str:
         return f"{self.name}-{self.version}"
+
+    def public_task_ids(self) -> list[str]:
+        """What the scoring service lists: `task_ids`, or the public seeds."""
+        if self.task_ids is not None:
+            return self.task_ids()
+        seeds = self.public_args.get("seeds")
+        return [] if seeds is None else [str(s) for s in parse_seeds(seeds)]

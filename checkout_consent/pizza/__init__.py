@@ -55,6 +55,7 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=surface.scenario_for,
     sample_id=lambda scenario: scenario.scenario_id,
+    task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
     recorded=(("openai", "reference"), ("openai", "mock")),
     add_commands=verbs.add_commands,
 )

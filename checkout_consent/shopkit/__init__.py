@@ -50,5 +50,6 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
+    task_ids=dataset.task_ids,
     add_commands=add_commands,
 )

@@ -1,0 +1,68 @@
+"""`serve-api` and `mcp`: the scoring service over HTTP (uvicorn) and over MCP stdio, both
+storing accepted submissions in one database (SQLite file or PostgreSQL URL)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+from typing import Any
+
+from checkout_consent.cli.common import UsageError, err
+
+DEFAULT_DB = "checkout-consent.db"
+KEEP_ALIVE = 30  # seconds: a client slower than uvicorn's 5 s default loses a reused socket
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def cmd_serve_api(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from checkout_consent.serve.api.app import DB_ENV
+    from checkout_consent.serve.api.storage import Storage
+
+    if not loopback(args.host) and not args.allow_remote:
+        raise UsageError(f"--host {args.host} is not loopback; pass --allow-remote to "
+                         "serve other machines (put TLS and a proxy in front)")
+    if not 0 < args.port < 65536 or args.workers < 1:
+        raise UsageError("--port must be 1-65535 and --workers at least 1")
+    Storage(args.db)  # create or check the schema once, before any worker starts
+    os.environ[DB_ENV] = args.db
+    err(f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s))")
+    uvicorn.run("checkout_consent.serve.api.app:from_environment", factory=True,
+                host=args.host, port=args.port, workers=args.workers, log_level="warning",
+                timeout_keep_alive=KEEP_ALIVE)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from checkout_consent.serve.api.service import Service
+    from checkout_consent.serve.api.storage import Storage
+    from checkout_consent.serve.mcp import serve_stdio
+
+    serve_stdio(Service(Storage(args.db)))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("serve-api", help="the scoring service over HTTP (stores submissions)")
+    p.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=DEFAULT_DB,
+                   help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})")
+    p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow binding a non-loopback address")
+    p.set_defaults(fn=cmd_serve_api)
+    p = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
+    p.add_argument("--db", default=DEFAULT_DB,
+                   help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})")
+    p.set_defaults(fn=cmd_mcp)

@@ -1,0 +1,171 @@
+"""The scoring service's ASGI app (FastAPI; served by uvicorn, `checkout-consent serve-api`).
+
+Everything a client sends is hostile: a refused request is one JSON line
+`{"error": ..., "field": ...}` with 400 (404 unknown route/family/task/submission, 413 body
+too large), nothing stored, never a 5xx. A valid submission that hard-fails is stored and
+answered 200 with the fail flagged in its record."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from checkout_consent import __version__
+from checkout_consent.families import names
+from checkout_consent.serve.api import models
+from checkout_consent.serve.api.service import NotFound, Service
+from checkout_consent.serve.api.storage import Row
+from checkout_consent.serve.api.submission import MAX_BODY, Invalid, TraceSubmission
+
+FAMILY = Path(json_schema_extra={"enum": names()})  # others: 404, as any unknown
+
+
+class TooLarge(Exception):
+    pass
+
+
+def _error(status: int, error: str, field: str | None = None,
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(models.Error(error=error, field=field).model_dump(), status_code=status,
+                        headers=headers)
+
+
+async def read_capped(request: Request) -> bytes:
+    """The request body, refused (413) past MAX_BODY whatever Content-Length claims."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise TooLarge
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def submission_out(row: Row) -> models.Submission:
+    return models.Submission(**{k: v for k, v in row._asdict().items() if k != "submission"})
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(Invalid)
+    async def invalid(_: Request, error: Invalid) -> JSONResponse:
+        return _error(400, error.message, error.field)
+
+    @app.exception_handler(NotFound)
+    async def not_found(_: Request, error: NotFound) -> JSONResponse:
+        return _error(404, str(error))
+
+    @app.exception_handler(TooLarge)
+    async def too_large(_: Request, error: TooLarge) -> JSONResponse:
+        return _error(413, f"body larger than {MAX_BODY} bytes", "body")
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        return _error(400, str(first.get("msg", "invalid request")),
+                      ".".join(str(p) for p in first.get("loc", ())) or None)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail), headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def bug(_: Request, error: Exception) -> JSONResponse:
+        return _error(500, f"internal error: {type(error).__name__}")
+
+
+def _read_routes(app: FastAPI, service: Service) -> None:
+    @app.get("/health")
+    def health() -> models.Health:
+        return models.Health(status="ok", submissions=service.storage.count())
+
+    @app.get("/v1/families")
+    def families() -> models.Families:
+        return models.Families(families=[models.FamilyInfo(**f) for f in service.families()])
+
+    @app.get("/v1/{family}/tasks", responses={404: {"model": models.Error}})
+    def tasks(family: str = FAMILY) -> models.TaskList:
+        return models.TaskList(family=family, tasks=service.tasks(family))
+
+    @app.get("/v1/{family}/tasks/{task_id}", responses={404: {"model": models.Error}})
+    def task(task_id: str, family: str = FAMILY) -> models.TaskDetail:
+        return models.TaskDetail(**service.task(family, task_id))
+
+    @app.get("/v1/submissions/{submission_id}", responses={404: {"model": models.Error}})
+    def submission(submission_id: str) -> models.Submission:
+        return submission_out(service.submission(submission_id))
+
+    @app.get("/v1/{family}/leaderboard", responses={404: {"model": models.Error}})
+    def leaderboard(family: str = FAMILY, season: int | None = Query(
+            default=None, ge=0, le=10_000)) -> models.Leaderboard:
+        entries = [models.BoardEntry(**e) for e in service.leaderboard(family, season)]
+        return models.Leaderboard(family=family, season=season, entries=entries)
+
+    @app.get("/v1/provenance")
+    def provenance() -> models.Provenance:
+        return models.Provenance(**service.provenance())
+
+
+SCORE_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"oneOf": [
+        {"$ref": "#/components/schemas/TraceSubmission"},
+        {"type": "object", "description": "a family's own submission (grocery: a cart and "
+                                          "an agent card)"}]}}}}}
+
+
+def _score_route(app: FastAPI, service: Service) -> None:
+    @app.post("/v1/{family}/score", openapi_extra=SCORE_BODY, responses={
+        400: {"model": models.Error}, 404: {"model": models.Error},
+        413: {"model": models.Error}})
+    async def score(request: Request, family: str = FAMILY) -> models.Submission:
+        """Grade a submission and store it. Storefront, pizza, shopkit: a saved trace
+        `{"task": ID, "calls": [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`.
+        """
+        body = await read_capped(request)
+        return submission_out(await run_in_threadpool(service.score, family, body))
+
+
+def create_app(service: Service) -> FastAPI:
+    app = FastAPI(title="checkout-consent scoring service", version=__version__,
+                  description=__doc__)
+    _handlers(app)
+    _read_routes(app, service)
+    _score_route(app, service)
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        doc = plain_openapi()
+        schema = TraceSubmission.model_json_schema(ref_template="#/components/schemas/{model}")
+        components = doc.setdefault("components", {}).setdefault("schemas", {})
+        components.update(schema.pop("$defs", {}))
+        components["TraceSubmission"] = schema
+        components.pop("HTTPValidationError", None), components.pop("ValidationError", None)
+        error = {"description": "refused: one line naming the field", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        for operation in (op for path in doc["paths"].values() for op in path.values()):
+            if operation["responses"].pop("422", None) is not None:  # we answer 400
+                operation["responses"]["400"] = error
+        return doc
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+DB_ENV = "CHECKOUT_CONSENT_DB"
+
+
+def from_environment() -> FastAPI:
+    """The app over the database named by $CHECKOUT_CONSENT_DB (uvicorn workers use it)."""
+    import os
+
+    from checkout_consent.serve.api.storage import Storage
+
+    return create_app(Service(Storage(os.environ.get(DB_ENV, "checkout-consent.db"))))

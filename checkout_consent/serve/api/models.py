@@ -1,0 +1,75 @@
+"""The API's response models (they are its OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class Health(BaseModel):
+    status: str
+    submissions: int
+
+
+class FamilyInfo(BaseModel):
+    name: str
+    world_version: str
+    summary: str
+    tasks: int
+
+
+class Families(BaseModel):
+    families: list[FamilyInfo]
+
+
+class TaskList(BaseModel):
+    family: str
+    tasks: list[str]
+
+
+class TaskDetail(BaseModel):
+    family: str
+    id: str
+    public: bool
+    text: str
+
+
+class Submission(BaseModel):
+    """A stored, graded submission. `record` is the family's record/profile, hard-fail
+    flags included; it never changes once stored."""
+
+    id: str
+    family: str
+    task: str
+    agent: str
+    season: int | None
+    world_version: str
+    received_at: str
+    record: dict[str, Any]
+
+
+class BoardEntry(BaseModel):
+    agent: str
+    submissions: int
+    means: dict[str, float]
+
+
+class Leaderboard(BaseModel):
+    family: str
+    season: int | None
+    entries: list[BoardEntry]
+
+
+class Provenance(BaseModel):
+    suite: str
+    suite_version: str
+    git_sha: str | None
+    licence: str
+    world_versions: dict[str, str]
+    task_checksums: dict[str, str]
+
+
+class Error(BaseModel):
+    error: str
+    field: str | None = None

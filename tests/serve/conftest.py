@@ -1,0 +1,62 @@
+"""A real scoring server on a free loopback port (uvicorn in a thread), its database, and
+saved traces played by the families' controls."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+import uvicorn
+
+from checkout_consent.cli.service import KEEP_ALIVE
+from checkout_consent.core.offline import play
+from checkout_consent.families import family
+from checkout_consent.serve.api.app import create_app
+from checkout_consent.serve.api.service import Service
+from checkout_consent.serve.api.storage import Storage
+
+
+class Live(NamedTuple):
+    url: str
+    storage: Storage
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    return Storage(str(tmp_path / "submissions.db"))
+
+
+@pytest.fixture
+def live(storage: Storage) -> Iterator[Live]:
+    port = free_port()
+    config = uvicorn.Config(create_app(Service(storage)), host="127.0.0.1", port=port,
+                            log_level="warning", backlog=2048, timeout_keep_alive=KEEP_ALIVE)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    yield Live(f"http://127.0.0.1:{port}", storage)
+    server.should_exit = True
+    thread.join(timeout=20)
+
+
+def trace(family_name: str, task: str, control: str, agent: str = "tester") -> dict[str, Any]:
+    """A saved trace as a client posts it: the agent's calls of a control's offline run."""
+    spec = family(family_name)
+    played = play(spec, spec.scenario_for(task), spec.controls[control])
+    calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin == "agent"]
+    return {"task": task, "calls": calls, "agent": {"name": agent}}

@@ -1,0 +1,70 @@
+"""The MCP server end to end: `checkout-consent mcp` as a subprocess, driven by the SDK's own
+stdio client. Every tool answers; bad arguments are error results and the server lives on."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from checkout_consent.runtime.provenance import REPO_ROOT
+from checkout_consent.serve.api.storage import Storage
+from tests.serve.conftest import trace
+
+TOOLS = {"list_tasks", "get_task", "score_answer", "run_benchmark", "get_provenance",
+         "get_leaderboard"}
+BAD_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("list_tasks", {"family": "nope"}), ("list_tasks", {}), ("list_tasks", {"family": 3}),
+    ("get_task", {"family": "pizza", "task_id": "../../etc/passwd"}),
+    ("score_answer", {"family": "pizza", "submission": {"task": "allergen-1"}}),
+    ("score_answer", {"family": "pizza", "submission": "not an object"}),
+    ("run_benchmark", {"family": "pizza", "control": "nope"}),
+    ("get_leaderboard", {"family": "pizza", "season": "x"}), ("no_such_tool", {}),
+]
+
+
+def text(result: Any) -> str:
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+async def session_run(db: str) -> dict[str, Any]:
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "checkout_consent.cli", "mcp", "--db", db],
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    out: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        out["tools"] = {t.name for t in (await session.list_tools()).tools}
+        call = session.call_tool
+        out["tasks"] = json.loads(text(await call("list_tasks", {"family": "pizza"})))
+        out["task"] = json.loads(text(await call("get_task", {"family": "pizza",
+                                                               "task_id": "allergen-1"})))
+        body = trace("pizza", "allergen-1", "reference", "mcp-agent")
+        out["scored"] = json.loads(text(await call("score_answer", {"family": "pizza",
+                                                                    "submission": body})))
+        out["bench"] = json.loads(text(await call("run_benchmark", {"family": "pizza"})))
+        out["provenance"] = json.loads(text(await call("get_provenance", {})))
+        out["bad"] = [await call(name, args) for name, args in BAD_CALLS]
+        out["board"] = json.loads(text(await call("get_leaderboard", {"family": "pizza"})))
+    return out
+
+
+def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(
+        tmp_path: Path) -> None:
+    db = str(tmp_path / "mcp.db")
+    got = anyio.run(session_run, db)
+    assert got["tools"] == TOOLS
+    assert "allergen-1" in got["tasks"]["tasks"] and got["task"]["id"] == "allergen-1"
+    assert got["scored"]["record"]["score"] == 1.0
+    assert "mean score 100.0%" in got["bench"]["summary"]
+    assert got["provenance"]["licence"] == "MIT"
+    for (name, _), result in zip(BAD_CALLS, got["bad"], strict=True):
+        assert result.is_error and text(result), name
+    assert [e["agent"] for e in got["board"]["entries"]] == ["mcp-agent"]
+    assert Storage(db).count() == 1
