@@ -28,7 +28,8 @@ SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
     summary_line="fix planted money bugs in a small Python toolkit to a brief; graded by "
-                 "executing the build on two axes, change and regress",
+                 "executing the build on axes never pooled: change, regress (the seed's 13) "
+                 "and regress_extra",
     actions=ACTIONS,
     initial=initial,
     grade=grade,
