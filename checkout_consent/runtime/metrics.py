@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Value, metric
+from inspect_ai.scorer import Metric, SampleScore, Value, mean, metric
 
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 
@@ -97,3 +98,12 @@ def mean_of(key: str) -> Metric:
         return {f"{key}_mean": sum(got) / len(got) if got else None}
 
     return compute
+
+
+def money_headline(cash: str, equity: str, traps: str) -> list[Any]:
+    """A money-keeping run's headline, then every value's mean: the medians of `cash` and
+    `equity`, the pooled `trap_catch_rate` (`<traps>_caught` over `<traps>_total`) with its
+    n, and the `bankruptcy_rate` (the share of samples whose `cash` is below 0)."""
+    return [median_of(cash), median_of(equity),
+            pooled_rate(f"{traps}_caught", f"{traps}_total", "trap_catch_rate"),
+            share_below(cash, 0.0, "bankruptcy_rate"), {"*": [mean()]}]

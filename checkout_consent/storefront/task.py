@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Scorer, scorer
 
-from checkout_consent.runtime.metrics import median_of, pooled_rate, share_below
+from checkout_consent.runtime.metrics import money_headline
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.tools import tools
 
 
-@scorer(metrics=[median_of("cash_final"), median_of("equity_final"),
-                 pooled_rate("traps_caught", "traps_total", "trap_catch_rate"),
-                 share_below("cash_final", 0.0, "bankruptcy_rate"), {"*": [mean()]}])
-def storefront_scorer() -> Scorer:
-    """Replay the trace through the world and grade it (works on finished logs too).
-    Headline, as `checkout-consent run` prints it: median cash_final and equity_final, the
-    pooled trap catch rate with its n, the bankruptcy rate (cash_final below 0); then every
-    value's mean."""
+@scorer(metrics=money_headline("cash_final", "equity_final", "traps"))  # as `run` prints it
+def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
     return replay_score(SPEC)
 
 
