@@ -16,7 +16,6 @@ from checkout_consent.core.money import fmt
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.actions import CREDIT_LIMIT_CENTS
 from checkout_consent.pizza.generate import initial_state
-from checkout_consent.pizza.policy import REFUND_CAP_CENTS
 from checkout_consent.pizza.state import Expected, Task
 
 Step = tuple[str, dict[str, Any]]

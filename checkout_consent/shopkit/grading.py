@@ -16,8 +16,8 @@ from checkout_consent.shopkit.sandbox.execution import Execution, execute
 from checkout_consent.shopkit.sandbox.sandbox import Limits, materialise
 
 TASKS = tuple(CHANGE)
-ALL_PROBES: tuple[Probe, ...] = tuple(
-    {p.name: p for p in (*REGRESS, *REGRESS_EXTRA, *(p for ps in CHANGE.values() for p in ps))}.values())
+ALL_PROBES: tuple[Probe, ...] = tuple({p.name: p for p in (
+    *REGRESS, *REGRESS_EXTRA, *(p for ps in CHANGE.values() for p in ps))}.values())
 
 
 def seed_dir() -> Path:

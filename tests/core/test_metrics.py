@@ -12,8 +12,14 @@ from inspect_ai.scorer import SampleScore, Score
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 from checkout_consent.families import family
-from checkout_consent.runtime.metrics import (bootstrap_mean, mean_of, median_of, pass_hat,
-                                              pooled_rate, share_below)
+from checkout_consent.runtime.metrics import (
+    bootstrap_mean,
+    mean_of,
+    median_of,
+    pass_hat,
+    pooled_rate,
+    share_below,
+)
 
 
 def _scores(*values: dict[str, float], ids: list[str] | None = None) -> list[SampleScore]:
@@ -82,7 +88,8 @@ def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
     caught = sum(r["traps_caught"] for r in records)
     total = sum(r["traps_total"] for r in records)
     broke = sum(r["cash_final"] < 0 for r in records)
-    assert f"trap catch rate {caught}/{total}" in printed and f"bankruptcy rate {broke}/3" in printed
+    assert f"trap catch rate {caught}/{total}" in printed
+    assert f"bankruptcy rate {broke}/3" in printed
     assert (metrics["trap_catch_rate"], metrics["trap_catch_rate_n"]) == (caught / total, total)
     assert metrics["bankruptcy_rate"] == broke / 3
     assert f"median cash_final {_dollars(metrics['cash_final_median'])}" in printed
