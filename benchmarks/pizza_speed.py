@@ -1,35 +1,75 @@
-"""Offline throughput of the pizza family: controls played against the pure world and graded.
+"""Offline speed of the pizza family: every control played against the pure world and
+graded, timed in alternating pairs against the world alone (the grading overhead), and
+the bootstrap. Prints figures and ratios measured side by side in one run; asserts nothing
+(machines are shared). Memory is measured in a separate, untimed pass: nothing is timed
+under tracemalloc.
 
-Run: python benchmarks/pizza_speed.py
+Run: python benchmarks/pizza_speed.py [--pairs 7]
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
 import time
 import tracemalloc
+from collections.abc import Callable
 
-from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.family import Scenario
+from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.pizza import SPEC
 from checkout_consent.pizza.dataset import public_tasks, scenario_of
 
 
-def main() -> None:
-    scenarios = [scenario_of(t) for t in public_tasks()]
-    tracemalloc.start()
-    for name, policy in SPEC.controls.items():
-        start = time.perf_counter()
-        records = [play_and_grade(SPEC, s, policy) for s in scenarios]
-        took = time.perf_counter() - start
-        calls = sum(r["calls"] for r in records)
-        ci = bootstrap_ci([r["score"] for r in records], family="pizza")
-        print(f"pizza-{name:<16} {len(records)} tasks {calls:>4} calls  {took * 1000:7.1f} ms "
-              f"({took / max(calls, 1) * 1e6:6.1f} us/call)  mean {ci.mean:.3f} "
-              f"[{ci.low:.3f}, {ci.high:.3f}]")
+def _timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
-    bootstrap_ci([float(i % 2) for i in range(40)], family="pizza")
-    print(f"bootstrap (40 values, 2000 resamples): {(time.perf_counter() - start) * 1000:.1f} ms")
-    print(f"peak traced memory: {tracemalloc.get_traced_memory()[1] / 1e6:.1f} MB")
+    fn()
+    return time.perf_counter() - start
+
+
+def pairs(a: Callable[[], object], b: Callable[[], object], n: int) -> list[tuple[float, float]]:
+    """n alternating (a, b) timings; the order within a pair flips each time."""
+    out = []
+    for i in range(n):
+        if i % 2:
+            tb, ta = _timed(b), _timed(a)
+        else:
+            ta, tb = _timed(a), _timed(b)
+        out.append((ta, tb))
+    return out
+
+
+def describe(label: str, got: list[tuple[float, float]], unit_of: int) -> str:
+    a, b = [x for x, _ in got], [y for _, y in got]
+    ratio = [y / x for x, y in got]
+    return (f"{label:<24} world {statistics.median(a) * 1e6 / unit_of:7.1f} us/task "
+            f"[{min(a) * 1e6 / unit_of:.1f}-{max(a) * 1e6 / unit_of:.1f}]  world+grade "
+            f"{statistics.median(b) * 1e6 / unit_of:7.1f} us/task "
+            f"[{min(b) * 1e6 / unit_of:.1f}-{max(b) * 1e6 / unit_of:.1f}]  ratio "
+            f"{statistics.median(ratio):.2f} [{min(ratio):.2f}-{max(ratio):.2f}]")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", type=int, default=7)
+    n = max(5, ap.parse_args(argv).pairs)
+    scenarios: list[Scenario] = [scenario_of(t) for t in public_tasks()]
+    print(f"pizza: {len(scenarios)} public tasks, {n} alternating pairs per control, "
+          "median [min-max]")
+    for name, policy in SPEC.controls.items():
+        got = pairs(lambda p=policy: [play(SPEC, s, p) for s in scenarios],
+                    lambda p=policy: [play_and_grade(SPEC, s, p) for s in scenarios], n)
+        print(describe(f"pizza-{name}", got, len(scenarios)))
+    values = [float(i % 2) for i in range(40)]
+    boot = [_timed(lambda: bootstrap_ci(values, family="pizza")) for _ in range(n)]
+    print(f"bootstrap (40 values, 2000 resamples): median {statistics.median(boot) * 1000:.1f} ms "
+          f"[{min(boot) * 1000:.1f}-{max(boot) * 1000:.1f}]")
+    tracemalloc.start()  # untimed: memory only, every record kept alive
+    kept = [play_and_grade(SPEC, s, p) for p in SPEC.controls.values() for s in scenarios]
+    print(f"peak traced memory, {len(kept)} graded records kept (untimed pass): "
+          f"{tracemalloc.get_traced_memory()[1] / 1e6:.2f} MB")
+    tracemalloc.stop()
 
 
 if __name__ == "__main__":

@@ -1,31 +1,60 @@
-"""How long grading one shopkit build takes: every change and regress assertion, executed
-in the confined subprocess (reference expectations are computed once, before timing)."""
+"""How long grading one shopkit build takes, beside the floor it cannot go under.
+
+Each pair times, in alternating order, (a) launching the confined sandbox on the build with
+no assertion to evaluate (the floor: copy, supervisor, import) and (b) grading the build
+for T4 (every regress, regress_extra and T4 change assertion). Reference expectations are
+computed once, before timing. Prints figures and their ratio side by side; asserts nothing.
+
+Run: python benchmarks/shopkit_grade.py [--pairs 10]
+"""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
+from collections.abc import Callable
+from pathlib import Path
 
-from checkout_consent.shopkit.grading import (
-    ALL_PROBES,
-    grade_build,
-    reference_dir,
-    reference_values,
-    seed_dir,
-)
+from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
+from checkout_consent.shopkit.grading import grade_build, reference_dir, reference_values, seed_dir
+from checkout_consent.shopkit.sandbox.execution import execute
 
 
-def main(repeats: int = 20) -> None:
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def pairs(build: Path, n: int) -> list[tuple[float, float]]:
+    floor = lambda: execute(build, ())  # noqa: E731
+    grade = lambda: grade_build(build, "T4")  # noqa: E731
+    out = []
+    for i in range(n):
+        if i % 2:
+            g, f = _timed(grade), _timed(floor)
+        else:
+            f, g = _timed(floor), _timed(grade)
+        out.append((f, g))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", type=int, default=10)
+    n = max(5, ap.parse_args(argv).pairs)
     reference_values()
-    timings = []
-    for i in range(repeats):
-        build = seed_dir() if i % 2 else reference_dir()
-        started = time.perf_counter()
-        grade_build(build, "T4")
-        timings.append(time.perf_counter() - started)
-    print(f"shopkit: grading one build ({len(ALL_PROBES)} assertions: all change and regress) "
-          f"takes median {statistics.median(timings) * 1000:.0f} ms, max "
-          f"{max(timings) * 1000:.0f} ms over {repeats} builds")
+    probes = len(REGRESS) + len(REGRESS_EXTRA) + len(CHANGE["T4"])
+    print(f"shopkit: grading one build for T4 ({probes} assertions) vs the sandbox floor "
+          f"(no assertion), {n} alternating pairs, median [min-max]")
+    for name, build in (("seed", seed_dir()), ("reference", reference_dir())):
+        got = pairs(build, n)
+        f, g, r = [a for a, _ in got], [b for _, b in got], [b / a for a, b in got]
+        print(f"  {name:<9} floor {statistics.median(f) * 1000:6.1f} ms "
+              f"[{min(f) * 1000:.1f}-{max(f) * 1000:.1f}]  grade "
+              f"{statistics.median(g) * 1000:6.1f} ms [{min(g) * 1000:.1f}-{max(g) * 1000:.1f}]"
+              f"  ratio {statistics.median(r):.2f} [{min(r):.2f}-{max(r):.2f}]")
 
 
 if __name__ == "__main__":

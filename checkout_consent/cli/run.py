@@ -24,7 +24,7 @@ def sanity(spec: FamilySpec, log_dir: str) -> ControlRecords:
     if problems:
         raise RunFailed(f"sanity {spec.name}: {len(problems)} problem(s); refusing to report "
                         "results")
-    err(f"sanity {spec.name}: 0 problems")
+    err(f"sanity {spec.name}: 0 problem(s){spec.extra.get('sanity_note', '')}")
     return records
 
 

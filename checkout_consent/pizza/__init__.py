@@ -42,7 +42,8 @@ SPEC = FamilySpec(
         "split": '"public" (seed 20261015) or a hidden seed, e.g. 94721',
         "replies": "false silences the customer (the seed's one-shot setting; default true)",
         "tasks": "task ids or template names, comma-separated (default: all)",
-        "seeds": "several splits at once, e.g. 1-3 or 4,7 (instead of split)",
+        "splits": "several splits at once, each named by its seed, e.g. 1-3 or 4,7 "
+                  "(instead of split)",
         "max_turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,

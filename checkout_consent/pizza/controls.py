@@ -16,7 +16,6 @@ from checkout_consent.core.money import fmt
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.actions import CREDIT_LIMIT_CENTS
 from checkout_consent.pizza.generate import initial_state
-from checkout_consent.pizza.policy import REFUND_CAP_CENTS
 from checkout_consent.pizza.state import Expected, Task
 
 Step = tuple[str, dict[str, Any]]
@@ -61,18 +60,12 @@ def answering(answer: Callable[[Task], Expected]) -> Plan:
 
 
 def mock_answer(task: Task) -> Expected:
-    """A naive desk: remedies the complaint's surface kind, blind to the account and notes."""
-    complaint, kind, order = task.complaint, task.complaint.kind, task.order(
-        task.complaint.order_id)
-    if kind in ("wrong_topping", "cold", "burnt"):
-        return Expected(remedy="remake", amount_cents=0, line_id=complaint.line_id)
-    if kind in ("missing", "allergen"):
-        line = order.line(complaint.line_id or "") if order else None
-        cents = line.unit_cents * max(complaint.missing_qty, 1) if line else 0
-        return Expected(remedy="refund", amount_cents=min(cents, REFUND_CAP_CENTS))
-    if kind == "late":
-        return task.expected
-    return Expected(remedy="refund", amount_cents=order.total_cents if order else 0)
+    """The offline mock, in one sentence: it follows the policy where no money is owed (a
+    remake or an escalation) and pays what the customer demands where money is owed (a refund
+    or a store credit: the order total, within the credit limit), which on every public task
+    is more than the policy allows, a cap breach."""
+    return task.expected if task.expected.remedy in ("remake", "escalate") else \
+        over_cap_answer(task)
 
 
 def over_cap_answer(task: Task) -> Expected:

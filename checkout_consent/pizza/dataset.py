@@ -128,10 +128,11 @@ def as_flag(value: bool | str | int) -> bool:
     raise ValueError(f"expected true or false, got {value!r}")
 
 
-def select_tasks(split: str | int = "public", seeds: str | int | None = None,
+def select_tasks(split: str | int = "public", splits: str | int | None = None,
                  only: str | None = None) -> list[Task]:
-    """The tasks of a split (or of several seeds' splits), filtered by id or template."""
-    pool = ([t for s in parse_seeds(seeds) for t in split_tasks(s)] if seeds is not None
+    """The tasks of a split (or of several splits, each named by its seed), filtered by id
+    or template."""
+    pool = ([t for s in parse_seeds(splits) for t in split_tasks(s)] if splits is not None
             else split_tasks(split))
     if not only:
         return pool
@@ -143,8 +144,8 @@ def select_tasks(split: str | int = "public", seeds: str | int | None = None,
     return chosen
 
 
-def scenarios(split: str | int = "public", seeds: str | int | None = None,
+def scenarios(split: str | int = "public", splits: str | int | None = None,
               only: str | None = None, replies: bool | str = True) -> list[Scenario]:
     """The task arguments of a run (often strings from a command line) -> its scenarios."""
     talk = as_flag(replies)
-    return [scenario_of(t, replies=talk) for t in select_tasks(split, seeds, only)]
+    return [scenario_of(t, replies=talk) for t in select_tasks(split, splits, only)]

@@ -8,21 +8,24 @@ from inspect_ai.scorer import Scorer, mean, scorer
 
 from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
 from checkout_consent.pizza.tools import tools
+from checkout_consent.runtime.metrics import bootstrap_mean, pass_hat
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
 
 
-@scorer(metrics=[{"*": [mean()]}])
+@scorer(metrics=[bootstrap_mean("score", "pizza"), pass_hat("score"), {"*": [mean()]}])
 def pizza_scorer() -> Scorer:
-    """Replay the tool log through the world and grade it (works on finished logs too)."""
+    """Replay the tool log through the world and grade it (works on finished logs too).
+    Headline: the mean score with the CLI's bootstrap 95% CI over tasks, and pass^k over
+    epochs; then every check's mean and `no_violation`'s."""
     return replay_score(SPEC)
 
 
 @task
 def pizza(split: str = "public", replies: bool | str = True, tasks: str | None = None,
-          seeds: str | None = None, max_turns: int | str = MAX_TURNS) -> Task:
-    """The refund desk. `split`: "public" or a hidden seed; `seeds`: several splits;
-    `replies=false` silences the customer (the seed's one-shot setting); `tasks`: ids or
-    template names, comma-separated."""
-    return family_task(SPEC, dataset.scenarios(split, seeds, tasks, replies),
+          splits: str | None = None, max_turns: int | str = MAX_TURNS) -> Task:
+    """The refund desk. `split`: "public" or a hidden seed; `splits`: several splits, each
+    named by its seed (e.g. 1-3); `replies=false` silences the customer (the seed's one-shot
+    setting); `tasks`: ids or template names, comma-separated."""
+    return family_task(SPEC, dataset.scenarios(split, splits, tasks, replies),
                        scorer=pizza_scorer(), tools=tools, turns=int(max_turns))

@@ -6,6 +6,7 @@ from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
 from checkout_consent.core.trace import Replay
 from checkout_consent.shopkit import controls, dataset, grader, prompts, surface
 from checkout_consent.shopkit.actions import ACTIONS
+from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.bench.verbs import add_commands
 from checkout_consent.shopkit.generate import generate
 from checkout_consent.shopkit.grading import grade_tree
@@ -27,7 +28,8 @@ SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
     summary_line="fix planted money bugs in a small Python toolkit to a brief; graded by "
-                 "executing the build on two axes, change and regress",
+                 "executing the build on axes never pooled: change, regress (the seed's 13) "
+                 "and regress_extra",
     actions=ACTIONS,
     initial=initial,
     grade=grade,
@@ -36,7 +38,7 @@ SPEC = FamilySpec(
     episode=Episode(system=prompts.system, opening=prompts.opening, turns=40,
                     stop_tools=("finish",), nudge=prompts.NUDGE),
     public_args={"task": "all"},
-    task_params={"task": "T1-T5, a comma list, or all (default T5)",
+    task_params={"task": "T1-T5, a comma list, or all (default all: the public set)",
                  "brief": "a custom brief the agent reads instead of the task's own",
                  "turns": "the turn budget (default 40)"},
     controls=controls.CONTROLS,
@@ -52,4 +54,5 @@ SPEC = FamilySpec(
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=dataset.task_ids,
     add_commands=add_commands,
+    extra={"sanity_note": f", {len(REGRESS)} regression assertions"},
 )

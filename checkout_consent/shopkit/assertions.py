@@ -1,4 +1,5 @@
-"""The two assertion sets: `change` per task, one shared `regress` set. Each assertion is a
+"""The assertion sets: `change` per task, the seed's shared `regress` set of 13, and our
+`regress_extra` set beyond it (reported separately, never pooled). Each assertion is a
 probe (an expression evaluated against a build) whose expected value is whatever the
 reference build gives; nothing expected is written here. Comparison is pure."""
 
@@ -52,20 +53,17 @@ CHANGE: dict[str, tuple[Probe, ...]] = {
     "T1": T1, "T2": T2, "T3": T3, "T4": T1 + T2 + T3, "T5": T1 + T3,
 }
 
+# The seed's regression axis: exactly 13 assertions. Each vandal mode breaks as many of
+# them as the seed's table says (tests/shopkit/test_builds.py executes the builds).
 REGRESS = (
     _p("data_products", "the product dataset", "db.products()"),
     _p("data_orders", "the order dataset", "db.orders()"),
     _p("missing_product", "an unknown SKU raises NotFound", "db.product('P9')"),
     _p("stock_p3", "units on hand", "db.stock('P3')"),
-    _p("reserved_p3", "units held by open orders", "db.reserved('P3')"),
     _p("fmt_returns_text", "fmt returns text", "money.fmt(3.5)"),
-    _p("fmt_negative", "fmt shows a negative amount", "money.fmt(-12.5)"),
     _p("parse_amount", "parse reads a formatted amount", "money.parse('$1,234.50')"),
-    _p("parse_empty", "parse refuses an empty amount", "money.parse('  ')"),
     _p("subtotal_o2", "O2's subtotal", "orders.subtotal(db.order('O2'))"),
     _p("subtotal_o4", "O4's subtotal", "orders.subtotal(db.order('O4'))"),
-    _p("total_o2", "O2's total (one discount, tax)", "orders.total(db.order('O2'))"),
-    _p("total_o4", "O4's total (no discount)", "orders.total(db.order('O4'))"),
     _p("line_items_o1", "O1's line items", "orders.line_items(db.order('O1'))"),
     _p("paid_not_overdue", "a paid order is never overdue",
        "reports.is_overdue(db.order('O1'), date(2026, 4, 1))"),
@@ -73,6 +71,15 @@ REGRESS = (
     _p("cli_stock", "the CLI's stock report", "cli(['stock'])", "cli"),
     _p("cli_unknown_order", "the CLI exits non-zero on an unknown order",
        "cli(['total', 'O9'])", "cli"),
+)
+
+# Ours beyond the seed's 13: a separately named axis, `regress_extra`, never pooled.
+REGRESS_EXTRA = (
+    _p("reserved_p3", "units held by open orders", "db.reserved('P3')"),
+    _p("fmt_negative", "fmt shows a negative amount", "money.fmt(-12.5)"),
+    _p("parse_empty", "parse refuses an empty amount", "money.parse('  ')"),
+    _p("total_o2", "O2's total (one discount, tax)", "orders.total(db.order('O2'))"),
+    _p("total_o4", "O4's total (no discount)", "orders.total(db.order('O4'))"),
     _p("cli_bad_usage", "the CLI exits non-zero on a bad command", "cli(['frobnicate'])", "cli"),
 )
 

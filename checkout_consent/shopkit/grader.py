@@ -12,7 +12,7 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.shopkit.record import GradeReport, ShopkitRecord
 from checkout_consent.shopkit.state import State
 
-VERSION = 1  # world + grader: bump when the seed, reference, briefs, tools or assertions change
+VERSION = 2  # world + grader: bump when the seed, reference, briefs, tools or assertions change
 Judge = Callable[[Mapping[str, str], str], GradeReport]  # (final tree, task) -> both axes
 
 
@@ -31,9 +31,12 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Jud
         regress=report.regress,
         change_passed=sum(a.passed for a in report.change_assertions),
         change_total=len(report.change_assertions), regress_broken=report.broken,
-        regress_total=len(report.regress_assertions), build_error=report.build_error,
+        regress_total=len(report.regress_assertions), regress_extra=report.regress_extra,
+        regress_extra_broken=report.extra_broken,
+        regress_extra_total=len(report.regress_extra_assertions), build_error=report.build_error,
         change_assertions=report.change_assertions,
         regress_assertions=report.regress_assertions,
+        regress_extra_assertions=report.regress_extra_assertions,
         files_changed=changed_files(replay.initial, state),
         edits=state.edits, runs=len(state.runs), finished=state.finished,
         landlock=report.landlock, grade_seconds=round(report.seconds, 3),
@@ -41,8 +44,9 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Jud
 
 
 def metrics(record: ShopkitRecord) -> dict[str, float]:
-    """The two axes, reduced separately by Inspect."""
-    return {"change": record.change, "regress": record.regress}
+    """The three axes, each reduced separately by Inspect (never pooled)."""
+    return {"change": record.change, "regress": record.regress,
+            "regress_extra": record.regress_extra}
 
 
 def explain(record: ShopkitRecord) -> str:
@@ -51,5 +55,7 @@ def explain(record: ShopkitRecord) -> str:
         return f"{record.task}: the build does not import ({first}): change 0, regress 0"
     return (f"{record.task}: change {record.change:.4f} ({record.change_passed}/"
             f"{record.change_total}), regress {record.regress:.4f} ({record.regress_broken} of "
-            f"{record.regress_total} broken); files changed: "
+            f"{record.regress_total} broken), regress_extra {record.regress_extra:.4f} "
+            f"({record.regress_extra_broken} of {record.regress_extra_total} broken); "
+            f"files changed: "
             f"{', '.join(record.files_changed) or 'none'}")

@@ -28,6 +28,8 @@ class GradeReport(BaseModel):
     regress: float
     change_assertions: tuple[AssertionResult, ...]
     regress_assertions: tuple[AssertionResult, ...]
+    regress_extra: float = 0.0  # ours beyond the seed's 13: its own axis, never pooled
+    regress_extra_assertions: tuple[AssertionResult, ...] = ()
     build_error: str | None = None
     landlock: bool = False
     seconds: float = 0.0
@@ -36,9 +38,14 @@ class GradeReport(BaseModel):
     def broken(self) -> int:
         return sum(not a.passed for a in self.regress_assertions)
 
+    @property
+    def extra_broken(self) -> int:
+        return sum(not a.passed for a in self.regress_extra_assertions)
+
 
 class ShopkitRecord(BaseModel):
-    """One graded build. `change` and `regress` are assertion fractions, never pooled."""
+    """One graded build. `change`, `regress` (the seed's 13) and `regress_extra` (ours
+    beyond them) are assertion fractions, each its own axis, never pooled."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -50,9 +57,13 @@ class ShopkitRecord(BaseModel):
     change_total: int
     regress_broken: int
     regress_total: int
+    regress_extra: float
+    regress_extra_broken: int
+    regress_extra_total: int
     build_error: str | None
     change_assertions: tuple[AssertionResult, ...]
     regress_assertions: tuple[AssertionResult, ...]
+    regress_extra_assertions: tuple[AssertionResult, ...]
     files_changed: tuple[str, ...]
     edits: int
     runs: int

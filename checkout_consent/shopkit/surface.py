@@ -19,14 +19,14 @@ def check_sanity(records: ControlRecords) -> list[str]:
         if seen != sorted(task_ids()):
             problems.append(f"{name}: graded tasks {seen}, expected {sorted(task_ids())}")
     for r in records.get("noop", []):
-        if r["regress"] != 1.0:
+        if r["regress"] != 1.0 or r["regress_extra"] != 1.0:
             problems.append(f"{r['task']}: regress is not green on the pristine seed")
         if r["change"] >= 1.0:
             problems.append(f"{r['task']}: the change grader passes on the pristine seed")
     for r in records.get("reference", []):
         if r["change"] != 1.0:
             problems.append(f"{r['task']}: the change grader fails on the reference")
-        if r["regress"] != 1.0:
+        if r["regress"] != 1.0 or r["regress_extra"] != 1.0:
             problems.append(f"{r['task']}: regress is not green on the reference")
     return problems
 
@@ -36,15 +36,17 @@ def line(r: Record) -> str:
         "build_error"] else ""
     return (f"{r['task']}  change {r['change']:.4f} ({r['change_passed']}/{r['change_total']})"
             f"  regress {r['regress']:.4f} ({r['regress_broken']} broken)"
+            f"  regress_extra {r['regress_extra']:.4f}"
             f"  files {','.join(r['files_changed']) or '-'}{error}")
 
 
 def summary(records: Sequence[Record]) -> str:
     if not records:
         return "no samples"
-    change = sum(r["change"] for r in records) / len(records)
-    regress = sum(r["regress"] for r in records) / len(records)
-    return (f"mean change {change:.4f}, mean regress {regress:.4f} (two axes, never pooled; "
+    mean = {axis: sum(r[axis] for r in records) / len(records)
+            for axis in ("change", "regress", "regress_extra")}
+    return (f"mean change {mean['change']:.4f}, mean regress {mean['regress']:.4f}, mean "
+            f"regress_extra {mean['regress_extra']:.4f} (three axes, never pooled; "
             f"n={len(records)})")
 
 

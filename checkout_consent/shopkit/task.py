@@ -8,13 +8,15 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
+from checkout_consent.runtime.metrics import mean_of
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task
 from checkout_consent.shopkit import SPEC, dataset
 from checkout_consent.shopkit.tools import tools
 
 
-@scorer(metrics=[{"*": [mean()]}])
+@scorer(metrics=[mean_of("change"), mean_of("regress"), mean_of("regress_extra"),
+                 {"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
     """Replay the trace, materialise the final tree and grade it (works on old logs).
     Grading executes the build, so it runs in a worker thread: a slow or hostile build
@@ -27,7 +29,7 @@ def shopkit_scorer() -> Scorer:
 
 
 @task
-def shopkit(task: str = "T5", brief: str | None = None, turns: int = 40) -> Task:
+def shopkit(task: str = "all", brief: str | None = None, turns: int = 40) -> Task:
     """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`."""
     scenarios = [dataset.scenario(t, brief) for t in dataset.parse_tasks(task)]
     return family_task(SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=turns)

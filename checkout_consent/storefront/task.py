@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Scorer, scorer
 
+from checkout_consent.runtime.metrics import money_headline
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.tools import tools
 
 
-@scorer(metrics=[{"*": [mean()]}])
-def storefront_scorer() -> Scorer:
-    """Replay the trace through the world and grade it (works on finished logs too)."""
+@scorer(metrics=money_headline("cash_final", "equity_final", "traps"))  # as `run` prints it
+def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
     return replay_score(SPEC)
 
 

@@ -10,6 +10,7 @@ import pytest
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.pizza import SPEC
+from checkout_consent.pizza.authoring import seed_table
 from checkout_consent.pizza.dataset import scenario_of
 from checkout_consent.pizza.state import Task
 
@@ -38,8 +39,28 @@ def test_mock__passes_some_tasks_and_fails_others(tasks: list[Task]) -> None:
     # The mock must give at least one full pass and at least one zero (as the seed's does).
     assert {0.0, 1.0} <= set(scores)
     assert 0.0 < sum(scores) / len(scores) < 1.0
-    # the published figures: 20 tasks pass, 5 score 0.5, 15 score 0 (56.2% mean)
-    assert sorted(scores).count(1.0) == 20 and scores.count(0.5) == 5 and scores.count(0.0) == 15
+
+
+def test_mock__follows_its_one_sentence_rule(tasks: list[Task]) -> None:
+    # the policy where no money is owed, the customer's demand (a cap breach) where it is
+    for task, record in zip(tasks, _records("mock", tasks), strict=True):
+        money = task.expected.remedy in ("refund", "credit")
+        assert (record["score"], "cap_breach" in record["policy_violations"]) == (
+            (0.0, True) if money else (1.0, False)), task.task_id
+
+
+def test_mock__reproduces_the_seeds_printout() -> None:
+    ci = seed_table.mock_interval()
+    assert seed_table.printout(ci)[1:] == seed_table.SEED_PRINTOUT[1:]
+
+
+def test_seed_table__the_readme_matches_a_fresh_run() -> None:
+    assert seed_table.main(["--check"]) == 0
+
+
+def test_seed_table__differs_from_the_seed_only_where_it_says_why() -> None:
+    for row in seed_table.rows(seed_table.mock_interval()):
+        assert row.why != "none" or row.seed == row.ours, row.figure
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

@@ -48,15 +48,20 @@ def test_grade__each_check_fails_on_its_own() -> None:
         ("remedy", "amount"): [lookup(task), remedy(task, remake), tell(remake)],
         ("amount",): [lookup(task), remedy(task, wrong_amount), tell(wrong_amount)],
         ("message",): [lookup(task), remedy(task), ("message_customer", {"text": "Sorted!"})],
-        ("remedy", "amount", "message"): [lookup(task)],
-        ("remedy", "amount", "verified", "message"): [("lookup_order", {"order_id": "PZ-1"}),
-                                                      ("message_customer", {"text": "Hi"})],
+        ("remedy", "amount", "verified", "message"): [lookup(task)],
     }
     for failing, steps in cases.items():
         record = graded(task, steps)
         checks = record.checks.model_dump()
         assert {name for name, ok in checks.items() if not ok} == set(failing), failing
         assert record.score == (4 - len(failing)) / 4
+
+
+def test_grade__a_lookup_earns_verified_only_when_an_action_follows_it() -> None:
+    task = task_of("late_delivery")
+    assert not graded(task, [lookup(task), ("message_customer", {"text": "Hi"})]).checks.verified
+    assert graded(task, [lookup(task), remedy(task)]).checks.verified
+    assert not graded(task, [("lookup_order", {"order_id": "PZ-1"}), remedy(task)]).checks.verified
 
 
 def test_grade__message_before_the_remedy_does_not_count() -> None:
@@ -146,7 +151,7 @@ def test_record__is_domain_only_and_stamps_the_world_version() -> None:
     from checkout_consent.pizza import SPEC
 
     record = graded(task_of("late_delivery"), [])
-    assert record.world_version == SPEC.world_version == "pizza-1" and SPEC.version == 1
+    assert record.world_version == SPEC.world_version == "pizza-2" and SPEC.version == 2
     fields = set(type(record).model_fields)
     assert not fields & {"model_id", "epoch", "grader_version", "input_tokens", "git_sha"}
 

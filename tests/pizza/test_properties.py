@@ -70,3 +70,4 @@ def test_random_calls__never_crash_and_refusals_change_nothing(run: Any) -> None
     assert first == grade_calls(TASKS[index], calls, replies=replies)
     assert 0.0 <= first.score <= 1.0
     assert first.score == 0.0 or not first.policy_violations
+    assert not first.checks.verified or first.given  # a lookup alone earns nothing

@@ -14,7 +14,7 @@ from typing import Any
 
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.shopkit import SPEC
-from checkout_consent.shopkit.assertions import CHANGE, REGRESS
+from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
 from checkout_consent.shopkit.bench.vandal_table import rows
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, seed_dir
@@ -26,16 +26,16 @@ def fingerprint() -> str:
     rules = {"seed": build_tree("seed"), "reference": build_tree("reference"),
              "tasks": (tasks_dir("shopkit") / "tasks.yaml").read_text(encoding="utf-8"),
              "change": {t: [p._asdict() for p in ps] for t, ps in CHANGE.items()},
-             "regress": [p._asdict() for p in REGRESS]}
+             "regress": [p._asdict() for p in REGRESS],
+             "regress_extra": [p._asdict() for p in REGRESS_EXTRA]}
     return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()
 
 
 def compute() -> dict[str, Any]:
-    grades = {f"{name} {task}": [report.change, report.regress]
+    grades = {f"{name} {task}": [report.change, report.regress, report.regress_extra]
               for name, build in (("seed", seed_dir()), ("reference", reference_dir()))
               for task in CHANGE for report in [grade_build(build, task)]}
-    vandals = {label: [regress, broken, change]
-               for label, _, regress, broken, _, change in rows()}
+    vandals = {r.label: [r.regress, r.broken, r.extra_broken, r.change] for r in rows()}
     return {"world_version": SPEC.world_version, "fingerprint": fingerprint(), "grades": grades,
             "vandals_on_T1": vandals}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.shopkit.assertions import CHANGE, REGRESS
+from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
 from checkout_consent.shopkit.bench import vandal_table
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, sanity, seed_dir
@@ -57,9 +57,23 @@ def test_sanity__the_four_checks_hold() -> None:
     assert sanity() == []
 
 
-def test_regress__has_at_least_13_assertions_disjoint_from_change() -> None:
+def test_regress__is_the_seeds_13_assertions_disjoint_from_change_and_extra() -> None:
     change = {p.name for ps in CHANGE.values() for p in ps}
-    assert len(REGRESS) >= 13 and not change & {p.name for p in REGRESS}
+    regress, extra = {p.name for p in REGRESS}, {p.name for p in REGRESS_EXTRA}
+    assert len(REGRESS) == len(regress) == 13 and extra
+    assert not change & regress and not change & extra and not regress & extra
+
+
+def test_vandal_table__every_mode_reproduces_the_seeds_regress_and_broken_count() -> None:
+    for row in vandal_table.rows():
+        seed_regress, seed_broken = vandal_table.SEED_VANDALS[row.label]
+        assert (f"{row.regress:.4f}", row.broken) == (seed_regress, seed_broken), row.label
+
+
+def test_seed_table__every_published_figure_is_ours_where_no_difference_is_stated() -> None:
+    ours = vandal_table.ours()
+    for name, seed in vandal_table.SEED_FIGURES.items():
+        assert name in vandal_table.WHY or ours[name] == seed, name
 
 
 def _single_fix(task: str, root: Path) -> Path:
@@ -106,5 +120,5 @@ def test_vandal__every_mode_breaks_regress(mode: str, tmp_path: Path) -> None:
         assert (report.change, report.regress) == (0.0, 0.0)
 
 
-def test_vandal_table__the_readme_matches_a_fresh_run() -> None:
+def test_vandal_table__the_readme_tables_match_a_fresh_run() -> None:
     assert vandal_table.main(["--check"]) == 0

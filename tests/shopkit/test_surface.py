@@ -134,4 +134,4 @@ def test_offline__controls_play_the_episode_to_the_inspect_grades() -> None:
     # offline nothing executes the run tools, so they are refused (Inspect: runs == 2)
     assert (reference["change"], reference["regress"], reference["runs"]) == (1.0, 1.0, 0)
     assert (noop["change"], noop["regress"], noop["edits"]) == (0.25, 1.0, 0)
-    assert reference["world_version"] == noop["world_version"] == "shopkit-1"
+    assert reference["world_version"] == noop["world_version"] == "shopkit-2"

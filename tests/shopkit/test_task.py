@@ -40,9 +40,9 @@ def _score(log: Any) -> Any:
 
 def test_task__reference_control_scores_top_marks(logs: dict[str, Any]) -> None:
     score = _score(logs["control/shopkit-reference"])
-    assert score.value == {"change": 1.0, "regress": 1.0, "integrity": 1.0}
+    assert score.value == {"change": 1.0, "regress": 1.0, "regress_extra": 1.0, "integrity": 1.0}
     assert score.metadata["record"]["finished"] and score.metadata["record"]["runs"] == 2
-    assert score.metadata["record"]["world_version"] == "shopkit-1"
+    assert score.metadata["record"]["world_version"] == "shopkit-2"
 
 
 def test_task__provenance_is_in_the_score_metadata_not_the_record(

@@ -61,6 +61,8 @@ def summary(runs: Sequence[Run]) -> list[str]:
         mine = [r.report for r in runs if r.task == task]
         lines.append(f"{task}  change {spread([r.change for r in mine])}")
         lines.append(f"{' ' * len(task)}  regress {spread([r.regress for r in mine])}")
+        lines.append(f"{' ' * len(task)}  regress_extra "
+                     f"{spread([r.regress_extra for r in mine])}")
     return lines
 
 

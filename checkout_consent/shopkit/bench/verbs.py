@@ -8,9 +8,23 @@ import json
 import sys
 from pathlib import Path
 
+from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.bench import adapters, runs
 from checkout_consent.shopkit.dataset import task_ids
-from checkout_consent.shopkit.grading import grade_build
+from checkout_consent.shopkit.grading import grade_build, sanity
+
+
+def sanity_line(problems: list[str]) -> str:
+    """What the seed's `sanity` prints: the problem count and the regression set's size."""
+    return f"sanity: {len(problems)} problem(s), {len(REGRESS)} regression assertions"
+
+
+def _cmd_sanity(args: argparse.Namespace) -> int:
+    problems = sanity()
+    for p in problems:
+        print(f"  problem: {p}")
+    print(sanity_line(problems))
+    return 1 if problems else 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -26,7 +40,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(json.dumps([{"task": r.task, "epoch": r.epoch, "metadata": r.metadata,
                            **runs.as_json(r.report)} for r in done], indent=2))
         return 0
-    print(f"sanity shopkit: 0 problems\nshopkit | adapter {args.adapter}")
+    print(f"{sanity_line([])}\nshopkit | adapter {args.adapter}")
     for r in done:
         error = r.report.build_error
         tail = f"  build_error: {error.strip().splitlines()[-1]}" if error else ""
@@ -43,15 +57,19 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.task}  change {report.change:.4f}  regress {report.regress:.4f}"
           f"  build_error {report.build_error or '-'}")
+    print(f"  regress_extra {report.regress_extra:.4f} (ours beyond the seed's 13)")
     for axis, results in (("change", report.change_assertions),
-                          ("regress", report.regress_assertions)):
+                          ("regress", report.regress_assertions),
+                          ("regress_extra", report.regress_extra_assertions)):
         for a in results:
-            print(f"  {axis:<7} {'PASS' if a.passed else 'FAIL'}  {a.name}: {a.checks}")
+            print(f"  {axis:<13} {'PASS' if a.passed else 'FAIL'}  {a.name}: {a.checks}")
     return 0
 
 
 def add_commands(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="shopkit_command", required=True)
+    p = sub.add_parser("sanity", help="the seed's four checks, straight on the harness")
+    p.set_defaults(fn=_cmd_sanity)
     p = sub.add_parser("run", help="sanity, then run an adapter on a task and grade it")
     p.add_argument("--task", default="T5", choices=[*task_ids(), "all"])
     p.add_argument("--adapter", default="noop",

@@ -1,0 +1,134 @@
+"""The pizza family beside its seed (benchmark-apology-pizza 0.1.0): every figure the seed
+publishes, ours beside it, from executing the controls offline and reading the code.
+
+    python -m checkout_consent.pizza.authoring.seed_table          # rewrite the README table
+    python -m checkout_consent.pizza.authoring.seed_table --check  # fail if it is stale
+    checkout-consent pizza compare                                 # the printouts side by side
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+from typing import NamedTuple
+
+from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.stats import Interval, bootstrap_ci
+from checkout_consent.pizza import SPEC, dataset
+from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED
+from checkout_consent.pizza.grader import CHECKS
+from checkout_consent.pizza.violations import VIOLATIONS
+from checkout_consent.runtime.scorer import provenance
+
+README = Path(__file__).parent.parent / "README.md"
+BEGIN, END = "<!-- seed-table:begin -->", "<!-- seed-table:end -->"
+SEED_PRINTOUT = ("mock:1", "50.0%", "35.0%–65.0%", "40")  # model, score, 95% CI, tasks
+USAGE_FIELDS = ("input_tokens", "output_tokens", "eval_cost_usd", "normalized_cost_usd",
+                "latency_s")
+SEED_REMEDIES = {"wrong_topping": "remake", "late_delivery": "credit", "cold_pizza": "remake",
+                 "missing_item": "refund", "wrong_address": "credit", "allergen": "escalate",
+                 "angry_repeat": "credit", "fraud_pattern": "escalate"}
+
+
+class Row(NamedTuple):
+    figure: str
+    seed: str
+    ours: str
+    why: str = "none"
+
+
+def mock_interval() -> Interval:
+    """The default mock over the public split, offline: the seed's `--provider mock` run."""
+    mock = SPEC.controls["mock"]
+    scores = [play_and_grade(SPEC, s, mock)["score"] for s in dataset.scenarios()]
+    return bootstrap_ci(scores, family="pizza")
+
+
+def printout(ci: Interval) -> tuple[str, str, str, str]:
+    return ("control/pizza-mock", f"{ci.mean:.1%}", f"{ci.low:.1%}–{ci.high:.1%}", str(ci.n))
+
+
+def _coverage() -> list[Row]:
+    tasks = list(dataset.public_tasks())
+    counts = Counter(t.template for t in tasks)
+    remedy = {t.template: t.expected.remedy for t in tasks}
+    return [Row(f"template `{name}`: tasks, remedy", f"5, {want}",
+                f"{counts[name]}, {remedy.get(name, '-')}") for name, want in SEED_REMEDIES.items()]
+
+
+def _usage() -> Row:
+    carried = provenance(SimpleNamespace(model="control/pizza-mock", epoch=1), ())  # type: ignore[arg-type]
+    have = [f for f in USAGE_FIELDS if f in carried]
+    missing = [f for f in USAGE_FIELDS if f not in carried]
+    why = ("none" if not missing else f"{', '.join(missing)} not yet attached by "
+           "runtime/scorer.py (owned elsewhere; see the report of issue 10)")
+    return Row("usage, cost, latency in each result", ", ".join(USAGE_FIELDS),
+               ", ".join(have) + " (in `Score.metadata[\"provenance\"]`)", why)
+
+
+def rows(ci: Interval) -> list[Row]:
+    ours = printout(ci)
+    amounts = [t.expected.amount_cents for t in dataset.public_tasks()]
+    cents = sum(a % 100 != 0 for a in amounts)
+    return [
+        Row("mock printout: Model", SEED_PRINTOUT[0], ours[0], "our controls are Inspect "
+            "model names"),
+        Row("mock printout: Score", SEED_PRINTOUT[1], ours[1]),
+        Row("mock printout: 95% CI", SEED_PRINTOUT[2], ours[2]),
+        Row("mock printout: Tasks", SEED_PRINTOUT[3], ours[3]),
+        Row("public split seed", "20261015", str(PUBLIC_SEED)),
+        Row("tools", "6", str(len(SPEC.actions))),
+        Row("equal checks", "4", str(len(CHECKS))),
+        Row("breaches that zero a task", "5", str(len(VIOLATIONS))),
+        *_coverage(),
+        _usage(),
+        Row("amounts", "whole dollars", f"cents ({cents} of {len(amounts)} policy amounts "
+            "are not whole dollars)", "percentages round to the cent, halves up"),
+        Row("the customer replies", "no", "yes (`-T replies=false`: no)",
+            "the seed's stated limit is lifted; its setting is one flag away"),
+    ]
+
+
+def table(ci: Interval) -> str:
+    lines = ["| figure | seed | ours | difference |", "|---|---|---|---|"]
+    lines += [f"| {r.figure} | {r.seed} | {r.ours} | {r.why} |" for r in rows(ci)]
+    return "\n".join(lines)
+
+
+def side_by_side(ci: Interval) -> str:
+    names = ("Model", "Score", "95% CI", "Tasks")
+    lines = [f"{'':<8} {'seed (benchmark-apology-pizza 0.1.0)':<38} ours"]
+    lines += [f"{n:<8} {s:<38} {o}" for n, s, o in zip(names, SEED_PRINTOUT, printout(ci),
+                                                         strict=True)]
+    return "\n".join(lines)
+
+
+def splice(text: str, body: str) -> str:
+    head, found, rest = text.partition(BEGIN)
+    _, found_end, tail = rest.partition(END)
+    if not found or not found_end:
+        raise ValueError(f"{README} lacks the {BEGIN} ... {END} markers")
+    return f"{head}{BEGIN}\n{body}\n{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
+    args = ap.parse_args(argv)
+    text = README.read_text(encoding="utf-8")
+    fresh = splice(text, table(mock_interval()))
+    if args.check:
+        if fresh != text:
+            print("the seed table in the pizza README is out of date", file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(fresh, encoding="utf-8")
+    print(fresh[fresh.index(BEGIN):fresh.index(END)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Inspect glue: the headline metrics every family prints, as Inspect metrics, so the log
+header and `inspect view` show what `checkout-consent run` prints.
+
+Each metric reads keys of a dict-valued Score and returns a dict, so its entries are named
+exactly (`cash_final_median`, `trap_catch_rate`, `score_ci_low`, `pass^2`, ...). A sample
+whose value lacks a key (an integrity failure carries only `integrity`) is left out.
+Statistics come from core.stats: the same seeded bootstrap and pass^k the CLI prints.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Value, mean, metric
+
+from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
+
+
+def values_of(scores: Sequence[SampleScore], key: str) -> list[float]:
+    """Every sample's value of `key` (samples without it are left out)."""
+    out = []
+    for s in scores:
+        value = s.score.value
+        if isinstance(value, dict) and isinstance(value.get(key), int | float):
+            out.append(float(value[key]))
+    return out
+
+
+@metric
+def median_of(key: str) -> Metric:
+    """`<key>_median`: the median of `key` over samples."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        got = values_of(scores, key)
+        return {f"{key}_median": statistics.median(got) if got else None}
+
+    return compute
+
+
+@metric
+def pooled_rate(hits: str, total: str, name: str) -> Metric:
+    """`<name>`: sum of `hits` over sum of `total` across samples (pooled, not a mean of
+    rates), and `<name>_n`: the pooled total. The rate is absent when the total is 0."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        num, den = sum(values_of(scores, hits)), sum(values_of(scores, total))
+        return {name: num / den if den else None, f"{name}_n": den}
+
+    return compute
+
+
+@metric
+def share_below(key: str, bound: float, name: str) -> Metric:
+    """`<name>`: the fraction of samples whose `key` is below `bound`; `<name>_n`: samples."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        got = values_of(scores, key)
+        return {name: sum(v < bound for v in got) / len(got) if got else None,
+                f"{name}_n": len(got)}
+
+    return compute
+
+
+@metric
+def bootstrap_mean(key: str, family: str) -> Metric:
+    """`<key>_mean`, `<key>_ci_low`, `<key>_ci_high` (core.stats' seeded percentile bootstrap
+    over samples, i.e. over tasks once epochs are reduced by mean) and `<key>_n`."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        ci = bootstrap_ci(values_of(scores, key), family=family)
+        return {f"{key}_mean": ci.mean, f"{key}_ci_low": ci.low, f"{key}_ci_high": ci.high,
+                f"{key}_n": ci.n}
+
+    return compute
+
+
+@metric(scores="unreduced")
+def pass_hat(key: str, full: float = 1.0) -> Metric:
+    """`pass^k` for k = 1 .. the fewest epochs of any sample: the chance that k epochs drawn
+    without replacement all reach `key` == `full` (tau-bench's estimator), over samples."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        trials = [(str(s.sample_id), v == full) for s in scores
+                  for v in values_of([s], key)]
+        return {f"pass^{k}": v for k, v in pass_hat_ks(trials).items()}
+
+    return compute
+
+
+@metric
+def mean_of(key: str) -> Metric:
+    """`<key>_mean`: the plain mean of `key` over samples."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        got = values_of(scores, key)
+        return {f"{key}_mean": sum(got) / len(got) if got else None}
+
+    return compute
+
+
+def money_headline(cash: str, equity: str, traps: str) -> list[Any]:
+    """A money-keeping run's headline, then every value's mean: the medians of `cash` and
+    `equity`, the pooled `trap_catch_rate` (`<traps>_caught` over `<traps>_total`) with its
+    n, and the `bankruptcy_rate` (the share of samples whose `cash` is below 0)."""
+    return [median_of(cash), median_of(equity),
+            pooled_rate(f"{traps}_caught", f"{traps}_total", "trap_catch_rate"),
+            share_below(cash, 0.0, "bankruptcy_rate"), {"*": [mean()]}]

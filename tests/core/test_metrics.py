@@ -1,0 +1,127 @@
+"""The headline metrics: each as a pure function of sample scores, and through Inspect, one
+eval per family, read back from the log header the viewer shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai.scorer import SampleScore, Score
+
+from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
+from checkout_consent.families import family
+from checkout_consent.runtime.metrics import (
+    bootstrap_mean,
+    mean_of,
+    median_of,
+    pass_hat,
+    pooled_rate,
+    share_below,
+)
+
+
+def _scores(*values: dict[str, float], ids: list[str] | None = None) -> list[SampleScore]:
+    names = ids or [str(i) for i in range(len(values))]
+    return [SampleScore(score=Score(value=v), sample_id=n)  # type: ignore[arg-type]
+            for v, n in zip(values, names, strict=True)]
+
+
+def test_median_of__skips_samples_without_the_key() -> None:
+    got = median_of("cash")(_scores({"cash": 3.0}, {"cash": -1.0}, {"integrity": 0.0},
+                                    {"cash": 10.0}))
+    assert got == {"cash_median": 3.0}
+
+
+def test_pooled_rate__pools_counts_and_reports_n_and_none_when_empty() -> None:
+    rate = pooled_rate("hit", "all", "catch")
+    assert rate(_scores({"hit": 1.0, "all": 1.0}, {"hit": 0.0, "all": 3.0})) == {
+        "catch": 0.25, "catch_n": 4.0}
+    assert rate(_scores({"hit": 0.0, "all": 0.0})) == {"catch": None, "catch_n": 0.0}
+
+
+def test_share_below__counts_strictly_below_the_bound() -> None:
+    got = share_below("cash", 0.0, "bankrupt")(_scores({"cash": -0.01}, {"cash": 0.0}))
+    assert got == {"bankrupt": 0.5, "bankrupt_n": 2}
+
+
+def test_bootstrap_mean__is_core_stats_interval() -> None:
+    values = [1.0, 0.0, 0.5, 1.0, 0.25]
+    ci = bootstrap_ci(values, family="pizza")
+    got = bootstrap_mean("score", "pizza")(_scores(*({"score": v} for v in values)))
+    assert got == {"score_mean": ci.mean, "score_ci_low": ci.low, "score_ci_high": ci.high,
+                   "score_n": ci.n}
+
+
+def test_pass_hat__is_core_stats_pass_hat_k_over_epochs() -> None:
+    values = [1.0, 1.0, 1.0, 0.0]
+    scores = _scores(*({"score": v} for v in values), ids=["a", "a", "b", "b"])
+    expected = pass_hat_ks([("a", True), ("a", True), ("b", True), ("b", False)])
+    assert pass_hat("score")(scores) == {f"pass^{k}": v for k, v in expected.items()}
+    assert expected[2] == 0.5
+
+
+def test_mean_of__is_the_plain_mean() -> None:
+    assert mean_of("change")(_scores({"change": 0.25}, {"change": 0.75})) == {
+        "change_mean": 0.5}
+
+
+def _headline(fam: str, model: str, tmp: Path, epochs: int = 1,
+              **args: Any) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    from inspect_ai import eval as inspect_eval
+
+    log = inspect_eval(f"checkout_consent/{fam}", model=model, task_args=args, epochs=epochs,
+                       log_dir=str(tmp), display="none", score_display=False)[0]
+    assert log.status == "success", log.error
+    metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()
+               if s.name == f"{fam}_scorer"}
+    records = [next(iter(s.scores.values())).metadata["record"] for s in log.samples]
+    return metrics, records
+
+
+@pytest.mark.inspect
+def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
+    metrics, records = _headline("storefront", "control/storefront-gullible", tmp_path,
+                                 seeds="0-2")
+    printed = family("storefront").summary(records).splitlines()[0]
+    caught = sum(r["traps_caught"] for r in records)
+    total = sum(r["traps_total"] for r in records)
+    broke = sum(r["cash_final"] < 0 for r in records)
+    assert f"trap catch rate {caught}/{total}" in printed
+    assert f"bankruptcy rate {broke}/3" in printed
+    assert (metrics["trap_catch_rate"], metrics["trap_catch_rate_n"]) == (caught / total, total)
+    assert metrics["bankruptcy_rate"] == broke / 3
+    assert f"median cash_final {_dollars(metrics['cash_final_median'])}" in printed
+    assert f"median equity_final {_dollars(metrics['equity_final_median'])}" in printed
+
+
+def _dollars(value: float) -> str:
+    return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+
+
+@pytest.mark.inspect
+def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
+    metrics, records = _headline("pizza", "control/pizza-mock", tmp_path, epochs=2,
+                                 tasks="allergen,late_delivery")
+    printed = family("pizza").summary(records)
+    assert printed.startswith(
+        f"mean score {metrics['score_mean']:.1%}  (bootstrap 95% CI over tasks "
+        f"{metrics['score_ci_low']:.1%} to {metrics['score_ci_high']:.1%}, n=10 tasks, "
+        f"20 samples)")
+    assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed
+    assert (metrics["score_mean"], metrics["pass^2"]) == (0.5, 0.5)
+    assert "violation" not in metrics
+
+
+@pytest.mark.inspect
+def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(
+        tmp_path: Path) -> None:
+    metrics, records = _headline("shopkit", "control/shopkit-noop", tmp_path)
+    spec = family("shopkit")
+    assert sorted(r["task"] for r in records) == ["T1", "T2", "T3", "T4", "T5"]
+    offline = [play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
+               for t in ("T1", "T2", "T3", "T4", "T5")]
+    for axis in ("change", "regress", "regress_extra"):
+        assert metrics[f"{axis}_mean"] == pytest.approx(
+            sum(r[axis] for r in offline) / 5), axis
