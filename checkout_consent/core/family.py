@@ -109,6 +109,7 @@ class FamilySpec:
     # reference cassettes: (provider, control) pairs recorded by `record-references`
     recorded: tuple[tuple[str, str], ...] = ()
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    score_submission: Callable[[Mapping[str, Any]], Record] | None = None
     epochs: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
 

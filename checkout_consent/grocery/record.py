@@ -64,7 +64,7 @@ class GroceryRecord(Frozen):
     scorer_version: str
     scored_on: str | None
     promo_pricing: bool
-    score: float  # 0 on any hard fail, else the mean of the non-null scored keys
+    score: float  # 0 on any hard fail, else completeness x mean of the other scored keys
     profile: Profile
     hard_fails: HardFails
     lines: Lines

@@ -7,7 +7,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from checkout_consent.grocery import record as rec
+import checkout_consent.grocery.record as rec
 from checkout_consent.grocery.brief import Brief, Expected
 from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.promos import line_cost
@@ -147,9 +147,12 @@ def _robustness(brief: Brief, cart: Cart, bought: Bought, subs: set[str]) -> flo
 
 
 def _headline(profile: rec.Profile, fails: rec.HardFails) -> float:
-    """0 on any hard fail, else the mean of the non-null scored keys."""
-    values = [v for k in rec.SCORED_KEYS if (v := getattr(profile, k)) is not None]
-    return 0.0 if any(fails.model_dump().values()) else round(sum(values) / len(values), 6)
+    """0 on any hard fail, else completeness x the mean of the other non-null scored keys:
+    a cart that buys nothing on the list scores 0, however tidy it is (README: Headline)."""
+    others = [v for k in rec.SCORED_KEYS[1:] if (v := getattr(profile, k)) is not None]
+    if any(fails.model_dump().values()):
+        return 0.0
+    return round(profile.completeness_accuracy * sum(others) / len(others), 6)
 
 
 def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,

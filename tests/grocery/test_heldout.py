@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import subprocess
 
-from checkout_consent.core.version import REPO_ROOT
+from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.generate import heldout_briefs
-from checkout_consent.grocery.harness import build
+from checkout_consent.grocery.authoring import build
+from checkout_consent.grocery.authoring.heldout import heldout_briefs
 from checkout_consent.grocery.scorer import minimal_total
 
 

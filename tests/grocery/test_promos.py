@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.grader import InvalidSubmission, score_submission
+from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from checkout_consent.grocery.promos import Kind, Promo, line_cost
 from checkout_consent.grocery.scorer import (
     PROMO_FIX_DATE,
