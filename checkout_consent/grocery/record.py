@@ -59,6 +59,7 @@ class Totals(Frozen):
 
 class GroceryRecord(Frozen):
     task_id: str
+    world_version: str  # "grocery-<VERSION>"
     season: int
     catalog_version: str
     scorer_version: str

@@ -13,7 +13,9 @@ from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line
 
-SCORER_VERSION = "1"
+VERSION = 1  # world + scorer: SPEC.version, Task(version=...), every record's world_version
+WORLD_VERSION = f"grocery-{VERSION}"
+SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)
 PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on
 ISO_DATE = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"  # ISO dates order as text
 QUESTION_PENALTY = 0.1  # per question beyond the brief's free questions
@@ -181,7 +183,7 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
                         minimal_cents=minimal_total(brief, catalog, promo_on) if brief.promos
                         else None)
     return rec.GroceryRecord(
-        task_id=brief.task_id, season=brief.season, catalog_version=catalog.version,
-        scorer_version=SCORER_VERSION, scored_on=scored_on, promo_pricing=promo_on,
+        task_id=brief.task_id, world_version=WORLD_VERSION, season=brief.season,
+        catalog_version=catalog.version, scorer_version=SCORER_VERSION, scored_on=scored_on, promo_pricing=promo_on,
         score=_headline(profile, fails), profile=profile, hard_fails=fails, lines=lines,
         totals=totals, violations=tuple(found + waste_found + invented))
