@@ -184,6 +184,7 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
                         else None)
     return rec.GroceryRecord(
         task_id=brief.task_id, world_version=WORLD_VERSION, season=brief.season,
-        catalog_version=catalog.version, scorer_version=SCORER_VERSION, scored_on=scored_on, promo_pricing=promo_on,
+        catalog_version=catalog.version, scorer_version=SCORER_VERSION, scored_on=scored_on,
+        promo_pricing=promo_on,
         score=_headline(profile, fails), profile=profile, hard_fails=fails, lines=lines,
         totals=totals, violations=tuple(found + waste_found + invented))

@@ -9,7 +9,7 @@ from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import SPEC, dataset, initial
+from checkout_consent.grocery import SPEC, initial
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.controls import CONTROLS
 from checkout_consent.grocery.record import GroceryRecord

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import subprocess
 
-from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.authoring import build
 from checkout_consent.grocery.authoring.heldout import heldout_briefs
 from checkout_consent.grocery.scorer import minimal_total
+from checkout_consent.runtime.provenance import REPO_ROOT
 
 
 def test_heldout__deterministic_per_seed_and_different_across_seeds() -> None:

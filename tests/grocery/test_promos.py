@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from checkout_consent.grocery.promos import Kind, Promo, line_cost
 from checkout_consent.grocery.scorer import (
     PROMO_FIX_DATE,
@@ -22,6 +21,7 @@ from checkout_consent.grocery.scorer import (
     optimum,
     promo_pricing,
 )
+from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from tests.grocery.helpers import graded, reference_lines, submission
 
 PROMO_TASKS = ("sale-week", "tight-week", "promo-decoy-week")
