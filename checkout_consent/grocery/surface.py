@@ -54,8 +54,8 @@ def line(record: Record) -> str:
 
 
 def summary(records: list[Record]) -> str:
-    """Per task: runs, mean score, runs with a hard fail; then the overall mean with a
-    bootstrap CI over tasks."""
+    """The overall mean with a bootstrap CI over tasks and the hard-fail count; then per
+    task: runs, mean score, runs with a hard fail."""
     by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_task[r["task_id"]].append(r)
@@ -65,8 +65,10 @@ def summary(records: list[Record]) -> str:
         return "no records"
     ci = bootstrap_ci([mean(r["score"] for r in rs) for rs in by_task.values()],
                       family="grocery")
-    return "\n".join([*rows, f"{'all':<18} n={len(records)} mean={ci.mean:.3f} (bootstrap 95% "
-                             f"CI over tasks {ci.low:.3f} to {ci.high:.3f}, {ci.n} tasks)"])
+    fails = sum(bool(_fails(r)) for r in records)
+    return "\n".join([f"mean score {ci.mean:.3f} (bootstrap 95% CI over tasks {ci.low:.3f} to "
+                      f"{ci.high:.3f}, n={ci.n} tasks, {len(records)} samples); hard fails "
+                      f"{fails}/{len(records)}", *rows])
 
 
 def list_items() -> list[str]:
