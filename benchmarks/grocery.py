@@ -17,9 +17,8 @@ from checkout_consent.core.world import apply, evolve
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.catalog import Catalog
-from checkout_consent.grocery.grader import score_submission
+from checkout_consent.grocery.grader import score, score_submission
 from checkout_consent.grocery.record import Efficiency
-from checkout_consent.grocery.scorer import score
 from checkout_consent.grocery.state import Cart, Line, State
 
 WORDS = ("potatoes", "oat milk", "organic", "store basics eggs", "chips",

@@ -10,7 +10,7 @@ from typing import Any
 from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
 from checkout_consent.core.family import Scenario
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.scorer import optimum, promo_pricing
+from checkout_consent.grocery.grader import optimum, promo_pricing
 
 Step = tuple[str, dict[str, Any]]
 DONE = "The cart is with you for approval."

@@ -16,7 +16,7 @@ from checkout_consent.core.family import Scenario
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.scorer import ISO_DATE
+from checkout_consent.grocery.grader import ISO_DATE
 from checkout_consent.runtime.files import tasks_dir
 
 PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",

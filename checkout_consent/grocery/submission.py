@@ -1,5 +1,5 @@
 """A submitted cart with its agent card, scored with no model and no trace: the seed's
-second way in. It becomes the same `Cart` a replay yields and goes through `scorer.score`."""
+second way in. It becomes the same `Cart` a replay yields and goes through `grader.score`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
+from checkout_consent.grocery.grader import ISO_DATE, score
 from checkout_consent.grocery.record import Efficiency, GroceryRecord
-from checkout_consent.grocery.scorer import ISO_DATE, score
 from checkout_consent.grocery.state import Cart, Line
 
 

@@ -11,10 +11,10 @@ from checkout_consent.core.family import ControlRecords, Record, Scenario
 from checkout_consent.core.money import fmt
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.grocery import dataset
+from checkout_consent.grocery.grader import minimal_total
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.prompts import brief_message
 from checkout_consent.grocery.record import SCORED_KEYS
-from checkout_consent.grocery.scorer import minimal_total
 
 SANITY_CONTROLS = ("idle", "reference", "gullible", "decoy-chaser")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from checkout_consent.core.rng import stream
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.catalog import Catalog
-from checkout_consent.grocery.scorer import minimal_total
+from checkout_consent.grocery.grader import minimal_total
 
 
 def heldout_brief(public: Brief, catalog: Catalog, seed: int, n: int) -> Brief:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import Counter
 
 from checkout_consent.grocery import dataset
+from checkout_consent.grocery.grader import SCORER_VERSION
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.record import HARD_FAILS, PROFILE_KEYS
-from checkout_consent.grocery.scorer import SCORER_VERSION
 
 
 def _promos(task_id: str) -> str:
