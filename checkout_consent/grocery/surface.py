@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from statistics import mean
 from typing import Any
 
@@ -53,7 +54,7 @@ def line(record: Record) -> str:
             + (f" FAIL:{','.join(fails)}" if fails else ""))
 
 
-def summary(records: list[Record]) -> str:
+def summary(records: Sequence[Record]) -> str:
     """The overall mean with a bootstrap CI over tasks and the hard-fail count; then per
     task: runs, mean score, runs with a hard fail."""
     by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -73,10 +73,13 @@ def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else os.environ.get(SEED_ENV)
-    if args.what == "heldout" and seed is None:
+    seed: int | str | None = args.seed if args.seed is not None else os.environ.get(SEED_ENV)
+    if args.what == "catalogs":
+        paths = write_catalogs()
+    elif seed is None:
         raise ValueError(f"build heldout needs --seed or ${SEED_ENV} (keep it secret)")
-    paths = write_catalogs() if args.what == "catalogs" else write_heldout(int(seed))
+    else:
+        paths = write_heldout(int(seed))
     print("\n".join(str(p) for p in paths))
     return 0
 
