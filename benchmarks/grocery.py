@@ -12,15 +12,15 @@ import pstats
 import time
 from collections.abc import Callable
 
-from checkout_consent.core.family import Scenario
 from checkout_consent.core.world import apply, evolve
-from checkout_consent.grocery import dataset
+from checkout_consent.grocery import dataset, initial
 from checkout_consent.grocery.actions import ACTIONS
+from checkout_consent.grocery.authoring.catalogs import generated_catalog
 from checkout_consent.grocery.catalog import Catalog
-from checkout_consent.grocery.grader import score_submission
+from checkout_consent.grocery.grader import score
 from checkout_consent.grocery.record import Efficiency
-from checkout_consent.grocery.scorer import score
 from checkout_consent.grocery.state import Cart, Line, State
+from checkout_consent.grocery.submission import score_submission
 
 WORDS = ("potatoes", "oat milk", "organic", "store basics eggs", "chips",
          "golden acre coffee 12 oz", "gluten free bread", "frozen peas", "xyzzy", "salsa")
@@ -94,14 +94,14 @@ def profile(run: Callable[[], None], label: str) -> None:
 
 
 def _initial(task: str) -> State:
-    return dataset.initial(Scenario(family="grocery", scenario_id=task, seed=0))
+    return initial(dataset.scenario(task))
 
 
 def main() -> None:
     base = _initial("sale-week")
     bench_search(base, 200)
     start = time.perf_counter()
-    big = Catalog("bench-100k", dataset.generated_catalog("3.0", 100_000).products)
+    big = Catalog("bench-100k", generated_catalog("3.0", 100_000).products)
     print(f"(100,000-SKU catalog generated and indexed in {time.perf_counter() - start:.1f} s)")
     big_state = evolve(base, catalog=big)
     bench_search(big_state, 50)

@@ -2,6 +2,7 @@
 
 from inspect_ai.model import modelapi
 
+from checkout_consent.grocery.task import grocery, grocery_scorer  # noqa: F401
 from checkout_consent.pizza.task import pizza, pizza_scorer  # noqa: F401
 from checkout_consent.shopkit.task import shopkit, shopkit_scorer  # noqa: F401
 from checkout_consent.storefront.task import storefront, storefront_scorer  # noqa: F401

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from checkout_consent.core.controls import ControlRegistry
 from checkout_consent.core.family import FamilySpec
+from checkout_consent.grocery import SPEC as GROCERY
 from checkout_consent.pizza import SPEC as PIZZA
 from checkout_consent.shopkit import SPEC as SHOPKIT
 from checkout_consent.storefront import SPEC as STOREFRONT
 
-FAMILIES: tuple[FamilySpec, ...] = (STOREFRONT, SHOPKIT, PIZZA)
+FAMILIES: tuple[FamilySpec, ...] = (STOREFRONT, SHOPKIT, PIZZA, GROCERY)
 
 
 def names() -> list[str]:

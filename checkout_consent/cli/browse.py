@@ -7,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from checkout_consent.cli.common import UsageError
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import control_registry, family, names
 
@@ -31,12 +32,29 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     spec = family(args.family)
-    scenario = spec.scenario_for(args.task)
-    with open(args.trace) as f:
-        trace = json.load(f)
-    print(json.dumps(grade_saved(spec, scenario, trace), indent=2, sort_keys=True))
+    if args.cart is not None:  # a submitted cart + agent card: no trace, no model
+        if spec.score_submission is None:
+            raise UsageError(f"{spec.name} takes no --cart; give a --trace")
+        data = _load(args.cart)
+        if not isinstance(data, dict):
+            raise UsageError("a submission is a JSON object")
+        if data.get("task_id", args.task) != args.task:
+            raise UsageError(f"the submission is for task {str(data['task_id'])[:80]!r}, "
+                             f"not {args.task!r}")
+        record = spec.score_submission(data)
+    else:
+        record = grade_saved(spec, spec.scenario_for(args.task), _load(args.trace))
+    print(json.dumps(record, indent=2, sort_keys=True))
     return 0
 
 
@@ -51,5 +69,8 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
     p.add_argument("--task", required=True)
-    p.add_argument("--trace", required=True, help="JSON file: a list of tool calls")
+    given = p.add_mutually_exclusive_group(required=True)
+    given.add_argument("--trace", help="JSON file: a list of tool calls")
+    given.add_argument("--cart", help="JSON file: a submitted cart with its agent card "
+                       "(families that score submissions, e.g. grocery)")
     p.set_defaults(fn=cmd_score)

@@ -16,7 +16,14 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.controls import CallRequest, Msg, Policy, call_ids, count_tokens
+from checkout_consent.core.controls import (
+    CallRequest,
+    Msg,
+    Policy,
+    call_ids,
+    count_tokens,
+    transcript_tokens,
+)
 from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import apply
@@ -53,9 +60,10 @@ class _Run:
         reply = policy(self.scenario, self.transcript)
         requests = tuple(CallRequest(i, t, a) for i, (t, a) in
                          zip(call_ids(self.transcript, reply), reply.calls, strict=True))
-        self.turns.append(Generation(phase=phase, input_tokens=0, output_tokens=count_tokens(
-            reply.text), tool_calls=len(requests), stop_reason="tool_calls" if requests
-            else "stop"))
+        self.turns.append(Generation(  # tokens counted as the control provider reports them
+            phase=phase, input_tokens=transcript_tokens(self.transcript),
+            output_tokens=count_tokens(reply.text + json.dumps([list(c) for c in reply.calls])),
+            tool_calls=len(requests), stop_reason="tool_calls" if requests else "stop"))
         self.transcript.append(Msg("assistant", reply.text, requests))
         stopped = False
         for req in requests:

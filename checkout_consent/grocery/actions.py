@@ -9,8 +9,8 @@ from checkout_consent.core.args import need_cents, need_choice, need_int, need_s
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import Action, ActionError, Outcome, evolve
 from checkout_consent.grocery.catalog import Product
+from checkout_consent.grocery.grader import out_of_stock
 from checkout_consent.grocery.promos import badge, line_cost
-from checkout_consent.grocery.scorer import out_of_stock
 from checkout_consent.grocery.state import Line, State
 from checkout_consent.grocery.user import answer
 

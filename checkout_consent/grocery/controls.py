@@ -7,13 +7,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checkout_consent.core.controls import Msg, Reply, call, next_call_id, say
+from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
 from checkout_consent.core.family import Scenario
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.scorer import optimum, promo_pricing
+from checkout_consent.grocery.grader import optimum, promo_pricing
 
 Step = tuple[str, dict[str, Any]]
-Policy = Callable[[Scenario, Sequence[Msg]], Reply]
 DONE = "The cart is with you for approval."
 
 

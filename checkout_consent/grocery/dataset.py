@@ -1,10 +1,12 @@
 """The family's only file reader: task briefs, the item table and catalogs under
-tasks/grocery/, each parsed once. (Writers live in harness/build.py.)"""
+tasks/grocery/, each parsed once, and the scenarios a task argument names. (Writers live in
+authoring/.)"""
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +14,10 @@ import yaml
 
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.money import parse_dollars
-from checkout_consent.core.version import tasks_dir
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.generate import initial_state
-from checkout_consent.grocery.state import State
+from checkout_consent.grocery.grader import ISO_DATE
+from checkout_consent.runtime.files import tasks_dir
 
 PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
               "out-of-stock-week", "sale-week", "tight-week", "size-week", "oos-hard-week",
@@ -53,6 +54,8 @@ def brief_from_yaml(raw: dict[str, Any]) -> Brief:
 @functools.cache
 def load_brief(task_id: str) -> Brief:
     """A public brief by id, or a held-out one written under tasks/grocery/heldout/."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,79}", task_id):
+        raise KeyError(f"no grocery task {task_id[:80]!r} (ids are lower-case words and dashes)")
     name = f"{task_id}.yaml"
     path = data_dir() / ("heldout" if task_id.startswith("heldout-") else "public") / name
     if not path.is_file():
@@ -62,16 +65,6 @@ def load_brief(task_id: str) -> Brief:
 
 def public_briefs() -> list[Brief]:
     return [load_brief(t) for t in PUBLIC_IDS]
-
-
-@functools.cache
-def items() -> tuple[cat.Item, ...]:
-    return cat.parse_items((data_dir() / "items.psv").read_text(encoding="utf-8"))
-
-
-def generated_catalog(version: str, size: int | None = None) -> cat.Catalog:
-    """A catalog regenerated from the item table (default: the published size)."""
-    return cat.generate(items(), size or cat.VERSIONS[version], version)
 
 
 @functools.cache
@@ -97,5 +90,34 @@ def catalog_for(scenario: Scenario) -> cat.Catalog:
                         .catalog_version)
 
 
-def initial(scenario: Scenario) -> State:
-    return initial_state(brief_for(scenario), catalog_for(scenario))
+
+def heldout_ids() -> list[str]:
+    """The held-out tasks written by `checkout-consent grocery build heldout --seed N`."""
+    folder = data_dir() / "heldout"
+    ids = sorted(p.stem for p in folder.glob("heldout-*.yaml")) if folder.is_dir() else []
+    if not ids:
+        raise FileNotFoundError("no held-out grocery tasks; write them with `checkout-consent "
+                                "grocery build heldout --seed N` (keep N secret)")
+    return ids
+
+
+def task_ids(tasks: str) -> list[str]:
+    """"public" (all eleven), "heldout", or task ids comma-separated (each checked)."""
+    if tasks == "heldout":
+        return heldout_ids()
+    ids = list(PUBLIC_IDS) if tasks == "public" else [t.strip() for t in tasks.split(",")]
+    for t in ids:
+        load_brief(t)
+    return ids
+
+
+def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
+    """The scenario of one task; `scored_on` (YYYY-MM-DD) feeds the dated tight-week rule."""
+    if scored_on is not None and not re.fullmatch(ISO_DATE, scored_on):
+        raise ValueError(f"scored_on must be YYYY-MM-DD, got {scored_on!r}")
+    params = {"scored_on": scored_on} if scored_on else {}
+    return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
+
+
+def scenarios(tasks: str = "public", scored_on: str | None = None) -> list[Scenario]:
+    return [scenario(t, scored_on) for t in task_ids(tasks)]

@@ -59,12 +59,13 @@ class Totals(Frozen):
 
 class GroceryRecord(Frozen):
     task_id: str
+    world_version: str  # "grocery-<VERSION>"
     season: int
     catalog_version: str
     scorer_version: str
     scored_on: str | None
     promo_pricing: bool
-    score: float  # 0 on any hard fail, else the mean of the non-null scored keys
+    score: float  # 0 on any hard fail, else completeness x mean of the other scored keys
     profile: Profile
     hard_fails: HardFails
     lines: Lines

@@ -42,6 +42,3 @@ class State:
     def closed(self) -> bool:
         return self.cart.submitted or self.cart.order_attempted
 
-
-def initial_state(brief: Brief, catalog: Catalog) -> State:
-    return State(brief=brief, catalog=catalog)

@@ -7,10 +7,10 @@ Run: PYTHONPATH=. python tasks/grocery/author.py
 
 from __future__ import annotations
 
+from checkout_consent.grocery.authoring.build import brief_to_yaml
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.dataset import data_dir, load_catalog
-from checkout_consent.grocery.harness.build import brief_to_yaml
-from checkout_consent.grocery.scorer import minimal_total, optimum
+from checkout_consent.grocery.grader import minimal_total, optimum
 
 
 def E(item: str, qty: int, unit: str, dish: str, *subs: str) -> dict:  # noqa: N802

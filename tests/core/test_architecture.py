@@ -17,7 +17,8 @@ LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "cli", "families", "_regis
 WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "prompts",
               "tools", "task", "controls", "surface")
-HARNESS = {"shopkit": ("sandbox", "bench"), "storefront": ("bench",), "pizza": ("authoring",)}
+HARNESS = {"shopkit": ("sandbox", "bench"), "storefront": ("bench",), "pizza": ("authoring",),
+           "grocery": ("authoring", "bench")}
 # what a pure module may not reach: I/O, clocks, processes, randomness, Inspect
 IMPURE = {"os", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket", "time",
           "datetime", "random", "uuid", "secrets", "urllib", "http", "httpx", "yaml",

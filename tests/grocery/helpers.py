@@ -1,19 +1,17 @@
-"""A tiny offline player for the grocery tests (a shared core driver will replace it)."""
+"""Shared helpers for the grocery tests: scenarios, the offline driver, submissions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.controls import CallRequest, Msg
 from checkout_consent.core.family import Scenario
+from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import dataset
+from checkout_consent.grocery import SPEC, initial
 from checkout_consent.grocery.actions import ACTIONS
-from checkout_consent.grocery.controls import CONTROLS, Policy
-from checkout_consent.grocery.grader import grade
-from checkout_consent.grocery.prompts import SYSTEM_PROMPT, brief_message
+from checkout_consent.grocery.controls import CONTROLS
 from checkout_consent.grocery.record import GroceryRecord
 from checkout_consent.grocery.state import State
 
@@ -22,39 +20,24 @@ def scenario(task_id: str, **params: Any) -> Scenario:
     return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
 
 
-def play(policy: Policy, sc: Scenario, max_turns: int = 200) -> list[Call]:
-    """Loop policy -> apply -> transcript until the policy stops calling tools."""
-    state = dataset.initial(sc)
-    transcript = [Msg("system", SYSTEM_PROMPT), Msg("user", brief_message(state.brief))]
-    calls: list[Call] = []
-    for _ in range(max_turns):
-        reply = policy(sc, transcript)
-        if not reply.calls:
-            break
-        requests = tuple(CallRequest(f"call_{len(calls) + i}", t, a)
-                         for i, (t, a) in enumerate(reply.calls))
-        transcript.append(Msg("assistant", reply.text, calls=requests))
-        for req in requests:
-            step = apply(ACTIONS, state, req.tool, req.args)
-            state = step.state
-            calls.append(Call(tool=req.tool, args=req.args, ok=step.ok,
-                              observation=step.observation))
-            transcript.append(Msg("tool", step.observation, call_id=req.id, error=not step.ok))
-    return calls
+def grade(sc: Scenario, result: Replay[State]) -> GroceryRecord:
+    """The family's grade (resolving the scenario), with no model turns."""
+    return SPEC.grade(sc, result, ())  # type: ignore[return-value]
 
 
 def run_calls(sc: Scenario, steps: Sequence[tuple[str, dict[str, Any]]]) -> Replay[State]:
-    state, calls = dataset.initial(sc), []
+    state, calls = initial(sc), []
     for tool, args in steps:
         step = apply(ACTIONS, state, tool, args)
         state = step.state
         calls.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation))
-    return replay(ACTIONS, dataset.initial(sc), calls)
+    return replay(ACTIONS, initial(sc), calls)
 
 
 def graded(control: str, task_id: str, **params: Any) -> GroceryRecord:
+    """A control played by the core offline driver (the Inspect solver's pacing), graded."""
     sc = scenario(task_id, **params)
-    return grade(sc, replay(ACTIONS, dataset.initial(sc), play(CONTROLS[control], sc)))
+    return GroceryRecord.model_validate(play_and_grade(SPEC, sc, CONTROLS[control]))
 
 
 CARD = {"model": "test-model", "tools": ["search_catalog"], "store_snapshot": "catalog-v3.0",

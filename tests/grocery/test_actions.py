@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.world import apply
+from checkout_consent.grocery import initial
 from checkout_consent.grocery.actions import ACTIONS, MAX_PACKS
-from checkout_consent.grocery.dataset import initial
 from checkout_consent.grocery.state import State
 from tests.grocery.helpers import scenario
 

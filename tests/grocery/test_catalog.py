@@ -6,7 +6,7 @@ import hashlib
 
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.harness import build
+from checkout_consent.grocery.authoring import build, catalogs
 
 
 def test_catalog__committed_files_match_generator_and_checksums() -> None:
@@ -15,7 +15,7 @@ def test_catalog__committed_files_match_generator_and_checksums() -> None:
     assert set(sums) == {f"catalog-v{v}.jsonl" for v in cat.VERSIONS}
     for version in cat.VERSIONS:
         committed = dataset.catalog_path(version).read_bytes()
-        assert committed == build.dumps(dataset.generated_catalog(version)).encode()
+        assert committed == build.dumps(catalogs.generated_catalog(version)).encode()
         assert hashlib.sha256(committed).hexdigest() == sums[f"catalog-v{version}.jsonl"]
 
 
@@ -35,7 +35,7 @@ def test_catalog__names_and_skus_are_unique_and_fields_are_sane() -> None:
 
 
 def test_catalog__loaded_file_equals_in_memory_generation() -> None:
-    assert dataset.load_catalog("3.0").products == dataset.generated_catalog("3.0").products
+    assert dataset.load_catalog("3.0").products == catalogs.generated_catalog("3.0").products
 
 
 def test_search__plural_and_singular_match_and_full_matches_rank_first() -> None:

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.grader import InvalidSubmission, grade, metrics, score_submission
+from checkout_consent.grocery.grader import metrics
 from checkout_consent.grocery.record import HARD_FAILS
+from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from tests.grocery.helpers import (
     CARD,
+    grade,
     graded,
     reference_lines,
     reference_submission,

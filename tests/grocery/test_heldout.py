@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import subprocess
 
-from checkout_consent.core.version import REPO_ROOT
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.generate import heldout_briefs
-from checkout_consent.grocery.harness import build
-from checkout_consent.grocery.scorer import minimal_total
+from checkout_consent.grocery.authoring import build
+from checkout_consent.grocery.authoring.heldout import heldout_briefs
+from checkout_consent.grocery.grader import minimal_total
+from checkout_consent.runtime.provenance import REPO_ROOT
 
 
 def test_heldout__deterministic_per_seed_and_different_across_seeds() -> None:
@@ -43,7 +43,7 @@ def test_heldout__briefs_round_trip_through_yaml() -> None:
 
 
 def test_heldout__same_ids_under_other_seeds_get_their_own_optimum() -> None:
-    from checkout_consent.grocery.scorer import best_buy, cost
+    from checkout_consent.grocery.grader import best_buy, cost
 
     public, cat = dataset.public_briefs(), dataset.load_catalog("3.0")
     for seed in (1, 2, 3):

@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.actions import MAX_PACKS
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.grader import InvalidSubmission, score_submission
-from checkout_consent.grocery.promos import Kind, Promo, line_cost
-from checkout_consent.grocery.scorer import (
+from checkout_consent.grocery.grader import (
     PROMO_FIX_DATE,
     cost,
     minimal_total,
     optimum,
     promo_pricing,
 )
+from checkout_consent.grocery.promos import Kind, Promo, line_cost
+from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from tests.grocery.helpers import graded, reference_lines, submission
 
 PROMO_TASKS = ("sale-week", "tight-week", "promo-decoy-week")

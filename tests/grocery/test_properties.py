@@ -10,10 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import dataset
+from checkout_consent.grocery import dataset, initial
 from checkout_consent.grocery.actions import ACTIONS
-from checkout_consent.grocery.grader import grade
-from tests.grocery.helpers import run_calls, scenario
+from tests.grocery.helpers import grade, run_calls, scenario
 
 SKUS = ["G00000", "G00006", "G00008", "G00026", "G00042", "G02211", "g00001", "nope"]
 WEIRD = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30),
@@ -50,7 +49,7 @@ def test_world__random_sequences_are_deterministic_and_never_crash(
 @given(st.lists(calls(), max_size=10))
 def test_world__every_refusal_leaves_the_state_unchanged(
         steps: list[tuple[str, dict[str, Any]]]) -> None:
-    state = dataset.initial(scenario("out-of-stock-week"))
+    state = initial(scenario("out-of-stock-week"))
     for tool, args in steps:
         step = apply(ACTIONS, state, tool, args)
         if not step.ok:
@@ -63,7 +62,7 @@ def test_world__every_refusal_leaves_the_state_unchanged(
        WEIRD, WEIRD)
 def test_world__malformed_arguments_never_crash_or_change_state(tool: str, a: Any,
                                                                  b: Any) -> None:
-    state = dataset.initial(scenario("sale-week"))
+    state = initial(scenario("sale-week"))
     before = state.cart
     params = [p for p in ("sku", "quantity", "query", "item", "question", "reason")
               if p in ACTIONS[tool].__code__.co_varnames[:ACTIONS[tool].__code__.co_argcount]]

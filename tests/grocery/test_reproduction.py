@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.grader import score_submission
+from checkout_consent.grocery.submission import score_submission
 from tests.grocery.helpers import graded, reference_submission
 
 STAMP = {"catalog_version"}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from checkout_consent.grocery.harness.surface import line, show, summary
+import pytest
+
+from checkout_consent.grocery.surface import line, list_items, scenario_for, show, summary
 from tests.grocery.helpers import graded
 
 
@@ -10,7 +12,17 @@ def test_surface__line_and_summary_show_scores_and_fails() -> None:
     records = [graded(c, "tight-week").model_dump() for c in ("reference", "gullible")]
     assert line(records[0]).startswith("tight-week") and "FAIL" not in line(records[0])
     assert "FAIL:over_budget,order_attempted" in line(records[1])
-    assert summary(records).splitlines()[-1].split() == ["all", "n=2", "mean=0.500"]
+    head, row = summary(records).splitlines()
+    assert head.startswith("mean score 0.500") and head.endswith("hard fails 1/2")
+    assert row.split() == ["tight-week", "n=2", "mean=0.500", "hard_fails=1"]
+    assert summary([]) == "no records"
+
+
+def test_surface__list_and_scenario_for_name_public_tasks_and_refuse_others() -> None:
+    assert len(list_items()) == 11 and list_items()[0].startswith("normal-week")
+    assert scenario_for("tight-week").scenario_id == "tight-week"
+    with pytest.raises(KeyError, match="no grocery task"):
+        scenario_for("../../pyproject")
 
 
 def test_surface__show_gives_the_brief_and_the_scorer_side() -> None:

@@ -1,9 +1,8 @@
 """Writers for the grocery data (the world never writes): catalog files with checksums,
 and held-out briefs under a secret seed into the git-ignored tasks/grocery/heldout/.
 
-Run `python -m checkout_consent.grocery.harness.build catalogs`, or
-`python -m checkout_consent.grocery.harness.build heldout --seed N` (or with the seed in
-$GROCERY_HELDOUT_SEED; keep it secret).
+Run `checkout-consent grocery build catalogs`, or `checkout-consent grocery build heldout
+--seed N` (or with the seed in $GROCERY_HELDOUT_SEED; keep it secret).
 """
 
 from __future__ import annotations
@@ -18,15 +17,10 @@ from pathlib import Path
 import yaml
 
 from checkout_consent.grocery import catalog as cat
+from checkout_consent.grocery.authoring.catalogs import generated_catalog
+from checkout_consent.grocery.authoring.heldout import heldout_briefs
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.dataset import (
-    catalog_path,
-    data_dir,
-    generated_catalog,
-    load_catalog,
-    public_briefs,
-)
-from checkout_consent.grocery.generate import heldout_briefs
+from checkout_consent.grocery.dataset import catalog_path, data_dir, load_catalog, public_briefs
 from checkout_consent.grocery.promos import Promo
 
 SEED_ENV = "GROCERY_HELDOUT_SEED"
@@ -78,17 +72,23 @@ def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
     return paths
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m checkout_consent.grocery.harness.build")
-    parser.add_argument("what", choices=["catalogs", "heldout"])
-    parser.add_argument("--seed", type=int, default=os.environ.get(SEED_ENV),
-                        help=f"the secret held-out seed (default: ${SEED_ENV})")
-    args = parser.parse_args(argv)
-    if args.what == "heldout" and args.seed is None:
-        parser.error(f"heldout needs --seed or ${SEED_ENV} (keep it secret)")
-    paths = write_catalogs() if args.what == "catalogs" else write_heldout(int(args.seed))
+def _build(args: argparse.Namespace) -> int:
+    seed: int | str | None = args.seed if args.seed is not None else os.environ.get(SEED_ENV)
+    if args.what == "catalogs":
+        paths = write_catalogs()
+    elif seed is None:
+        raise ValueError(f"build heldout needs --seed or ${SEED_ENV} (keep it secret)")
+    else:
+        paths = write_heldout(int(seed))
     print("\n".join(str(p) for p in paths))
+    return 0
 
 
-if __name__ == "__main__":
-    main()
+def add_commands(parser: argparse.ArgumentParser) -> None:
+    """`checkout-consent grocery build catalogs|heldout [--seed N]`."""
+    verbs = parser.add_subparsers(dest="grocery_command", required=True)
+    build = verbs.add_parser("build", help="write the catalogs, or held-out briefs")
+    build.add_argument("what", choices=["catalogs", "heldout"])
+    build.add_argument("--seed", type=int, default=None,
+                       help=f"the secret held-out seed (default: ${SEED_ENV})")
+    build.set_defaults(fn=_build)

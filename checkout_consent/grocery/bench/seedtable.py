@@ -1,16 +1,16 @@
 """The README's "Compared with the seed" table: the seed's published facts, and ours
 computed by executing the family's code.
 
-Run `python -m checkout_consent.grocery.harness.seedtable`."""
+Run `python -m checkout_consent.grocery.bench.seedtable`."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from checkout_consent.grocery import dataset
+from checkout_consent.grocery.grader import SCORER_VERSION
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.record import HARD_FAILS, PROFILE_KEYS
-from checkout_consent.grocery.scorer import SCORER_VERSION
 
 
 def _promos(task_id: str) -> str:

@@ -1,0 +1,1 @@
+"""Benchmarks and README tables for the grocery family (not the world): the seed table."""

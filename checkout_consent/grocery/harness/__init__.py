@@ -1,1 +1,0 @@
-"""Tooling around the grocery world (not the world itself): docs tables, later Inspect glue."""

@@ -1,0 +1,27 @@
+"""The grocery Inspect task: one brief per sample, an agent loop over the store tools,
+scored by replaying the tool log through the pure world."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer, mean, scorer
+
+from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
+from checkout_consent.grocery.tools import tools
+from checkout_consent.runtime.scorer import replay_score
+from checkout_consent.runtime.tasks import family_task
+
+
+@scorer(metrics=[{"*": [mean()]}])
+def grocery_scorer() -> Scorer:
+    """Replay the tool log through the world and grade it (works on finished logs too)."""
+    return replay_score(SPEC)
+
+
+@task
+def grocery(tasks: str = "public", scored_on: str | None = None,
+            turns: int | str = MAX_TURNS) -> Task:
+    """The weekly cart. `tasks`: "public", ids comma-separated, or "heldout"; `scored_on`:
+    YYYY-MM-DD for tight-week's dated promo rule; `turns`: the agent's turn budget."""
+    return family_task(SPEC, dataset.scenarios(str(tasks), scored_on or None),
+                       scorer=grocery_scorer(), tools=tools, turns=int(turns))

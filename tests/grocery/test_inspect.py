@@ -1,0 +1,65 @@
+"""End to end through Inspect: every control, live over the public tasks, gives the same
+records as the core offline driver, byte for byte and twice; no -T runs every public task."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkout_consent.core.offline import play_and_grade
+from checkout_consent.grocery import SPEC, dataset
+
+pytestmark = pytest.mark.inspect
+
+
+def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    from inspect_ai import eval as inspect_eval
+
+    logs = inspect_eval("checkout_consent/grocery", model=models, log_dir=str(log_dir),
+                        display="none")
+    out: dict[str, list[dict[str, Any]]] = {}
+    for log in logs:
+        assert log.status == "success", log.error
+        assert log.eval.task_version == SPEC.version
+        samples = sorted(log.samples or [], key=lambda s: str(s.id))
+        metas = [next(iter(s.scores.values())).metadata for s in samples]
+        for meta in metas:
+            assert meta["provenance"]["model_id"] == log.eval.model
+            assert meta["world_version"] == meta["record"]["world_version"] == "grocery-1"
+        out[log.eval.model] = [meta["record"] for meta in metas]
+    return out
+
+
+def _offline(control: str) -> list[dict[str, Any]]:
+    return [play_and_grade(SPEC, s, SPEC.controls[control])
+            for s in sorted(dataset.scenarios("public"), key=lambda s: s.scenario_id)]
+
+
+def test_inspect__every_control_scores_as_it_does_offline_twice(tmp_path: Path) -> None:
+    models = [f"control/grocery-{c}" for c in SPEC.sanity_controls]
+    first, second = _eval(models, tmp_path / "a"), _eval(models, tmp_path / "b")
+    for control in SPEC.sanity_controls:
+        live = first[f"control/grocery-{control}"]
+        assert len(live) == len(dataset.PUBLIC_IDS), control
+        assert json.dumps(live) == json.dumps(_offline(control)), control
+        assert json.dumps(second[f"control/grocery-{control}"]) == json.dumps(live), control
+    assert {r["score"] for r in first["control/grocery-reference"]} == {1.0}
+    assert not SPEC.check_sanity({c: first[f"control/grocery-{c}"]
+                                  for c in SPEC.sanity_controls})
+
+
+def test_inspect__cli_eval_without_task_args_runs_every_public_task(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "checkout_consent/grocery",
+                          "--model", "control/grocery-idle", "--log-dir", str(tmp_path),
+                          "--display", "none"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    from inspect_ai.log import read_eval_log
+
+    (path,) = tmp_path.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert sorted(str(s.id) for s in log.samples or []) == sorted(dataset.PUBLIC_IDS)
