@@ -71,4 +71,5 @@ SPEC = FamilySpec(
     recorded=(("openai", "reference"), ("openai", "gullible")),
     add_commands=add_commands,
     score_submission=score_submission,
+    task_ids=lambda: list(dataset.PUBLIC_IDS),
 )
