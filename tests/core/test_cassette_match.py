@@ -102,8 +102,10 @@ def test_identical_requests__replay_in_arrival_order():
 
 
 def test_safe_yaml__refuses_python_object_tags():
+    from checkout_consent.cassettes.load import CassetteRefused
+
     evil = "interactions: !!python/object/apply:os.system ['echo pwned']\nversion: 1\n"
-    with pytest.raises(yaml.constructor.ConstructorError):
+    with pytest.raises(CassetteRefused, match="not valid cassette YAML"):
         store.SafeYaml.deserialize(evil)
 
 
@@ -143,8 +145,10 @@ def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
 def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monkeypatch):
     path = tmp_path / "seed-0-1.yaml.gz"
     path.write_bytes(gzip.compress(b"x" * 5000))
-    monkeypatch.setattr(store, "MAX_UNIT_BYTES", 4096)
-    with pytest.raises(ValueError, match="unpacks to more than 4096 bytes"):
+    from checkout_consent.cassettes import load
+
+    monkeypatch.setattr(load, "MAX_UNIT_BYTES", 4096)
+    with pytest.raises(load.CassetteRefused, match="unpacks to more than 4096 bytes"):
         store.read_unit(path)
 
 

@@ -13,6 +13,7 @@ import yaml
 from checkout_consent import cli
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
+from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.replay import CassetteMiss
 from checkout_consent.cassettes.runs import record, replay
 from checkout_consent.cassettes.scan import scan
@@ -149,7 +150,7 @@ def test_replay__refuses_a_run_json_naming_a_local_provider(recorded, tmp_path):
     copy = shutil.copytree(recorded["anthropic"], tmp_path / "hostile")
     manifest = json.loads((copy / "run.json").read_text())
     (copy / "run.json").write_text(json.dumps({**manifest, "model": "vllm/some-model"}))
-    with pytest.raises(CassetteMiss, match="is not a provider cassettes record or replay"):
+    with pytest.raises(CassetteRefused, match="is not a provider cassettes record or replay"):
         replay(copy, log_dir=tmp_path / "logs")
 
 
