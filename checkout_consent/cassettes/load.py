@@ -27,7 +27,7 @@ from checkout_consent.runtime.runner import RunFailed
 
 MAX_UNIT_BYTES = 64 * 1024 * 1024  # one unit cassette, unpacked
 MAX_JSON_BYTES = 4 * 1024 * 1024  # run.json or one golden record
-MAX_YAML_NODES = 200_000  # nodes of one unit, aliases expanded
+MAX_YAML_NODES = 100_000  # nodes of one unit, aliases expanded (a real unit: ~1,000)
 _C_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

@@ -88,7 +88,7 @@ def _check_family(directory: Path, manifest: Manifest) -> None:
     if unknown:
         raise refuse(directory / MANIFEST, f"task_args: {manifest.family} has no task "
                      f"parameter {unknown[0][:40]!r}")
-    check_provider(manifest.model, f"replay ({directory})")
+    check_provider(manifest.model, f"replay ({directory / MANIFEST})")
 
 
 def check_directory(directory: Path) -> Manifest:

@@ -141,6 +141,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
     the cassette does not hold.
     """
     manifest = check_directory(directory)
+    goldens = store.read_goldens(directory)  # a bad golden is refused before the run too
     with cassette(directory, "replay") as session:
         try:
             records, log_path = _run(manifest, log_dir, replay=True)
@@ -148,7 +149,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
             session.check()  # a miss explains the failure better than the failure does
             raise CassetteMiss(f"replay of {directory} failed: {err}") from err
         session.check()
-    found = differences(store.read_goldens(directory), records)
+    found = differences(goldens, records)
     if session.unplayed:
         found.append(f"the cassette holds {len(session.unplayed)} recorded request(s) the "
                      f"replay never made; the first: {session.unplayed[0]}")
