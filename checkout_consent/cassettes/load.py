@@ -142,19 +142,27 @@ def _is_str_map(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
 
+def _request_ok(req: Any) -> bool:
+    return (_is_str_map(req) and isinstance(req.get("method"), str)
+            and isinstance(req.get("uri"), str) and _is_str_map(req.get("headers"))
+            and isinstance(req.get("body"), str | bytes | None))
+
+
+def _response_ok(resp: Any) -> bool:
+    if not _is_str_map(resp):
+        return False
+    status, body = resp.get("status"), resp.get("body")
+    return (_is_str_map(status) and type(status.get("code")) is int
+            and _is_str_map(resp.get("headers")) and _is_str_map(body)
+            and isinstance(body.get("string"), str | bytes))
+
+
 def _interaction_problem(item: Any) -> str | None:
     if not _is_str_map(item):
         return "is not a mapping"
-    req, resp = item.get("request"), item.get("response")
-    if not (_is_str_map(req) and isinstance(req.get("method"), str)
-            and isinstance(req.get("uri"), str) and _is_str_map(req.get("headers"))
-            and isinstance(req.get("body"), str | bytes | None)):
+    if not _request_ok(item.get("request")):
         return "has no request of method, uri, headers and body"
-    status = resp.get("status") if _is_str_map(resp) else None
-    body = resp.get("body") if _is_str_map(resp) else None
-    if not (_is_str_map(status) and type(status.get("code")) is int
-            and _is_str_map(resp.get("headers")) and _is_str_map(body)
-            and isinstance(body.get("string"), str | bytes)):
+    if not _response_ok(item.get("response")):
         return "has no response of status code, headers and body"
     return None
 

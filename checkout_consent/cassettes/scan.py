@@ -26,30 +26,36 @@ from checkout_consent.runtime.logs import zip_members
 MAX_SCANNED_BYTES = 256 * 1024 * 1024
 _PROVIDER_NAMES = (rb"openai|anthropic|google|gemini|groq|xai|grok|mistral|together|togetherai"
                    rb"|fireworks|perplexity|pplx|hf|huggingface|hugging_face|deepseek")
-# Most specific first: a span found by one kind is not reported again by a later one.
+# Most specific first: a span found by one kind is not reported again by a later one. The
+# patterns start with a literal (re then searches fast; a leading \b would defeat that), and
+# a match right after a letter, digit or _ is dropped (the \b, checked by hand). Patterns in
+# CASELESS are matched against the lower-cased text, for the same reason.
 KEY_PATTERNS: dict[str, re.Pattern[bytes]] = {
-    "anthropic key": re.compile(rb"\bsk-ant-[A-Za-z0-9_\-]{16,}"),
-    "openai key": re.compile(rb"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
-    "google api key": re.compile(rb"\bAIza[0-9A-Za-z_\-]{35}"),
-    "groq key": re.compile(rb"\bgsk_[A-Za-z0-9]{20,}"),
-    "xai key": re.compile(rb"\bxai-[A-Za-z0-9]{20,}"),
-    "fireworks key": re.compile(rb"\bfw_[A-Za-z0-9]{20,}"),
-    "perplexity key": re.compile(rb"\bpplx-[A-Za-z0-9]{20,}"),
-    "hugging face token": re.compile(rb"\bhf_[A-Za-z0-9]{30,}"),
-    "together key": re.compile(rb"\btgp_v1_[A-Za-z0-9_\-]{20,}"),
+    "anthropic key": re.compile(rb"sk-ant-[A-Za-z0-9_\-]{16,}"),
+    "openai key": re.compile(rb"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
+    "google api key": re.compile(rb"AIza[0-9A-Za-z_\-]{35}"),
+    "groq key": re.compile(rb"gsk_[A-Za-z0-9]{20,}"),
+    "xai key": re.compile(rb"xai-[A-Za-z0-9]{20,}"),
+    "fireworks key": re.compile(rb"fw_[A-Za-z0-9]{20,}"),
+    "perplexity key": re.compile(rb"pplx-[A-Za-z0-9]{20,}"),
+    "hugging face token": re.compile(rb"hf_[A-Za-z0-9]{30,}"),
+    "together key": re.compile(rb"tgp_v1_[A-Za-z0-9_\-]{20,}"),
+    # "<provider>_API_KEY=<value>": found by its "api" and checked for a name before it
     "provider key by name": re.compile(
-        rb"(?i)\b(?:" + _PROVIDER_NAMES + rb")[_-]?(?:ai[_-]?)?api[_-]?(?:key|token)"
-        rb"[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9_\-]{20,}"),
-    "aws access key": re.compile(rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        rb"api[_-]?(?:key|token)[\"']?\s*[:=]\s*[\"']?[a-z0-9_\-]{20,}"),
+    "aws access key": re.compile(rb"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z_])"),
     "aws secret key": re.compile(
-        rb"(?i)aws_?secret(?:_access)?_?key[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9/+=]{40}"),
-    "github token": re.compile(rb"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+        rb"aws_?secret(?:_access)?_?key[\"']?\s*[:=]\s*[\"']?[a-z0-9/+=]{40}"),
+    "github token": re.compile(rb"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
     "pem private key": re.compile(rb"-----BEGIN[A-Z ]*PRIVATE" + rb" KEY-----"),
-    "bearer token": re.compile(rb"(?i)\bbearer\s+[A-Za-z0-9_\-.=]{16,}"),
-    "openai organisation": re.compile(rb"\borg-[A-Za-z0-9]{20,}"),
-    "openai project": re.compile(rb"\bproj_[A-Za-z0-9]{20,}"),
-    "slack token": re.compile(rb"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
+    "bearer token": re.compile(rb"bearer\s+[a-z0-9_\-.=]{16,}"),
+    "openai organisation": re.compile(rb"org-[A-Za-z0-9]{20,}"),
+    "openai project": re.compile(rb"proj_[A-Za-z0-9]{20,}"),
+    "slack token": re.compile(rb"xox[abprs]-[A-Za-z0-9\-]{10,}"),
 }
+_NAME_BEFORE = re.compile(rb"(?:" + _PROVIDER_NAMES + rb")[_-]?(?:ai[_-]?)?\Z")
+CASELESS = frozenset({"provider key by name", "aws secret key", "bearer token"})
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 HEADER_PATTERN = re.compile(
     rb"(?im)^\s*['\"]?(" + b"|".join(h.encode() for h in SECRET_HEADERS) + rb")['\"]?\s*:"
 )
@@ -80,17 +86,30 @@ def _redact(match: bytes) -> str:
     return text[:8] + "..." if len(text) > 8 else text
 
 
+def _spans(data: bytes) -> Iterator[tuple[str, int, int]]:
+    """(kind, start, end) of every credential-like match that starts a word."""
+    lowered = data.lower()
+    for kind, pattern in KEY_PATTERNS.items():
+        for m in pattern.finditer(lowered if kind in CASELESS else data):
+            start = m.start()
+            if kind == "provider key by name":
+                name = _NAME_BEFORE.search(lowered, max(0, start - 20), start)
+                if not name:
+                    continue
+                start = name.start()
+            if start == 0 or data[start - 1] not in _WORD:
+                yield kind, start, m.end()
+
+
 def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
     """Every credential-like span in `data`, each reported once (most specific kind)."""
     found: list[Finding] = []
     taken: list[tuple[int, int]] = []
-    for kind, pattern in KEY_PATTERNS.items():
-        for m in pattern.finditer(data):
-            if any(start <= m.start() < end or m.start() <= start < m.end()
-                   for start, end in taken):
-                continue
-            taken.append(m.span())
-            found.append(Finding(name, kind, _redact(m.group(0))))
+    for kind, start, end in _spans(data):
+        if any(s <= start < e or start <= s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.append(Finding(name, kind, _redact(data[start:end])))
     if cassette:
         found += [Finding(name, "secret header kept", m.group(1).decode())
                   for m in HEADER_PATTERN.finditer(data)]

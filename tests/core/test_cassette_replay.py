@@ -12,8 +12,8 @@ import yaml
 
 from checkout_consent import cli
 from checkout_consent.cassettes import store
-from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
 from checkout_consent.cassettes.load import CassetteRefused
+from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
 from checkout_consent.cassettes.replay import CassetteMiss
 from checkout_consent.cassettes.runs import record, replay
 from checkout_consent.cassettes.scan import scan
