@@ -106,7 +106,7 @@ def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded
     start = time.perf_counter()
     with pytest.raises(CassetteMiss) as miss:
         replay(copy, log_dir=tmp_path / "logs")
-    assert time.perf_counter() - start < 30
+    assert time.perf_counter() - start < 90  # a hang guard (a retried miss hangs for minutes)
     message = str(miss.value)
     assert str(copy) in message and "run unit seed-0-2" in message
     assert "/v1/chat/completions" in message

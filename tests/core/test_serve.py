@@ -263,3 +263,20 @@ def test_serve_controls_verb__an_invalid_port_is_refused_in_one_line(port):
     code, err = _serve_cli(port)
     assert code != 0 and "port" in err and "Traceback" not in err, err
     assert len(err.strip().splitlines()) <= 2, err  # argparse: usage line + message
+
+
+def test_serve__a_stalled_upload_gets_a_408_not_a_held_thread(monkeypatch):
+    import http.client
+
+    from checkout_consent.serve import controls
+
+    monkeypatch.setattr(controls, "READ_TIMEOUT_S", 0.5)
+    with serving(port=0) as quick:
+        conn = http.client.HTTPConnection("127.0.0.1", quick.server_address[1], timeout=20)
+        conn.putrequest("POST", "/v1/chat/completions")
+        conn.putheader("content-length", "100")
+        conn.endheaders()
+        conn.send(b'{"model": ')  # and then nothing more
+        response = conn.getresponse()
+        assert response.status == 408 and b"did not arrive" in response.read()
+        conn.close()
