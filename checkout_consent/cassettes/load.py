@@ -27,6 +27,8 @@ from checkout_consent.runtime.runner import RunFailed
 
 MAX_UNIT_BYTES = 64 * 1024 * 1024  # one unit cassette, unpacked
 MAX_JSON_BYTES = 4 * 1024 * 1024  # run.json or one golden record
+MAX_FILES = 20_000  # files in one cassette directory (40 public tasks x epochs x 2 is ~200)
+MAX_RUN_BYTES = 1024 * 1024 * 1024  # all units of one directory, unpacked
 MAX_YAML_NODES = 100_000  # nodes of one unit, aliases expanded (a real unit: ~1,000)
 _C_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -58,7 +60,9 @@ def confined(directory: Path) -> list[Path]:
     if not stat.S_ISDIR(_regular(directory).st_mode):
         raise refuse(directory, "is not a directory")
     files = []
-    for entry in sorted(directory.iterdir()):
+    for count, entry in enumerate(sorted(directory.iterdir())):
+        if count >= MAX_FILES:
+            raise refuse(directory, f"holds more than {MAX_FILES} files")
         if stat.S_ISDIR(_regular(entry).st_mode):
             raise refuse(entry, "a cassette directory holds no folders")
         files.append(entry)
@@ -183,7 +187,11 @@ def check_shape(path: Path, data: Any) -> list[dict[str, Any]]:
 
 def load_unit(path: Path) -> list[dict[str, Any]]:
     """One unit cassette, unpacked, parsed and shape-checked."""
-    data = read_unit(path)
+    return parse_unit(path, read_unit(path))
+
+
+def parse_unit(path: Path, data: bytes) -> list[dict[str, Any]]:
+    """The interactions of an unpacked unit cassette, parsed and shape-checked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -28,9 +28,10 @@ from vcr.serialize import serialize
 from vcr.serializers import compat
 
 from checkout_consent.cassettes.load import (
+    MAX_RUN_BYTES,
     MAX_UNIT_BYTES,
     confined,
-    load_unit,
+    parse_unit,
     read_json,
     read_unit,
     refuse,
@@ -115,8 +116,14 @@ class UnitPersister:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
         requests: list[Any] = []
         responses: list[Any] = []
+        total = 0
         for path in files:
-            for item in load_unit(path):
+            data = read_unit(path)
+            total += len(data)
+            if total > MAX_RUN_BYTES:
+                raise refuse(Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} "
+                             "bytes of cassettes")
+            for item in parse_unit(path, data):
                 requests.append(Request._from_dict(item["request"]))
                 responses.append(compat.convert_to_bytes(item["response"]))
         return requests, responses

@@ -213,3 +213,18 @@ def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):
         {**_manifest(directory), "task_args": {"task": "T1"}}))
     note = scenario_note(check_directory(directory))
     assert note and "not the public scenario set" in note and "{'task': 'all'}" in note
+
+
+def test_load_cassette__refuses_a_directory_that_unpacks_too_far_in_total(tmp_path,
+                                                                          monkeypatch):
+    directory = _copy(tmp_path, units=3)
+    sizes = [len(load.read_unit(u)) for u in store.unit_files(directory)]
+    monkeypatch.setattr(store, "MAX_RUN_BYTES", sum(sizes) - 1)  # each unit alone is fine
+    with pytest.raises(CassetteRefused, match="bytes of cassettes"):
+        store.UnitPersister.load_cassette(directory, store.SafeYaml)
+
+
+def test_replay_checks__refuse_a_directory_of_too_many_files(tmp_path, monkeypatch):
+    directory = _copy(tmp_path, units=3)
+    monkeypatch.setattr(load, "MAX_FILES", 4)  # run.json + 3 units + 3 goldens
+    _refused(directory, "holds more than 4 files")
