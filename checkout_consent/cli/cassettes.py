@@ -55,11 +55,17 @@ def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, An
 
 
 def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> None:
-    """Before any slow work (sanity): a recording's options and key, at once."""
-    if getattr(args, "cassette", "off") != "record":
-        return
-    from checkout_consent.cassettes.preflight import check_key, check_provider
+    """Before any slow work (sanity): a recording's options and key, or the cassette
+    directory a replay will read, checked at once."""
+    from checkout_consent.cassettes import store
+    from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
 
+    mode = getattr(args, "cassette", "off")
+    if mode == "replay":
+        root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
+        check_directory(store.run_dir(fam.name, args.model, root))
+    if mode != "record":
+        return
     manifest = _manifest(args, fam, task_args)
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)

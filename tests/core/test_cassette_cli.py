@@ -100,3 +100,17 @@ def test_replay_verb__goes_on_past_bad_directories_and_reports_each(tmp_path, ca
     assert cli.main(["--log-dir", logs, "replay", str(good)]) == 1  # a leaderboard review
     out = capsys.readouterr().out
     assert "not the public scenario set" in out and "{'seeds': '0-9'}" in out
+
+
+def test_run_cassette_replay__a_hostile_directory_is_refused_before_sanity(tmp_path, capsys):
+    root = tmp_path / "c"
+    directory = root / "storefront" / "openai--storefront-oracle"
+    directory.mkdir(parents=True)
+    (directory / store.MANIFEST).symlink_to(tmp_path)
+    logs = tmp_path / "logs"
+    code = cli.main(["--log-dir", str(logs), "run", "storefront", "--model",
+                     "openai/storefront-oracle", "--cassette", "replay",
+                     "--cassette-root", str(root)])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a symlink" in err and len(err.strip().splitlines()) == 1, err
+    assert not logs.exists()  # no sanity run, no Inspect
