@@ -71,11 +71,16 @@ def confined(directory: Path) -> list[Path]:
 
 def read_bytes(path: Path, limit: int) -> bytes:
     """A regular file's bytes (never through a link), refusing more than `limit`."""
-    if _regular(path).st_size > limit:
+    info = _regular(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise refuse(path, "is not a regular file")
+    if info.st_size > limit:
         raise refuse(path, f"is larger than {limit} bytes")
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-    with os.fdopen(os.open(path, flags), "rb") as f:
-        return f.read(limit + 1)
+    try:  # O_NOFOLLOW: a file swapped for a link after the check is still not followed
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as f:
+            return f.read(limit + 1)
+    except OSError as err:
+        raise refuse(path, err.strerror or "cannot be read") from None
 
 
 def read_unit(path: Path, limit: int | None = None) -> bytes:
