@@ -83,7 +83,8 @@ def main() -> None:
     print(f"\n10-seed reference, {len(units)} units; {PAIRS} alternating pairs")
     print(show("bounded loader + shape checks", new))
     print(show("plain C safe loader", old))
-    print(f"{'ratio of medians (bounded / plain)':<46} {statistics.median(new) / statistics.median(old):.2f}")
+    ratio = statistics.median(new) / statistics.median(old)
+    print(f"{'ratio of medians (bounded / plain)':<46} {ratio:.2f}")
     checks, _ = pairs(lambda: check_directory(TEN_SEEDS), lambda: None)
     print(show("\nreplay preflight of the directory", checks))
 
