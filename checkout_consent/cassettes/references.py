@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.runs import record
@@ -29,7 +29,7 @@ def references() -> tuple[Reference, ...]:
                  for spec in FAMILIES for provider, control in spec.recorded)
 
 
-PROVIDERS: dict[str, tuple[str, dict[str, object]]] = {
+PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
     # provider -> (base URL on the fixed port, model args)
     "openai": (f"http://{HOST}:{FIXED_PORT}/v1", {"responses_api": False}),
     "anthropic": (f"http://{HOST}:{FIXED_PORT}", {}),

@@ -122,8 +122,10 @@ def no_network() -> Iterator[None]:
 
 
 @contextmanager
-def cassette(directory: Path, mode: Mode) -> Iterator[Session]:
-    """Record into, or replay from, the cassette directory for the duration of the block."""
+def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator[Session]:
+    """Record into, or replay from, the cassette directory for the duration of the block.
+    A recording is lent placeholder keys only when `lend_key` (a loopback endpoint such as
+    serve-controls): a live provider must get a real key or fail at once."""
     session = Session(directory, mode)
     if mode == "off":
         yield session
@@ -141,6 +143,8 @@ def cassette(directory: Path, mode: Mode) -> Iterator[Session]:
                 yield session
             session.unplayed = [describe(req) for i, (req, _) in enumerate(cass.data)
                                 if not cass.play_counts[i]]
-        else:
+        elif lend_key:
             with placeholder_keys():
                 yield session
+        else:
+            yield session

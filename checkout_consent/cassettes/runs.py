@@ -9,6 +9,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
+from checkout_consent.cassettes.manifest import SECRET_MODEL_ARGS
+from checkout_consent.cassettes.preflight import (
+    check_directory,
+    check_key,
+    check_provider,
+    is_loopback,
+    scenario_note,
+)
 from checkout_consent.cassettes.replay import (
     REPLAY_EVAL_ARGS,
     REPLAY_MODEL_ARGS,
@@ -21,18 +29,10 @@ from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
 
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
-# Model args that carry credentials: used for a recording, never written to run.json.
-SECRET_MODEL_ARGS = frozenset({"api_key", "organization", "project", "default_headers",
-                               "http_client", "azure_ad_token", "auth_token"})
 # Whose versions run.json notes: they shape the request bodies a replay must match.
 RECORDED_WITH = ("inspect-ai", "vcrpy", "openai", "anthropic")
 # Record fields describing the checkout or the machine, not the run: not compared.
 VOLATILE_SUFFIXES = ("git_sha", "_seconds")
-# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
-# from a stranger: replay never starts any other provider (local servers, local weights).
-REPLAYABLE_PROVIDERS = frozenset({
-    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
-    "deepseek", "grok", "mistral", "google", "perplexity"})
 
 
 class Outcome(NamedTuple):
@@ -42,14 +42,7 @@ class Outcome(NamedTuple):
     records: Records
     log_path: str
     differences: list[str]
-
-
-def _check_provider(model: str, what: str) -> None:
-    if model.split("/")[0] not in REPLAYABLE_PROVIDERS:
-        raise CassetteMiss(
-            f"cannot {what}: {model} is not a provider cassettes record or replay (HTTP "
-            f"providers only: {', '.join(sorted(REPLAYABLE_PROVIDERS))}); to record a control "
-            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>")
+    notes: tuple[str, ...] = ()  # e.g. not the family's public scenario set
 
 
 def is_volatile(key: str) -> bool:
@@ -109,13 +102,18 @@ def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
     kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
     stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
         dist: version(dist) for dist in RECORDED_WITH}})
-    _check_provider(manifest.model, "record")
+    check_provider(manifest.model, "record")
+    check_key(manifest.model, manifest.base_url, manifest.model_args)
     directory = store.run_dir(manifest.family, manifest.model, root)
+    created = [d for d in (directory, *directory.parents) if not d.exists()]
     try:
-        with cassette(directory, "record"):
+        with cassette(directory, "record", lend_key=is_loopback(manifest.base_url)):
             records, log_path = _run(manifest, log_dir, replay=False, eval_args=eval_args)
-    except RunFailed:
+    except BaseException:
         store.clear(directory)  # no half-recorded cassette is left behind
+        for d in created:  # nor a folder this recording made (innermost first)
+            if d.is_dir() and not any(d.iterdir()):
+                d.rmdir()
         raise
     stamped.write(directory)
     store.write_goldens(directory, records)
@@ -138,10 +136,12 @@ def differences(golden: Records, replayed: Records) -> list[str]:
 def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
     """Replay one cassette directory and compare with its goldens (no differences: exact).
 
-    Raises CassetteMiss when the run asked for a request the cassette does not hold.
+    Raises CassetteRefused (before any Inspect work) for a directory that is not what this
+    suite writes (see preflight.py, load.py), CassetteMiss when the run asked for a request
+    the cassette does not hold.
     """
-    manifest = store.Manifest.read(directory)
-    _check_provider(manifest.model, f"replay ({directory})")
+    manifest = check_directory(directory)
+    goldens = store.read_goldens(directory)  # a bad golden is refused before the run too
     with cassette(directory, "replay") as session:
         try:
             records, log_path = _run(manifest, log_dir, replay=True)
@@ -149,8 +149,9 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
             session.check()  # a miss explains the failure better than the failure does
             raise CassetteMiss(f"replay of {directory} failed: {err}") from err
         session.check()
-    found = differences(store.read_goldens(directory), records)
+    found = differences(goldens, records)
     if session.unplayed:
         found.append(f"the cassette holds {len(session.unplayed)} recorded request(s) the "
                      f"replay never made; the first: {session.unplayed[0]}")
-    return Outcome(directory, records, log_path, found)
+    note = scenario_note(manifest)
+    return Outcome(directory, records, log_path, found, (note,) if note else ())

@@ -1,32 +1,61 @@
 """The secret scan: find anything that looks like a credential in cassettes and logs.
 
-Text files are read as they are; gzip files decompressed; .eval logs (zip) member by member.
-In cassettes, a secret-bearing header name is a finding even with no value (it should
-never have been kept).
+It knows the key formats of the providers Inspect supports (OpenAI, Anthropic, Google,
+Groq, xAI, Mistral, Together, Fireworks, Perplexity, Hugging Face), AWS access keys and
+secrets, GitHub tokens, PEM private keys, bearer tokens and provider keys assigned by name
+(Mistral and Together keys have no prefix of their own). Text files are read as they are;
+gzip files unpacked (bounded); .eval logs (zip) member by member. In cassettes, a
+secret-bearing header name is a finding even with no value (it should never have been
+kept). Replay scans every cassette directory before it plays it. A finding shows only the
+first characters of what it found.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from checkout_consent.cassettes.load import confined, read_bytes, read_unit
 from checkout_consent.cassettes.match import SECRET_HEADERS
-from checkout_consent.cassettes.store import read_unit
 from checkout_consent.runtime.logs import zip_members
 
+MAX_SCANNED_BYTES = 256 * 1024 * 1024
+_PROVIDER_NAMES = (rb"openai|anthropic|google|gemini|groq|xai|grok|mistral|together|togetherai"
+                   rb"|fireworks|perplexity|pplx|hf|huggingface|hugging_face|deepseek")
+# Most specific first: a span found by one kind is not reported again by a later one. The
+# patterns start with a literal (re then searches fast; a leading \b would defeat that), and
+# a match right after a letter, digit or _ is dropped (the \b, checked by hand). Patterns in
+# CASELESS are matched against the lower-cased text, for the same reason.
 KEY_PATTERNS: dict[str, re.Pattern[bytes]] = {
-    "openai/anthropic-style key": re.compile(rb"\bsk-[A-Za-z0-9_\-]{16,}"),
-    "bearer token": re.compile(rb"(?i)\bbearer\s+[A-Za-z0-9_\-.=]{16,}"),
-    "openai organisation": re.compile(rb"\borg-[A-Za-z0-9]{20,}"),
-    "openai project": re.compile(rb"\bproj_[A-Za-z0-9]{20,}"),
-    "aws access key": re.compile(rb"\bAKIA[0-9A-Z]{16}\b"),
-    "github token": re.compile(rb"\bgh[pousr]_[A-Za-z0-9]{30,}"),
-    "google api key": re.compile(rb"\bAIza[0-9A-Za-z_\-]{35}"),
-    "slack token": re.compile(rb"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
+    "anthropic key": re.compile(rb"sk-ant-[A-Za-z0-9_\-]{16,}"),
+    "openai key": re.compile(rb"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
+    "google api key": re.compile(rb"AIza[0-9A-Za-z_\-]{35}"),
+    "groq key": re.compile(rb"gsk_[A-Za-z0-9]{20,}"),
+    "xai key": re.compile(rb"xai-[A-Za-z0-9]{20,}"),
+    "fireworks key": re.compile(rb"fw_[A-Za-z0-9]{20,}"),
+    "perplexity key": re.compile(rb"pplx-[A-Za-z0-9]{20,}"),
+    "hugging face token": re.compile(rb"hf_[A-Za-z0-9]{30,}"),
+    "together key": re.compile(rb"tgp_v1_[A-Za-z0-9_\-]{20,}"),
+    # "<provider>_API_KEY=<value>": found by its "api" and checked for a name before it
+    "provider key by name": re.compile(
+        rb"api[_-]?(?:key|token)[\"']?\s*[:=]\s*[\"']?[a-z0-9_\-]{20,}"),
+    "aws access key": re.compile(rb"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z_])"),
+    "aws secret key": re.compile(
+        rb"aws_?secret(?:_access)?_?key[\"']?\s*[:=]\s*[\"']?[a-z0-9/+=]{40}"),
+    "github token": re.compile(rb"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+    "pem private key": re.compile(rb"-----BEGIN[A-Z ]*PRIVATE" + rb" KEY-----"),
+    "bearer token": re.compile(rb"bearer\s+[a-z0-9_\-.=]{16,}"),
+    "openai organisation": re.compile(rb"org-[A-Za-z0-9]{20,}"),
+    "openai project": re.compile(rb"proj_[A-Za-z0-9]{20,}"),
+    "slack token": re.compile(rb"xox[abprs]-[A-Za-z0-9\-]{10,}"),
 }
+_NAME_BEFORE = re.compile(rb"(?:" + _PROVIDER_NAMES + rb")[_-]?(?:ai[_-]?)?\Z")
+CASELESS = frozenset({"provider key by name", "aws secret key", "bearer token"})
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 HEADER_PATTERN = re.compile(
     rb"(?im)^\s*['\"]?(" + b"|".join(h.encode() for h in SECRET_HEADERS) + rb")['\"]?\s*:"
 )
@@ -43,14 +72,13 @@ class Finding(NamedTuple):
 
 def _contents(path: Path) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of a file, or of each member of a zip (an .eval log)."""
-    data = path.read_bytes()
     if path.suffix == ".gz":
-        yield str(path), read_unit(path)
+        yield str(path), read_unit(path, MAX_SCANNED_BYTES)
     elif zipfile.is_zipfile(path):
         for member, data in zip_members(path):
             yield f"{path}!{member}", data
     else:
-        yield str(path), data
+        yield str(path), read_bytes(path, MAX_SCANNED_BYTES)
 
 
 def _redact(match: bytes) -> str:
@@ -58,22 +86,64 @@ def _redact(match: bytes) -> str:
     return text[:8] + "..." if len(text) > 8 else text
 
 
+def _spans(data: bytes) -> Iterator[tuple[str, int, int]]:
+    """(kind, start, end) of every credential-like match that starts a word."""
+    lowered = data.lower()
+    for kind, pattern in KEY_PATTERNS.items():
+        for m in pattern.finditer(lowered if kind in CASELESS else data):
+            start = m.start()
+            if kind == "provider key by name":
+                name = _NAME_BEFORE.search(lowered, max(0, start - 20), start)
+                if not name:
+                    continue
+                start = name.start()
+            if start == 0 or data[start - 1] not in _WORD:
+                yield kind, start, m.end()
+
+
 def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
-    found = [Finding(name, kind, _redact(m.group(0)))
-             for kind, pattern in KEY_PATTERNS.items() for m in pattern.finditer(data)]
+    """Every credential-like span in `data`, each reported once (most specific kind)."""
+    found: list[Finding] = []
+    taken: list[tuple[int, int]] = []
+    for kind, start, end in _spans(data):
+        if any(s <= start < e or start <= s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.append(Finding(name, kind, _redact(data[start:end])))
     if cassette:
         found += [Finding(name, "secret header kept", m.group(1).decode())
                   for m in HEADER_PATTERN.finditer(data)]
     return found
 
 
+def _files(root: Path) -> list[Path]:
+    """Regular files at or under `root`, never through a symlink."""
+    if root.is_symlink():
+        return []
+    if root.is_file():
+        return [root]
+    out = []
+    for top, _dirs, names in os.walk(root, followlinks=False):
+        out += [Path(top) / n for n in names if not (Path(top) / n).is_symlink()]
+    return sorted(out)
+
+
 def scan(paths: list[Path]) -> list[Finding]:
     """Every finding in the files at or under `paths` (cassette rules under cassettes/)."""
     found: list[Finding] = []
     for root in paths:
-        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
-        for path in files:
+        for path in _files(root):
             cassette = "cassettes" in path.parts or path.name.endswith(".yaml.gz")
             for name, data in _contents(path):
                 found += scan_bytes(name, data, cassette=cassette)
+    return found
+
+
+def scan_directory(directory: Path) -> list[Finding]:
+    """Every finding in one cassette directory (its files only; links refused)."""
+    found: list[Finding] = []
+    for path in confined(directory):
+        gz = path.name.endswith(".gz")
+        data = read_unit(path) if gz else read_bytes(path, MAX_SCANNED_BYTES)
+        found += scan_bytes(str(path), data, cassette=True)
     return found

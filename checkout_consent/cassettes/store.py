@@ -6,68 +6,68 @@
 
 A run unit is one (sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run
 (the directory); this persister splits it by run unit on save and joins it on load.
-Cassettes are YAML read only with the safe loader (they arrive in pull requests).
+Cassettes arrive in pull requests: every file is read through `cassettes/load.py` (no
+symlinks, nothing outside the directory, bounded sizes and YAML, the safe loader only) and
+run.json through `cassettes/manifest.py` (validated strictly).
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import warnings
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 from vcr.persisters.filesystem import CassetteNotFoundError
-from vcr.serialize import deserialize, serialize
+from vcr.request import Request
+from vcr.serialize import serialize
+from vcr.serializers import compat
 
+from checkout_consent.cassettes.load import (
+    MAX_RUN_BYTES,
+    MAX_UNIT_BYTES,
+    confined,
+    parse_unit,
+    read_json,
+    read_unit,
+    refuse,
+)
+from checkout_consent.cassettes.manifest import MANIFEST, Manifest
 from checkout_consent.cassettes.match import RUN_UNIT_HEADER, header
 from checkout_consent.runtime.provenance import REPO_ROOT
+
+__all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
 
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
 SUFFIX = ".yaml.gz"
 GOLDEN = ".golden.json"
-MANIFEST = "run.json"
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
-MAX_UNIT_BYTES = 256 * 1024 * 1024  # a cassette unpacking to more is refused (a gzip bomb)
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _NoAliasDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type]
+    """The safe dumper, never writing anchors or aliases (replay refuses alias bombs)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 class SafeYaml:
-    """A vcrpy serializer that only ever uses PyYAML's safe loader and dumper."""
+    """A vcrpy serializer: PyYAML's safe loader (bounded, see load.py) and safe dumper."""
 
     @staticmethod
     def deserialize(text: str) -> Any:
-        return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+        from checkout_consent.cassettes.load import load_yaml
+
+        return load_yaml(Path("<cassette>"), text)
 
     @staticmethod
     def serialize(data: Any) -> str:
-        return yaml.dump(data, Dumper=_SAFE_DUMPER, allow_unicode=True, width=100)
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """How a cassette directory's run was made; replay repeats it exactly."""
-
-    family: str
-    model: str
-    base_url: str | None
-    model_args: dict[str, Any] = field(default_factory=dict)
-    task_args: dict[str, Any] = field(default_factory=dict)
-    epochs: int = 1
-    max_connections: int | None = None
-    recorded_with: dict[str, str] = field(default_factory=dict)
-
-    def write(self, directory: Path) -> None:
-        text = json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
-        (directory / MANIFEST).write_text(text)
-
-    @classmethod
-    def read(cls, directory: Path) -> Manifest:
-        return cls(**json.loads((directory / MANIFEST).read_text()))
+        return yaml.dump(data, Dumper=_NoAliasDumper, allow_unicode=True, width=100)
 
 
 def model_slug(model: str) -> str:
@@ -93,22 +93,17 @@ def unit_name(path: Path) -> str:
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
-    """Every cassette directory (one holding run.json) at or under the given paths."""
+    """Every cassette directory (one holding run.json) at or under the given paths, never
+    through a symlinked folder (a symlinked run.json still names its directory: replay
+    then refuses it)."""
     found: set[Path] = set()
     for p in paths:
-        if (p / MANIFEST).is_file():
-            found.add(p)
-        found.update(m.parent for m in p.rglob(MANIFEST))
+        if p.is_symlink():
+            raise refuse(p, "is a symlink (cassettes never follow links)")
+        for top, _dirs, files in os.walk(p, followlinks=False):
+            if MANIFEST in files:
+                found.add(Path(top))
     return sorted(found)
-
-
-def read_unit(path: Path) -> bytes:
-    """A gzipped unit cassette unpacked, refusing one that unpacks beyond MAX_UNIT_BYTES."""
-    with gzip.open(path, "rb") as f:
-        data = f.read(MAX_UNIT_BYTES + 1)
-    if len(data) > MAX_UNIT_BYTES:
-        raise ValueError(f"{path} unpacks to more than {MAX_UNIT_BYTES} bytes; refused")
-    return data
 
 
 class UnitPersister:
@@ -116,15 +111,21 @@ class UnitPersister:
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any) -> tuple[list, list]:
-        files = unit_files(Path(cassette_path))
+        files = [p for p in confined(Path(cassette_path)) if p.name.endswith(SUFFIX)]
         if not files:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
         requests: list[Any] = []
         responses: list[Any] = []
+        total = 0
         for path in files:
-            reqs, resps = deserialize(read_unit(path).decode(), serializer)[:2]
-            requests += reqs
-            responses += resps
+            data = read_unit(path)
+            total += len(data)
+            if total > MAX_RUN_BYTES:
+                raise refuse(Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} "
+                             "bytes of cassettes")
+            for item in parse_unit(path, data):
+                requests.append(Request._from_dict(item["request"]))
+                responses.append(compat.convert_to_bytes(item["response"]))
         return requests, responses
 
     @staticmethod
@@ -155,7 +156,15 @@ def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
 
 
 def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
-    return {unit_name(p): json.loads(p.read_text()) for p in sorted(directory.glob("*" + GOLDEN))}
+    """Every golden record of the directory (bounded JSON objects, no links followed)."""
+    out: dict[str, dict[str, Any]] = {}
+    for path in confined(directory):
+        if path.name.endswith(GOLDEN):
+            record = read_json(path)
+            if not isinstance(record, dict):
+                raise refuse(path, "is not a JSON object")
+            out[unit_name(path)] = record
+    return out
 
 
 def clear(directory: Path) -> None:

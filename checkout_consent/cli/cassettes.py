@@ -45,6 +45,32 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
 
 
+def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> Any:
+    from checkout_consent.cassettes.manifest import validated
+
+    return validated("run options", dict(
+        family=fam.name, model=args.model, base_url=args.model_base_url,
+        model_args=model_args(args.M), task_args=task_args, epochs=args.epochs or 1,
+        max_connections=args.max_connections))
+
+
+def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> None:
+    """Before any slow work (sanity): a recording's options and key, or the cassette
+    directory a replay will read, checked at once."""
+    from checkout_consent.cassettes import store
+    from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
+
+    mode = getattr(args, "cassette", "off")
+    if mode == "replay":
+        root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
+        check_directory(store.run_dir(fam.name, args.model, root))
+    if mode != "record":
+        return
+    manifest = _manifest(args, fam, task_args)
+    check_provider(manifest.model, "record")
+    check_key(manifest.model, manifest.base_url, manifest.model_args)
+
+
 def cassette_run(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
                  ) -> tuple[list[Record], str]:
     """`run FAMILY --model M --cassette record|replay`: the records and the log path."""
@@ -54,42 +80,52 @@ def cassette_run(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str,
     root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
     directory = store.run_dir(fam.name, args.model, root)
     if args.cassette == "record":
-        manifest = store.Manifest(
-            family=fam.name, model=args.model, base_url=args.model_base_url,
-            model_args=model_args(args.M), task_args=task_args, epochs=args.epochs or 1,
-            max_connections=args.max_connections)
-        outcome = record(manifest, root=root, log_dir=args.log_dir)
+        outcome = record(_manifest(args, fam, task_args), root=root, log_dir=args.log_dir)
         _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
     else:
         _err(f"replaying {directory} (its run.json fixes the task arguments)")
         outcome = replay(directory, log_dir=args.log_dir)
-        for line in outcome.differences:
-            _err(f"  differs from golden: {line}")
+        for line in [*outcome.notes, *(f"differs from golden: {d}"
+                                       for d in outcome.differences)]:
+            _err(f"  {line}")
         if outcome.differences:
             raise SystemExit(f"replay of {directory} differs from its golden records")
     return [outcome.records[u] for u in sorted(outcome.records)], outcome.log_path
 
 
+def _replay_one(directory: Path, args: argparse.Namespace) -> list[str]:
+    """The problems of one cassette directory, one line each (none: ok). Any failure of
+    this directory is reported here and never stops the others."""
+    from checkout_consent.cassettes.runs import replay
+    from checkout_consent.runtime.runner import RunFailed
+
+    try:
+        outcome = replay(directory, log_dir=args.log_dir)
+    except (RunFailed, OSError, ValueError) as failure:
+        return [" ".join(str(failure).split())[:1000]]
+    notes = [] if args.allow_subset else list(outcome.notes)
+    return [*notes, *outcome.differences]
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay every cassette directory under the paths; non-zero on any difference."""
     from checkout_consent.cassettes import store
-    from checkout_consent.cassettes.replay import CassetteMiss
-    from checkout_consent.cassettes.runs import replay
 
-    dirs = store.run_dirs([Path(p) for p in args.paths or [store.CASSETTE_ROOT]])
+    paths = [Path(p) for p in args.paths or [store.CASSETTE_ROOT]]
+    missing = [p for p in paths if not p.is_dir()]
+    if missing:
+        _err(f"replay: {missing[0]} is not a directory")
+        return 2
+    dirs = store.run_dirs(paths)
     if not dirs:
         _err("replay: no cassettes found")
         return 1
     failed = 0
     for directory in dirs:
         start = time.perf_counter()
-        try:
-            outcome = replay(directory, log_dir=args.log_dir)
-            problems = outcome.differences
-        except CassetteMiss as miss:
-            problems = [str(miss)]
+        problems = _replay_one(directory, args)
         took = time.perf_counter() - start
-        status = "ok" if not problems else f"FAILED ({len(problems)} difference(s))"
+        status = "ok" if not problems else f"FAILED ({len(problems)} problem(s))"
         print(f"{status:<8} {directory} ({took:.1f} s)", flush=True)
         for line in problems:
             print(f"    {line}")
@@ -105,7 +141,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from checkout_consent.serve.controls import serve_forever
 
-    serve_forever(args.port)
+    serve_forever(args.port)  # an invalid or busy port: PortUnavailable, one line, exit 2
     return 0
 
 
@@ -124,6 +160,9 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("replay", help="replay committed cassettes and compare with goldens")
     p.add_argument("paths", nargs="*", help="cassette directories or folders above them "
                    "(default: cassettes/)")
+    p.add_argument("--allow-subset", action="store_true",
+                   help="do not fail a run.json that plays less than the family's public "
+                   "scenario set (a leaderboard submission must play all of it)")
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser("serve-controls", help="serve the control agents over the OpenAI and "
                        "Anthropic wire formats on loopback")

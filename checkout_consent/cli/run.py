@@ -53,8 +53,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--seeds chooses the samples of a model's run: it needs --model "
                          "(the controls always play the public set)")
     chosen = [family(args.family)] if args.family else [family(n) for n in names()]
-    for spec in chosen:
-        task_args(args, spec)  # refuse bad -T before any slow work
+    for spec in chosen:  # refuse bad -T, or a recording with no key, before any slow work
+        cli_cassettes.preflight(args, spec, task_args(args, spec))
     out: list[dict[str, Any]] = []
     for spec in chosen:
         controls = sanity(spec, args.log_dir)

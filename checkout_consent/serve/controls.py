@@ -6,6 +6,11 @@ anthropic providers (and their HTTP traffic) can be recorded without a real mode
     POST /v1/messages           (anthropic provider: base_url http://127.0.0.1:PORT)
 
 The request's `model` names the control, e.g. `storefront-oracle`.
+
+Any request it cannot answer gets an HTTP 4xx JSON error in the Anthropic/OpenAI error
+shape and the connection stays in order: a body that is not a JSON object, a missing or bad
+Content-Length, a body over MAX_BODY_BYTES or nested deeper than MAX_DEPTH, a stalled
+upload. A bug in a control is a 500 JSON error, never a traceback on the server's console.
 """
 
 from __future__ import annotations
@@ -22,15 +27,17 @@ from pydantic import ValidationError
 
 from checkout_consent.core.controls import SCENARIO_HEADER, ControlRegistry
 from checkout_consent.core.family import Scenario
+from checkout_consent.serve.request import WireError, content_length, error_body, parse_body
 from checkout_consent.serve.wire import anthropic as wire_anthropic
 from checkout_consent.serve.wire import openai as wire_openai
 
 HOST = "127.0.0.1"
 FIXED_PORT = 47_823  # reference cassettes are recorded against this port; replay reuses it
+READ_TIMEOUT_S = 30.0  # a client that stops sending mid-request gets a 408, not a thread
 
 
-class WireError(ValueError):
-    """A request the endpoint cannot answer (unknown control, unsupported option)."""
+class PortUnavailable(ValueError):
+    """serve-controls cannot listen on the port asked for (one line, exit non-zero)."""
 
 
 def _scenario(header: str | None, family: str) -> Scenario:
@@ -51,7 +58,7 @@ def _answer(registry: ControlRegistry, path: str, body: dict[str, Any],
             scenario_header: str | None) -> tuple[str, Any]:
     """(content type, payload) for one request; payload is a dict or an SSE iterator."""
     try:
-        name = str(body.get("model"))
+        name = body["model"]
         control, family = registry.get(name), registry.family_of(name)
     except KeyError as err:
         raise WireError(str(err)) from err
@@ -63,10 +70,10 @@ def _answer(registry: ControlRegistry, path: str, body: dict[str, Any],
     if path.endswith("/chat/completions"):
         if body.get("stream"):
             raise WireError("streaming chat completions are not served; use -M streaming=false")
-        msgs = wire_openai.transcript(body)
+        msgs = _transcript(wire_openai.transcript, body)
         return "application/json", wire_openai.response(body, msgs, policy(msgs))
     if path.endswith("/messages"):
-        msgs = wire_anthropic.transcript(body)
+        msgs = _transcript(wire_anthropic.transcript, body)
         message = wire_anthropic.response(body, msgs, policy(msgs))
         if body.get("stream"):
             return "text/event-stream", wire_anthropic.events(message)
@@ -74,27 +81,57 @@ def _answer(registry: ControlRegistry, path: str, body: dict[str, Any],
     raise WireError(f"no such endpoint: {path}")
 
 
+def _transcript(read: Callable[[dict[str, Any]], list[Any]], body: dict[str, Any]
+                ) -> list[Any]:
+    """The control transcript of a request body; a message of the wrong shape is a 400."""
+    try:
+        return read(body)
+    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
+        raise WireError(f"a message of the request is not of the wire format's shape "
+                        f"({type(err).__name__})") from None
+
+
 def _handler(registry: ControlRegistry) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = READ_TIMEOUT_S
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
             try:
-                kind, payload = _answer(registry, self.path.split("?")[0], json.loads(raw),
+                raw = self._body()
+                kind, payload = _answer(registry, self.path.split("?")[0], parse_body(raw),
                                         self.headers.get(SCENARIO_HEADER))
-            except (WireError, ValueError) as err:
-                error = {"type": "error", "error": {"type": "invalid_request_error",
-                                                    "message": str(err)}}
-                return self._send(400, "application/json", json.dumps(error).encode())
-            if isinstance(payload, dict):
-                return self._send(200, kind, json.dumps(payload).encode())
-            self._send(200, kind, "".join(payload).encode())
+                data = (json.dumps(payload) if isinstance(payload, dict)
+                        else "".join(payload)).encode()
+            except WireError as err:
+                return self._send(err.status, "application/json", error_body(str(err)))
+            except Exception as err:  # a bug in a control: say so, keep serving
+                message = f"the control failed: {type(err).__name__}"
+                return self._send(500, "application/json", error_body(message, "api_error"))
+            self._send(200, kind, data)
+
+        def _body(self) -> bytes:
+            try:
+                length = content_length(self.headers.get("content-length"))
+            except WireError:
+                self.close_connection = True  # the body, if any, is never read
+                raise
+            try:
+                raw = self.rfile.read(length)
+            except TimeoutError:
+                self.close_connection = True
+                raise WireError("request body did not arrive in time", 408) from None
+            if len(raw) < length:
+                self.close_connection = True
+                raise WireError(f"request body ended after {len(raw)} of {length} bytes")
+            return raw
 
         def _send(self, status: int, kind: str, data: bytes) -> None:
             self.send_response(status)
             self.send_header("content-type", kind)
             self.send_header("content-length", str(len(data)))
+            if self.close_connection:
+                self.send_header("connection", "close")
             self.end_headers()
             self.wfile.write(data)
 
@@ -106,6 +143,10 @@ def _handler(registry: ControlRegistry) -> type[BaseHTTPRequestHandler]:
 
 class ControlServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 1024  # a burst of concurrent connections waits, never reset
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        return  # a client that hung up mid-answer: nothing to print, nothing to do
 
     @property
     def url(self) -> str:
@@ -120,7 +161,7 @@ def serving(registry: ControlRegistry | None = None, port: int = FIXED_PORT
         from checkout_consent.families import control_registry
 
         registry = control_registry()
-    server = ControlServer((HOST, port), _handler(registry))
+    server = _bind(port, registry)
     thread = threading.Thread(target=server.serve_forever, name="serve-controls", daemon=True)
     thread.start()
     try:
@@ -129,6 +170,16 @@ def serving(registry: ControlRegistry | None = None, port: int = FIXED_PORT
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def _bind(port: int, registry: ControlRegistry) -> ControlServer:
+    if not 0 <= port <= 65535:
+        raise PortUnavailable(f"serve-controls: port {port} is not a TCP port (0-65535)")
+    try:
+        return ControlServer((HOST, port), _handler(registry))
+    except OSError as err:
+        why = "is in use" if err.errno == 98 else f"cannot be used ({err.strerror})"
+        raise PortUnavailable(f"serve-controls: port {port} on {HOST} {why}") from None
 
 
 def serve_forever(port: int = FIXED_PORT, announce: Callable[[str], None] = print) -> None:

@@ -2,7 +2,6 @@
 
 import gzip
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -82,14 +81,22 @@ def _cassette(n_units: int, per_unit: int) -> tuple[Cassette, list[Request]]:
     return cass, incoming
 
 
-def test_matcher__stays_fast_with_hundreds_of_requests():
+def test_matcher__parses_each_body_once_with_hundreds_of_requests(monkeypatch):
+    """What keeps matching linear: a request's key (its canonical body) is computed once and
+    cached, however many recorded requests it is compared with (600 here, worst order).
+    The speed itself is measured in benchmarks/replay.py, not asserted."""
+    from checkout_consent.cassettes import match as match_module
+
+    calls = []
+    real = match_module.canonical_body
+    monkeypatch.setattr(match_module, "canonical_body",
+                        lambda body: calls.append(1) or real(body))
     cass, incoming = _cassette(n_units=20, per_unit=30)  # 600 interactions of ~8 kB
-    start = time.perf_counter()
     for r in reversed(incoming):
         assert cass.can_play_response_for(r)
         assert cass.play_response(r)["body"]["string"].decode().startswith("u")
-    assert time.perf_counter() - start < 3.0
     assert cass.all_played
+    assert len(calls) == 2 * len(incoming)  # each recorded and each incoming request once
 
 
 def test_identical_requests__replay_in_arrival_order():
@@ -102,8 +109,10 @@ def test_identical_requests__replay_in_arrival_order():
 
 
 def test_safe_yaml__refuses_python_object_tags():
+    from checkout_consent.cassettes.load import CassetteRefused
+
     evil = "interactions: !!python/object/apply:os.system ['echo pwned']\nversion: 1\n"
-    with pytest.raises(yaml.constructor.ConstructorError):
+    with pytest.raises(CassetteRefused, match="not valid cassette YAML"):
         store.SafeYaml.deserialize(evil)
 
 
@@ -143,8 +152,10 @@ def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
 def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monkeypatch):
     path = tmp_path / "seed-0-1.yaml.gz"
     path.write_bytes(gzip.compress(b"x" * 5000))
-    monkeypatch.setattr(store, "MAX_UNIT_BYTES", 4096)
-    with pytest.raises(ValueError, match="unpacks to more than 4096 bytes"):
+    from checkout_consent.cassettes import load
+
+    monkeypatch.setattr(load, "MAX_UNIT_BYTES", 4096)
+    with pytest.raises(load.CassetteRefused, match="unpacks to more than 4096 bytes"):
         store.read_unit(path)
 
 

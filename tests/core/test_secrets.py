@@ -1,43 +1,111 @@
-"""No committed cassette or log holds anything that looks like a credential, and the scan
-that says so does find one when it is there."""
+"""No tracked cassette or log holds anything that looks like a credential; the scan that says
+so knows every provider's key format, finds a key planted in a header, a body or run.json,
+and replay refuses such a directory before playing it."""
 
 import gzip
+import json
 import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from checkout_consent.cassettes import store
-from checkout_consent.cassettes.scan import scan, scan_bytes
+from checkout_consent.cassettes.load import CassetteRefused
+from checkout_consent.cassettes.preflight import check_directory
+from checkout_consent.cassettes.scan import scan, scan_bytes, scan_directory
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 pytestmark = pytest.mark.cassette
-# Key-shaped strings, assembled at run time so no key-shaped literal sits in the repo.
-PLANTED = {
-    "openai": b"sk-" + b"proj-AbCdEfGhIjKlMnOpQrStUvWx0123",
-    "anthropic": b"sk-" + b"ant-api03-AbCdEfGhIjKlMnOpQrStUv",
-    "bearer": b"Bearer eyJhbGciOiJIUzI1NiJ9abcdefgh",
-    "aws": b"AKIAIOSFODNN7EXAMPLE",
-}
 
 
-def test_secret_scan__committed_cassettes_and_logs_are_clean():
-    assert store.run_dirs([store.CASSETTE_ROOT])
-    findings = scan([REPO_ROOT / "cassettes", REPO_ROOT / "logs"])
+def _planted() -> dict[str, tuple[str, str]]:
+    """kind -> (the key, the finding it must give), each assembled at run time so no
+    key-shaped literal sits in the repo."""
+    def key(*parts: str) -> str:
+        return "".join(parts)
+
+    return {
+        "openai": (key("sk-", "proj-", "A1b2" * 10), "openai key"),
+        "openai-legacy": (key("sk-", "Q9w8" * 12), "openai key"),
+        "anthropic": (key("sk-", "ant-", "api03-", "Z9y8" * 10), "anthropic key"),
+        "google": (key("AI", "za", ("Sy7_" * 9)[:35]), "google api key"),
+        "groq": (key("gs", "k_", "G4h5" * 13), "groq key"),
+        "xai": (key("xa", "i-", "X1y2" * 20), "xai key"),
+        "mistral": (key("MISTRAL", "_API_KEY=", "m3N4" * 8), "provider key by name"),
+        "together": (key("tgp", "_v1_", "T0g3" * 10), "together key"),
+        "together-by-name": (key("TOGETHER", "_API_KEY=", "ab12" * 16), "provider key by name"),
+        "fireworks": (key("fw", "_", "F1r2" * 6), "fireworks key"),
+        "perplexity": (key("pp", "lx-", "P3x4" * 12), "perplexity key"),
+        "huggingface": (key("hf", "_", "H5f6" * 9), "hugging face token"),
+        "aws-access": (key("AK", "IA", "Q2W3E4R5T6Y7U8I9"), "aws access key"),
+        "aws-session": (key("AS", "IA", "Z2X3C4V5B6N7M8L9"), "aws access key"),
+        "aws-secret": (key("aws_secret", "_access_key=", "w" * 20, "/+", "x" * 18),
+                       "aws secret key"),
+        "github-ghp": (key("gh", "p_", "G7t8" * 9), "github token"),
+        "github-gho": (key("gh", "o_", "G7t8" * 9), "github token"),
+        "github-ghs": (key("gh", "s_", "G7t8" * 9), "github token"),
+        "github-pat": (key("github", "_pat_", "P1a2" * 15), "github token"),
+        "pem": (key("-----BEGIN ", "RSA PRIVATE", " KEY-----"), "pem private key"),
+    }
+
+
+PLANTED = _planted()
+SPOTS = ("header", "body", "run.json")
+
+
+def test_secret_scan__tracked_cassettes_and_logs_are_clean():
+    """Tracked files only: a user's own logs/ may hold anything; the repo may not."""
+    listed = subprocess.run(["git", "ls-files", "-z", "cassettes", "logs"], cwd=REPO_ROOT,
+                            capture_output=True, check=True, timeout=60).stdout
+    tracked = [REPO_ROOT / name for name in listed.decode().split("\0") if name]
+    assert any(p.name.endswith(store.SUFFIX) for p in tracked)
+    findings = scan(tracked)
     assert findings == [], "\n".join(map(str, findings))
 
 
+def _small_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """A one-unit copy of a committed cassette directory: (directory, its unit)."""
+    source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
+    unit = min(store.unit_files(source), key=lambda p: p.stat().st_size)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in (store.MANIFEST, unit.name, store.unit_name(unit) + store.GOLDEN):
+        shutil.copy(source / name, copy / name)
+    return copy, copy / unit.name
+
+
+def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
+    if spot == "run.json":
+        manifest = json.loads((directory / store.MANIFEST).read_text())
+        manifest["model_args"]["note"] = secret
+        (directory / store.MANIFEST).write_text(json.dumps(manifest))
+        return directory / store.MANIFEST
+    data = yaml.safe_load(gzip.decompress(unit.read_bytes()))
+    request = data["interactions"][0]["request"]
+    if spot == "header":
+        request["headers"]["x-note"] = [secret]
+    else:
+        request["body"] = request["body"].replace('"model"', f'"note":"{secret}","model"', 1)
+    unit.write_bytes(gzip.compress(yaml.safe_dump(data).encode()))
+    return unit
+
+
+@pytest.mark.parametrize("spot", SPOTS)
 @pytest.mark.parametrize("kind", sorted(PLANTED))
-def test_secret_scan__finds_a_key_planted_in_a_cassette_copy(kind, tmp_path: Path):
-    source = store.run_dirs([store.CASSETTE_ROOT])[0]
-    copy = shutil.copytree(source, tmp_path / "copy")
-    unit = store.unit_files(copy)[0]
-    planted = b"x-note: " + PLANTED[kind] + b"\n      content-type:"
-    text = gzip.decompress(unit.read_bytes()).replace(b"content-type:", planted, 1)
-    unit.write_bytes(gzip.compress(text))
-    findings = scan([copy])
-    assert len(findings) == 1 and findings[0].path == str(unit)
-    assert PLANTED[kind].decode() not in str(findings[0])  # the report does not repeat it
+def test_secret_scan__finds_each_kind_of_key_wherever_it_is_planted(kind, spot, tmp_path):
+    directory, unit = _small_copy(tmp_path)
+    assert scan_directory(directory) == []  # the copy is clean until a key is planted
+    secret, finding = PLANTED[kind]
+    where = _plant(directory, unit, spot, secret)
+    found = scan_directory(directory)
+    assert [(f.path, f.kind) for f in found] == [(str(where), finding)]
+    assert secret not in str(found[0])  # the report does not repeat the key
+    with pytest.raises(CassetteRefused, match="looks like a credential") as refused:
+        check_directory(directory)  # replay's first step: nothing is played
+    assert secret not in str(refused.value)
 
 
 def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key():
@@ -47,13 +115,17 @@ def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key():
 
 
 def test_secret_scan__reads_inside_eval_logs(tmp_path: Path):
-    import zipfile
-
     from checkout_consent.runtime.compat import enable_zstd_zip
 
     enable_zstd_zip()  # zstd, as Inspect writes .eval logs
-
     log = tmp_path / "run.eval"
+    secret = PLANTED["openai"][0].encode()
     with zipfile.ZipFile(log, "w", compression=zipfile.ZIP_ZSTANDARD) as archive:  # type: ignore[attr-defined]
-        archive.writestr("samples/s_epoch_1.json", b'{"key": "' + PLANTED["openai"] + b'"}')
-    assert [f.kind for f in scan([tmp_path])] == ["openai/anthropic-style key"]
+        archive.writestr("samples/s_epoch_1.json", b'{"key": "' + secret + b'"}')
+    assert [f.kind for f in scan([tmp_path])] == ["openai key"]
+
+
+def test_secret_scan__ordinary_identifiers_are_not_keys():
+    text = (b"def fw_fee_total(): pass\nhf_model = 'gpt2'\nsk-learn is a library\n"
+            b"task_key = 'T1'\nAKIA is a prefix\n")
+    assert scan_bytes("code.py", text, cassette=False) == []

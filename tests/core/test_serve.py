@@ -149,3 +149,134 @@ def test_serve_controls_verb__serves_on_the_port_it_announces():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def _raw(server: ControlServer, body: bytes, length: str | None = "auto",
+         shut: bool = False) -> tuple[int, dict]:
+    """POST raw bytes with the Content-Length given ("auto": the true one, None: none)."""
+    import http.client
+    import socket
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=20)
+    try:
+        conn.putrequest("POST", "/v1/chat/completions")
+        conn.putheader("content-type", "application/json")
+        conn.putheader(SCENARIO_HEADER, SCENARIO[SCENARIO_HEADER])
+        if length is not None:
+            conn.putheader("content-length", str(len(body)) if length == "auto" else length)
+        conn.endheaders()
+        conn.send(body)
+        if shut:
+            conn.sock.shutdown(socket.SHUT_WR)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def _bad_bodies() -> dict[str, tuple[bytes, str | None, int]]:
+    """case -> (body, Content-Length header, the status it must get)."""
+    ok = {"model": "storefront-oracle", "messages": [{"role": "user", "content": BRIEF}]}
+
+    def js(value: object) -> bytes:
+        return json.dumps(value).encode()
+
+    return {
+        "a list": (js([ok]), "auto", 400),
+        "a string": (js("hello"), "auto", 400),
+        "not json": (b"{model: oracle", "auto", 400),
+        "no model": (js({"messages": ok["messages"]}), "auto", 400),
+        "model not a string": (js({**ok, "model": ["x"]}), "auto", 400),
+        "no messages": (js({"model": "storefront-oracle"}), "auto", 400),
+        "a message not an object": (js({**ok, "messages": ["hi"]}), "auto", 400),
+        "content of the wrong type": (js({**ok, "messages": [{"role": "user", "content": 5}]}),
+                                      "auto", 400),
+        "a tool call without a function": (js({**ok, "messages": [
+            {"role": "assistant", "tool_calls": [{"id": "c"}]}]}), "auto", 400),
+        "absurd nesting": (b"[" * 200_000 + b"]" * 200_000, "auto", 400),
+        "nesting past the limit": (js({**ok, "x": json.loads("[" * 100 + "]" * 100)}),
+                                   "auto", 400),
+        "no content-length": (js(ok), None, 411),
+        "content-length not a number": (js(ok), "abc", 400),
+        "negative content-length": (js(ok), "-5", 400),
+        "oversized": (b"", str(64 * 1024 * 1024), 413),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_bad_bodies()))
+def test_serve__a_wrong_request_gets_a_4xx_json_error_and_the_server_goes_on(
+        server: ControlServer, case, capfd):
+    body, length, status = _bad_bodies()[case]
+    got, error = _raw(server, body, length)
+    assert got == status and error["type"] == "error" and error["error"]["message"]
+    ok = {"model": "storefront-idle", "messages": [{"role": "user", "content": BRIEF}]}
+    assert _post(server.url + "/v1/chat/completions", ok)[0] == 200
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_serve__a_body_shorter_than_its_content_length_is_a_400(server: ControlServer):
+    got, error = _raw(server, b'{"model": "storefront-oracle"', length="100", shut=True)
+    assert got == 400 and "ended after 29 of 100 bytes" in error["error"]["message"]
+
+
+def test_serve__holds_200_concurrent_requests_with_none_reset(server: ControlServer):
+    """A load test on loopback, bounded in count (200) and time (a hang guard)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    body = {"model": "storefront-oracle", "messages": [{"role": "user", "content": BRIEF}]}
+    start_line = threading.Barrier(200, timeout=60)
+
+    def one(_: int) -> int:
+        start_line.wait()
+        return _post(server.url + "/v1/chat/completions", body)[0]
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=200) as pool:
+        statuses = list(pool.map(one, range(200)))  # a reset would raise here
+    assert statuses == [200] * 200
+    assert time.perf_counter() - start < 120
+
+
+def _serve_cli(port: str) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "checkout_consent.cli", "serve-controls",
+                          "--port", port], capture_output=True, text=True, timeout=120)
+    return out.returncode, out.stderr
+
+
+def test_serve_controls_verb__a_busy_port_is_refused_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        code, err = _serve_cli(str(taken.getsockname()[1]))
+    assert code != 0 and "is in use" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_serve_controls_verb__an_invalid_port_is_refused_in_one_line(port):
+    code, err = _serve_cli(port)
+    assert code != 0 and "port" in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) <= 2, err  # argparse: usage line + message
+
+
+def test_serve__a_stalled_upload_gets_a_408_not_a_held_thread(monkeypatch):
+    import http.client
+
+    from checkout_consent.serve import controls
+
+    monkeypatch.setattr(controls, "READ_TIMEOUT_S", 0.5)
+    with serving(port=0) as quick:
+        conn = http.client.HTTPConnection("127.0.0.1", quick.server_address[1], timeout=20)
+        conn.putrequest("POST", "/v1/chat/completions")
+        conn.putheader("content-length", "100")
+        conn.endheaders()
+        conn.send(b'{"model": ')  # and then nothing more
+        response = conn.getresponse()
+        assert response.status == 408 and b"did not arrive" in response.read()
+        conn.close()

@@ -1,0 +1,113 @@
+"""What is checked before a cassette directory is replayed or a run is recorded, before any
+Inspect work: a stranger's directory holds only what this suite writes, no credential, a
+valid run.json for a known family and an HTTP provider; a recording has its key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from checkout_consent.cassettes.load import CassetteRefused, confined, refuse
+from checkout_consent.cassettes.manifest import MANIFEST, Manifest
+from checkout_consent.cassettes.scan import scan_directory
+from checkout_consent.families import family, names
+
+SUFFIXES = (".yaml.gz", ".golden.json")
+# Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
+# from a stranger: replay never starts any other provider (local servers, local weights).
+REPLAYABLE_PROVIDERS = frozenset({
+    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
+    "deepseek", "grok", "mistral", "google", "perplexity"})
+# Where each provider's key lives when it is not <PROVIDER>_API_KEY (any one will do).
+KEY_VARS: Mapping[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY", "AZUREAI_OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"),
+    "anthropic": ("ANTHROPIC_API_KEY", "AZUREAI_ANTHROPIC_API_KEY", "AZURE_ANTHROPIC_API_KEY"),
+    "google": ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
+    "grok": ("XAI_API_KEY", "GROK_API_KEY"),
+    "mistral": ("MISTRAL_API_KEY", "AZUREAI_MISTRAL_API_KEY", "AZURE_MISTRAL_API_KEY"),
+}
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def check_provider(model: str, what: str) -> None:
+    if model.split("/")[0] not in REPLAYABLE_PROVIDERS:
+        raise CassetteRefused(
+            f"cannot {what}: {model} is not a provider cassettes record or replay (HTTP "
+            f"providers only: {', '.join(sorted(REPLAYABLE_PROVIDERS))}); to record a control "
+            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>")
+
+
+def key_vars(model: str) -> tuple[str, ...]:
+    """The environment variables that can hold the model's provider key."""
+    parts = model.split("/")
+    provider = parts[1] if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
+    default = provider.upper().replace("-", "_") + "_API_KEY"
+    return KEY_VARS.get(provider, (default,))
+
+
+def is_loopback(base_url: str | None) -> bool:
+    return bool(base_url) and (urlsplit(base_url).hostname or "") in LOOPBACK
+
+
+def check_key(model: str, base_url: str | None, model_args: Mapping[str, Any]) -> None:
+    """A live recording needs the provider's key (a loopback endpoint such as serve-controls
+    is lent a placeholder instead): refuse at once, before anything runs or is written."""
+    if is_loopback(base_url) or model_args.get("api_key"):
+        return
+    wanted = key_vars(model)
+    if not any(os.environ.get(v) for v in wanted):
+        raise CassetteRefused(
+            f"cannot record {model}: no {' or '.join(wanted)} in the environment (export the "
+            "key; never pass it as -M api_key, model args are written to the log)")
+
+
+def _check_names(directory: Path) -> None:
+    for path in confined(directory):
+        if path.name != MANIFEST and not path.name.endswith(SUFFIXES):
+            raise refuse(path, "is not a file a cassette directory holds (run.json, "
+                         "*.yaml.gz, *.golden.json)")
+
+
+def _check_secrets(directory: Path) -> None:
+    found = scan_directory(directory)
+    if found:
+        first = found[0]
+        raise refuse(Path(first.path), f"holds what looks like a credential ({first.kind}: "
+                     f"{first.excerpt}; {len(found)} finding(s) in {directory}); remove it, "
+                     "rotate the key, and record again")
+
+
+def _check_family(directory: Path, manifest: Manifest) -> None:
+    if manifest.family not in names():
+        raise refuse(directory / MANIFEST, f"family must be one of {', '.join(names())}")
+    params = family(manifest.family).task_params
+    unknown = sorted(set(manifest.task_args) - set(params))
+    if unknown:
+        raise refuse(directory / MANIFEST, f"task_args: {manifest.family} has no task "
+                     f"parameter {unknown[0][:40]!r}")
+    check_provider(manifest.model, f"replay ({directory / MANIFEST})")
+
+
+def check_directory(directory: Path) -> Manifest:
+    """The directory's run.json, once the directory has passed every check above (the unit
+    cassettes are parsed, bounded and shape-checked when the replay loads them)."""
+    _check_names(directory)
+    _check_secrets(directory)
+    manifest = Manifest.read(directory)
+    _check_family(directory, manifest)
+    return manifest
+
+
+def scenario_note(manifest: Manifest) -> str | None:
+    """A line when the run is not the family's whole public set (a submission must not
+    cherry-pick its scenarios or epochs); None when it is."""
+    spec = family(manifest.family)
+    public = dict(spec.public_args)
+    if manifest.task_args == public and manifest.epochs >= spec.epochs:
+        return None
+    return (f"not the public scenario set: run.json plays task args {manifest.task_args} "
+            f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
+            f"{spec.epochs} epoch(s)")
