@@ -15,9 +15,11 @@ from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
 
 def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
-    """One sample: its id, the opening message, and the scenario reference in metadata."""
+    """One sample: its id, the opening message, and the scenario reference (stamped with
+    the world version it is played on) in metadata."""
+    versioned = scenario.model_copy(update={"version": spec.version})
     return Sample(id=spec.sample_id(scenario), input=spec.episode.opening(scenario),
-                  metadata={"scenario": scenario.model_dump(mode="json")})
+                  metadata={"scenario": versioned.model_dump(mode="json")})
 
 
 def family_task(spec: FamilySpec, scenarios: Sequence[Scenario], *, scorer: Scorer,

@@ -51,4 +51,5 @@ SPEC = FamilySpec(
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     add_commands=add_commands,
+    harness_args=frozenset({"result"}),  # the executed output, added by tools.py
 )
