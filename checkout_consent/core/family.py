@@ -115,6 +115,10 @@ class FamilySpec:
     epochs: int = 1
     # arguments the harness adds to a traced call, never the model (shopkit's `result`)
     harness_args: frozenset[str] = frozenset()
+    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
+    # the scorer refuses a log whose carried reference differs. Every family sets it.
+    rebuild: Callable[[Scenario], Scenario] | None = None
+    metric_names: tuple[str, ...] = ()  # the keys of metrics(record), zeroed on a failure
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
