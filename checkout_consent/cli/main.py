@@ -4,6 +4,7 @@ own verbs. One module per verb group; this one assembles them and answers errors
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from checkout_consent.cli import browse, run
@@ -26,17 +27,34 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _line(error: BaseException) -> str:
+    message = error.args[0] if isinstance(error, KeyError) and error.args else error
+    return " ".join(str(message).split())[:500]
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every error is one line on stderr and a non-zero exit."""
     args = parser().parse_args(argv)
     try:
         return int(args.fn(args))
-    except (RunFailed, UsageError, KeyError, FileNotFoundError, ValueError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        err(f"checkout-consent: {message}")
+    except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:
+        if isinstance(error, BrokenPipeError):  # piped into `head` and the like: stop quietly
+            sys.stderr.close()
+            return 0
+        err(f"checkout-consent: {_line(error)}")
         return 2
-    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        sys.stderr.close()
-        return 0
+    except KeyboardInterrupt:
+        err("checkout-consent: interrupted")
+        return 130
+    except RecursionError:
+        err("checkout-consent: input nested too deeply")
+        return 2
+    except Exception as error:  # a bug: still one line (CC_TRACEBACK=1 shows the traceback)
+        if os.environ.get("CC_TRACEBACK"):
+            raise
+        err(f"checkout-consent: internal error: {type(error).__name__}: {_line(error)} "
+            "(set CC_TRACEBACK=1 for the traceback, and please report it)")
+        return 1
 
 
 if __name__ == "__main__":

@@ -78,6 +78,11 @@ def _hints(action: Action) -> dict[str, Any]:
     return {p.name: hints.get(p.name, Any) for p in action_params(action)}
 
 
+def argument_hint(action: Action, name: str) -> Any:
+    """The declared type of one argument of an action (Any if none is declared)."""
+    return _hints(action).get(name, Any)
+
+
 def check_value(name: str, value: object, depth: int = 0) -> None:
     """A JSON value with no NaN, no infinity and no number beyond MAX_NUMBER, nested at
     most MAX_DEPTH deep (ActionError otherwise). Stored traces then round-trip exactly."""

@@ -10,6 +10,7 @@ and `integrity` 0, so the other samples' metrics are still reduced and shown."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -25,7 +26,8 @@ from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import git_sha, inspect_version, suite_version
 
-_NOT_RUN = ("parsing", "approval")  # Inspect refused the call before the tool ran
+_NOT_RUN = ("parsing", "approval")
+_TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,100}", re.ASCII)  # Inspect refused the call before the tool ran
 
 
 class IntegrityError(ValueError):
@@ -67,6 +69,8 @@ def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
                      stored: object) -> Scenario:
     """The sample's reference, refused unless it is what the packaged tasks give."""
     scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
+    if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
+        raise IntegrityError(f"scenario id {scenario.scenario_id[:60]!r} is not a task name")
     if scenario.family != spec.name:
         raise IntegrityError(f"the sample is a {scenario.family!r} scenario, not {spec.name}")
     if scenario.version != spec.version:
