@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 
 from checkout_consent.cli import browse, run
 from checkout_consent.cli import cassettes as cli_cassettes
@@ -32,9 +34,27 @@ def _line(error: BaseException) -> str:
     return " ".join(str(message).split())[:500]
 
 
+STOP_GRACE_S = 3.0  # after Ctrl-C, Inspect gets this long to close its logs
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C: let the run stop gracefully, but exit for sure within STOP_GRACE_S."""
+
+    def hard_stop() -> None:
+        err("checkout-consent: interrupted")
+        os._exit(130)
+
+    timer = threading.Timer(STOP_GRACE_S, hard_stop)
+    timer.daemon = True
+    timer.start()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every error is one line on stderr and a non-zero exit."""
     args = parser().parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         return int(args.fn(args))
     except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:
