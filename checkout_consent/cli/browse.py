@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from checkout_consent.cli.common import UsageError
 from checkout_consent.core.offline import grade_saved

@@ -8,8 +8,15 @@ import json
 from typing import Any
 
 from checkout_consent.cli import cassettes as cli_cassettes
-from checkout_consent.cli.common import (UsageError, check_counts, check_key, check_model,
-                                         check_size, err, task_args)
+from checkout_consent.cli.common import (
+    UsageError,
+    check_counts,
+    check_key,
+    check_model,
+    check_size,
+    err,
+    task_args,
+)
 from checkout_consent.core.family import ControlRecords, FamilySpec
 from checkout_consent.families import family, names
 from checkout_consent.runtime.runner import RunFailed, run_controls, run_models

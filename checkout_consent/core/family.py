@@ -116,9 +116,9 @@ class FamilySpec:
     # arguments the harness adds to a traced call, never the model (shopkit's `result`)
     harness_args: frozenset[str] = frozenset()
     # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
-    # the scorer refuses a log whose carried reference differs. Every family sets it.
-    rebuild: Callable[[Scenario], Scenario] | None = None
-    metric_names: tuple[str, ...] = ()  # the keys of metrics(record), zeroed on a failure
+    # the scorer refuses a log whose carried reference differs. The default is for a family
+    # without public knobs: the same reference with no params.
+    rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -21,8 +21,15 @@ from typing import Any, NamedTuple
 from checkout_consent.core.controls import CallRequest, Msg, Policy, call_ids, count_tokens
 from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
 from checkout_consent.core.trace import Call, Replay, replay
-from checkout_consent.core.world import (ActionError, Step, action_params, apply,
-                                         argument_hint, check_type, check_value)
+from checkout_consent.core.world import (
+    ActionError,
+    Step,
+    action_params,
+    apply,
+    argument_hint,
+    check_type,
+    check_value,
+)
 
 
 class Played(NamedTuple):
@@ -166,7 +173,7 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
     bare = saved_calls(spec, trace)
-    raw = trace.get("calls") if isinstance(trace, dict) else trace
+    raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
     initial = state = spec.initial(scenario)
     calls: list[Call] = []
     steps: list[Step[Any]] = []

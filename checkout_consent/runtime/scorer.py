@@ -26,8 +26,8 @@ from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import git_sha, inspect_version, suite_version
 
-_NOT_RUN = ("parsing", "approval")
-_TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,100}", re.ASCII)  # Inspect refused the call before the tool ran
+_NOT_RUN = ("parsing", "approval")  # Inspect refused the call before the tool ran
+_TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,100}", re.ASCII)  # a scenario id
 
 
 class IntegrityError(ValueError):
@@ -40,6 +40,46 @@ class Judged(NamedTuple):
     record: BaseModel | None
     failure: str | None
     turns: tuple[Generation, ...]
+
+
+class _Zero:
+    """Stands in for a record whose every field is zero, so that `metrics(_Zero())` names
+    a family's metric keys without a real record (to zero them on a failure)."""
+
+    def __getattr__(self, name: str) -> _Zero:
+        return self
+
+    def __float__(self) -> float:
+        return 0.0
+
+    def __int__(self) -> int:
+        return 0
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return 0
+
+    def __truediv__(self, other: object) -> float:
+        return 0.0
+
+    __index__ = __int__
+    __mul__ = __rmul__ = __add__ = __radd__ = __sub__ = __rsub__ = __truediv__
+    __floordiv__ = __rtruediv__ = __truediv__
+
+
+def metric_names(spec: FamilySpec) -> tuple[str, ...]:
+    """The keys of the family's metrics (what a failed sample reports as 0)."""
+    if spec.name not in _METRIC_NAMES:
+        try:
+            _METRIC_NAMES[spec.name] = tuple(spec.metrics(_Zero()))
+        except Exception:  # a metrics function the stand-in cannot feed: integrity alone
+            _METRIC_NAMES[spec.name] = ()
+    return _METRIC_NAMES[spec.name]
+
+
+_METRIC_NAMES: dict[str, tuple[str, ...]] = {}
 
 
 def provenance(model: str, epoch: int, turns: tuple[Generation, ...]) -> dict[str, Any]:
@@ -80,8 +120,9 @@ def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
     if stored != carried:
         raise IntegrityError("the Store's scenario differs from the sample's metadata")
     try:
-        rebuilt = spec.rebuild(scenario) if spec.rebuild else scenario
-    except (KeyError, ValueError) as err:
+        rebuilt = spec.rebuild(scenario)
+        spec.initial(rebuilt)  # the packaged world must exist for it
+    except (LookupError, ValueError, OSError) as err:
         raise IntegrityError(f"the scenario names no packaged task: {err}") from None
     if rebuilt.model_copy(update={"version": spec.version}) != scenario:
         raise IntegrityError(f"the carried scenario {scenario.model_dump()} differs from the "
@@ -138,7 +179,7 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
     meta = {"provenance": provenance(model, epoch, judged.turns), "family": spec.name,
             "world_version": spec.world_version}
     if judged.record is None:
-        return Score(value={**dict.fromkeys(spec.metric_names, 0.0), "integrity": 0.0},
+        return Score(value={**dict.fromkeys(metric_names(spec), 0.0), "integrity": 0.0},
                      answer="integrity failure",
                      explanation=f"INTEGRITY FAILURE: {judged.failure}",
                      metadata={**meta, "integrity_failure": judged.failure})

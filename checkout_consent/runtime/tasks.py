@@ -15,7 +15,6 @@ from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.runtime.compat import prerequisite_error
 from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
-
 MAX_TURNS = 1000  # a turn budget above this is a typo, not a run
 
 
@@ -49,13 +48,20 @@ def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
                   metadata={"scenario": versioned.model_dump(mode="json")})
 
 
-def family_task(spec: FamilySpec, scenarios: Sequence[Scenario], *, scorer: Scorer,
-                tools: Callable[[], list[ToolDef]], turns: int | None = None) -> Task:
-    """The family's Inspect task over `scenarios`."""
+def family_task(spec: FamilySpec,
+                scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]], *,
+                scorer: Scorer, tools: Callable[[], list[ToolDef]],
+                turns: object = None) -> Task:
+    """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
+    callables: they are then evaluated here, where a bad -T value is one clear line."""
+    with task_arguments(spec.name):
+        chosen = list(scenarios() if callable(scenarios) else scenarios)
+        budget = turns_arg("the turn budget", (turns() if callable(turns) else turns)
+                           or spec.episode.turns)
     return Task(
-        dataset=MemoryDataset([sample(spec, s) for s in scenarios], name=spec.name),
+        dataset=MemoryDataset([sample(spec, s) for s in chosen], name=spec.name),
         setup=init_scenario(),
-        solver=episode_solver(spec, tools, int(turns or spec.episode.turns)),
+        solver=episode_solver(spec, tools, budget),
         scorer=scorer,
         version=spec.version,
     )

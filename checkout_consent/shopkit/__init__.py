@@ -59,5 +59,4 @@ SPEC = FamilySpec(
     add_commands=add_commands,
     harness_args=frozenset({"result"}),
     rebuild=rebuild,
-    metric_names=("change", "regress"),  # the executed output, added by tools.py
 )

@@ -15,6 +15,7 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.regrade import RegradeError, regrade_log
 from checkout_consent.runtime.runner import run_models
+from checkout_consent.runtime.scorer import metric_names
 from checkout_consent.storefront import SPEC
 from checkout_consent.storefront.task import storefront_scorer
 
@@ -125,7 +126,7 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
     rescored = _rescore(_forge(logs, tmp_path, _paste_oracle_trace))
     scores = {s.id: next(iter(s.scores.values())) for s in rescored.samples}
     forged = scores["seed-0"]
-    assert forged.value == {**dict.fromkeys(SPEC.metric_names, 0.0), "integrity": 0.0}
+    assert forged.value == {**dict.fromkeys(metric_names(SPEC), 0.0), "integrity": 0.0}
     assert "INTEGRITY FAILURE" in str(forged.explanation) and "call 0" in str(
         forged.explanation)
     assert all(scores[k].value["integrity"] == 1.0 for k in ("seed-1", "seed-2"))

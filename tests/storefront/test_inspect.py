@@ -7,6 +7,7 @@ from inspect_ai import score as inspect_score
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from checkout_consent.runtime.runner import run_controls, run_models
+from checkout_consent.runtime.scorer import metric_names
 from checkout_consent.storefront import SPEC, dataset, prompts
 from checkout_consent.storefront.surface import check_sanity
 from checkout_consent.storefront.task import storefront, storefront_scorer
@@ -89,7 +90,7 @@ def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
     calls[i]["observation"] = calls[i]["observation"].replace("paid", "paid (no fees ever)")
     write_eval_log(log, str(tmp_path / "tampered.eval"))
     rescored = _rescore(str(tmp_path / "tampered.eval"), str(tmp_path / "out.eval"))
-    assert rescored["value"] == {**dict.fromkeys(SPEC.metric_names, 0.0), "integrity": 0.0}
+    assert rescored["value"] == {**dict.fromkeys(metric_names(SPEC), 0.0), "integrity": 0.0}
     assert "INTEGRITY FAILURE" in rescored["explanation"] and f"call {i}" in rescored[
         "explanation"]
 
