@@ -56,8 +56,8 @@ def _parse_text(text: str, field: str) -> int:
     shown = text if len(text) <= 40 else text[:40] + "..."
     found = _PLAIN.fullmatch(text.strip()) if len(text) <= 64 else None
     if found is None:
-        raise MoneyError(f"{field} must be a plain dollar amount like 7.50 or $7.50 "
-                         f"(digits, at most two decimals), got {shown!r}")
+        raise MoneyError(f"{field} must be a number of dollars like 7.50 or $7.50 (plain "
+                         f"digits, at most two decimals), got {shown!r}")
     sign, whole, part = found.groups()
     cents = int(whole) * 100 + int((part or "0").ljust(2, "0"))
     if cents > MAX_CENTS:

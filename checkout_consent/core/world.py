@@ -131,8 +131,8 @@ def _bind(action: Action, args: Mapping[str, Any]) -> None:
         raise ActionError(f"missing argument(s): {', '.join(sorted(required - keys))}")
     hints = _hints(action)
     for key, value in args.items():
-        check_value(key, value)
         check_type(key, hints[key], value)
+        check_value(key, value)
 
 
 def apply(actions: Mapping[str, Action], state: S, tool: str, args: Mapping[str, Any]) -> Step[S]:
