@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import UsageError
@@ -32,12 +33,26 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(path: str) -> Any:
+MAX_TRACE_BYTES = 20 * 2**20  # a saved trace larger than this is refused unread
+
+
+def read_trace(path: str) -> Any:
+    """A saved trace file as JSON, or a UsageError naming the file and the problem."""
+    file = Path(path)
+    if not file.exists():
+        raise UsageError(f"{path}: no such file")
+    if not file.is_file():
+        raise UsageError(f"{path}: not a regular file")
+    if file.stat().st_size > MAX_TRACE_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_TRACE_BYTES // 2**20} MB; not graded")
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UsageError(f"cannot read {path}: {error}") from None
+        return json.loads(file.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text (a binary file?)") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{path}: not JSON ({error.msg}, line {error.lineno})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -45,7 +60,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.cart is not None:  # a submitted cart + agent card: no trace, no model
         if spec.score_submission is None:
             raise UsageError(f"{spec.name} takes no --cart; give a --trace")
-        data = _load(args.cart)
+        data = read_trace(args.cart)
         if not isinstance(data, dict):
             raise UsageError("a submission is a JSON object")
         if data.get("task_id", args.task) != args.task:
@@ -53,7 +68,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                              f"not {args.task!r}")
         record = spec.score_submission(data)
     else:
-        record = grade_saved(spec, spec.scenario_for(args.task), _load(args.trace))
+        record = grade_saved(spec, spec.scenario_for(args.task), read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))
     return 0
 

@@ -33,6 +33,9 @@ class Scenario(BaseModel):
     scenario_id: str
     seed: int
     params: dict[str, Any] = {}  # public knobs only (e.g. replies on/off, a custom brief)
+    # the world version the sample was played on (FamilySpec.version; set by
+    # runtime.tasks.sample); None only in references built for offline play
+    version: int | None = None
 
 
 class Generation(BaseModel):
@@ -118,6 +121,12 @@ class FamilySpec:
     # by core.offline.grade_saved. Grocery scores a cart and an agent card this way.
     score_submission: Callable[[Mapping[str, Any]], Record] | None = None
     epochs: int = 1
+    # arguments the harness adds to a traced call, never the model (shopkit's `result`)
+    harness_args: frozenset[str] = frozenset()
+    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
+    # the scorer refuses a log whose carried reference differs. The default is for a family
+    # without public knobs: the same reference with no params.
+    rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

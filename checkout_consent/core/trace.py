@@ -3,18 +3,44 @@ every later state; the scorer replays it and checks each observation is what was
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_serializer, field_validator
 
 from checkout_consent.core.world import Action, Step, apply
 
 S = TypeVar("S")
 
 
+NONFINITE = "$nonfinite"  # JSON has no NaN or infinity: they are stored as {NONFINITE: "nan"}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, float) and value != value or value in (math.inf, -math.inf):
+        return {NONFINITE: repr(value)}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and value.keys() == {NONFINITE} and value[NONFINITE] in (
+            "nan", "inf", "-inf"):
+        return float(value[NONFINITE])
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _decode(v) for k, v in value.items()}
+    return value
+
+
 class Call(BaseModel):
-    """One call as recorded: who made it, the tool, its arguments and what came back."""
+    """One call as recorded: who made it, the tool, its arguments and what came back.
+    Its JSON form round-trips exactly (a refused NaN argument stays NaN, not null)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -23,6 +49,15 @@ class Call(BaseModel):
     ok: bool
     observation: str
     origin: Literal["agent", "solver"] = "agent"
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _read_args(cls, value: Any) -> Any:
+        return _decode(value)
+
+    @field_serializer("args")
+    def _write_args(self, value: dict[str, Any]) -> Any:
+        return _encode(value)
 
 
 class Mismatch(NamedTuple):

@@ -57,6 +57,8 @@ SPEC = FamilySpec(
     scenario_for=surface.scenario_for,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
+    rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref),
+                                            replies=dataset.replies_of(ref)),
     recorded=(("openai", "reference"), ("openai", "mock")),
     add_commands=verbs.add_commands,
 )

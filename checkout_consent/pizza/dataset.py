@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from checkout_consent.core.family import Scenario
-from checkout_consent.core.spec import parse_seeds
+from checkout_consent.core.spec import parse_flag, parse_seeds
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED, generate
 from checkout_consent.pizza.authoring.templates import Templates
 from checkout_consent.pizza.state import Task
@@ -116,18 +116,6 @@ def find_task(task_id: str) -> Task:
                             seed=int(found.group(1)) if found else PUBLIC_SEED))
 
 
-def as_flag(value: bool | str | int) -> bool:
-    """A task argument as a boolean: true/false, yes/no, on/off, 1/0."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"expected true or false, got {value!r}")
-
-
 def select_tasks(split: str | int = "public", splits: str | int | None = None,
                  only: str | None = None) -> list[Task]:
     """The tasks of a split (or of several splits, each named by its seed), filtered by id
@@ -147,5 +135,5 @@ def select_tasks(split: str | int = "public", splits: str | int | None = None,
 def scenarios(split: str | int = "public", splits: str | int | None = None,
               only: str | None = None, replies: bool | str = True) -> list[Scenario]:
     """The task arguments of a run (often strings from a command line) -> its scenarios."""
-    talk = as_flag(replies)
+    talk = parse_flag(replies)
     return [scenario_of(t, replies=talk) for t in select_tasks(split, splits, only)]

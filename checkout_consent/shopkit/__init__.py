@@ -24,6 +24,12 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> ShopkitRec
                         world_version=SPEC.world_version)
 
 
+def rebuild(ref: Scenario) -> Scenario:
+    """The reference the packaged tasks give for a logged one (a brief is text or absent)."""
+    brief = ref.params.get("brief")
+    return dataset.scenario(ref.scenario_id, brief if isinstance(brief, str) else None)
+
+
 SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
@@ -55,4 +61,6 @@ SPEC = FamilySpec(
     task_ids=dataset.task_ids,
     add_commands=add_commands,
     extra={"sanity_note": f", {len(REGRESS)} regression assertions"},
+    harness_args=frozenset({"result"}),
+    rebuild=rebuild,
 )

@@ -39,7 +39,7 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Jud
         regress_extra_assertions=report.regress_extra_assertions,
         files_changed=changed_files(replay.initial, state),
         edits=state.edits, runs=len(state.runs), finished=state.finished,
-        landlock=report.landlock, grade_seconds=round(report.seconds, 3),
+        landlock=report.landlock,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 
+from checkout_consent.core.spec import parse_flag
 from checkout_consent.runtime.metrics import money_headline
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
@@ -21,9 +22,6 @@ def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished lo
 def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAULT_SCENARIO,
                turns_per_day: int | None = None, hint: bool = False) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
-    budget = int(turns_per_day or dataset.load_spec(scenario)["turns_per_day"])
-    if (flag := str(hint).strip().lower()) not in ("true", "false"):
-        raise ValueError(f"-T hint must be true or false, got {hint!r}")
-    refs = dataset.scenarios(seeds, scenario, hint=flag == "true")
-    return family_task(SPEC, refs, scorer=storefront_scorer(),
-                       tools=tools, turns=budget)
+    budget = lambda: turns_per_day or dataset.load_spec(scenario)["turns_per_day"]  # noqa: E731
+    return family_task(SPEC, lambda: dataset.scenarios(seeds, scenario, parse_flag(hint)),
+                       scorer=storefront_scorer(), tools=tools, turns=budget)
