@@ -8,6 +8,7 @@ import sys
 
 from checkout_consent.cli import browse, run
 from checkout_consent.cli import cassettes as cli_cassettes
+from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import UsageError, err
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.runner import RunFailed
@@ -20,6 +21,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_parsers(sub)
     browse.add_parsers(sub)
     cli_cassettes.add_parsers(sub)
+    cli_leaderboard.add_parsers(sub)
     for spec in FAMILIES:
         if spec.add_commands is not None:
             spec.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
