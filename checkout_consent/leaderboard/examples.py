@@ -3,7 +3,8 @@
 One submission per recorded control run of every family (each family's `recorded` cassettes
 through the `openai` provider): the cassette is replayed offline into a fresh .eval log,
 and the folder gets that log, the cassette, and a card whose figures come from re-grading
-the log. They are labelled `kind: control`: scripted agents, not models. Run it again after
+the log. `DIRECT` adds runs through the offline `control/` provider with no cassette (a
+submission may omit cassettes), so storefront's board shows a control that catches traps. They are labelled `kind: control`: scripted agents, not models. Run it again after
 a world version changes (after `checkout-consent record-references`)."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 REPO = Path(__file__).resolve().parents[2]
 SUBMISSIONS = REPO / "leaderboard" / "submissions"
 CASSETTES = REPO / "cassettes"
+DIRECT = {"storefront": ("cautious",)}
 
 
 def _card(spec: FamilySpec, control: str, log_path: Path) -> Card:
@@ -73,6 +75,21 @@ def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
     return folder
 
 
+def make_direct(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
+    """Run one control through the `control/` provider (no cassette); write its folder."""
+    from checkout_consent.runtime.runner import run_models
+
+    folder = out / spec.name / f"control-{spec.name}-{control}"
+    with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
+        run = run_models(spec, [f"control/{spec.name}-{control}"], log_dir=logs)[0]
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / "logs").mkdir(parents=True)
+        shutil.copyfile(run.log_path, folder / "logs" / "run.eval")
+    card = _card(spec, control, folder / "logs" / "run.eval")
+    (folder / "submission.yaml").write_text(dump_card(card))
+    return folder
+
+
 def recorded(spec: FamilySpec) -> list[str]:
     """The controls of the family's reference cassettes recorded through `openai`."""
     return sorted({c for provider, c in spec.recorded if provider == "openai"})
@@ -88,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for control in recorded(spec):
             print(make(spec, control).relative_to(REPO), flush=True)
+        for control in DIRECT.get(spec.name, ()):
+            print(make_direct(spec, control).relative_to(REPO), flush=True)
     return 0
 
 

@@ -49,25 +49,28 @@ def score_cost(view: View) -> str:
         return _svg(fig)
 
 
-def _bars(title: str, groups: list[str], series: dict[str, list[float]], ylabel: str) -> str:
+def _bars(title: str, groups: list[str], series: dict[str, list[float]], ylabel: str,
+          labels: dict[str, list[str]] | None = None) -> str:
     with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.2, 3.8))
         width = 0.8 / max(1, len(series))
         for i, (name, values) in enumerate(series.items()):
-            ax.bar([g + i * width for g in range(len(groups))], values, width, label=name)
+            bars = ax.bar([g + i * width for g in range(len(groups))], values, width, label=name)
+            if labels is not None:
+                ax.bar_label(bars, labels[name], fontsize=6, padding=1)
         ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups, rotation=20,
                       ha="right", fontsize=7)
         ax.set_ylim(0, 1.05)
         ax.set_ylabel(ylabel)
         ax.set_title(title)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         fig.tight_layout()
         return _svg(fig)
 
 
 def storefront_variants(entries: list[Entry]) -> str:
-    """Trap catch rate per hidden-fee variant, one bar per submission (a variant the run
-    never met is drawn at 0 and named in the table, not here)."""
+    """Trap catch rate per hidden-fee variant, one bar per submission, labelled caught/met
+    (a variant a run never met is drawn at 0 and labelled 0/0)."""
     tallies: dict[str, dict[str, list[int]]] = {}
     for e in entries:
         per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -79,7 +82,10 @@ def storefront_variants(entries: list[Entry]) -> str:
     variants = sorted({v for per in tallies.values() for v in per})
     series = {sid: [per[v][0] / per[v][1] if per.get(v) and per[v][1] else 0.0
                     for v in variants] for sid, per in tallies.items()}
-    return _bars("storefront: trap catch rate per variant", variants, series, "catch rate")
+    counts = {sid: [f"{per[v][0]}/{per[v][1]}" if per.get(v) else "0/0" for v in variants]
+              for sid, per in tallies.items()}
+    return _bars("storefront: trap catch rate per variant (caught/met)", variants, series,
+                 "catch rate", counts)
 
 
 def grocery_profile(entries: list[Entry]) -> str:
