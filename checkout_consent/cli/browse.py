@@ -7,6 +7,9 @@ import argparse
 import json
 from typing import Any
 
+from pathlib import Path
+
+from checkout_consent.cli.common import UsageError
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import control_registry, family, names
 
@@ -31,11 +34,32 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_TRACE_BYTES = 20 * 2**20  # a saved trace larger than this is refused unread
+
+
+def read_trace(path: str) -> Any:
+    """A saved trace file as JSON, or a UsageError naming the file and the problem."""
+    file = Path(path)
+    if not file.exists():
+        raise UsageError(f"{path}: no such file")
+    if not file.is_file():
+        raise UsageError(f"{path}: not a regular file")
+    if file.stat().st_size > MAX_TRACE_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_TRACE_BYTES // 2**20} MB; not graded")
+    try:
+        return json.loads(file.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text (a binary file?)") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{path}: not JSON ({error.msg}, line {error.lineno})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     spec = family(args.family)
     scenario = spec.scenario_for(args.task)
-    with open(args.trace) as f:
-        trace = json.load(f)
+    trace = read_trace(args.trace)
     print(json.dumps(grade_saved(spec, scenario, trace), indent=2, sort_keys=True))
     return 0
 

@@ -34,3 +34,70 @@ def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
                              f"{', '.join(sorted(spec.task_params))}")
         out["seeds"] = args.seeds
     return out
+
+
+MAX_SAMPLES = 10_000  # a larger run needs --allow-large
+MAX_COUNT = 1000  # --epochs / --max-connections
+KEY_VARS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+
+def check_model(model: str, spec: FamilySpec) -> None:
+    """A control must exist and belong to the family it is asked to play."""
+    from checkout_consent.families import control_registry
+
+    if not model.startswith("control/"):
+        return
+    owner = control_registry().family_of(model.removeprefix("control/"))
+    if owner != spec.name:
+        raise UsageError(f"{model} is a {owner} control; it cannot play {spec.name} "
+                         f"(controls: checkout-consent list {spec.name})")
+
+
+def check_key(args: argparse.Namespace) -> None:
+    """`--cassette record` runs live: the provider's key must be set (none is lent)."""
+    import os
+
+    if args.cassette != "record" or args.model_base_url or "api_key" in " ".join(args.M or []):
+        return
+    var = KEY_VARS.get(str(args.model).split("/")[0])
+    if var and not os.environ.get(var):
+        raise UsageError(f"{args.model}: No {var} defined in the environment (--cassette "
+                         "record runs the model live; set the key, or replay instead)")
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    for name in ("epochs", "max_connections"):
+        value = getattr(args, name, None)
+        if value is not None and not 1 <= value <= MAX_COUNT:
+            raise UsageError(f"--{name.replace('_', '-')} must be between 1 and {MAX_COUNT}, "
+                             f"got {value}")
+
+
+def sample_count(spec: FamilySpec, arguments: dict[str, Any]) -> int:
+    """How many samples the family's task makes from these arguments (builds the Task,
+    which validates every -T value; a bad one is a UsageError)."""
+    import importlib
+
+    from checkout_consent.core.spec import parse_seeds
+    from checkout_consent.runtime.compat import prerequisite_error
+
+    if "seeds" in arguments:
+        try:
+            seeds = len(parse_seeds(arguments["seeds"]))
+        except ValueError as error:
+            raise UsageError(f"{spec.name}: --seeds/-T seeds: {error}") from None
+        if seeds > MAX_SAMPLES:
+            return seeds
+    make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
+    try:
+        return len(make(**arguments).dataset)
+    except prerequisite_error() as error:
+        raise UsageError(str(error)) from None
+
+
+def check_size(args: argparse.Namespace, spec: FamilySpec, arguments: dict[str, Any]) -> None:
+    """Refuse a run beyond MAX_SAMPLES samples unless --allow-large says it is meant."""
+    count = sample_count(spec, arguments) * (args.epochs or spec.epochs)
+    if count > MAX_SAMPLES and not args.allow_large:
+        raise UsageError(f"{spec.name}: this run has {count:,} samples (more than "
+                         f"{MAX_SAMPLES:,}); pass --allow-large if you mean it")

@@ -4,7 +4,10 @@ own verbs. One module per verb group; this one assembles them and answers errors
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
 
 from checkout_consent.cli import browse, run
 from checkout_consent.cli import cassettes as cli_cassettes
@@ -28,17 +31,52 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _line(error: BaseException) -> str:
+    message = error.args[0] if isinstance(error, KeyError) and error.args else error
+    return " ".join(str(message).split())[:500]
+
+
+STOP_GRACE_S = 3.0  # after Ctrl-C, Inspect gets this long to close its logs
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C: let the run stop gracefully, but exit for sure within STOP_GRACE_S."""
+
+    def hard_stop() -> None:
+        err("checkout-consent: interrupted")
+        os._exit(130)
+
+    timer = threading.Timer(STOP_GRACE_S, hard_stop)
+    timer.daemon = True
+    timer.start()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every error is one line on stderr and a non-zero exit."""
     args = parser().parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         return int(args.fn(args))
-    except (RunFailed, UsageError, KeyError, FileNotFoundError, ValueError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        err(f"checkout-consent: {message}")
+    except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:
+        if isinstance(error, BrokenPipeError):  # piped into `head` and the like: stop quietly
+            sys.stderr.close()
+            return 0
+        err(f"checkout-consent: {_line(error)}")
         return 2
-    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        sys.stderr.close()
-        return 0
+    except KeyboardInterrupt:
+        err("checkout-consent: interrupted")
+        return 130
+    except RecursionError:
+        err("checkout-consent: input nested too deeply")
+        return 2
+    except Exception as error:  # a bug: still one line (CC_TRACEBACK=1 shows the traceback)
+        if os.environ.get("CC_TRACEBACK"):
+            raise
+        err(f"checkout-consent: internal error: {type(error).__name__}: {_line(error)} "
+            "(set CC_TRACEBACK=1 for the traceback, and please report it)")
+        return 1
 
 
 if __name__ == "__main__":

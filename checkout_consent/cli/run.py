@@ -8,7 +8,8 @@ import json
 from typing import Any
 
 from checkout_consent.cli import cassettes as cli_cassettes
-from checkout_consent.cli.common import UsageError, err, task_args
+from checkout_consent.cli.common import (UsageError, check_counts, check_key, check_model,
+                                         check_size, err, task_args)
 from checkout_consent.core.family import ControlRecords, FamilySpec
 from checkout_consent.families import family, names
 from checkout_consent.runtime.runner import RunFailed, run_controls, run_models
@@ -46,6 +47,16 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
     return run.records, run.log_path
 
 
+def _check_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> None:
+    check_counts(args)
+    for spec in chosen:
+        arguments = task_args(args, spec)
+        if args.model:
+            check_model(args.model, spec)
+            check_key(args)
+            check_size(args, spec, arguments)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     if args.cassette != "off" and not args.model:
         raise UsageError("--cassette record|replay needs --model")
@@ -53,8 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--seeds chooses the samples of a model's run: it needs --model "
                          "(the controls always play the public set)")
     chosen = [family(args.family)] if args.family else [family(n) for n in names()]
-    for spec in chosen:
-        task_args(args, spec)  # refuse bad -T before any slow work
+    _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
     out: list[dict[str, Any]] = []
     for spec in chosen:
         controls = sanity(spec, args.log_dir)
@@ -93,6 +103,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--max-connections", type=int)
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
+    p.add_argument("--allow-large", action="store_true",
+                   help="allow a run of more than 10,000 samples (epochs included)")
     cli_cassettes.add_run_options(p)
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("sanity", help="assert the controls bracket the score range")

@@ -32,6 +32,9 @@ class Scenario(BaseModel):
     scenario_id: str
     seed: int
     params: dict[str, Any] = {}  # public knobs only (e.g. replies on/off, a custom brief)
+    # the world version the sample was played on (FamilySpec.version; set by
+    # runtime.tasks.sample); None only in references built for offline play
+    version: int | None = None
 
 
 class Generation(BaseModel):
@@ -110,6 +113,12 @@ class FamilySpec:
     recorded: tuple[tuple[str, str], ...] = ()
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
     epochs: int = 1
+    # arguments the harness adds to a traced call, never the model (shopkit's `result`)
+    harness_args: frozenset[str] = frozenset()
+    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
+    # the scorer refuses a log whose carried reference differs. Every family sets it.
+    rebuild: Callable[[Scenario], Scenario] | None = None
+    metric_names: tuple[str, ...] = ()  # the keys of metrics(record), zeroed on a failure
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import math
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
 MAX_CENTS = 10**11  # one billion dollars: anything larger is a malformed amount
 
@@ -26,29 +27,42 @@ def percent_of(cents: int, basis_points: int) -> int:
     return round_div(cents * basis_points, 10_000)
 
 
+_PLAIN = re.compile(r"(-?)\$?([0-9]{1,15})(?:\.([0-9]{1,2}))?", re.ASCII)
+
+
 def parse_dollars(value: object, *, field: str = "amount") -> int:
     """Read a dollar amount given at an edge (a tool argument, a YAML file) as cents.
 
-    Accepts an int, a finite float or a plain numeric string with at most two decimals.
-    Rejects booleans, NaN, infinities, more than two decimals and absurd magnitudes.
+    Accepts an int, a finite float, or a plain ASCII decimal string with an optional
+    leading `-` and `$` and at most two decimals ("7", "$7.50", "-3.5"). Refuses booleans,
+    NaN, infinities, more than two decimals, separators ("1,5", "1_0"), exponents,
+    non-ASCII digits and magnitudes beyond MAX_CENTS, always as a MoneyError.
     """
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise MoneyError(f"{field} must be a number of dollars, got {type(value).__name__}")
+    if isinstance(value, str):
+        return _parse_text(value, field)
     if isinstance(value, float) and not math.isfinite(value):
         raise MoneyError(f"{field} must be a finite number of dollars, got {value}")
-    text = value.strip().lstrip("$").replace(",", "") if isinstance(value, str) else repr(value)
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise MoneyError(f"{field} must be a number of dollars, got {value!r}") from None
-    if not amount.is_finite():
-        raise MoneyError(f"{field} must be a finite number of dollars, got {value!r}")
-    cents = amount * 100
+    if abs(value) > MAX_CENTS // 100:
+        raise MoneyError(f"{field} is out of range: {value!r}")
+    cents = Decimal(repr(value)) * 100
     if cents != cents.to_integral_value():
         raise MoneyError(f"{field} has more than two decimal places: {value!r}")
-    if abs(cents) > MAX_CENTS:
-        raise MoneyError(f"{field} is out of range: {value!r}")
     return int(cents)
+
+
+def _parse_text(text: str, field: str) -> int:
+    shown = text if len(text) <= 40 else text[:40] + "..."
+    found = _PLAIN.fullmatch(text.strip()) if len(text) <= 64 else None
+    if found is None:
+        raise MoneyError(f"{field} must be a plain dollar amount like 7.50 or $7.50 "
+                         f"(digits, at most two decimals), got {shown!r}")
+    sign, whole, part = found.groups()
+    cents = int(whole) * 100 + int((part or "0").ljust(2, "0"))
+    if cents > MAX_CENTS:
+        raise MoneyError(f"{field} is out of range: {shown!r}")
+    return -cents if sign else cents
 
 
 @functools.lru_cache(maxsize=8192)  # the same amounts recur in every observation

@@ -5,9 +5,11 @@
 trace an Inspect run of the same control records. Used by sanity, tests and benchmarks.
 
 A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a
-`calls` list). Each call names a `tool` and its `args`; `ok` and `observation` are
-optional. A call without an observation is replayed as given; a call with one must
-replay to it, or grading refuses.
+`calls` list), at most MAX_CALLS long. Each call names a `tool` of the family and its
+`args` (of the declared types); `ok`, `observation` and `origin` are optional. A call
+without an observation is replayed as given; a call with one must replay to it, or
+grading refuses. A trace that stops before the horizon is a run that went silent there:
+the remaining phases are closed by the episode's close tool, as the solver closes them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any, NamedTuple
 from checkout_consent.core.controls import CallRequest, Msg, Policy, call_ids, count_tokens
 from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
 from checkout_consent.core.trace import Call, Replay, replay
-from checkout_consent.core.world import apply
+from checkout_consent.core.world import (ActionError, Step, action_params, apply,
+                                         argument_hint, check_type, check_value)
 
 
 class Played(NamedTuple):
@@ -106,31 +109,82 @@ def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Reco
     return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
 
 
-def saved_calls(trace: Any) -> list[dict[str, Any]]:
-    """The calls of a saved log, checked for shape (ValueError names the bad call)."""
+MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
+MAX_CLOSES = 10_000  # phases closed for a trace that stops before the horizon
+
+
+def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
+    """One saved call, checked: a known tool, JSON arguments of the declared types."""
+    if not (isinstance(item, dict) and isinstance(item.get("tool"), str)
+            and isinstance(item.get("args", {}), dict)):
+        raise ValueError(f"call {i} needs a `tool` name and an `args` object")
+    tool, args = item["tool"], dict(item.get("args", {}))
+    action = spec.actions.get(tool)
+    if action is None:
+        raise ValueError(f"call {i}: {spec.name} has no tool {tool[:60]!r}; tools are: "
+                         f"{', '.join(sorted(spec.actions))}")
+    hints = {p.name: p for p in action_params(action)}
+    try:
+        for key, value in args.items():
+            if key not in hints:
+                raise ActionError(f"{tool} takes no argument {key[:60]!r}")
+            check_value(key, value)
+            check_type(key, argument_hint(action, key), value)
+    except ActionError as err:
+        raise ValueError(f"call {i} ({tool}): {err}") from None
+    origin = item.get("origin", "agent")
+    if origin not in ("agent", "solver") or origin == "solver" and (
+            tool != spec.episode.close_tool or args):
+        raise ValueError(f"call {i}: origin must be agent (or solver for the close tool), "
+                         f"got {str(origin)[:40]!r}")
+    return Call(tool=tool, args=args, ok=True, observation="", origin=origin)
+
+
+def saved_calls(spec: FamilySpec, trace: Any) -> list[Call]:
+    """The calls of a saved log, checked for shape, tools and argument types (ValueError
+    names the first bad call); a trace longer than MAX_CALLS is refused."""
     items = trace.get("calls") if isinstance(trace, dict) else trace
     if not isinstance(items, list):
         raise ValueError("a trace is a list of calls or an object with a `calls` list")
-    for i, item in enumerate(items):
-        if not (isinstance(item, dict) and isinstance(item.get("tool"), str)
-                and isinstance(item.get("args", {}), dict)):
-            raise ValueError(f"call {i} needs a `tool` name and an `args` object: {item!r}")
-    return items
+    if len(items) > MAX_CALLS:
+        raise ValueError(f"the trace has {len(items):,} calls; at most {MAX_CALLS:,} are graded")
+    return [_saved_call(i, item, spec) for i, item in enumerate(items)]
+
+
+def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
+    """The call with what the saved log says it saw (must equal the replay's)."""
+    seen = raw if isinstance(raw, dict) else {}
+    ok, observation = seen.get("ok", step.ok), seen.get("observation", step.observation)
+    if ok != step.ok or observation != step.observation:
+        raise ValueError(f"the trace does not replay: call {i} ({call.tool}): recorded "
+                         f"{str(observation)[:120]!r} but replay gives "
+                         f"{step.observation[:120]!r}")
+    return call.model_copy(update={"ok": step.ok, "observation": step.observation})
 
 
 def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
-    """Replay a saved log: fill in what it leaves out, refuse what does not replay."""
-    raw = saved_calls(trace)
-    bare = [Call(tool=c["tool"], args=dict(c.get("args", {})), ok=True, observation="")
-            for c in raw]
-    steps = replay(spec.actions, spec.initial(scenario), bare).steps
-    calls = [Call(tool=b.tool, args=b.args, ok=bool(r.get("ok", s.ok)),
-                  observation=r.get("observation", s.observation))
-             for b, s, r in zip(bare, steps, raw, strict=True)]
-    result = replay(spec.actions, spec.initial(scenario), calls)
-    if result.mismatch is not None:
-        raise ValueError(f"the trace does not replay: {result.mismatch.describe()}")
-    return result
+    """Replay a saved log in one pass: refuse what does not replay, and close the phases
+    left open as the solver would for a run that went silent (origin "solver")."""
+    bare = saved_calls(spec, trace)
+    raw = trace.get("calls") if isinstance(trace, dict) else trace
+    initial = state = spec.initial(scenario)
+    calls: list[Call] = []
+    steps: list[Step[Any]] = []
+    for i, call in enumerate(bare):
+        step = apply(spec.actions, state, call.tool, call.args)
+        calls.append(_recorded(i, raw[i], step, call))
+        steps.append(step)
+        state = step.state
+    episode = spec.episode
+    for _ in range(MAX_CLOSES):
+        if episode.close_tool is None or episode.phase(state) is None:
+            break
+        step = apply(spec.actions, state, episode.close_tool, {})
+        calls.append(Call(tool=episode.close_tool, args={}, ok=step.ok,
+                          observation=step.observation, origin="solver"))
+        steps.append(step)
+        state = step.state
+    return Replay(initial, tuple(calls), tuple(steps), None)
 
 
 def grade_saved(spec: FamilySpec, scenario: Scenario, trace: Any,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -62,13 +64,75 @@ def _names(action: Action) -> tuple[frozenset[str], frozenset[str]]:
             frozenset(p.name for p in params if p.default is p.empty))
 
 
+MAX_NUMBER = 10**12  # any number beyond this in a tool argument is malformed
+MAX_DEPTH = 8  # nesting of lists/objects in one argument
+
+
+@functools.cache
+def _hints(action: Action) -> dict[str, Any]:
+    """The declared type of each argument (Any where the action declares none)."""
+    try:
+        hints = typing.get_type_hints(action)
+    except (NameError, TypeError):  # an unresolvable annotation: check values only
+        hints = {}
+    return {p.name: hints.get(p.name, Any) for p in action_params(action)}
+
+
+def argument_hint(action: Action, name: str) -> Any:
+    """The declared type of one argument of an action (Any if none is declared)."""
+    return _hints(action).get(name, Any)
+
+
+def check_value(name: str, value: object, depth: int = 0) -> None:
+    """A JSON value with no NaN, no infinity and no number beyond MAX_NUMBER, nested at
+    most MAX_DEPTH deep (ActionError otherwise). Stored traces then round-trip exactly."""
+    if value is None or isinstance(value, bool | str):
+        return
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ActionError(f"{name} must be a finite number, got {value!r}")
+        if abs(value) > MAX_NUMBER:
+            raise ActionError(f"{name} is out of range (at most {MAX_NUMBER:,} in size)")
+        return
+    if depth >= MAX_DEPTH:
+        raise ActionError(f"{name} is nested too deeply")
+    if isinstance(value, list):
+        for item in value:
+            check_value(name, item, depth + 1)
+    elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        for item in value.values():
+            check_value(name, item, depth + 1)
+    else:
+        raise ActionError(f"{name} must be a JSON value, got {type(value).__name__}")
+
+
+def check_type(name: str, hint: Any, value: object) -> None:
+    """The value fits the argument's declared plain type (str, int, float, bool); money
+    arguments (float) may also be strings, which the action parses strictly."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is str and not isinstance(value, str):
+        raise ActionError(f"{name} must be text, got {value!r}")
+    if hint is int and not (isinstance(value, int) and not isinstance(value, bool)
+                            or isinstance(value, float) and value.is_integer()):
+        raise ActionError(f"{name} must be a whole number, got {value!r}")
+    if hint is float and not (number or isinstance(value, str)):
+        raise ActionError(f"{name} must be a number, got {value!r}")
+    if hint is bool and not isinstance(value, bool):
+        raise ActionError(f"{name} must be true or false, got {value!r}")
+
+
 def _bind(action: Action, args: Mapping[str, Any]) -> None:
     allowed, required = _names(action)
     keys = args.keys()
-    if not keys <= allowed:
-        raise ActionError(f"unexpected argument(s): {', '.join(sorted(keys - allowed))}")
+    if not all(isinstance(k, str) for k in keys) or not keys <= allowed:
+        extra = sorted(str(k) for k in keys - allowed)
+        raise ActionError(f"unexpected argument(s): {', '.join(extra)}")
     if not required <= keys:
         raise ActionError(f"missing argument(s): {', '.join(sorted(required - keys))}")
+    hints = _hints(action)
+    for key, value in args.items():
+        check_value(key, value)
+        check_type(key, hints[key], value)
 
 
 def apply(actions: Mapping[str, Action], state: S, tool: str, args: Mapping[str, Any]) -> Step[S]:

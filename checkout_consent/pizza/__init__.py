@@ -55,6 +55,9 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=surface.scenario_for,
     sample_id=lambda scenario: scenario.scenario_id,
+    rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref),
+                                            replies=dataset.replies_of(ref)),
+    metric_names=("score", *grader.CHECKS, "violation"),
     recorded=(("openai", "reference"), ("openai", "mock")),
     add_commands=verbs.add_commands,
 )

@@ -9,7 +9,7 @@ from inspect_ai.scorer import Scorer, mean, scorer
 from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
 from checkout_consent.pizza.tools import tools
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task
+from checkout_consent.runtime.tasks import family_task, task_arguments, turns_arg
 
 
 @scorer(metrics=[{"*": [mean()]}])
@@ -24,5 +24,7 @@ def pizza(split: str = "public", replies: bool | str = True, tasks: str | None =
     """The refund desk. `split`: "public" or a hidden seed; `seeds`: several splits;
     `replies=false` silences the customer (the seed's one-shot setting); `tasks`: ids or
     template names, comma-separated."""
-    return family_task(SPEC, dataset.scenarios(split, seeds, tasks, replies),
-                       scorer=pizza_scorer(), tools=tools, turns=int(max_turns))
+    with task_arguments(SPEC.name):
+        scenarios = dataset.scenarios(split, seeds, tasks, replies)
+        budget = turns_arg("max_turns", max_turns)
+    return family_task(SPEC, scenarios, scorer=pizza_scorer(), tools=tools, turns=budget)

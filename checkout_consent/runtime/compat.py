@@ -15,3 +15,14 @@ def prerequisite_error() -> type[Exception]:
 def enable_zstd_zip() -> None:
     """Teach `zipfile` the zstd compression Inspect's .eval logs use."""
     import inspect_ai._util.zipfile  # noqa: F401
+
+
+TOOL_OUTPUT_LIMIT = 16 * 1024  # Inspect's default max_tool_output, in bytes
+
+
+def shown_tool_output(tool: str, text: str) -> str:
+    """A tool result as Inspect shows it to the model (over-long output truncated)."""
+    from inspect_ai.model._call_tools import truncate_tool_output
+
+    truncated = truncate_tool_output(tool, text, TOOL_OUTPUT_LIMIT)
+    return truncated.output if truncated else text

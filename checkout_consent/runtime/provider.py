@@ -30,6 +30,7 @@ from checkout_consent.core.controls import (
     transcript_tokens,
 )
 from checkout_consent.core.family import Scenario
+from checkout_consent.runtime.compat import prerequisite_error
 from checkout_consent.runtime.store import RunStore
 
 
@@ -77,12 +78,19 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
                      api_key: str | None = None, config: GenerateConfig | None = None,
                      **model_args: Any) -> None:
             super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-            self.policy = registry.get(model_name)
+            try:
+                self.policy = registry.get(model_name)
+            except KeyError as err:
+                raise prerequisite_error()(str(err.args[0])) from None
 
         async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
                            tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
             scenario = Scenario.model_validate(store_as(RunStore).scenario)
+            owner = registry.family_of(self.model_name)
+            if owner != scenario.family:
+                raise prerequisite_error()(f"control/{self.model_name} is a {owner} control; "
+                                           f"it cannot play {scenario.family}")
             return reply_output(self.model_name, transcript, self.policy(scenario, transcript))
 
         def max_tokens(self) -> int | None:

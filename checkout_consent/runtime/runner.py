@@ -55,6 +55,8 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set
         plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "").strip()
         raise RunFailed(f"{', '.join(models)}: {plain}") from None
+    if len(logs) != len(models) or any(log.status == "cancelled" for log in logs):
+        raise KeyboardInterrupt  # Inspect stopped the run on Ctrl-C and returned what it had
     runs = []
     for log in logs:
         if log.status != "success":

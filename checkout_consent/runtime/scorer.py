@@ -1,29 +1,53 @@
-"""Inspect glue: the replay scorer. Rebuild the initial world from the sample's scenario,
-replay the recorded trace through the same actions, refuse any observation that differs,
-hand the replay to the family's pure grader, and attach the run's provenance once."""
+"""Inspect glue: the replay scorer. Trust nothing the log carries beyond the scenario's
+reference: check the reference is the one the packaged tasks give (same world version,
+same id and seed, only public knobs), rebuild the initial world from it, replay the
+recorded trace through the same actions, reconcile each call with the conversation the
+model saw, then hand the replay to the family's pure grader and attach provenance once.
+
+Any failure zeroes that sample only: its Score carries every metric of the family at 0
+and `integrity` 0, so the other samples' metrics are still reduced and shown."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
 from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
+from pydantic import BaseModel, ValidationError
 
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
+from checkout_consent.core.reconcile import ModelCall, first_difference
 from checkout_consent.core.trace import Call, replay
+from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import git_sha, inspect_version, suite_version
-from checkout_consent.runtime.store import RunStore
+
+_NOT_RUN = ("parsing", "approval")
+_TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,100}", re.ASCII)  # Inspect refused the call before the tool ran
 
 
-def provenance(state: TaskState, turns: tuple[Generation, ...]) -> dict[str, Any]:
+class IntegrityError(ValueError):
+    """The sample is not what was played (or cannot be shown to be): not graded."""
+
+
+class Judged(NamedTuple):
+    """A sample's grade: the record, or why it was refused; and the model turns."""
+
+    record: BaseModel | None
+    failure: str | None
+    turns: tuple[Generation, ...]
+
+
+def provenance(model: str, epoch: int, turns: tuple[Generation, ...]) -> dict[str, Any]:
     """Who played, with what, at what cost: facts of the run, not of the world."""
-    model = str(state.model)
     tokens_in = sum(g.input_tokens for g in turns)
     tokens_out = sum(g.output_tokens for g in turns)
     return {
-        "model_id": model, "epoch": state.epoch, "input_tokens": tokens_in,
+        "model_id": model, "epoch": epoch, "input_tokens": tokens_in,
         "output_tokens": tokens_out, "turns": len(turns),
         "eval_cost_usd": eval_cost_usd(model, tokens_in, tokens_out),
         "normalized_cost_usd": normalized_cost_usd(tokens_in, tokens_out),
@@ -32,30 +56,102 @@ def provenance(state: TaskState, turns: tuple[Generation, ...]) -> dict[str, Any
     }
 
 
+def _validate(kind: type[BaseModel], raw: object, what: str) -> Any:
+    try:
+        return kind.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise IntegrityError(f"{what} is malformed ({where}: {first['msg']})") from None
+
+
+def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
+                     stored: object) -> Scenario:
+    """The sample's reference, refused unless it is what the packaged tasks give."""
+    scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
+    if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
+        raise IntegrityError(f"scenario id {scenario.scenario_id[:60]!r} is not a task name")
+    if scenario.family != spec.name:
+        raise IntegrityError(f"the sample is a {scenario.family!r} scenario, not {spec.name}")
+    if scenario.version != spec.version:
+        raise IntegrityError(
+            f"world version {scenario.family}-{scenario.version} is unknown to this suite "
+            f"(it grades {spec.world_version}); not graded: re-run it on this version")
+    if stored != carried:
+        raise IntegrityError("the Store's scenario differs from the sample's metadata")
+    try:
+        rebuilt = spec.rebuild(scenario) if spec.rebuild else scenario
+    except (KeyError, ValueError) as err:
+        raise IntegrityError(f"the scenario names no packaged task: {err}") from None
+    if rebuilt.model_copy(update={"version": spec.version}) != scenario:
+        raise IntegrityError(f"the carried scenario {scenario.model_dump()} differs from the "
+                             f"packaged one {rebuilt.model_dump()}")
+    if spec.sample_id(scenario) != str(sample_id):
+        raise IntegrityError(f"sample id {sample_id!r} does not name scenario "
+                             f"{spec.sample_id(scenario)!r}")
+    return scenario
+
+
+def model_calls(messages: Sequence[ChatMessage]) -> list[ModelCall]:
+    """Every tool call the model made, in order, with what it was shown."""
+    results = {m.tool_call_id: m for m in messages if isinstance(m, ChatMessageTool)}
+    out: list[ModelCall] = []
+    turns = (m for m in messages if isinstance(m, ChatMessageAssistant))
+    for turn, message in enumerate(turns):
+        for tc in message.tool_calls or []:
+            result = results.get(tc.id)
+            error = result.error if result is not None else None
+            shown = (error.message if error else result.text) if result is not None else None
+            reached = result is not None and (error is None or error.type not in _NOT_RUN)
+            out.append(ModelCall(turn, tc.function, dict(tc.arguments or {}), shown,
+                                 error is not None, reached))
+    return out
+
+
+def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
+          store: Mapping[str, Any], messages: Sequence[ChatMessage]) -> Judged:
+    """Grade one finished sample from what its log holds, trusting only the reference."""
+    turns: tuple[Generation, ...] = ()
+    try:
+        scenario = checked_scenario(spec, sample_id, metadata.get("scenario"),
+                                    store.get("scenario"))
+        raw_calls, raw_turns = store.get("calls"), store.get("generations")
+        if not isinstance(raw_calls, list) or not isinstance(raw_turns, list):
+            raise IntegrityError("the Store holds no trace")
+        calls = [_validate(Call, c, f"traced call {i}") for i, c in enumerate(raw_calls)]
+        turns = tuple(_validate(Generation, g, "a model turn") for g in raw_turns)
+        result = replay(spec.actions, spec.initial(scenario), calls)
+        if result.mismatch is not None:
+            raise IntegrityError(f"the trace does not replay: {result.mismatch.describe()}")
+        differs = first_difference(calls, model_calls(messages), spec.actions,
+                                   close_tool=spec.episode.close_tool,
+                                   harness=spec.harness_args, truncated=shown_tool_output)
+        if differs is not None:
+            raise IntegrityError(f"the trace is not the conversation's run: {differs}")
+    except IntegrityError as err:
+        return Judged(None, str(err), turns)
+    return Judged(spec.grade(scenario, result, turns), None, turns)
+
+
+def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
+    """The Score of a judged sample: its metrics, or every metric zeroed on a failure."""
+    meta = {"provenance": provenance(model, epoch, judged.turns), "family": spec.name,
+            "world_version": spec.world_version}
+    if judged.record is None:
+        return Score(value={**dict.fromkeys(spec.metric_names, 0.0), "integrity": 0.0},
+                     answer="integrity failure",
+                     explanation=f"INTEGRITY FAILURE: {judged.failure}",
+                     metadata={**meta, "integrity_failure": judged.failure})
+    dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
+    return Score(value={**spec.metrics(judged.record), "integrity": 1.0}, answer=spec.name,
+                 explanation=spec.explain(judged.record), metadata={**meta, "record": dumped})
+
+
 def grade_state(spec: FamilySpec, state: TaskState) -> Score:
-    """Grade one finished sample from its metadata and store alone (works on old logs)."""
-    scenario = Scenario.model_validate(state.metadata["scenario"])
-    run = state.store_as(RunStore)
-    calls = [Call.model_validate(c) for c in run.calls]
-    turns = tuple(Generation.model_validate(g) for g in run.generations)
-    result = replay(spec.actions, spec.initial(scenario), calls)
-    if result.mismatch is not None:
-        why = result.mismatch.describe()
-        return Score(
-            value={"integrity": 0.0},
-            answer="integrity failure",
-            explanation=f"INTEGRITY FAILURE: the trace does not replay: {why}",
-            metadata={"integrity_failure": why, "family": spec.name},
-        )
-    record = spec.grade(scenario, result, turns)
-    dumped: dict[str, Any] = json.loads(record.model_dump_json())
-    return Score(
-        value={**spec.metrics(record), "integrity": 1.0},
-        answer=spec.name,
-        explanation=spec.explain(record),
-        metadata={"record": dumped, "provenance": provenance(state, turns),
-                  "family": spec.name, "world_version": spec.world_version},
-    )
+    """Grade one finished sample from its metadata, store and messages (works on logs)."""
+    store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
+    judged = judge(spec, state.sample_id, state.metadata, store, state.messages)
+    return as_score(spec, judged, str(state.model), state.epoch)
 
 
 def replay_score(spec: FamilySpec) -> Any:

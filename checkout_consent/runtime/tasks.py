@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -11,13 +12,41 @@ from inspect_ai.scorer import Scorer
 from inspect_ai.tool import ToolDef
 
 from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.runtime.compat import prerequisite_error
 from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
 
+MAX_TURNS = 1000  # a turn budget above this is a typo, not a run
+
+
+@contextlib.contextmanager
+def task_arguments(family: str) -> Iterator[None]:
+    """Around a task's -T argument parsing: a bad value becomes Inspect's PrerequisiteError,
+    which `inspect eval` prints as one line (no traceback), before any slow work."""
+    try:
+        yield
+    except (ValueError, LookupError, TypeError, OverflowError, FileNotFoundError) as err:
+        text = str(err.args[0] if isinstance(err, KeyError) and err.args else err)
+        line = " ".join(text.split())[:300]
+        raise prerequisite_error()(f"{family}: bad task argument: {line}") from None
+
+
+def turns_arg(name: str, value: object) -> int:
+    """A turn budget from -T (an int or its text), 1..MAX_TURNS."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isascii() or not text.isdigit():
+        raise ValueError(f"{name} must be a whole number of turns, got {str(value)[:40]!r}")
+    if not 1 <= int(text) <= MAX_TURNS:
+        raise ValueError(f"{name} must be between 1 and {MAX_TURNS}, got {text}")
+    return int(text)
+
+
 def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
-    """One sample: its id, the opening message, and the scenario reference in metadata."""
+    """One sample: its id, the opening message, and the scenario reference (stamped with
+    the world version it is played on) in metadata."""
+    versioned = scenario.model_copy(update={"version": spec.version})
     return Sample(id=spec.sample_id(scenario), input=spec.episode.opening(scenario),
-                  metadata={"scenario": scenario.model_dump(mode="json")})
+                  metadata={"scenario": versioned.model_dump(mode="json")})
 
 
 def family_task(spec: FamilySpec, scenarios: Sequence[Scenario], *, scorer: Scorer,

@@ -23,6 +23,12 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> ShopkitRec
                         world_version=SPEC.world_version)
 
 
+def rebuild(ref: Scenario) -> Scenario:
+    """The reference the packaged tasks give for a logged one (a brief is text or absent)."""
+    brief = ref.params.get("brief")
+    return dataset.scenario(ref.scenario_id, brief if isinstance(brief, str) else None)
+
+
 SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
@@ -51,4 +57,7 @@ SPEC = FamilySpec(
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     add_commands=add_commands,
+    harness_args=frozenset({"result"}),
+    rebuild=rebuild,
+    metric_names=("change", "regress"),  # the executed output, added by tools.py
 )

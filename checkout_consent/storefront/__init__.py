@@ -44,4 +44,6 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
+    rebuild=lambda ref: dataset.scenario(ref.seed, ref.scenario_id),
+    metric_names=grader.METRIC_NAMES,
 )

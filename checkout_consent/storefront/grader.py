@@ -54,6 +54,9 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> Storefront
     )
 
 
+METRIC_NAMES = ("cash_final", "equity_final", "traps_total", "traps_caught", "trap_cost_paid")
+
+
 def metrics(record: StorefrontRecord) -> dict[str, float]:
     """The numbers Inspect's metrics reduce across samples."""
     return {

@@ -18,13 +18,17 @@ def test_percent_of__basis_points_rounded_by_the_one_rule():
 
 
 @pytest.mark.parametrize("value, cents", [(12, 1200), (12.5, 1250), ("12.34", 1234),
-                                          ("$1,000.00", 100000), (0.1, 10), (29.99, 2999)])
+                                          ("$1000.00", 100000), (0.1, 10), (29.99, 2999),
+                                          (" $7.5 ", 750), ("-3", -300), ("1000000000", 10**11)])
 def test_parse_dollars__reads_amounts_as_cents(value, cents):
     assert parse_dollars(value) == cents
 
 
 @pytest.mark.parametrize("value", [True, None, "abc", math.nan, math.inf, -math.inf, "1.234",
-                                   12.345, 10**12, [1], "NaN"])
+                                   12.345, 10**12, [1], "NaN", "1,5", "$1,000.00", "1_0",
+                                   "\uff11\uff10", "\u0661", "1e3", "1E-2", "Infinity", "sNaN",
+                                   "9" * 400, "1" + "0" * 30, "1000000000.01", 1e300, "", "$",
+                                   ".5", "7.", "--1", "$-1", "0x10", "7.5\n0"])
 def test_parse_dollars__refuses_malformed_amounts(value):
     with pytest.raises(MoneyError):
         parse_dollars(value)
@@ -34,3 +38,9 @@ def test_fmt__dollars_with_separators_and_sign():
     assert fmt(123456) == "$1,234.56"
     assert fmt(-505) == "-$5.05"
     assert fmt(0) == "$0.00"
+
+
+def test_parse_dollars__huge_exponent_is_a_money_error_not_an_overflow():
+    for text in ("1e999999999", "9" * 100_000):
+        with pytest.raises(MoneyError):
+            parse_dollars(text)

@@ -53,7 +53,8 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
     assert [s.id for s in task.dataset] == ["seed-1", "seed-4"]
     for sample, seed in zip(task.dataset, (1, 4), strict=True):
         assert sample.metadata["scenario"] == {"family": "storefront", "scenario_id":
-                                               "adversary_v0", "seed": seed, "params": {}}
+                                               "adversary_v0", "seed": seed, "params": {},
+                                               "version": SPEC.version}
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
     assert task.version == SPEC.version == 2
@@ -88,7 +89,7 @@ def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
     calls[i]["observation"] = calls[i]["observation"].replace("paid", "paid (no fees ever)")
     write_eval_log(log, str(tmp_path / "tampered.eval"))
     rescored = _rescore(str(tmp_path / "tampered.eval"), str(tmp_path / "out.eval"))
-    assert rescored["value"] == {"integrity": 0.0}
+    assert rescored["value"] == {**dict.fromkeys(SPEC.metric_names, 0.0), "integrity": 0.0}
     assert "INTEGRITY FAILURE" in rescored["explanation"] and f"call {i}" in rescored[
         "explanation"]
 

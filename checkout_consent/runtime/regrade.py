@@ -1,0 +1,101 @@
+"""Re-grade a finished .eval log without trusting its stored scores.
+
+`regrade_log(path, families)` reads the log, finds its family by the task name, and runs
+the packaged scorer's checks and grader (runtime/scorer.judge) on every sample from what
+the sample holds: its scenario reference, its Store trace and its conversation. Stored
+scores, records and metrics are never read. A sample that fails any check gets no record
+and the failure text instead. Bad input (missing file, not a log, another task) raises
+`RegradeError` with one line.
+
+    verdict = regrade_log("logs/x.eval", FAMILIES)   # cli code passes the roster
+    if not verdict.ok: print(verdict.failures())
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.runtime.scorer import judge, provenance
+
+MAX_LOG_BYTES = 512 * 1024 * 1024
+
+
+class RegradeError(ValueError):
+    """The file cannot be re-graded at all (one line: which file, and why)."""
+
+
+@dataclass(frozen=True)
+class SampleVerdict:
+    """One (sample, epoch) re-graded: its record, or why it was refused."""
+
+    id: str
+    epoch: int
+    record: Record | None
+    failure: str | None
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LogVerdict:
+    """Every sample of a log, re-graded by this checkout's packaged scorer."""
+
+    path: str
+    family: str
+    world_version: str
+    samples: tuple[SampleVerdict, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(s.failure is None for s in self.samples)
+
+    def failures(self) -> list[str]:
+        return [f"{s.id} epoch {s.epoch}: {s.failure}" for s in self.samples if s.failure]
+
+
+def _family(task: str, families: Sequence[FamilySpec]) -> FamilySpec:
+    name = task.rsplit("/", 1)[-1]
+    for spec in families:
+        if spec.task == name:
+            return spec
+    raise RegradeError(f"task {task!r} is not one of this suite's families")
+
+
+def _read(path: Path) -> Any:
+    from inspect_ai.log import read_eval_log
+
+    if not path.is_file():
+        raise RegradeError(f"{path}: no such log file")
+    if path.stat().st_size > MAX_LOG_BYTES:
+        raise RegradeError(f"{path}: larger than {MAX_LOG_BYTES // 2**20} MiB")
+    try:
+        return read_eval_log(str(path))
+    except Exception as err:  # any reader failure is a bad file, said in one line
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+        raise RegradeError(f"{path}: not a readable Inspect log ({first})") from None
+
+
+def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
+    """One logged sample through the packaged scorer's checks and grader."""
+    store = {k.split(":", 1)[1]: v for k, v in (sample.store or {}).items()
+             if k.startswith("RunStore:")}
+    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [])
+    record = (None if judged.record is None
+              else dict(json.loads(judged.record.model_dump_json())))
+    return SampleVerdict(str(sample.id), int(sample.epoch), record, judged.failure,
+                         provenance(model, int(sample.epoch), judged.turns))
+
+
+def regrade_log(path: str | Path, families: Sequence[FamilySpec]) -> LogVerdict:
+    """Re-grade every sample of the .eval log at `path` (its stored scores are ignored)."""
+    log = _read(Path(path))
+    spec = _family(str(log.eval.task), families)
+    samples = tuple(regrade_sample(spec, s, str(log.eval.model))
+                    for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)))
+    if not samples:
+        raise RegradeError(f"{path}: the log holds no samples")
+    return LogVerdict(str(path), spec.name, spec.world_version, samples)
