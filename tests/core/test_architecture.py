@@ -13,7 +13,8 @@ from checkout_consent.families import FAMILIES
 
 PACKAGE = Path(checkout_consent.__file__).parent
 ROOT = "checkout_consent"
-LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "cli", "families", "_registry")
+LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "leaderboard", "cli", "families",
+                     "_registry")
 WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "prompts",
               "tools", "task", "controls", "surface")

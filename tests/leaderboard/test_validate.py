@@ -46,6 +46,23 @@ def test_validate__forged_trace_fails_integrity(tmp_path):
     _refused(sub, "INTEGRITY: the trace does not replay")
 
 
+def test_validate__trace_pasted_from_another_run_is_refused(tmp_path):
+    """An idle-looking log cannot borrow the oracle's trace: the trace must be the
+    conversation's run (the trust work's reconciliation, reached through validate)."""
+    from inspect_ai.log import read_eval_log
+
+    sub = copy_example(tmp_path, "storefront", "control-storefront-gullible")
+    oracle = read_eval_log(str(SUBMISSIONS / STOREFRONT[0] / STOREFRONT[1] / "logs" / "run.eval"))
+
+    def paste(log):
+        donor = next(s for s in oracle.samples if s.id == log.samples[0].id)
+        for key in ("RunStore:calls", "RunStore:generations"):
+            log.samples[0].store[key] = donor.store[key]
+
+    edit_log(sub, paste)
+    _refused(sub, "INTEGRITY: the trace is not the conversation's run")
+
+
 def test_validate__pasted_scenario_of_another_family_is_refused(tmp_path):
     sub = copy_example(tmp_path, *STOREFRONT)
 
@@ -53,7 +70,7 @@ def test_validate__pasted_scenario_of_another_family_is_refused(tmp_path):
         log.samples[0].metadata["scenario"]["family"] = "pizza"
 
     edit_log(sub, paste)
-    _refused(sub, "INTEGRITY: the sample plays family 'pizza'")
+    _refused(sub, "INTEGRITY: the sample is a 'pizza' scenario, not storefront")
 
 
 def test_validate__missing_samples_are_refused(tmp_path):
