@@ -3,6 +3,7 @@ a ranked table of model rows with rank bands, then control rows as references.""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,11 @@ from checkout_consent.leaderboard.entries import Entry, entry
 from checkout_consent.leaderboard.headline import headline
 from checkout_consent.leaderboard.seasons import SEASONED_FAMILIES, SEASONS, season_tasks
 from checkout_consent.leaderboard.validate import validate
+from checkout_consent.leaderboard.verdict import Verdict
+
+# Re-grading is a pure function of a folder's bytes (for this checkout), so a process that
+# builds twice (the tests, `--check` after a build) re-grades each distinct folder once.
+_VERDICTS: dict[tuple[str, str], Verdict] = {}
 
 
 class BoardError(ValueError):
@@ -41,13 +47,29 @@ def load(root: Path) -> dict[str, list[Entry]]:
     """Every submission under `root` (`<family>/<id>/`), re-graded; BoardError on a refusal."""
     out: dict[str, list[Entry]] = {f.name: [] for f in FAMILIES}
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
-        verdict = validate(folder, cassettes=False)
+        verdict = _validated(folder)
         if not verdict.ok:
             raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
         assert verdict.card is not None
         out.setdefault(verdict.card.family, []).append(
             entry(verdict, folder.relative_to(root.parent)))
     return out
+
+
+def _digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _validated(folder: Path) -> Verdict:
+    """`validate` without cassette replay (CI replays them), once per folder content."""
+    key = (f"{folder.parent.name}/{folder.name}", _digest(folder))
+    if key not in _VERDICTS:
+        _VERDICTS[key] = validate(folder, cassettes=False)
+    return _VERDICTS[key]
 
 
 def _row(e: Entry) -> Row:

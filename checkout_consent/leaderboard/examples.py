@@ -4,8 +4,9 @@ One submission per recorded control run of every family (each family's `recorded
 through the `openai` provider): the cassette is replayed offline into a fresh .eval log,
 and the folder gets that log, the cassette, and a card whose figures come from re-grading
 the log. `DIRECT` adds runs through the offline `control/` provider with no cassette (a
-submission may omit cassettes), so storefront's board shows a control that catches traps. They are labelled `kind: control`: scripted agents, not models. Run it again after
-a world version changes (after `checkout-consent record-references`)."""
+submission may omit cassettes), so storefront's board shows a control that catches traps.
+They are labelled `kind: control`: scripted agents, not models. Run it again after a world
+version changes (after `checkout-consent record-references`)."""
 
 from __future__ import annotations
 

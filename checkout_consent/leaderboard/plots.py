@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from typing import Any
 
 import matplotlib
 
@@ -16,7 +17,7 @@ from checkout_consent.leaderboard.board import View  # noqa: E402
 from checkout_consent.leaderboard.entries import Entry  # noqa: E402
 from checkout_consent.leaderboard.headline import headline  # noqa: E402
 
-STYLE = {"svg.hashsalt": "checkout-consent-board", "svg.fonttype": "path",
+STYLE: Any = {"svg.hashsalt": "checkout-consent-board", "svg.fonttype": "path",
          "font.family": "DejaVu Sans", "font.size": 9, "path.simplify": False}
 COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a"}
 

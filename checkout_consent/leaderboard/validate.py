@@ -66,8 +66,8 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
     pairs = [("list", card.cost.list_usd, listed),
              ("normalized", card.cost.normalized_usd, normalized_cost_usd(tokens_in, tokens_out))]
     for what, said, real in pairs:
-        if (said is None) != (real is None) or (
-                said is not None and real is not None and abs(said - real) > max(0.005, real / 100)):
+        close = said is not None and real is not None and abs(said - real) <= max(0.005, real / 100)
+        if not (close or (said is None and real is None)):
             out.append(f"card {what} cost {said}, the logs' tokens give {real}")
     return out
 
