@@ -3,8 +3,9 @@
 One submission per recorded control run of every family (each family's `recorded` cassettes
 through the `openai` provider): the cassette is replayed offline into a fresh .eval log,
 and the folder gets that log, the cassette, and a card whose figures come from re-grading
-the log. `DIRECT` adds runs through the offline `control/` provider with no cassette (a
-submission may omit cassettes), so storefront's board shows a control that catches traps.
+the log. `direct` adds runs through the offline `control/` provider with no cassette (a
+submission may omit cassettes): storefront's cautious control, so its board shows one that
+catches traps, and the reference control of any family with no recording yet.
 They are labelled `kind: control`: scripted agents, not models. Run it again after a world
 version changes (after `checkout-consent record-references`)."""
 
@@ -96,6 +97,12 @@ def recorded(spec: FamilySpec) -> list[str]:
     return sorted({c for provider, c in spec.recorded if provider == "openai"})
 
 
+def direct(spec: FamilySpec) -> tuple[str, ...]:
+    """Controls run with no cassette: `DIRECT`'s, or the reference control of a family that
+    has no `openai` recording yet (so every family on the roster gets an example)."""
+    return DIRECT.get(spec.name) or (() if recorded(spec) else (spec.reference_control,))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m checkout_consent.leaderboard.examples",
                                  description=__doc__.splitlines()[0])
@@ -106,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for control in recorded(spec):
             print(make(spec, control).relative_to(REPO), flush=True)
-        for control in DIRECT.get(spec.name, ()):
+        for control in direct(spec):
             print(make_direct(spec, control).relative_to(REPO), flush=True)
     return 0
 

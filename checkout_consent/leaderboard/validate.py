@@ -74,6 +74,7 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
 
 def _check_cassettes(root: Path, runs: list[str], verdict: Verdict) -> list[str]:
     from checkout_consent.cassettes import runs as cassette_runs
+    from checkout_consent.cassettes import store
     from checkout_consent.cassettes.store import unit_stem
 
     def kept(record: dict | None) -> dict:
@@ -90,6 +91,13 @@ def _check_cassettes(root: Path, runs: list[str], verdict: Verdict) -> list[str]
                 out.append(f"{run}: does not replay: {str(err).splitlines()[0][:200]}")
                 continue
         out += [f"{run}: {d}" for d in outcome.differences[:5]]
+        recorded = store.Manifest.read(root / run).model
+        if verdict.card is not None and recorded != verdict.card.model.id:
+            out.append(f"{run}: recorded {recorded[:80]!r}, the card says "
+                       f"{verdict.card.model.id!r}")
+        if set(outcome.records) != set(graded):
+            out.append(f"{run}: replays {len(outcome.records)} run(s), the logs hold "
+                       f"{len(graded)}: a cassette must record the whole submitted run")
         for unit, replayed in sorted(outcome.records.items()):
             if graded.get(unit) != kept(replayed):
                 out.append(f"{run}: {unit}: the replayed record differs from the re-graded log")
