@@ -1,9 +1,9 @@
 """What a submission folder may hold, read without following anything out of it.
 
-Allowed: `submission.yaml`, an optional `README.md`, `logs/*.eval`, and cassette runs
-`cassettes/<run>/{run.json, *.yaml.gz, *.golden.json}`. Anything else, a symlink, a special
-file, or a folder over the caps is a refusal. An .eval log is a zip: its members' declared
-sizes are capped too, before anything is decompressed."""
+Allowed: `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
+`cassettes/<run>/{run.json, *.yaml.gz, *.golden.json}`, and (grocery) `carts/*.json`.
+Anything else, a symlink, a special file, or a folder over the caps is a refusal. An .eval
+log is a zip: its members' declared sizes are capped too, before anything is decompressed."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ ALLOWED = (
     re.compile(r"submission\.yaml"),
     re.compile(r"README\.md"),
     re.compile(r"logs/[A-Za-z0-9._+-]{1,200}\.eval"),
+    re.compile(r"carts/[a-z0-9._-]{1,120}\.json"),  # grocery: carts, stored, never ranked
     re.compile(r"cassettes/[A-Za-z0-9._-]{1,120}/(run\.json|[A-Za-z0-9._-]{1,160}"
                r"\.(yaml\.gz|golden\.json))"),
 )

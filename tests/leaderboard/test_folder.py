@@ -54,3 +54,14 @@ def test_folder__a_log_that_is_not_a_zip_is_refused(tmp_path):
     sub = copy_example(tmp_path, *SMALL)
     (sub / "logs" / "fake.eval").write_bytes(b"\x00" * 100)
     assert "logs/fake.eval: not an Inspect .eval log (not a zip)" in list_folder(sub).refusals
+
+
+
+def test_folder__grocery_carts_are_stored_and_nothing_else_under_carts(tmp_path):
+    sub = copy_example(tmp_path, *SMALL)
+    (sub / "carts").mkdir()
+    (sub / "carts" / "normal-week.json").write_text("{}")
+    (sub / "carts" / "run.sh").write_text("echo hi\n")
+    listing = list_folder(sub)
+    assert "carts/normal-week.json" in listing.files
+    assert [r.split(":")[0] for r in listing.refusals] == ["carts/run.sh"]
