@@ -72,16 +72,36 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
     return out
 
 
+def _kept(record: dict | None) -> dict:
+    """A record as replay compares it: no provenance, no volatile (timing) fields."""
+    from checkout_consent.cassettes.runs import is_volatile
+
+    return {k: v for k, v in (record or {}).items() if k != "provenance" and not is_volatile(k)}
+
+
+def _compare(run: str, replayed: dict[str, dict], verdict: Verdict) -> list[str]:
+    """How a cassette's replayed records differ from the re-graded log (records, tokens)."""
+    from checkout_consent.cassettes.store import unit_stem
+
+    graded = {unit_stem(f"{s.id}-{s.epoch}"): s for s in verdict.samples}
+    if set(replayed) != set(graded):
+        return [f"{run}: replays {len(replayed)} run(s), the logs hold {len(graded)}: a "
+                "cassette must record the whole submitted run"]
+    out = []
+    for unit, record in sorted(replayed.items()):
+        facts, mine = record.get("provenance") or {}, graded[unit]
+        if _kept(mine.record) != _kept(record):
+            out.append(f"{run}: {unit}: the replayed record differs from the re-graded log")
+        elif (facts.get("input_tokens"), facts.get("output_tokens")) != (
+                mine.input_tokens, mine.output_tokens):
+            out.append(f"{run}: {unit}: the replayed tokens differ from the log's")
+    return out
+
+
 def _check_cassettes(root: Path, runs: list[str], verdict: Verdict) -> list[str]:
     from checkout_consent.cassettes import runs as cassette_runs
     from checkout_consent.cassettes import store
-    from checkout_consent.cassettes.store import unit_stem
 
-    def kept(record: dict | None) -> dict:
-        return {k: v for k, v in (record or {}).items()
-                if k != "provenance" and not cassette_runs.is_volatile(k)}
-
-    graded = {unit_stem(f"{s.id}-{s.epoch}"): kept(s.record) for s in verdict.samples}
     out = []
     for run in runs:
         with tempfile.TemporaryDirectory(prefix="cc-submit-") as logs:
@@ -95,12 +115,7 @@ def _check_cassettes(root: Path, runs: list[str], verdict: Verdict) -> list[str]
         if verdict.card is not None and recorded != verdict.card.model.id:
             out.append(f"{run}: recorded {recorded[:80]!r}, the card says "
                        f"{verdict.card.model.id!r}")
-        if set(outcome.records) != set(graded):
-            out.append(f"{run}: replays {len(outcome.records)} run(s), the logs hold "
-                       f"{len(graded)}: a cassette must record the whole submitted run")
-        for unit, replayed in sorted(outcome.records.items()):
-            if graded.get(unit) != kept(replayed):
-                out.append(f"{run}: {unit}: the replayed record differs from the re-graded log")
+        out += _compare(run, outcome.records, verdict)
     return out
 
 
