@@ -11,6 +11,7 @@ import threading
 
 from checkout_consent.cli import browse, run, service
 from checkout_consent.cli import cassettes as cli_cassettes
+from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import UsageError, err
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.runner import RunFailed
@@ -24,6 +25,7 @@ def parser() -> argparse.ArgumentParser:
     browse.add_parsers(sub)
     cli_cassettes.add_parsers(sub)
     service.add_parsers(sub)
+    cli_leaderboard.add_parsers(sub)
     for spec in FAMILIES:
         if spec.add_commands is not None:
             spec.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))

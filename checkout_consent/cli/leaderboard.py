@@ -1,0 +1,64 @@
+"""The leaderboard verbs: `submit validate DIR [--json]` (what CI runs on a submission pull
+request) and `leaderboard build [--check]` (render the board from the submissions)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from checkout_consent.cli.common import UsageError, err
+
+
+def validate(args: argparse.Namespace) -> int:
+    from checkout_consent.leaderboard.validate import validate as check
+
+    verdicts = [check(Path(d), cassettes=not args.no_cassettes) for d in args.dirs]
+    if args.json:
+        import json
+
+        print(json.dumps([v.to_json() for v in verdicts], indent=2, sort_keys=True))
+    else:
+        print("\n".join(v.render() for v in verdicts))
+    return 0 if all(v.ok for v in verdicts) else 1
+
+
+def build(args: argparse.Namespace) -> int:
+    from checkout_consent.leaderboard import build as board
+    from checkout_consent.leaderboard.board import BoardError
+
+    root = Path(args.root)
+    if not (root / "submissions").is_dir():
+        raise UsageError(f"{root}: no submissions/ folder (give the leaderboard folder)")
+    try:
+        if args.check:
+            stale = board.stale(root)
+            for name in stale:
+                err(f"stale: {root / name}")
+            if stale:
+                err("the committed board is stale: run `checkout-consent leaderboard build`")
+                return 1
+            print(f"ok: {root} is current")
+            return 0
+        for name in board.write(root):
+            print(root / name)
+    except BoardError as error:
+        err(f"checkout-consent: {error}")
+        return 1
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    submit = sub.add_parser("submit", help="leaderboard submissions")
+    verbs = submit.add_subparsers(dest="submit_command", required=True)
+    p = verbs.add_parser("validate", help="re-grade a submission folder; non-zero on refusal")
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="leaderboard/submissions/<family>/<id>")
+    p.add_argument("--json", action="store_true", help="the verdicts as JSON")
+    p.add_argument("--no-cassettes", action="store_true",
+                   help="skip replaying included cassettes (everything else is checked)")
+    p.set_defaults(fn=validate)
+    board = sub.add_parser("leaderboard", help="the leaderboard")
+    verbs = board.add_subparsers(dest="board_command", required=True)
+    p = verbs.add_parser("build", help="render leaderboard/README.md and site/ from submissions")
+    p.add_argument("--check", action="store_true", help="fail if the committed board is stale")
+    p.add_argument("--root", default="leaderboard", help="the leaderboard folder")
+    p.set_defaults(fn=build)

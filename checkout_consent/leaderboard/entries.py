@@ -1,0 +1,70 @@
+"""From validated submissions to board entries: the headline with its CI, pass^k, costs.
+
+Everything here is computed from the re-graded records, never from the card's claims
+(except the submitter-stated date, model name and contact, shown as stated)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from checkout_consent.core.stats import Interval, bootstrap_ci, pass_hat_k
+from checkout_consent.leaderboard.headline import headline
+from checkout_consent.leaderboard.schema import Card
+from checkout_consent.leaderboard.seasons import season_of
+from checkout_consent.leaderboard.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Entry:
+    card: Card
+    path: str  # the submission folder, relative to the leaderboard/ folder
+    runs: tuple[tuple[str, str, int, dict], ...]  # (sample id, scenario id, epoch, record)
+    tokens: tuple[int, int]
+    cost_list: float | None
+    cost_normalized: float
+    season: int | None
+
+    @property
+    def ranked(self) -> bool:
+        return self.card.kind == "model" and bool(self.runs)
+
+    def on(self, tasks: frozenset[str] | None) -> Entry:
+        """This entry restricted to the runs of `tasks` (None: all)."""
+        if tasks is None:
+            return self
+        kept = tuple(r for r in self.runs if r[1] in tasks)
+        return Entry(self.card, self.path, kept, self.tokens, self.cost_list,
+                     self.cost_normalized, self.season)
+
+    def per_task(self) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = defaultdict(list)
+        for task, _, _, record in self.runs:
+            out[task].append(record)
+        return out
+
+    def interval(self) -> Interval:
+        head = headline(self.card.family)
+        values = [sum(head.value(r) for r in rs) / len(rs) for rs in self.per_task().values()]
+        return bootstrap_ci(values, family=self.card.family)
+
+    def pass_k(self) -> float | None:
+        """pass^k at k = the declared epochs (None with one epoch)."""
+        if self.card.epochs < 2 or not self.runs:
+            return None
+        head = headline(self.card.family)
+        trials = [(task, head.passed(r)) for task, _, _, r in self.runs]
+        return pass_hat_k(trials, self.card.epochs)
+
+
+def entry(verdict: Verdict, path: Path) -> Entry:
+    card = verdict.card
+    assert card is not None and verdict.ok
+    runs = tuple(sorted(
+        (s.id, str((s.scenario or {}).get("scenario_id", s.id)), s.epoch, s.record)
+        for s in verdict.samples if s.record is not None))
+    listed, normalized = verdict.costs()
+    return Entry(card, path.as_posix(), runs, verdict.tokens, listed, normalized,
+                 season_of(card.family, card.task_set))
+

@@ -1,0 +1,125 @@
+"""`submission.yaml`, the agent card: a strict schema with one clear line per error.
+
+The card is a stranger's file: read with a size cap, PyYAML's safe loader, and no anchors or
+aliases (an alias bomb is refused before it is expanded)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+CARD_NAME = "submission.yaml"
+CARD_MAX_BYTES = 64 * 1024
+SLUG = r"^[a-z0-9][a-z0-9._-]{0,63}$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelInfo(Strict):
+    id: str = Field(min_length=1, max_length=200)  # the Inspect model name, e.g. openai/gpt-4.1
+    provider: str = Field(min_length=1, max_length=100)
+
+
+class AgentInfo(Strict):
+    harness: str = Field(min_length=1, max_length=200)
+    tools: list[str] = Field(max_length=100)
+
+
+class Tokens(Strict):
+    input: int = Field(ge=0)
+    output: int = Field(ge=0)
+
+
+class Cost(Strict):
+    list_usd: float | None = Field(ge=0, allow_inf_nan=False)  # None: no list price known
+    normalized_usd: float = Field(ge=0, allow_inf_nan=False)
+
+
+class GroceryInfo(Strict):
+    store_snapshot: str = Field(min_length=1, max_length=100)  # catalog version, e.g. v3.0
+    seed: int = Field(ge=0)
+
+
+class Card(Strict):
+    """What the submitter states. The board ranks re-graded figures, never these."""
+
+    schema_version: Literal[1]
+    submission_id: str = Field(pattern=SLUG)
+    family: str = Field(pattern=SLUG)
+    kind: Literal["model", "control"]  # controls are reference rows, never ranked models
+    model: ModelInfo
+    agent: AgentInfo
+    date: datetime.date
+    suite_version: str = Field(min_length=1, max_length=40)
+    world_version: str = Field(min_length=1, max_length=60)
+    task_set: str = Field(pattern=SLUG)  # "public"; grocery: "season-1" .. "season-3" too
+    epochs: int = Field(ge=1, le=32)
+    wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
+    tokens: Tokens
+    cost: Cost
+    contact: str = Field(min_length=1, max_length=200)
+    grocery: GroceryInfo | None = None
+
+
+class CardError(ValueError):
+    """The card cannot be read or does not match the schema; `lines` says why."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+def _refuse_aliases(text: str) -> None:
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise CardError([f"{CARD_NAME}: YAML anchors and aliases are not allowed"])
+
+
+def _lines(error: ValidationError) -> list[str]:
+    return [f"{CARD_NAME}: {'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
+            for e in error.errors()]
+
+
+def parse_card(text: str) -> Card:
+    """The card in `text`, or CardError with one line per problem."""
+    try:
+        _refuse_aliases(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        where = getattr(err, "problem_mark", None)
+        at = f" (line {where.line + 1})" if where is not None else ""
+        raise CardError([f"{CARD_NAME}: not valid YAML{at}"]) from None
+    if not isinstance(data, dict):
+        raise CardError([f"{CARD_NAME}: expected a mapping of fields, got {type(data).__name__}"])
+    try:
+        card = Card.model_validate(data)
+    except ValidationError as err:
+        raise CardError(_lines(err)) from None
+    if (card.family == "grocery") != (card.grocery is not None):
+        raise CardError([f"{CARD_NAME}: grocery: required for the grocery family, "
+                         "and only for it (store snapshot and seed)"])
+    return card
+
+
+def read_card(directory: Path) -> Card:
+    path = directory / CARD_NAME
+    if not path.is_file() or path.is_symlink():
+        raise CardError([f"{CARD_NAME}: missing (every submission needs its agent card)"])
+    if path.stat().st_size > CARD_MAX_BYTES:
+        raise CardError([f"{CARD_NAME}: larger than {CARD_MAX_BYTES // 1024} KB"])
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise CardError([f"{CARD_NAME}: not UTF-8 text"]) from None
+    return parse_card(text)
+
+
+def dump_card(card: Card) -> str:
+    """The card as the YAML a submitter commits (stable key order)."""
+    return yaml.safe_dump(card.model_dump(mode="json"), sort_keys=False, allow_unicode=True)

@@ -1,0 +1,52 @@
+"""The static page, leaderboard/site/index.html, and its plot files: no server, no script,
+no external resource; opened straight from the file system."""
+
+from __future__ import annotations
+
+import html
+
+from checkout_consent.leaderboard import plots
+from checkout_consent.leaderboard.board import View, passed_note
+from checkout_consent.leaderboard.render import GENERATED, heading, html_table, slug
+
+CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}
+th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#eef2f7}
+tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}"""
+
+
+def files(views: list[View]) -> dict[str, str]:
+    """Relative path (under site/) -> content, for the page and every plot."""
+    out: dict[str, str] = {}
+    body = [f"<h1>checkout-consent leaderboard</h1><p>{html.escape(GENERATED)}</p>"]
+    nav = "".join(f'<li><a href="#{slug(v)}">{html.escape(heading(v))}</a></li>' for v in views)
+    body.append(f'<nav><ul>{nav}</ul></nav>')
+    for view in views:
+        name = f"plots/{slug(view)}-score-cost.svg"
+        out[name] = plots.score_cost(view)
+        body += [f'<section><h2>{html.escape(heading(view))}</h2>', html_table(view),
+                 f"<p>pass^k counts a run as passed when: "
+                 f"{html.escape(passed_note(view.family))}.</p>",
+                 f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
+                 'against cost"></figure>']
+        extra = _extra(view)
+        if extra is not None:
+            out[extra[0]] = extra[1]
+            body.append(f'<figure><img src="{extra[0]}" alt="{html.escape(extra[2])}"></figure>')
+        body.append("</section>")
+    out["index.html"] = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                         "<title>checkout-consent leaderboard</title>"
+                         f"<style>{CSS}</style></head><body>\n" + "\n".join(body)
+                         + "\n</body></html>\n")
+    return out
+
+
+def _extra(view: View) -> tuple[str, str, str] | None:
+    entries = [r.entry for r in view.rows]
+    if view.family == "storefront" and entries:
+        return ("plots/storefront-variants.svg", plots.storefront_variants(entries),
+                "storefront: trap catch rate per variant")
+    if view.family == "grocery" and entries:
+        name = f"plots/{slug(view)}-profile.svg"
+        return name, plots.grocery_profile(entries), "grocery: profile keys"
+    return None

@@ -1,0 +1,90 @@
+"""The board: rank bands from CIs, controls as references, grocery seasons, stale checks."""
+
+import datetime
+
+from checkout_consent.leaderboard import render
+from checkout_consent.leaderboard.board import Row, rank_bands, views
+from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard.schema import Card
+from checkout_consent.leaderboard.seasons import ADDED, season_of, season_tasks
+
+
+def _card(sid: str, family: str = "pizza", kind: str = "model", task_set: str = "public",
+          epochs: int = 1) -> Card:
+    return Card.model_validate({
+        "schema_version": 1, "submission_id": sid, "family": family, "kind": kind,
+        "model": {"id": f"x/{sid}", "provider": "x"}, "agent": {"harness": "h", "tools": []},
+        "date": datetime.date(2026, 11, 1), "suite_version": "0", "world_version": "v",
+        "task_set": task_set, "epochs": epochs, "wall_time_seconds": 1,
+        "tokens": {"input": 0, "output": 0}, "cost": {"list_usd": None, "normalized_usd": 0},
+        "contact": "c",
+        "grocery": {"store_snapshot": "v3.0", "seed": 0} if family == "grocery" else None})
+
+
+def _entry(card: Card, scores: dict[str, list[float]]) -> Entry:
+    runs = tuple((task, task, e + 1, {"score": s, "hard_fails": {}})
+                 for task, epochs in sorted(scores.items()) for e, s in enumerate(epochs))
+    return Entry(card, f"submissions/{card.family}/{card.submission_id}", runs, (0, 0), None,
+                 0.0, season_of(card.family, card.task_set))
+
+
+def _row(mean: float, low: float, high: float) -> Row:
+    return Row(_entry(_card(f"m{mean}"), {}), "", mean, low, high, 10, None)
+
+
+def test_rank_bands__overlapping_intervals_share_a_rank():
+    rows = rank_bands([_row(0.9, 0.85, 0.95), _row(0.8, 0.7, 0.9), _row(0.3, 0.2, 0.4)])
+    assert [r.rank for r in rows] == ["=1", "=1", "3"]
+
+
+def test_rank_bands__separated_intervals_rank_in_order():
+    rows = rank_bands([_row(0.9, 0.85, 0.95), _row(0.6, 0.5, 0.7), _row(0.3, 0.2, 0.4)])
+    assert [r.rank for r in rows] == ["1", "2", "3"]
+
+
+def test_views__controls_are_reference_rows_after_the_models():
+    entries = [_entry(_card("ctl", kind="control"), {"a": [1.0], "b": [1.0]}),
+               _entry(_card("mod"), {"a": [0.0], "b": [1.0]})]
+    [view] = views("pizza", entries)
+    assert [r.entry.card.submission_id for r in view.rows] == ["mod", "ctl"]
+    assert [render.cells(r)[0] for r in view.rows] == ["1", "ref"]
+
+
+def test_views__no_transcript_is_listed_not_ranked():
+    [view] = views("pizza", [_entry(_card("ghost"), {})])
+    assert view.rows == () and [e.card.submission_id for e in view.unranked] == ["ghost"]
+    assert "ghost (x/ghost, 2026-11-01): no transcript" in render.markdown([view])
+
+
+def test_views__pass_hat_k_shown_where_epochs_exceed_one():
+    entry = _entry(_card("two", epochs=2), {"a": [1.0, 1.0], "b": [1.0, 0.0]})
+    [view] = views("pizza", [entry])
+    assert view.rows[0].pass_k == 0.5
+    assert "50.0% (k=2)" in render.markdown([view])
+
+
+def test_seasons__follow_the_grocery_seed():
+    assert len(season_tasks(1)) == 7 and len(season_tasks(2)) == 8 and len(season_tasks(3)) == 11
+    assert ADDED[2] == ("tight-week",)
+
+
+def test_seasons__each_board_is_its_own_submissions_on_its_tasks():
+    every = {t: [1.0] for t in season_tasks(3)}
+    s1 = _entry(_card("old", "grocery", task_set="season-1"),
+                {t: [0.5] for t in season_tasks(1)})
+    s3 = _entry(_card("new", "grocery", task_set="season-3"), every)
+    all_time, one, two, three = views("grocery", [s1, s3])
+    assert [v.title for v in (all_time, one, two, three)] == [
+        "All time", "Season 1", "Season 2", "Season 3"]
+    assert {r.entry.card.submission_id: r.n for r in all_time.rows} == {"old": 7, "new": 7}
+    assert [r.entry.card.submission_id for r in one.rows] == ["old"]
+    assert two.rows == () and [(r.entry.card.submission_id, r.n) for r in three.rows] == [
+        ("new", 11)]
+    later = _entry(_card("later", "grocery", task_set="season-3"), every)
+    assert views("grocery", [s1, s3, later])[1] == one  # a later submission: Season 1 frozen
+
+
+def test_markdown__links_each_submission_and_marks_controls():
+    entries = [_entry(_card("ctl", kind="control"), {"a": [1.0]})]
+    text = render.markdown(views("pizza", entries))
+    assert "| ref | [ctl](submissions/pizza/ctl/) | control: x/ctl |" in text

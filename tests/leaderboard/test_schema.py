@@ -1,0 +1,53 @@
+"""The agent card: strict, with one clear line per problem, safe against hostile YAML."""
+
+import pytest
+
+from checkout_consent.leaderboard.schema import CardError, dump_card, parse_card, read_card
+from tests.leaderboard.helpers import SMALL, SUBMISSIONS
+
+
+def _example_text() -> str:
+    return (SUBMISSIONS / SMALL[0] / SMALL[1] / "submission.yaml").read_text()
+
+
+def test_card__committed_example_round_trips():
+    card = read_card(SUBMISSIONS / SMALL[0] / SMALL[1])
+    assert parse_card(dump_card(card)) == card
+    assert card.kind == "control"
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (lambda t: t.replace("contact:", "kontakt:"), "contact: Field required"),
+    (lambda t: t.replace("epochs: 1", "epochs: many"), "epochs:"),
+    (lambda t: t.replace("kind: control", "kind: robot"), "kind:"),
+    (lambda t: t.replace("schema_version: 1", "schema_version: 1\nsurprise: 1"), "surprise:"),
+    (lambda t: t.replace("normalized_usd:", "normalized_usd: .nan\n  x_usd:"), "normalized_usd"),
+])
+def test_card__bad_field_is_one_clear_line(edit, says):
+    with pytest.raises(CardError) as caught:
+        parse_card(edit(_example_text()))
+    assert any(says in line for line in caught.value.lines), caught.value.lines
+    assert all(line.startswith("submission.yaml: ") for line in caught.value.lines)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("a: [1, 2", "not valid YAML"),
+    ("- just\n- a list\n", "expected a mapping"),
+    ("a: &x [1]\nb: *x\n", "anchors and aliases"),
+    ("!!python/object/apply:os.system ['true']\n", "not valid YAML"),
+])
+def test_card__hostile_yaml_is_refused_without_running(text, says):
+    with pytest.raises(CardError) as caught:
+        parse_card(text)
+    assert says in str(caught.value)
+
+
+def test_card__grocery_needs_its_snapshot_and_seed():
+    text = _example_text().replace("family: shopkit", "family: grocery")
+    with pytest.raises(CardError, match="store snapshot and seed"):
+        parse_card(text)
+
+
+def test_card__missing_file_is_refused(tmp_path):
+    with pytest.raises(CardError, match="missing"):
+        read_card(tmp_path)
