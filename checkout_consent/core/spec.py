@@ -45,7 +45,7 @@ def parse_seeds(text: str | int | list[int]) -> list[int]:
     return seeds
 
 
-def parse_flag(value: bool | str | int) -> bool:
+def parse_flag(value: bool | str | int, name: str = "a flag") -> bool:
     """A task argument as a boolean: true/false, yes/no, on/off, 1/0."""
     if isinstance(value, bool):
         return value
@@ -54,4 +54,4 @@ def parse_flag(value: bool | str | int) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise ValueError(f"expected true or false, got {value!r}")
+    raise ValueError(f"{name} must be true or false, got {value!r}")

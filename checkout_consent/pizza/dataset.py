@@ -135,5 +135,5 @@ def select_tasks(split: str | int = "public", splits: str | int | None = None,
 def scenarios(split: str | int = "public", splits: str | int | None = None,
               only: str | None = None, replies: bool | str = True) -> list[Scenario]:
     """The task arguments of a run (often strings from a command line) -> its scenarios."""
-    talk = parse_flag(replies)
+    talk = parse_flag(replies, "replies")
     return [scenario_of(t, replies=talk) for t in select_tasks(split, splits, only)]

@@ -42,40 +42,13 @@ class Judged(NamedTuple):
     turns: tuple[Generation, ...]
 
 
-class _Zero:
-    """Stands in for a record whose every field is zero, so that `metrics(_Zero())` names
-    a family's metric keys without a real record (to zero them on a failure)."""
-
-    def __getattr__(self, name: str) -> _Zero:
-        return self
-
-    def __float__(self) -> float:
-        return 0.0
-
-    def __int__(self) -> int:
-        return 0
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __len__(self) -> int:
-        return 0
-
-    def __truediv__(self, other: object) -> float:
-        return 0.0
-
-    __index__ = __int__
-    __mul__ = __rmul__ = __add__ = __radd__ = __sub__ = __rsub__ = __truediv__
-    __floordiv__ = __rtruediv__ = __truediv__
-
-
 def metric_names(spec: FamilySpec) -> tuple[str, ...]:
-    """The keys of the family's metrics (what a failed sample reports as 0)."""
+    """The keys of the family's metrics (what a failed sample reports as 0): those of a real
+    record, the grade of an empty run of the family's first public task (computed once)."""
     if spec.name not in _METRIC_NAMES:
-        try:
-            _METRIC_NAMES[spec.name] = tuple(spec.metrics(_Zero()))
-        except Exception:  # a metrics function the stand-in cannot feed: integrity alone
-            _METRIC_NAMES[spec.name] = ()
+        scenario = spec.scenario_for(spec.public_task_ids()[0])
+        record = spec.grade(scenario, replay(spec.actions, spec.initial(scenario), []), ())
+        _METRIC_NAMES[spec.name] = tuple(spec.metrics(record))
     return _METRIC_NAMES[spec.name]
 
 

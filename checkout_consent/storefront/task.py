@@ -23,5 +23,5 @@ def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAUL
                turns_per_day: int | None = None, hint: bool = False) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
     budget = lambda: turns_per_day or dataset.load_spec(scenario)["turns_per_day"]  # noqa: E731
-    return family_task(SPEC, lambda: dataset.scenarios(seeds, scenario, parse_flag(hint)),
+    return family_task(SPEC, lambda: dataset.scenarios(seeds, scenario, parse_flag(hint, "hint")),
                        scorer=storefront_scorer(), tools=tools, turns=budget)

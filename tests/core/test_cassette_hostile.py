@@ -178,7 +178,7 @@ def _manifest(directory: Path) -> dict:
     ({"model_args": {"nested": {"a": 1}}}, "model_args.nested"),
     ({"task_args": {"task": "../../etc/passwd"}}, "looks like a path"),
     ({"task_args": {"tasks_dir": "x"}}, "shopkit has no task parameter 'tasks_dir'"),
-    ({"family": "grocery"}, "family must be one of"),
+    ({"family": "nosuch"}, "family must be one of"),
     ({"model": "vllm/local"}, "is not a provider cassettes record or replay"),
 ])
 def test_manifest__a_forged_run_json_is_refused_naming_it(tmp_path, change, match):

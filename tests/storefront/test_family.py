@@ -92,5 +92,7 @@ def test_task__hint_is_true_or_false_and_anything_else_is_refused_in_one_line():
 
     assert storefront(seeds="0", hint=True).dataset[0].input.endswith(prompts.HINT)
     assert not storefront(seeds="0", hint="false").dataset[0].input.endswith(prompts.HINT)
-    with pytest.raises(ValueError, match="hint must be true or false"):
+    from checkout_consent.runtime.compat import prerequisite_error
+
+    with pytest.raises(prerequisite_error(), match="hint must be true or false"):
         storefront(seeds="0", hint="maybe")

@@ -12,7 +12,6 @@ import argparse
 import sys
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 from typing import NamedTuple
 
 from checkout_consent.core.offline import play_and_grade
@@ -60,7 +59,7 @@ def _coverage() -> list[Row]:
 
 
 def _usage() -> Row:
-    carried = provenance(SimpleNamespace(model="control/pizza-mock", epoch=1), ())  # type: ignore[arg-type]
+    carried = provenance("control/pizza-mock", 1, ())
     have = [f for f in USAGE_FIELDS if f in carried]
     missing = [f for f in USAGE_FIELDS if f not in carried]
     why = ("none" if not missing else f"{', '.join(missing)} not yet attached by "
