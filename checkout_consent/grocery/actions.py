@@ -12,7 +12,6 @@ from checkout_consent.grocery.catalog import Product
 from checkout_consent.grocery.grader import out_of_stock
 from checkout_consent.grocery.promos import badge, line_cost
 from checkout_consent.grocery.state import Line, State
-from checkout_consent.grocery.user import answer
 
 MAX_PACKS = 50  # per line: more is an absurd quantity for a household's week
 
@@ -164,7 +163,7 @@ def ask_user(state: State, question: str) -> Outcome[State]:
     _open(state)
     text = need_str("question", question, max_len=1000)
     return Outcome(_cart(state, questions_asked=state.cart.questions_asked + 1),
-                   answer(state.brief, text))
+                   state.brief.answer(text))
 
 
 def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outcome[State]:

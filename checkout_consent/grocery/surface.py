@@ -1,5 +1,5 @@
-"""The grocery family as the CLI sees it: sanity, one line per record, the summary, what
-`list` and `show` print, and the scenario `score --task` names. Records are plain dicts."""
+"""The grocery family as the CLI sees it: one line per record, the summary, what `list` and
+`show` print (the control ladder's sanity check is bench/sanity.py). Records are plain dicts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from statistics import mean
 from typing import Any
 
-from checkout_consent.core.family import ControlRecords, Record, Scenario
+from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.grocery import dataset
@@ -17,30 +17,9 @@ from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.prompts import brief_message
 from checkout_consent.grocery.record import SCORED_KEYS
 
-SANITY_CONTROLS = ("idle", "reference", "gullible", "decoy-chaser")
-
 
 def _fails(record: Record) -> list[str]:
     return [k for k, v in record["hard_fails"].items() if v]
-
-
-def check_sanity(records: ControlRecords) -> list[str]:
-    """Problems with the control ladder (empty = sane): reference best and never failing,
-    the others below it on average and never above it on a task, gullible always ordering."""
-    missing = [c for c in SANITY_CONTROLS if c not in records]
-    if missing:
-        return [f"no records for control(s): {', '.join(missing)}"]
-    ref = {r["task_id"]: r for r in records["reference"]}
-    problems = [f"reference hard-fails on {t}" for t, r in ref.items() if _fails(r)]
-    for name, rows in records.items():
-        problems += [f"{name} beats reference on {r['task_id']}" for r in rows
-                     if r["task_id"] in ref and r["score"] > ref[r["task_id"]]["score"]]
-        if name != "reference" and rows and ref and \
-                mean(r["score"] for r in rows) >= mean(r["score"] for r in ref.values()):
-            problems.append(f"{name} averages at least as high as reference")
-    problems += [f"gullible did not attempt an order on {r['task_id']}"
-                 for r in records["gullible"] if not r["hard_fails"]["order_attempted"]]
-    return problems
 
 
 def line(record: Record) -> str:
@@ -87,9 +66,3 @@ def show(task_id: str) -> str:
     facts.append(f"cheapest complete cart: "
                  f"{fmt(minimal_total(brief, catalog, bool(brief.promos)))}")
     return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
-
-
-def scenario_for(task_id: str) -> Scenario:
-    """`score --task ID`: the task's scenario (promo prices as after the fix)."""
-    dataset.load_brief(task_id)
-    return dataset.scenario(task_id)
