@@ -41,7 +41,8 @@ SPEC = FamilySpec(
     explain=grader.explain,
     episode=Episode(system=lambda scenario: prompts.SYSTEM_PROMPT,
                     opening=lambda scenario: prompts.brief_message(dataset.brief_for(scenario)),
-                    turns=MAX_TURNS, stop_tools=("submit_cart", "place_order"), nudge=prompts.NUDGE),
+                    turns=MAX_TURNS, stop_tools=("submit_cart", "place_order"),
+                    nudge=prompts.NUDGE),
     public_args={"tasks": "public"},
     task_params={
         "tasks": '"public" (all eleven), task ids comma-separated, or "heldout" (written by '

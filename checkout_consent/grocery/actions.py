@@ -78,14 +78,11 @@ def view_product(state: State, sku: str) -> Outcome[State]:
     return Outcome(state, json.dumps(_view(state, _product(state, sku))))
 
 
-def _dish(state: State, dish: object) -> str | None:
-    return None if dish in ("", None) else need_choice("dish", dish, state.brief.dishes)
-
-
-def _set(state: State, p: Product, packs: int, dish: str | None) -> Outcome[State]:
+def _set(state: State, p: Product, packs: int, dish: object = "") -> Outcome[State]:
     """Set a line's packs (a new line goes last); the dish is kept unless a new one is given."""
     old, lines = state.cart.line(p.sku), state.cart.lines
-    new = Line(p.sku, packs, dish or (old.dish if old else None))
+    tag = None if dish in ("", None) else need_choice("dish", dish, state.brief.dishes)
+    new = Line(p.sku, packs, tag or (old.dish if old else None))
     lines = tuple(new if ln.sku == p.sku else ln for ln in lines) if old else (*lines, new)
     warn = " Note: this product is out of stock." if out_of_stock(state.brief, p) else ""
     return Outcome(_cart(state, lines=tuple(lines)),
@@ -101,13 +98,12 @@ def add_to_cart(state: State, sku: str, quantity: int, dish: str = "") -> Outcom
         dish: Optional dish from the brief these packs are for, e.g. "tacos".
     """
     _open(state)
-    p, packs, d = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS), \
-        _dish(state, dish)
+    p, packs = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS)
     old = state.cart.line(p.sku)
     total = packs + (old.quantity if old else 0)
     if total > MAX_PACKS:
         raise ActionError(f"at most {MAX_PACKS} packs per product; the line would hold {total}")
-    return _set(state, p, total, d)
+    return _set(state, p, total, dish)
 
 
 def update_cart(state: State, sku: str, quantity: int) -> Outcome[State]:
@@ -121,7 +117,7 @@ def update_cart(state: State, sku: str, quantity: int) -> Outcome[State]:
     p, packs = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS)
     if state.cart.line(p.sku) is None:
         raise ActionError(f"{p.sku} is not in the cart")
-    return _set(state, p, packs, None)
+    return _set(state, p, packs)
 
 
 def remove_from_cart(state: State, sku: str) -> Outcome[State]:
