@@ -11,7 +11,6 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.grocery import dataset, grader, prompts, submission, surface
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.authoring.build import add_commands
-from checkout_consent.grocery.bench import sanity
 from checkout_consent.grocery.controls import CONTROLS
 from checkout_consent.grocery.generate import initial_state
 from checkout_consent.grocery.record import GroceryRecord
@@ -52,9 +51,9 @@ SPEC = FamilySpec(
         "turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
-    sanity_controls=sanity.SANITY_CONTROLS,
+    sanity_controls=surface.SANITY_CONTROLS,
     reference_control="reference",
-    check_sanity=sanity.check_sanity,
+    check_sanity=surface.check_sanity,
     line=surface.line,
     summary=surface.summary,
     list_items=surface.list_items,
