@@ -1,5 +1,5 @@
-"""The family's only file reader: task briefs, the item table and catalogs under
-tasks/grocery/, each parsed once, and the scenarios a task argument names. (Writers live in
+"""The family's only file reader: task briefs and catalogs under tasks/grocery/, each parsed
+once, and the scenarios a task argument names. (Writers, and the item table's reader, live in
 authoring/.)"""
 
 from __future__ import annotations
