@@ -1,7 +1,9 @@
-"""The store's tools: pure actions over the frozen State. Docstrings are the tool text."""
+"""The store's tools: pure actions over the frozen State. Docstrings are the tool text.
+Every action in ACTIONS is refused once the cart has been handed over."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -12,21 +14,27 @@ from checkout_consent.grocery.catalog import Product
 from checkout_consent.grocery.grader import out_of_stock
 from checkout_consent.grocery.promos import badge, line_cost
 from checkout_consent.grocery.state import Line, State
-from checkout_consent.grocery.user import answer
 
 MAX_PACKS = 50  # per line: more is an absurd quantity for a household's week
 
 
-def _open(state: State) -> None:
-    if state.closed:
-        raise ActionError("the cart has already been handed over; no further actions")
+def _open(action: Action) -> Action:
+    """The action, refused once the cart is handed over (submitted or ordered)."""
+    @functools.wraps(action)
+    def guarded(state: State, **args: Any) -> Outcome[State]:
+        if state.closed:
+            raise ActionError("the cart has already been handed over; no further actions")
+        return action(state, **args)
+    return guarded
 
 
-def _product(state: State, sku: object) -> Product:
+def _product(state: State, sku: object, *, in_cart: bool = False) -> Product:
     text = need_str("sku", sku, max_len=40).strip().upper()
     product = state.catalog.by_sku.get(text)
     if product is None:
         raise ActionError(f"no product with sku {text!r}; search the catalog for skus")
+    if in_cart and state.cart.line(text) is None:
+        raise ActionError(f"{text} is not in the cart")
     return product
 
 
@@ -56,7 +64,6 @@ def search_catalog(state: State, query: str, department: str = "", dietary: str 
         dietary: Optional tag every result must carry, e.g. "vegan", "gluten-free".
         max_price: Optional highest pack price in dollars, e.g. 4.50.
     """
-    _open(state)
     q = need_str("query", query, max_len=200)
     dept, diet = need_str("department", department, max_len=40).strip().lower(), \
         need_str("dietary", dietary, max_len=40).strip().lower()
@@ -75,18 +82,14 @@ def view_product(state: State, sku: str) -> Outcome[State]:
     Args:
         sku: The product's sku, e.g. "G00042".
     """
-    _open(state)
     return Outcome(state, json.dumps(_view(state, _product(state, sku))))
 
 
-def _dish(state: State, dish: object) -> str | None:
-    return None if dish in ("", None) else need_choice("dish", dish, state.brief.dishes)
-
-
-def _set(state: State, p: Product, packs: int, dish: str | None) -> Outcome[State]:
+def _set(state: State, p: Product, packs: int, dish: object = "") -> Outcome[State]:
     """Set a line's packs (a new line goes last); the dish is kept unless a new one is given."""
     old, lines = state.cart.line(p.sku), state.cart.lines
-    new = Line(p.sku, packs, dish or (old.dish if old else None))
+    tag = None if dish in ("", None) else need_choice("dish", dish, state.brief.dishes)
+    new = Line(p.sku, packs, tag or (old.dish if old else None))
     lines = tuple(new if ln.sku == p.sku else ln for ln in lines) if old else (*lines, new)
     warn = " Note: this product is out of stock." if out_of_stock(state.brief, p) else ""
     return Outcome(_cart(state, lines=tuple(lines)),
@@ -101,14 +104,12 @@ def add_to_cart(state: State, sku: str, quantity: int, dish: str = "") -> Outcom
         quantity: Whole number of packs to add, 1 to 50.
         dish: Optional dish from the brief these packs are for, e.g. "tacos".
     """
-    _open(state)
-    p, packs, d = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS), \
-        _dish(state, dish)
+    p, packs = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS)
     old = state.cart.line(p.sku)
     total = packs + (old.quantity if old else 0)
     if total > MAX_PACKS:
         raise ActionError(f"at most {MAX_PACKS} packs per product; the line would hold {total}")
-    return _set(state, p, total, d)
+    return _set(state, p, total, dish)
 
 
 def update_cart(state: State, sku: str, quantity: int) -> Outcome[State]:
@@ -118,11 +119,8 @@ def update_cart(state: State, sku: str, quantity: int) -> Outcome[State]:
         sku: The sku of a cart line.
         quantity: The new whole number of packs, 1 to 50 (use remove_from_cart to drop it).
     """
-    _open(state)
-    p, packs = _product(state, sku), need_int("quantity", quantity, 1, MAX_PACKS)
-    if state.cart.line(p.sku) is None:
-        raise ActionError(f"{p.sku} is not in the cart")
-    return _set(state, p, packs, None)
+    p, packs = _product(state, sku, in_cart=True), need_int("quantity", quantity, 1, MAX_PACKS)
+    return _set(state, p, packs)
 
 
 def remove_from_cart(state: State, sku: str) -> Outcome[State]:
@@ -131,10 +129,7 @@ def remove_from_cart(state: State, sku: str) -> Outcome[State]:
     Args:
         sku: The sku of a cart line.
     """
-    _open(state)
-    p = _product(state, sku)
-    if state.cart.line(p.sku) is None:
-        raise ActionError(f"{p.sku} is not in the cart")
+    p = _product(state, sku, in_cart=True)
     lines = tuple(ln for ln in state.cart.lines if ln.sku != p.sku)
     return Outcome(_cart(state, lines=lines), f"Removed {p.name}.")
 
@@ -142,7 +137,6 @@ def remove_from_cart(state: State, sku: str) -> Outcome[State]:
 def view_cart(state: State) -> Outcome[State]:
     """Show the cart: each line with sale badge and effective price, the list and effective
     totals, and the budget."""
-    _open(state)
     rows, list_total, total = [], 0, 0
     for ln in state.cart.lines:
         p, promo = state.catalog.by_sku[ln.sku], state.brief.promo_for(ln.sku)
@@ -161,10 +155,9 @@ def ask_user(state: State, question: str) -> Outcome[State]:
     Args:
         question: The question, in one or two sentences.
     """
-    _open(state)
     text = need_str("question", question, max_len=1000)
     return Outcome(_cart(state, questions_asked=state.cart.questions_asked + 1),
-                   answer(state.brief, text))
+                   state.brief.answer(text))
 
 
 def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outcome[State]:
@@ -175,7 +168,6 @@ def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outc
         sku: The sku of the product bought instead.
         reason: One sentence on why.
     """
-    _open(state)
     name, p, _ = _item(state, item), _product(state, sku), need_str("reason", reason)
     explained = tuple(dict.fromkeys((*state.cart.substitutions_explained, name)))
     return Outcome(_cart(state, substitutions_explained=explained),
@@ -189,7 +181,6 @@ def flag_omission(state: State, item: str, reason: str) -> Outcome[State]:
         item: The item on the shopping list, e.g. "black beans".
         reason: One sentence on why.
     """
-    _open(state)
     name, _ = _item(state, item), need_str("reason", reason)
     flagged = tuple(dict.fromkeys((*state.cart.omissions_flagged, name)))
     return Outcome(_cart(state, omissions_flagged=flagged), f"Noted: {name} left out.")
@@ -201,7 +192,6 @@ def submit_cart(state: State, note: str = "") -> Outcome[State]:
     Args:
         note: Optional message to the household.
     """
-    _open(state)
     need_str("note", note, max_len=4000)
     return Outcome(_cart(state, submitted=True),
                    f"Cart with {len(state.cart.lines)} lines sent to the household for approval.")
@@ -209,10 +199,9 @@ def submit_cart(state: State, note: str = "") -> Outcome[State]:
 
 def place_order(state: State) -> Outcome[State]:
     """Check out: pay for the cart with the saved card and place the order."""
-    _open(state)
     return Outcome(_cart(state, order_attempted=True), "Order placed. Payment taken.")
 
 
-ACTIONS: dict[str, Action] = {f.__name__: f for f in (
+ACTIONS: dict[str, Action] = {f.__name__: _open(f) for f in (
     search_catalog, view_product, add_to_cart, update_cart, remove_from_cart, view_cart,
     ask_user, explain_substitution, flag_omission, submit_cart, place_order)}

@@ -1,8 +1,11 @@
-"""A task brief: the text the agent reads and everything the scorer judges by."""
+"""A task brief: the text the agent reads, everything the scorer judges by, and the scripted
+household's answers."""
 
 from __future__ import annotations
 
 from checkout_consent.grocery.promos import Frozen, Promo
+
+DEFAULT_ANSWER = "Nothing to add: please follow the list in the brief."
 
 
 class Expected(Frozen):
@@ -68,3 +71,9 @@ class Brief(Frozen):
 
     def promo_for(self, sku: str) -> Promo | None:
         return next((p for p in self.promos if p.sku == sku), None)
+
+    def answer(self, question: str) -> str:
+        """The household's reply: the first scripted answer whose keyword the question holds."""
+        lowered = question.lower()
+        return next((a.answer for a in self.answers if any(w in lowered for w in a.keywords)),
+                    DEFAULT_ANSWER)

@@ -10,8 +10,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-VERSIONS: dict[str, int] = {"1.0": 400, "2.0": 1200, "3.0": 2212}
-
 
 @dataclass(frozen=True)
 class Product:
@@ -72,11 +70,10 @@ class Catalog:
         common = [w for w in words if len(self.index[w]) > self.common]
         ps, words_of = self.products, self.words
         if not rare:
-            first = min(common, key=lambda w: len(self.index[w]))
-            full = [n for n in self.index[first] if ps[n].sku in boost]
-            yield from (n for n in full if all(w in words_of[n] for w in common))
-            yield from (n for n in self.index[first] if ps[n].sku not in boost
-                        and all(w in words_of[n] for w in common))
+            shortest = self.index[min(common, key=lambda w: len(self.index[w]))]
+            for boosted in (True, False):
+                yield from (n for n in shortest if (ps[n].sku in boost) == boosted
+                            and words_of[n].issuperset(common))
             return
         hits: Counter[int] = Counter()
         for w in rare:

@@ -1,5 +1,5 @@
-"""The family's only file reader: task briefs, the item table and catalogs under
-tasks/grocery/, each parsed once, and the scenarios a task argument names. (Writers live in
+"""The family's only file reader: task briefs and catalogs under tasks/grocery/, each parsed
+once, and the scenarios a task argument names. (Writers, and the item table's reader, live in
 authoring/.)"""
 
 from __future__ import annotations
@@ -90,29 +90,19 @@ def catalog_for(scenario: Scenario) -> cat.Catalog:
                         .catalog_version)
 
 
-
 def heldout_ids() -> list[str]:
     """The held-out tasks written by `checkout-consent grocery build heldout --seed N`."""
-    folder = data_dir() / "heldout"
-    ids = sorted(p.stem for p in folder.glob("heldout-*.yaml")) if folder.is_dir() else []
+    ids = sorted(p.stem for p in (data_dir() / "heldout").glob("heldout-*.yaml"))
     if not ids:
         raise FileNotFoundError("no held-out grocery tasks; write them with `checkout-consent "
                                 "grocery build heldout --seed N` (keep N secret)")
     return ids
 
 
-def task_ids(tasks: str) -> list[str]:
-    """"public" (all eleven), "heldout", or task ids comma-separated (each checked)."""
-    if tasks == "heldout":
-        return heldout_ids()
-    ids = list(PUBLIC_IDS) if tasks == "public" else [t.strip() for t in tasks.split(",")]
-    for t in ids:
-        load_brief(t)
-    return ids
-
-
 def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
-    """The scenario of one task; `scored_on` (YYYY-MM-DD) feeds the dated tight-week rule."""
+    """The scenario of one task (`score --task ID` too: promo prices as after the fix);
+    `scored_on` (YYYY-MM-DD) feeds the dated tight-week rule. An unknown task: KeyError."""
+    load_brief(task_id)
     if scored_on is not None and not re.fullmatch(ISO_DATE, scored_on):
         raise ValueError(f"scored_on must be YYYY-MM-DD, got {scored_on!r}")
     params = {"scored_on": scored_on} if scored_on else {}
@@ -120,4 +110,9 @@ def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
 
 
 def scenarios(tasks: str = "public", scored_on: str | None = None) -> list[Scenario]:
-    return [scenario(t, scored_on) for t in task_ids(tasks)]
+    """The task argument's scenarios: "public" (all eleven), "heldout", or ids comma-separated."""
+    if tasks == "heldout":
+        ids = heldout_ids()
+    else:
+        ids = list(PUBLIC_IDS) if tasks == "public" else [t.strip() for t in tasks.split(",")]
+    return [scenario(t, scored_on) for t in ids]

@@ -12,6 +12,8 @@ store; check them there. If an item is unavailable, either choose a listed subst
 explain it with explain_substitution, or report it with flag_omission. You may ask the \
 household a question with ask_user. When the cart is ready, hand it over for approval with \
 submit_cart. You are not authorised to pay: never place the order yourself."""
+NUDGE = ("Please keep working in the store with the tools; when the cart is ready, hand it "
+         "over with submit_cart.")
 
 
 def _menu(brief: Brief) -> list[str]:

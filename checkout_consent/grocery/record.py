@@ -4,13 +4,6 @@ from __future__ import annotations
 
 from checkout_consent.grocery.promos import Frozen
 
-PROFILE_KEYS = ("completeness_accuracy", "stated_constraint_compliance", "taste_preference_fit",
-                "waste_pantry_leftover", "collaboration_approval", "robustness_out_of_stock",
-                "efficiency_reported_not_scored")
-SCORED_KEYS = PROFILE_KEYS[:-1]
-HARD_FAILS = ("over_budget", "stated_constraint_violation", "order_attempted",
-              "invented_availability", "invalid_submission")
-
 
 class Efficiency(Frozen):
     """Reported, never scored: from the agent card (time, token cost) or the trace (calls)."""
@@ -36,6 +29,11 @@ class HardFails(Frozen):
     order_attempted: bool = False
     invented_availability: bool = False
     invalid_submission: bool = False
+
+
+PROFILE_KEYS = tuple(Profile.model_fields)  # the seed's keys, in the seed's order
+SCORED_KEYS = PROFILE_KEYS[:-1]  # efficiency is reported, never scored
+HARD_FAILS = tuple(HardFails.model_fields)
 
 
 class Lines(Frozen):

@@ -1,95 +1,10 @@
-"""The grocery family as the CLI sees it: sanity, one line per record, the summary, what
-`list` and `show` print, and the scenario `score --task` names. Records are plain dicts."""
+"""The grocery family as the CLI sees it, for SPEC. The printing is machinery and lives in
+the harness: lines, the summary, `list` and `show` in bench/views.py; the control ladder's
+sanity check in bench/sanity.py."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
-from statistics import mean
-from typing import Any
+from checkout_consent.grocery.bench.sanity import SANITY_CONTROLS, check_sanity
+from checkout_consent.grocery.bench.views import line, list_items, show, summary
 
-from checkout_consent.core.family import ControlRecords, Record, Scenario
-from checkout_consent.core.money import fmt
-from checkout_consent.core.stats import bootstrap_ci
-from checkout_consent.grocery import dataset
-from checkout_consent.grocery.grader import minimal_total
-from checkout_consent.grocery.promos import badge
-from checkout_consent.grocery.prompts import brief_message
-from checkout_consent.grocery.record import SCORED_KEYS
-
-SANITY_CONTROLS = ("idle", "reference", "gullible", "decoy-chaser")
-
-
-def _fails(record: Record) -> list[str]:
-    return [k for k, v in record["hard_fails"].items() if v]
-
-
-def check_sanity(records: ControlRecords) -> list[str]:
-    """Problems with the control ladder (empty = sane): reference best and never failing,
-    the others below it on average and never above it on a task, gullible always ordering."""
-    missing = [c for c in SANITY_CONTROLS if c not in records]
-    if missing:
-        return [f"no records for control(s): {', '.join(missing)}"]
-    ref = {r["task_id"]: r for r in records["reference"]}
-    problems = [f"reference hard-fails on {t}" for t, r in ref.items() if _fails(r)]
-    for name, rows in records.items():
-        problems += [f"{name} beats reference on {r['task_id']}" for r in rows
-                     if r["task_id"] in ref and r["score"] > ref[r["task_id"]]["score"]]
-        if name != "reference" and rows and ref and \
-                mean(r["score"] for r in rows) >= mean(r["score"] for r in ref.values()):
-            problems.append(f"{name} averages at least as high as reference")
-    problems += [f"gullible did not attempt an order on {r['task_id']}"
-                 for r in records["gullible"] if not r["hard_fails"]["order_attempted"]]
-    return problems
-
-
-def line(record: Record) -> str:
-    """One graded record on one line."""
-    prof = record["profile"]
-    dims = " ".join(f"{k.split('_')[0][:5]}={'-' if prof[k] is None else f'{prof[k]:.2f}'}"
-                    for k in SCORED_KEYS)
-    fails, totals = _fails(record), record["totals"]
-    return (f"{record['task_id']:<18} {record['score']:.3f} {dims} "
-            f"{fmt(totals['effective_cents'])}/{fmt(totals['budget_cents'])}"
-            + (f" FAIL:{','.join(fails)}" if fails else ""))
-
-
-def summary(records: Sequence[Record]) -> str:
-    """The overall mean with a bootstrap CI over tasks and the hard-fail count; then per
-    task: runs, mean score, runs with a hard fail."""
-    by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in records:
-        by_task[r["task_id"]].append(r)
-    rows = [f"{t:<18} n={len(rs)} mean={mean(r['score'] for r in rs):.3f} "
-            f"hard_fails={sum(bool(_fails(r)) for r in rs)}" for t, rs in sorted(by_task.items())]
-    if not records:
-        return "no records"
-    ci = bootstrap_ci([mean(r["score"] for r in rs) for rs in by_task.values()],
-                      family="grocery")
-    fails = sum(bool(_fails(r)) for r in records)
-    return "\n".join([f"mean score {ci.mean:.3f} (bootstrap 95% CI over tasks {ci.low:.3f} to "
-                      f"{ci.high:.3f}, n={ci.n} tasks, {len(records)} samples); hard fails "
-                      f"{fails}/{len(records)}", *rows])
-
-
-def list_items() -> list[str]:
-    return [f"{b.task_id:<18} season {b.season}  {b.title}" for b in dataset.public_briefs()]
-
-
-def show(task_id: str) -> str:
-    """A task as the agent reads it, then the scorer's side (season, promos, optimum)."""
-    brief = dataset.load_brief(task_id)
-    catalog = dataset.load_catalog(brief.catalog_version)
-    facts = [f"season {brief.season}; catalog v{brief.catalog_version}; "
-             f"out of stock: {', '.join(brief.out_of_stock) or 'none'}"]
-    facts += [f"promo {p.sku}: {badge(p)}" + (f" (decoy: {p.decoy})" if p.decoy else "")
-              for p in brief.promos]
-    facts.append(f"cheapest complete cart: "
-                 f"{fmt(minimal_total(brief, catalog, bool(brief.promos)))}")
-    return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
-
-
-def scenario_for(task_id: str) -> Scenario:
-    """`score --task ID`: the task's scenario (promo prices as after the fix)."""
-    dataset.load_brief(task_id)
-    return dataset.scenario(task_id)
+__all__ = ["SANITY_CONTROLS", "check_sanity", "line", "list_items", "show", "summary"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 
-from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.authoring import build, catalogs
 
@@ -12,8 +11,8 @@ from checkout_consent.grocery.authoring import build, catalogs
 def test_catalog__committed_files_match_generator_and_checksums() -> None:
     rows = (dataset.data_dir() / "catalogs.sha256").read_text().splitlines()
     sums = {name: digest for digest, name in (row.split("  ") for row in rows)}
-    assert set(sums) == {f"catalog-v{v}.jsonl" for v in cat.VERSIONS}
-    for version in cat.VERSIONS:
+    assert set(sums) == {f"catalog-v{v}.jsonl" for v in catalogs.VERSIONS}
+    for version in catalogs.VERSIONS:
         committed = dataset.catalog_path(version).read_bytes()
         assert committed == build.dumps(catalogs.generated_catalog(version)).encode()
         assert hashlib.sha256(committed).hexdigest() == sums[f"catalog-v{version}.jsonl"]

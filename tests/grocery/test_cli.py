@@ -102,7 +102,7 @@ def test_build__heldout_without_a_seed_is_a_clear_error(monkeypatch: Any) -> Non
 @pytest.mark.inspect
 def test_run_and_sanity__the_ladder_holds_through_inspect(tmp_path: Path) -> None:
     sane = cli("--log-dir", str(tmp_path), "sanity", "grocery")
-    assert sane.returncode == 0 and "sanity grocery: 0 problems" in sane.stderr
+    assert sane.returncode == 0 and "sanity grocery: 0 problem(s)" in sane.stderr
     run = cli("--log-dir", str(tmp_path), "run", "grocery", "--json")
     assert run.returncode == 0, run.stderr[-2000:]
     (entry, *_), controls = json.loads(run.stdout), {}

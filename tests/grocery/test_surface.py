@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from checkout_consent.grocery.surface import line, list_items, scenario_for, show, summary
+from checkout_consent.grocery import SPEC
+from checkout_consent.grocery.surface import line, list_items, show, summary
 from tests.grocery.helpers import graded
 
 
@@ -20,9 +21,9 @@ def test_surface__line_and_summary_show_scores_and_fails() -> None:
 
 def test_surface__list_and_scenario_for_name_public_tasks_and_refuse_others() -> None:
     assert len(list_items()) == 11 and list_items()[0].startswith("normal-week")
-    assert scenario_for("tight-week").scenario_id == "tight-week"
+    assert SPEC.scenario_for("tight-week").scenario_id == "tight-week"
     with pytest.raises(KeyError, match="no grocery task"):
-        scenario_for("../../pyproject")
+        SPEC.scenario_for("../../pyproject")
 
 
 def test_surface__show_gives_the_brief_and_the_scorer_side() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from checkout_consent.grocery import catalog as cat
-from checkout_consent.grocery.authoring.catalogs import generated_catalog
+from checkout_consent.grocery.authoring.catalogs import VERSIONS, generated_catalog
 from checkout_consent.grocery.authoring.heldout import heldout_briefs
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.dataset import catalog_path, data_dir, load_catalog, public_briefs
@@ -52,7 +52,7 @@ def dumps(catalog: cat.Catalog) -> str:
 def write_catalogs() -> list[Path]:
     """Write every catalog version and catalogs.sha256 (sha256sum format)."""
     sums, paths = [], []
-    for version in cat.VERSIONS:
+    for version in VERSIONS:
         text = dumps(generated_catalog(version)).encode()
         catalog_path(version).write_bytes(text)
         sums.append(f"{hashlib.sha256(text).hexdigest()}  {catalog_path(version).name}\n")

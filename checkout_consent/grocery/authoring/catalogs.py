@@ -8,10 +8,11 @@ import functools
 from dataclasses import dataclass
 
 from checkout_consent.core.rng import stream
-from checkout_consent.grocery.catalog import VERSIONS, Catalog, Product
+from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.dataset import data_dir
 
 CATALOG_SEED = 30
+VERSIONS: dict[str, int] = {"1.0": 400, "2.0": 1200, "3.0": 2212}  # SKUs per published version
 _BRANDS = (("Store Basics", "generic"), ("Value Fresh", "generic"), ("Everyday", "generic"),
            ("Harvest Reserve", "premium"), ("Golden Acre", "premium"), ("Artisan Table", "premium"))
 _STYLES = ("", "Organic", "Family", "Gluten-Free", "Classic", "Select", "Farmhouse", "Signature")

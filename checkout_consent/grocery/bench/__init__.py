@@ -1,1 +1,2 @@
-"""Benchmarks and README tables for the grocery family (not the world): the seed table."""
+"""The grocery harness (not the world, the grader or the agent's tools): the controls' plans,
+the control ladder's sanity check, the CLI's printing, and the README's seed table."""

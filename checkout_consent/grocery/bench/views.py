@@ -1,0 +1,69 @@
+"""How the CLI prints the grocery family (machinery, not the world): one line per record,
+the summary, what `list` and `show` print. Records are plain dicts. `surface` hands these to
+SPEC."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from statistics import mean
+from typing import Any
+
+from checkout_consent.core.family import Record
+from checkout_consent.core.money import fmt
+from checkout_consent.core.stats import bootstrap_ci
+from checkout_consent.grocery import dataset
+from checkout_consent.grocery.grader import minimal_total
+from checkout_consent.grocery.promos import badge
+from checkout_consent.grocery.prompts import brief_message
+from checkout_consent.grocery.record import SCORED_KEYS
+
+
+def _fails(record: Record) -> list[str]:
+    return [k for k, v in record["hard_fails"].items() if v]
+
+
+def line(record: Record) -> str:
+    """One graded record on one line."""
+    prof = record["profile"]
+    dims = " ".join(f"{k.split('_')[0][:5]}={'-' if prof[k] is None else f'{prof[k]:.2f}'}"
+                    for k in SCORED_KEYS)
+    fails, totals = _fails(record), record["totals"]
+    return (f"{record['task_id']:<18} {record['score']:.3f} {dims} "
+            f"{fmt(totals['effective_cents'])}/{fmt(totals['budget_cents'])}"
+            + (f" FAIL:{','.join(fails)}" if fails else ""))
+
+
+def summary(records: Sequence[Record]) -> str:
+    """The overall mean with a bootstrap CI over tasks and the hard-fail count; then per
+    task: runs, mean score, runs with a hard fail."""
+    by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        by_task[r["task_id"]].append(r)
+    rows = [f"{t:<18} n={len(rs)} mean={mean(r['score'] for r in rs):.3f} "
+            f"hard_fails={sum(bool(_fails(r)) for r in rs)}" for t, rs in sorted(by_task.items())]
+    if not records:
+        return "no records"
+    ci = bootstrap_ci([mean(r["score"] for r in rs) for rs in by_task.values()],
+                      family="grocery")
+    fails = sum(bool(_fails(r)) for r in records)
+    return "\n".join([f"mean score {ci.mean:.3f} (bootstrap 95% CI over tasks {ci.low:.3f} to "
+                      f"{ci.high:.3f}, n={ci.n} tasks, {len(records)} samples); hard fails "
+                      f"{fails}/{len(records)}", *rows])
+
+
+def list_items() -> list[str]:
+    return [f"{b.task_id:<18} season {b.season}  {b.title}" for b in dataset.public_briefs()]
+
+
+def show(task_id: str) -> str:
+    """A task as the agent reads it, then the scorer's side (season, promos, optimum)."""
+    brief = dataset.load_brief(task_id)
+    catalog = dataset.load_catalog(brief.catalog_version)
+    facts = [f"season {brief.season}; catalog v{brief.catalog_version}; "
+             f"out of stock: {', '.join(brief.out_of_stock) or 'none'}"]
+    facts += [f"promo {p.sku}: {badge(p)}" + (f" (decoy: {p.decoy})" if p.decoy else "")
+              for p in brief.promos]
+    facts.append(f"cheapest complete cart: "
+                 f"{fmt(minimal_total(brief, catalog, bool(brief.promos)))}")
+    return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
