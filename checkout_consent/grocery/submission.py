@@ -18,6 +18,10 @@ from checkout_consent.grocery.state import Cart, Line
 class InvalidSubmission(ValueError):
     """A submission that cannot be scored (the seed's HTTP 400): names the bad field."""
 
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(f"field {field}: {why}")
+        self.field = field
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, strict=True, allow_inf_nan=False)
@@ -71,7 +75,7 @@ def _parse(data: object) -> Submission:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "submission"
-        raise InvalidSubmission(f"field {where}: {first['msg']}") from None
+        raise InvalidSubmission(where, first["msg"]) from None
 
 
 def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
@@ -81,11 +85,11 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
     try:
         brief = dataset.load_brief(sub.task_id)
     except KeyError:
-        raise InvalidSubmission(f"field task_id: unknown task {sub.task_id[:80]!r}") from None
+        raise InvalidSubmission("task_id", f"unknown task {sub.task_id[:80]!r}") from None
     catalog = dataset.load_catalog(sub.agent_card.catalog_version or brief.catalog_version)
     unknown = [ln.sku for ln in sub.cart.lines if ln.sku not in catalog.by_sku]
     if unknown:
-        raise InvalidSubmission(f"field cart.lines.sku: unknown sku {unknown[0]!r}")
+        raise InvalidSubmission("cart.lines.sku", f"unknown sku {unknown[0]!r}")
     c = sub.cart
     cart = Cart(lines=_merged(c.lines), questions_asked=c.questions_asked,
                 substitutions_explained=tuple(c.substitutions_explained),
