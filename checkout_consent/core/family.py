@@ -18,6 +18,9 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
 Record = dict[str, Any]
+# (state, tool, args) -> the args to apply: work a tool does outside the pure world before
+# its call is traced (shopkit runs a command in its sandbox and passes the output in).
+PrepareCall = Callable[[Any, str, dict[str, Any]], dict[str, Any]]
 # control name (without the family prefix) -> the records its samples produced
 ControlRecords = dict[str, list[Record]]
 
@@ -109,6 +112,9 @@ class FamilySpec:
     # reference cassettes: (provider, control) pairs recorded by `record-references`
     recorded: tuple[tuple[str, str], ...] = ()
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    # called by the offline driver before it applies an agent's call, as the family's
+    # Inspect tools do before they trace it; None: the call is applied as made
+    prepare_call: PrepareCall | None = None
     epochs: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
 

@@ -37,8 +37,13 @@ def _records(log: Any) -> list[Record]:
 
 def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
                log_dir: str | Path = "logs", epochs: int | None = None,
-               display: str = "none", **eval_args: Any) -> list[ModelRun]:
-    """Run the family's task once per model; return the records of each, in model order."""
+               display: str = "none", log_realtime: bool = False,
+               **eval_args: Any) -> list[ModelRun]:
+    """Run the family's task once per model; return the records of each, in model order.
+
+    `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
+    someone watching the run in `inspect view` while it runs (sanity, controls, replays and
+    tests have nobody watching; it costs CPU and memory per event)."""
     from inspect_ai import eval as inspect_eval
 
     try:
@@ -50,6 +55,7 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
             epochs=epochs or spec.epochs,
             display=display,  # type: ignore[arg-type]
             score_display=False,
+            log_realtime=log_realtime,
             **eval_args,
         )
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set

@@ -10,6 +10,7 @@ from checkout_consent.shopkit.bench.verbs import add_commands
 from checkout_consent.shopkit.generate import generate
 from checkout_consent.shopkit.grading import grade_tree
 from checkout_consent.shopkit.record import ShopkitRecord
+from checkout_consent.shopkit.sandbox.prepare import prepare_call
 from checkout_consent.shopkit.state import State
 
 
@@ -51,4 +52,5 @@ SPEC = FamilySpec(
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     add_commands=add_commands,
+    prepare_call=prepare_call,
 )
