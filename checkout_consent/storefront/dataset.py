@@ -16,13 +16,9 @@ from checkout_consent.storefront.state import State
 FAMILY, DEFAULT_SCENARIO, PUBLIC_SEEDS = "storefront", "adversary_v0", "0-9"
 
 
+@functools.cache
 def load_spec(name: str = DEFAULT_SCENARIO) -> dict[str, Any]:
     """tasks/storefront/<name>.yaml, parsed once (callers must not mutate it)."""
-    return _load_spec(name)  # one cache key for `load_spec()` and `load_spec(DEFAULT)`
-
-
-@functools.cache
-def _load_spec(name: str) -> dict[str, Any]:
     spec = load_yaml(FAMILY, name)
     if spec.get("scenario") != name:
         raise ValueError(f"tasks/{FAMILY}/{name}.yaml names scenario {spec.get('scenario')!r}")
