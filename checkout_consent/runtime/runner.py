@@ -24,15 +24,19 @@ class ModelRun:
 
 
 def _records(log: Any) -> list[Record]:
-    records: list[Record] = []
-    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+    """The score records of a finished log, read one sample at a time from its file (the
+    run returns the header only, so a 10,000-sample run never holds every sample)."""
+    from inspect_ai.log import read_eval_log_samples
+
+    keyed: list[tuple[tuple[str, int], Record]] = []
+    for sample in read_eval_log_samples(log.location, all_samples_required=False):
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
             raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
         if "record" not in (score.metadata or {}):
             raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
-        records.append(score.metadata["record"])
-    return records
+        keyed.append(((str(sample.id), sample.epoch), score.metadata["record"]))
+    return [record for _, record in sorted(keyed, key=lambda kv: kv[0])]
 
 
 def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
@@ -56,6 +60,7 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
             display=display,  # type: ignore[arg-type]
             score_display=False,
             log_realtime=log_realtime,
+            log_header_only=True,
             **eval_args,
         )
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set
