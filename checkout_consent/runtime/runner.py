@@ -33,9 +33,10 @@ def _records(log: Any) -> list[Record]:
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
             raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
-        if "record" not in (score.metadata or {}):
+        metadata = score.metadata or {}
+        if "record" not in metadata:
             raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
-        keyed.append(((str(sample.id), sample.epoch), score.metadata["record"]))
+        keyed.append(((str(sample.id), sample.epoch), metadata["record"]))
     return [record for _, record in sorted(keyed, key=lambda kv: kv[0])]
 
 
