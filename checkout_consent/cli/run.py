@@ -97,7 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _print(spec, model, records)
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
-    else:
+    elif args.model:  # the controls alone play offline and write no logs
         print(f"\nlogs: {args.log_dir}/ (open with `inspect view --log-dir {args.log_dir}`)")
     return 0
 
