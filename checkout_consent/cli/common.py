@@ -38,7 +38,6 @@ def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
 
 MAX_SAMPLES = 10_000  # a larger run needs --allow-large
 MAX_COUNT = 1000  # --epochs / --max-connections
-KEY_VARS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 def check_model(model: str, spec: FamilySpec) -> None:
@@ -51,18 +50,6 @@ def check_model(model: str, spec: FamilySpec) -> None:
     if owner != spec.name:
         raise UsageError(f"{model} is a {owner} control; it cannot play {spec.name} "
                          f"(controls: checkout-consent list {spec.name})")
-
-
-def check_key(args: argparse.Namespace) -> None:
-    """`--cassette record` runs live: the provider's key must be set (none is lent)."""
-    import os
-
-    if args.cassette != "record" or args.model_base_url or "api_key" in " ".join(args.M or []):
-        return
-    var = KEY_VARS.get(str(args.model).split("/")[0])
-    if var and not os.environ.get(var):
-        raise UsageError(f"{args.model}: No {var} defined in the environment (--cassette "
-                         "record runs the model live; set the key, or replay instead)")
 
 
 def check_counts(args: argparse.Namespace) -> None:

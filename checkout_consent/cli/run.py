@@ -1,31 +1,57 @@
 """`run` and `sanity`: sanity first (the controls must bracket the score range), then the
-model's run, through Inspect, with real .eval logs."""
+model's run, through Inspect, with real .eval logs.
+
+Sanity plays the family's sanity controls over its public scenarios through the pure
+offline driver (`core.offline.play_and_grade`), not through Inspect: the same pacing,
+trace and grader, in milliseconds per sample instead of Inspect's per-event work. The test
+suite proves, for every family, that these records equal the records of the same controls
+run through Inspect end to end (tests/core/test_sanity.py); the README's controls table
+still comes from a real Inspect run (`python -m checkout_consent.cli.readme`)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli.common import (
     UsageError,
     check_counts,
-    check_key,
     check_model,
     check_size,
     err,
     task_args,
 )
-from checkout_consent.core.family import ControlRecords, FamilySpec
+from checkout_consent.core.family import ControlRecords, FamilySpec, Scenario
+from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import family, names
-from checkout_consent.runtime.runner import RunFailed, run_controls, run_models
+from checkout_consent.runtime.runner import RunFailed, run_models
 
 
-def sanity(spec: FamilySpec, log_dir: str) -> ControlRecords:
-    """Run the family's controls and assert they bracket the score range."""
-    err(f"sanity {spec.name}: running controls {', '.join(spec.sanity_controls)} ...")
-    records = run_controls(spec, log_dir=log_dir)
+def task_scenarios(spec: FamilySpec, args: Mapping[str, Any] | None = None) -> list[Scenario]:
+    """The scenarios the family's Inspect task plays with these -T arguments (default: the
+    public set), read from the samples the task itself builds."""
+    module = importlib.import_module(f"checkout_consent.{spec.name}.task")
+    task = getattr(module, spec.task)(**dict(spec.public_args if args is None else args))
+    return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
+
+
+def offline_controls(spec: FamilySpec) -> ControlRecords:
+    """Every sanity control of the family over its public scenarios, offline: control name
+    -> records, in the order an Inspect run of the same controls gives them (by sample id;
+    the controls are deterministic, so epochs would repeat the same record)."""
+    scenarios = sorted(task_scenarios(spec), key=lambda s: str(spec.sample_id(s)))
+    return {c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
+            for c in spec.sanity_controls}
+
+
+def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
+    """Play the family's controls offline and assert they bracket the score range."""
+    err(f"sanity {spec.name}: playing controls {', '.join(spec.sanity_controls)} offline ...")
+    records = offline_controls(spec)
     problems = spec.check_sanity(records)
     for p in problems:
         err(f"  sanity problem: {p}")
@@ -50,7 +76,7 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
     run = run_models(spec, [args.model], task_args=task_args(args, spec),
                      log_dir=args.log_dir, epochs=args.epochs, display=args.display,
                      max_connections=args.max_connections,
-                     model_base_url=args.model_base_url, **extra)[0]
+                     model_base_url=args.model_base_url, log_realtime=True, **extra)[0]
     return run.records, run.log_path
 
 
@@ -60,7 +86,6 @@ def _check_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> None:
         arguments = task_args(args, spec)
         if args.model:
             check_model(args.model, spec)
-            check_key(args)
             check_size(args, spec, arguments)
 
 
@@ -72,7 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                          "(the controls always play the public set)")
     chosen = [family(args.family)] if args.family else [family(n) for n in names()]
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
-    for spec in chosen:  # refuse bad -T, or a recording with no key, before any slow work
+    for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, spec, task_args(args, spec))
     out: list[dict[str, Any]] = []
     for spec in chosen:
@@ -89,7 +114,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _print(spec, model, records)
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
-    else:
+    elif args.model:  # the controls alone play offline and write no logs
         print(f"\nlogs: {args.log_dir}/ (open with `inspect view --log-dir {args.log_dir}`)")
     return 0
 

@@ -19,6 +19,9 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
 Record = dict[str, Any]
+# (state, tool, args) -> the args to apply: work a tool does outside the pure world before
+# its call is traced (shopkit runs a command in its sandbox and passes the output in).
+PrepareCall = Callable[[Any, str, dict[str, Any]], dict[str, Any]]
 # control name (without the family prefix) -> the records its samples produced
 ControlRecords = dict[str, list[Record]]
 
@@ -120,6 +123,9 @@ class FamilySpec:
     # naming the bad field). None: the saved-trace path, {"task": ID, "calls": [...]} graded
     # by core.offline.grade_saved. Grocery scores a cart and an agent card this way.
     score_submission: Callable[[Mapping[str, Any]], Record] | None = None
+    # called by the offline driver before it applies an agent's call, as the family's
+    # Inspect tools do before they trace it; None: the call is applied as made
+    prepare_call: PrepareCall | None = None
     epochs: int = 1
     # arguments the harness adds to a traced call, never the model (shopkit's `result`)
     harness_args: frozenset[str] = frozenset()

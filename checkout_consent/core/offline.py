@@ -2,7 +2,9 @@
 
 `play` runs a control policy against a family's pure world, paced by the family's
 `Episode` exactly as Inspect's solver paces it (runtime/solvers.py), so its trace is the
-trace an Inspect run of the same control records. Used by sanity, tests and benchmarks.
+trace an Inspect run of the same control records (a family whose tools do work outside
+the pure world, like shopkit's sandboxed commands, does it in `FamilySpec.prepare_call`,
+which both its tools and this driver call). Used by sanity, tests and benchmarks.
 
 A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a
 `calls` list), at most MAX_CALLS long. Each call names a `tool` of the family and its
@@ -59,6 +61,9 @@ class _Run:
                            Msg("user", spec.episode.opening(scenario))]
 
     def perform(self, tool: str, args: dict[str, Any], origin: str = "agent") -> bool:
+        prepare = self.spec.prepare_call
+        if prepare is not None and origin == "agent":
+            args = prepare(self.state, tool, args)
         step = apply(self.spec.actions, self.state, tool, args)
         self.calls.append(Call(tool=tool, args=dict(args), ok=step.ok,
                                observation=step.observation, origin=origin))  # type: ignore[arg-type]

@@ -10,12 +10,11 @@ from typing import Literal, NamedTuple
 from inspect_ai.model import ChatMessageUser, GenerateConfig, execute_tools, get_model
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolDef
-from inspect_ai.util import LimitExceededError, store_as
+from inspect_ai.util import LimitExceededError
 
 from checkout_consent.core.controls import SCENARIO_HEADER
 from checkout_consent.core.family import Generation
-from checkout_consent.core.trace import Call
-from checkout_consent.runtime.store import RunStore, record_generation
+from checkout_consent.runtime.store import live, record_generation
 
 EndedBy = Literal["stop_tool", "reply", "budget", "overflow"]
 
@@ -26,8 +25,7 @@ class TurnsResult(NamedTuple):
 
 
 def _stop_tool_succeeded(before: int, stop_tools: set[str]) -> bool:
-    calls = store_as(RunStore).calls[before:]
-    return any(Call.model_validate(c).ok and c["tool"] in stop_tools for c in calls)
+    return any(c["ok"] and c["tool"] in stop_tools for c in live().calls[before:])
 
 
 def run_config(state: TaskState) -> GenerateConfig:
@@ -80,7 +78,7 @@ async def play_turns(
                 return TurnsResult(turn, "reply")
             state.messages.append(ChatMessageUser(content=nudge))
             continue
-        before = len(store_as(RunStore).calls)
+        before = len(live().calls)
         result = await execute_tools(state.messages, list(tools))
         state.messages.extend(result.messages)
         if _stop_tool_succeeded(before, set(stop_tools)):

@@ -32,7 +32,9 @@ def git_sha() -> str | None:
     return out.stdout.strip() or None
 
 
+@functools.cache
 def inspect_version() -> str:
+    """Read once per process (parsing the package metadata costs ~10 ms per call)."""
     from importlib.metadata import version
 
     return version("inspect-ai")

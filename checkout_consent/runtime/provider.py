@@ -1,6 +1,7 @@
 """Inspect glue: the `control` model provider. `--model control/<family>-<name>` plays a
 scripted control agent, offline and deterministically, through plain Inspect. The provider
-runs inside the sample's context, so it reads the scenario from the sample's Store."""
+runs inside the sample's context, so it reads the scenario from the sample's Store
+(parsed once per sample by `runtime.store.live`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from inspect_ai.model import (
     ModelUsage,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
-from inspect_ai.util import store_as
 
 from checkout_consent.core.controls import (
     CallRequest,
@@ -29,9 +29,8 @@ from checkout_consent.core.controls import (
     count_tokens,
     transcript_tokens,
 )
-from checkout_consent.core.family import Scenario
 from checkout_consent.runtime.compat import prerequisite_error
-from checkout_consent.runtime.store import RunStore
+from checkout_consent.runtime.store import live
 
 
 def to_msg(message: ChatMessage) -> Msg:
@@ -86,7 +85,7 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
         async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
                            tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
-            scenario = Scenario.model_validate(store_as(RunStore).scenario)
+            scenario = live().scenario
             owner = registry.family_of(self.model_name)
             if owner != scenario.family:
                 raise prerequisite_error()(f"control/{self.model_name} is a {owner} control; "

@@ -24,21 +24,31 @@ class ModelRun:
 
 
 def _records(log: Any) -> list[Record]:
-    records: list[Record] = []
-    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+    """The score records of a finished log, read one sample at a time from its file (the
+    run returns the header only, so a 10,000-sample run never holds every sample)."""
+    from inspect_ai.log import read_eval_log_samples
+
+    keyed: list[tuple[tuple[str, int], Record]] = []
+    for sample in read_eval_log_samples(log.location, all_samples_required=False):
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
             raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
-        if "record" not in (score.metadata or {}):
+        metadata = score.metadata or {}
+        if "record" not in metadata:
             raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
-        records.append(score.metadata["record"])
-    return records
+        keyed.append(((str(sample.id), sample.epoch), metadata["record"]))
+    return [record for _, record in sorted(keyed, key=lambda kv: kv[0])]
 
 
 def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
                log_dir: str | Path = "logs", epochs: int | None = None,
-               display: str = "none", **eval_args: Any) -> list[ModelRun]:
-    """Run the family's task once per model; return the records of each, in model order."""
+               display: str = "none", log_realtime: bool = False,
+               **eval_args: Any) -> list[ModelRun]:
+    """Run the family's task once per model; return the records of each, in model order.
+
+    `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
+    someone watching the run in `inspect view` while it runs (sanity, controls, replays and
+    tests have nobody watching; it costs CPU and memory per event)."""
     from inspect_ai import eval as inspect_eval
 
     try:
@@ -50,6 +60,8 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
             epochs=epochs or spec.epochs,
             display=display,  # type: ignore[arg-type]
             score_display=False,
+            log_realtime=log_realtime,
+            log_header_only=True,
             **eval_args,
         )
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set

@@ -1,10 +1,19 @@
-"""Inspect glue: the per-sample Store holds the trace; the current state is its replay."""
+"""Inspect glue: the per-sample Store holds the trace; the current state is its replay.
+
+The trace lives in the Store under RunStore's keys, as plain JSON lists, so the logged
+Store holds it and the scorer (live or `inspect score` on a finished log) reads it through
+`RunStore`. On the hot path nothing goes through RunStore: `live()` binds the sample's
+lists once (held on the sample's Store object, so the binding dies with the sample), and
+a call or a turn is one `list.append`. Reading `store_as(RunStore).calls` instead would
+re-validate the whole list through a fresh pydantic adapter on every read.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.util import Store, StoreModel, store, store_as
+from inspect_ai.util import Store, StoreModel, store
 
 from checkout_consent.core.family import FamilySpec as Family
 from checkout_consent.core.family import Generation, Scenario
@@ -20,46 +29,73 @@ class RunStore(StoreModel):
     generations: list[dict[str, Any]] = []
 
 
-# The live state is a cache of "replay the trace so far", kept on the sample's Store object
-# (so it dies with the sample) and valid while the trace length matches. Replaying from
-# scratch gives the same state; the cache only saves the time.
-_CACHE = "_checkout_consent_live"
+# The Store keys of RunStore's fields (StoreModel namespaces a field as "<class>:<field>").
+SCENARIO_KEY, CALLS_KEY, TURNS_KEY = "RunStore:scenario", "RunStore:calls", "RunStore:generations"
+_BINDING = "_checkout_consent_live"
 
 
-def _cached(s: Store) -> tuple[int, Any] | None:
-    return getattr(s, _CACHE, None)
+@dataclass
+class Live:
+    """One sample's binding: the Store's own trace lists and the world they make.
+
+    `calls` and `turns` ARE the lists in the Store (appending to them records), and
+    `state` is the replay of `calls` up to `length` (a cache: replaying gives the same)."""
+
+    store: Store
+    scenario: Scenario
+    calls: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    state: Any = None
+    length: int = -1
+
+    def valid(self) -> bool:
+        """The Store still holds these very lists (nobody replaced them)."""
+        data = self.store
+        return data.get(CALLS_KEY) is self.calls and data.get(TURNS_KEY) is self.turns
 
 
-def _cache(s: Store, length: int, state: Any) -> None:
-    setattr(s, _CACHE, (length, state))
+def _bind(s: Store) -> Live:
+    raw = s.get(SCENARIO_KEY)
+    if not isinstance(raw, dict) or not raw:
+        raise RuntimeError("no scenario in the sample's Store (the task's setup did not run)")
+    calls, turns = list(s.get(CALLS_KEY) or []), list(s.get(TURNS_KEY) or [])
+    s.set(CALLS_KEY, calls)
+    s.set(TURNS_KEY, turns)
+    live = Live(s, Scenario.model_validate(raw), calls, turns)
+    setattr(s, _BINDING, live)
+    return live
+
+
+def live() -> Live:
+    """The current sample's binding (made on first use, and again if the Store's lists
+    were replaced behind it)."""
+    s = store()
+    bound: Live | None = getattr(s, _BINDING, None)
+    return bound if bound is not None and bound.valid() else _bind(s)
 
 
 def current_state(family: Family) -> Any:
     """The world as the trace so far makes it (cached; rebuilt by replay on a miss)."""
-    run = store_as(RunStore)
-    cached = _cached(store())
-    if cached is not None and cached[0] == len(run.calls):
-        return cached[1]
-    state = family.initial(Scenario.model_validate(run.scenario))
-    for raw in run.calls:
-        call = Call.model_validate(raw)
-        state = apply(family.actions, state, call.tool, call.args).state
-    _cache(store(), len(run.calls), state)
-    return state
+    run = live()
+    if run.length != len(run.calls):
+        state = family.initial(run.scenario)
+        for raw in run.calls:
+            state = apply(family.actions, state, raw["tool"], raw["args"]).state
+        run.state, run.length = state, len(run.calls)
+    return run.state
 
 
 def perform(family: Family, tool: str, args: dict[str, Any], origin: str = "agent") -> Step[Any]:
     """Apply one call to the live world and append it to the trace."""
     state = current_state(family)
+    run = live()
     step = apply(family.actions, state, tool, args)
-    run = store_as(RunStore)
     call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation,
                 origin=origin)  # type: ignore[arg-type]
-    run.calls = [*run.calls, call.model_dump(mode="json")]
-    _cache(store(), len(run.calls), step.state)
+    run.calls.append(call.model_dump(mode="json"))
+    run.state, run.length = step.state, len(run.calls)
     return step
 
 
 def record_generation(generation: Generation) -> None:
-    run = store_as(RunStore)
-    run.generations = [*run.generations, generation.model_dump()]
+    live().turns.append(generation.model_dump())

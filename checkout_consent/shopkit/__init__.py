@@ -11,6 +11,7 @@ from checkout_consent.shopkit.bench.verbs import add_commands
 from checkout_consent.shopkit.generate import generate
 from checkout_consent.shopkit.grading import grade_tree
 from checkout_consent.shopkit.record import ShopkitRecord
+from checkout_consent.shopkit.sandbox.prepare import prepare_call
 from checkout_consent.shopkit.state import State
 
 
@@ -63,4 +64,5 @@ SPEC = FamilySpec(
     extra={"sanity_note": f", {len(REGRESS)} regression assertions"},
     harness_args=frozenset({"result"}),
     rebuild=rebuild,
+    prepare_call=prepare_call,
 )

@@ -9,27 +9,19 @@ from typing import Any
 import anyio
 from inspect_ai.tool import ToolDef, ToolError
 
-from checkout_consent.core.world import apply
 from checkout_consent.runtime.store import current_state, perform
 from checkout_consent.runtime.tools import action_tools
 from checkout_consent.shopkit import SPEC
-from checkout_consent.shopkit.actions import cli_argv, run_cli, run_python
-from checkout_consent.shopkit.sandbox.execution import run_command
-from checkout_consent.shopkit.sandbox.sandbox import Limits
+from checkout_consent.shopkit.actions import run_cli, run_python
+from checkout_consent.shopkit.sandbox.prepare import prepare_call
 
 FILE_TOOLS = ("list_files", "view_file", "write_file", "edit_file")
-RUN_LIMITS = Limits(deadline_s=10.0, probe_s=10.0, file_mib=1)
-_DRY_RESULT: dict[str, Any] = {"exit_code": 0, "output": ""}
 
 
-async def _run(name: str, args: dict[str, Any], work: dict[str, Any]) -> str:
-    """Check the arguments, execute, and trace the call with its real output."""
-    state = current_state(SPEC)
-    if not apply(SPEC.actions, state, name, {**args, "result": _DRY_RESULT}).ok:
-        step = perform(SPEC, name, args)  # traced as a refused call; nothing runs
-        raise ToolError(step.observation)
-    result = await anyio.to_thread.run_sync(run_command, state.tree(), work, RUN_LIMITS)
-    step = perform(SPEC, name, {**args, "result": result})
+async def _run(name: str, args: dict[str, Any]) -> str:
+    """Execute (unless the action refuses the call) and trace the call with its output."""
+    full = await anyio.to_thread.run_sync(prepare_call, current_state(SPEC), name, args)
+    step = perform(SPEC, name, full)
     if not step.ok:
         raise ToolError(step.observation)
     return step.observation
@@ -37,11 +29,7 @@ async def _run(name: str, args: dict[str, Any], work: dict[str, Any]) -> str:
 
 def _cli_tool() -> ToolDef:
     async def execute(args: str) -> str:
-        try:
-            argv = cli_argv(args)
-        except Exception:  # the action refuses it again below, and the refusal is traced
-            argv = []
-        return await _run("run_cli", {"args": args}, {"mode": "cli", "argv": argv})
+        return await _run("run_cli", {"args": args})
 
     execute.__doc__ = run_cli.__doc__
     return ToolDef(execute, name="run_cli")
@@ -49,7 +37,7 @@ def _cli_tool() -> ToolDef:
 
 def _python_tool() -> ToolDef:
     async def execute(code: str) -> str:
-        return await _run("run_python", {"code": code}, {"mode": "python", "code": code})
+        return await _run("run_python", {"code": code})
 
     execute.__doc__ = run_python.__doc__
     return ToolDef(execute, name="run_python")

@@ -131,7 +131,7 @@ def test_offline__controls_play_the_episode_to_the_inspect_grades() -> None:
 
     reference = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["reference"])
     noop = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["noop"])
-    # offline nothing executes the run tools, so they are refused (Inspect: runs == 2)
-    assert (reference["change"], reference["regress"], reference["runs"]) == (1.0, 1.0, 0)
+    # offline the run tools execute through SPEC.prepare_call, as under Inspect (runs == 2)
+    assert (reference["change"], reference["regress"], reference["runs"]) == (1.0, 1.0, 2)
     assert (noop["change"], noop["regress"], noop["edits"]) == (0.25, 1.0, 0)
     assert reference["world_version"] == noop["world_version"] == "shopkit-2"

@@ -12,12 +12,12 @@ from checkout_consent.cli.main import main as cli_main
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.store import RunStore
-from checkout_consent.shopkit import SPEC, tools
+from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.bench import adapters
 from checkout_consent.shopkit.bench.runs import run_once
 from checkout_consent.shopkit.dataset import brief
 from checkout_consent.shopkit.record import ShopkitRecord
-from checkout_consent.shopkit.sandbox import execution
+from checkout_consent.shopkit.sandbox import execution, prepare
 from checkout_consent.shopkit.task import shopkit
 from checkout_consent.shopkit.vandal import MODES
 
@@ -94,7 +94,7 @@ def test_task__runs_are_recorded_and_replay_never_executes_them(
         raise AssertionError("replay executed a recorded run")
 
     monkeypatch.setattr(execution, "run_command", refuse)
-    monkeypatch.setattr(tools, "run_command", refuse)
+    monkeypatch.setattr(prepare, "run_command", refuse)
     scenario, calls = _trace(logs["control/shopkit-reference"])
     runs = [c for c in calls if c.tool in ("run_cli", "run_python")]
     assert runs and all("result" in c.args for c in runs)

@@ -1,0 +1,79 @@
+"""Each family through `inspect eval` against Inspect's floor for the same shape of work.
+
+The shape (samples, model turns and tool calls per sample) is counted by playing the
+family's reference control offline over the same samples; the floor is benchmarks/floor.py
+with that shape. Both run as the user runs them (`inspect eval`, fresh processes, realtime
+log on), alternated, >= 5 pairs. Target: CPU ratio <= 1.15x.
+
+    python benchmarks/families.py                  # every family
+    python benchmarks/families.py storefront --pairs 7 -T seeds=0-29
+    python benchmarks/families.py pizza --profile  # where a family's run goes (cProfile)
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from typing import Any
+
+from benchmarks.pairs import inspect_cli, paired
+from benchmarks.profiling import profile_eval
+from checkout_consent.cli.run import task_scenarios
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.offline import play
+from checkout_consent.families import family, names
+
+TARGET = 1.15
+
+
+def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int]:
+    """(samples, turns per sample, agent tool calls per sample) of the reference control,
+    rounded to the nearest integer per sample."""
+    scenarios = task_scenarios(spec, args)
+    policy = spec.controls[spec.reference_control]
+    runs = [play(spec, s, policy) for s in scenarios]
+    turns = sum(len(r.turns) for r in runs)
+    calls = sum(sum(c.origin == "agent" for c in r.calls) for r in runs)
+    n = len(scenarios)
+    return n, round(turns / n), round(calls / n)
+
+
+def family_argv(spec: FamilySpec, args: dict[str, Any], log_dir: str) -> list[str]:
+    flags = [f for k, v in args.items() for f in ("-T", f"{k}={v}")]
+    return inspect_cli("eval", f"checkout_consent/{spec.task}", "--model",
+                       f"control/{spec.name}-{spec.reference_control}", *flags,
+                       "--display", "none", "--log-dir", log_dir)
+
+
+def floor_argv(samples: int, turns: int, calls: int, log_dir: str) -> list[str]:
+    return inspect_cli("eval", "benchmarks/floor.py", "-T", f"samples={samples}", "-T",
+                       f"turns={turns}", "-T", f"calls={calls}", "--model", "mockllm/model",
+                       "--display", "none", "--log-dir", log_dir)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("families", nargs="*", choices=names(), metavar="FAMILY")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("-T", action="append", default=[], metavar="KEY=VALUE",
+                        help="task arguments instead of the public set (one family)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print where the run's CPU goes (cProfile; nothing timed)")
+    opts = parser.parse_args()
+    for name in opts.families or names():
+        spec = family(name)
+        args = dict(t.split("=", 1) for t in opts.T) or dict(spec.public_args)
+        samples, turns, calls = shape(spec, args)
+        with tempfile.TemporaryDirectory() as logs:
+            if opts.profile:
+                profile_eval(f"checkout_consent/{spec.task}",
+                             f"control/{spec.name}-{spec.reference_control}", args, logs)
+                continue
+            paired(f"{name} ({samples} samples x {turns} turns, {calls} tool calls) through "
+                   "inspect eval vs Inspect's floor for the same shape",
+                   family_argv(spec, args, logs), floor_argv(samples, turns, calls, logs),
+                   pairs=opts.pairs, target=TARGET)
+
+
+if __name__ == "__main__":
+    main()
