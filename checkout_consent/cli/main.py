@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 
 from checkout_consent.cli import browse, run, service
 from checkout_consent.cli import cassettes as cli_cassettes
@@ -67,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         err(f"checkout-consent: {_line(error)}")
         return 2
     except KeyboardInterrupt:
+        # the interrupted event loop leaves coroutines behind; their shutdown warnings would
+        # bury the one line that matters
+        warnings.filterwarnings("ignore", message="coroutine .* was never awaited")
         err("checkout-consent: interrupted")
         return 130
     except RecursionError:

@@ -70,7 +70,7 @@ def test_run__cassette_record_without_a_key_fails_at_once_and_leaves_nothing(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     _refused(["run", "storefront", "--model", "openai/gpt-4.1", "--cassette", "record",
               "--cassette-root", str(tmp_path / "c"), "--seeds", "0"], capsys,
-             "No OPENAI_API_KEY defined")
+             "no OPENAI_API_KEY")
     assert not (tmp_path / "c").exists()
 
 

@@ -90,7 +90,7 @@ def _claim_solver(log: EvalLog, oracle: EvalLog) -> None:
 
 
 FORGERIES: dict[str, tuple[Callable[[EvalLog, EvalLog], None], str]] = {
-    "pasted oracle trace": (_paste_oracle_trace, "call 0 (set_price"),
+    "pasted oracle trace": (_paste_oracle_trace, "call 0 (place_order"),
     "answer key in metadata": (_paste_whole_oracle_sample_metadata_only, "differs"),
     "unknown world version": (_wrong_version, "storefront-1 is unknown"),
     "another seed's scenario": (_other_seed, "does not name scenario"),
