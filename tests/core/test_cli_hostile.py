@@ -120,6 +120,7 @@ def test_score__an_empty_trace_is_the_idle_run(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["cash_final"] == 900.0
 
 
+@pytest.mark.slow
 @pytest.mark.inspect
 def test_run__ctrl_c_stops_a_run_within_seconds(tmp_path):
     env = {**os.environ, "PYTHONPATH": ROOT}

@@ -65,6 +65,7 @@ def test_records__every_familys_controls_are_byte_identical_across_processes():
     assert seen == {f.name for f in FAMILIES}
 
 
+@pytest.mark.slow
 @pytest.mark.inspect
 def test_records__an_inspect_run_per_family_is_byte_identical_across_processes(tmp_path):
     runs = json.dumps(INSPECT_RUNS)

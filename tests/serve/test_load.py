@@ -3,6 +3,8 @@ mixed. None is lost (each gets an answer), and what is stored is exactly what wa
 
 from __future__ import annotations
 
+import pytest
+
 import anyio
 import httpx
 
@@ -32,6 +34,7 @@ async def hammer(url: str) -> tuple[list[int], list[str]]:
     return statuses, ids
 
 
+@pytest.mark.slow
 def test_api__under_load_nothing_is_lost_and_stored_equals_accepted(live: Live) -> None:
     statuses, ids = anyio.run(hammer, live.url)
     assert len(statuses) == REQUESTS

@@ -22,6 +22,7 @@ def api_schema(live: Live) -> BaseSchema:
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=60, deadline=None)
 def test_api__no_generated_request_answers_5xx(case: Case) -> None:
