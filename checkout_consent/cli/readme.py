@@ -7,7 +7,7 @@ import sys
 
 from checkout_consent.core.family import ControlRecords
 from checkout_consent.families import family, names
-from checkout_consent.runtime.files import splice
+from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
 
@@ -29,7 +29,7 @@ def table(results: dict[str, ControlRecords]) -> str:
 def main(log_dir: str = "logs") -> int:
     results = {name: run_controls(family(name), log_dir=log_dir) for name in names()}
     path = REPO_ROOT / "README.md"
-    path.write_text(splice(path.read_text(), START, END, table(results)))
+    regenerate(path, [(START, END, table(results))], check=False)
     print(f"updated {path}")
     return 0
 

@@ -41,3 +41,15 @@ def splice(text: str, begin: str, end: str, body: str) -> str:
     if not (found_begin and found_end):
         raise ValueError(f"no {begin} ... {end} block to regenerate")
     return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
+def regenerate(path: Path, blocks: list[tuple[str, str, str]], *, check: bool) -> bool:
+    """Write each generated block (begin marker, end marker, body) into the file at `path`;
+    with `check`, write nothing. True when the file already held exactly these blocks."""
+    text = path.read_text(encoding="utf-8")
+    fresh = text
+    for begin, end, body in blocks:
+        fresh = splice(fresh, begin, end, body)
+    if not check and fresh != text:
+        path.write_text(fresh, encoding="utf-8")
+    return fresh == text

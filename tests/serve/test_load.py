@@ -3,10 +3,9 @@ mixed. None is lost (each gets an answer), and what is stored is exactly what wa
 
 from __future__ import annotations
 
-import pytest
-
 import anyio
 import httpx
+import pytest
 
 from tests.serve.conftest import Live, trace
 

@@ -20,6 +20,7 @@ from checkout_consent.pizza import SPEC, dataset
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED
 from checkout_consent.pizza.grader import CHECKS
 from checkout_consent.pizza.violations import VIOLATIONS
+from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.scorer import provenance
 
 README = Path(__file__).parent.parent / "README.md"
@@ -105,27 +106,17 @@ def side_by_side(ci: Interval) -> str:
     return "\n".join(lines)
 
 
-def splice(text: str, body: str) -> str:
-    head, found, rest = text.partition(BEGIN)
-    _, found_end, tail = rest.partition(END)
-    if not found or not found_end:
-        raise ValueError(f"{README} lacks the {BEGIN} ... {END} markers")
-    return f"{head}{BEGIN}\n{body}\n{END}{tail}"
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
     args = ap.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    fresh = splice(text, table(mock_interval()))
+    body = table(mock_interval())
+    current = regenerate(README, [(BEGIN, END, body)], check=args.check)
     if args.check:
-        if fresh != text:
+        if not current:
             print("the seed table in the pizza README is out of date", file=sys.stderr)
-            return 1
-        return 0
-    README.write_text(fresh, encoding="utf-8")
-    print(fresh[fresh.index(BEGIN):fresh.index(END)])
+        return 0 if current else 1
+    print(body)
     return 0
 
 

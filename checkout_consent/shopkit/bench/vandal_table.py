@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from checkout_consent.runtime.files import regenerate
 from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.bench import adapters
 from checkout_consent.shopkit.bench.runs import require_sanity, run_once
@@ -103,29 +104,18 @@ def seed_table(done: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def splice(text: str, key: str, body: str) -> str:
-    begin, end = MARKERS[key]
-    head, found, rest = text.partition(begin)
-    _, found_end, tail = rest.partition(end)
-    if not found or not found_end:
-        raise ValueError(f"{README} lacks the {begin} ... {end} markers")
-    return f"{head}{begin}\n{body}\n{end}{tail}"
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
     args = ap.parse_args(argv)
     require_sanity()
     done = rows()
-    text = README.read_text(encoding="utf-8")
-    fresh = splice(splice(text, "vandal", vandal_table(done)), "seed", seed_table(done))
+    blocks = [(*MARKERS["vandal"], vandal_table(done)), (*MARKERS["seed"], seed_table(done))]
+    current = regenerate(README, blocks, check=args.check)
     if args.check:
-        if fresh != text:
+        if not current:
             print("the vandal or seed table in the README is out of date", file=sys.stderr)
-            return 1
-        return 0
-    README.write_text(fresh, encoding="utf-8")
+        return 0 if current else 1
     print(vandal_table(done) + "\n\n" + seed_table(done))
     return 0
 
