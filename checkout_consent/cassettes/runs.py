@@ -32,7 +32,7 @@ Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) 
 # Whose versions run.json notes: they shape the request bodies a replay must match.
 RECORDED_WITH = ("inspect-ai", "vcrpy", "openai", "anthropic")
 # Record fields describing the checkout or the machine, not the run: not compared.
-VOLATILE_SUFFIXES = ("git_sha", "_seconds")
+VOLATILE_SUFFIXES = ("git_sha", "_seconds", "latency_s")  # the checkout, or wall-clock
 
 
 class Outcome(NamedTuple):

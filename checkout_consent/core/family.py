@@ -51,6 +51,7 @@ class Generation(BaseModel):
     output_tokens: int
     tool_calls: int
     stop_reason: str
+    latency_s: float = 0.0  # the provider's wall time for the turn: provenance, never a record
 
 
 Turns = tuple[Generation, ...]

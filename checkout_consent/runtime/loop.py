@@ -70,6 +70,7 @@ async def play_turns(
             output_tokens=usage.output_tokens if usage else 0,
             tool_calls=len(calls),
             stop_reason=str(output.stop_reason),
+            latency_s=round(float(output.time or 0.0), 6),  # the provider's wall time: provenance
         ))
         if output.stop_reason == "model_length":
             return TurnsResult(turn, "overflow")

@@ -64,6 +64,7 @@ def provenance(model: str, epoch: int, turns: tuple[Generation, ...]) -> dict[st
         "output_tokens": tokens_out, "turns": len(turns),
         "eval_cost_usd": eval_cost_usd(model, tokens_in, tokens_out),
         "normalized_cost_usd": normalized_cost_usd(tokens_in, tokens_out),
+        "latency_s": round(sum(g.latency_s for g in turns), 6),
         "inspect_version": inspect_version(), "suite_version": suite_version(),
         "suite_git_sha": git_sha(),
     }

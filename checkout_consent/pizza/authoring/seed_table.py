@@ -63,10 +63,11 @@ def _usage() -> Row:
     carried = provenance("control/pizza-mock", 1, ())
     have = [f for f in USAGE_FIELDS if f in carried]
     missing = [f for f in USAGE_FIELDS if f not in carried]
-    why = ("none" if not missing else f"{', '.join(missing)} not yet attached by "
-           "runtime/scorer.py (owned elsewhere; see the report of issue 10)")
+    why = (f"{', '.join(missing)} not attached by runtime/scorer.py" if missing else
+           "carried beside the record, in `Score.metadata[\"provenance\"]`, not in it: the "
+           "record is byte-identical run to run and these are not")
     return Row("usage, cost, latency in each result", ", ".join(USAGE_FIELDS),
-               ", ".join(have) + " (in `Score.metadata[\"provenance\"]`)", why)
+               ", ".join(have), why)
 
 
 def rows(ci: Interval) -> list[Row]:
