@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import tempfile
 
-from benchmarks.families import family_argv
-from benchmarks.pairs import paired, python
+from families import family_argv
+from pairs import paired, python
+
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.offline import play
 from checkout_consent.families import family, names

@@ -16,8 +16,9 @@ import argparse
 import tempfile
 from typing import Any
 
-from benchmarks.pairs import inspect_cli, paired
-from benchmarks.profiling import profile_eval
+from pairs import inspect_cli, paired
+from profiling import profile_eval
+
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.offline import play

@@ -20,7 +20,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from benchmarks.pairs import paired, python
+from pairs import paired, python
+
 from checkout_consent.cassettes import store
 from checkout_consent.families import family
 from checkout_consent.runtime.runner import run_models

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.pairs import REPO, Figures, env, python, run
+from pairs import REPO, Figures, env, python, run
 
 
 def argv(samples: int, log_dir: str, display: str = "none") -> list[str]:
