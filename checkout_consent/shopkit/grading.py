@@ -3,6 +3,8 @@ reference build (once per process); a build that does not import scores 0 on bot
 
 from __future__ import annotations
 
+import re
+
 import functools
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -78,7 +80,7 @@ def grade_tree(files: Mapping[str, str], task: str) -> GradeReport:
             materialise(files, Path(tmp))
         except (OSError, ValueError) as err:
             return GradeReport(task=task, change=0.0, regress=0.0, change_assertions=(),
-                               regress_assertions=(), build_error=f"cannot write tree: {err}")
+                               regress_assertions=(), build_error=stable_error(f"cannot write tree: {err}"))
         return grade_build(Path(tmp), task)
 
 
@@ -89,7 +91,23 @@ def judge(run: Execution, task: str) -> GradeReport:
     return GradeReport(task=task, change=fraction(change), regress=fraction(regress),
                        change_assertions=change, regress_assertions=regress,
                        regress_extra=fraction(extra), regress_extra_assertions=extra,
-                       build_error=run.build_error, landlock=run.landlock, seconds=run.seconds)
+                       build_error=stable_error(run.build_error), landlock=run.landlock,
+                       seconds=run.seconds)
+
+
+_OUTSIDE = re.compile(r"""[^\s"']*/build/""")  # an absolute path up to the build's root
+
+
+def stable_error(text: str | None) -> str | None:
+    """A build's error as the record keeps it: from the last traceback frame inside the
+    build, with paths relative to it. The temporary directory and the interpreter's own
+    frames differ from run to run and machine to machine; a record must not."""
+    if text is None:
+        return None
+    lines = text.rstrip().splitlines()
+    frames = [i for i, line in enumerate(lines)
+              if line.lstrip().startswith('File "') and "/build/" in line]
+    return _OUTSIDE.sub("", "\n".join(lines[frames[-1]:] if frames else lines[-1:]))
 
 
 def sanity() -> list[str]:

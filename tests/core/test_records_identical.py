@@ -72,3 +72,16 @@ def test_records__an_inspect_run_per_family_is_byte_identical_across_processes(t
     first, second = (_child(INSPECT, env, runs, str(tmp_path / str(i)))
                      for i, env in enumerate(ENVS))
     assert first == second and set(json.loads(first)) == set(INSPECT_RUNS)
+
+
+def test_records__a_failing_build_names_no_temporary_or_machine_path():
+    """A build that does not import is recorded from its own frames only, relative to the
+    build: two runs give the same record, with no temp dir or interpreter path in it."""
+    from checkout_consent.core.offline import play_and_grade
+    from checkout_consent.shopkit import SPEC as SHOPKIT
+
+    scenario = SHOPKIT.scenario_for("T1")
+    first, second = (play_and_grade(SHOPKIT, scenario, SHOPKIT.controls["vandal-syntax_error"])
+                     for _ in range(2))
+    assert first == second and first["build_error"].startswith('  File "shopkit/')
+    assert "/tmp" not in first["build_error"] and "python3" not in first["build_error"]
