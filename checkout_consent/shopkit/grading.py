@@ -3,9 +3,8 @@ reference build (once per process); a build that does not import scores 0 on bot
 
 from __future__ import annotations
 
-import re
-
 import functools
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -79,8 +78,9 @@ def grade_tree(files: Mapping[str, str], task: str) -> GradeReport:
         try:
             materialise(files, Path(tmp))
         except (OSError, ValueError) as err:
+            why = stable_error(f"cannot write tree: {err}")
             return GradeReport(task=task, change=0.0, regress=0.0, change_assertions=(),
-                               regress_assertions=(), build_error=stable_error(f"cannot write tree: {err}"))
+                               regress_assertions=(), build_error=why)
         return grade_build(Path(tmp), task)
 
 
