@@ -10,7 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -84,3 +84,23 @@ def python(*args: str) -> list[str]:
 def inspect_cli(*args: str) -> list[str]:
     """`inspect ...` run by this interpreter (the same environment as the measured side)."""
     return python("-m", "inspect_ai._cli.main", *args)
+
+
+def timed(fn: Callable[[], object]) -> float:
+    """Wall seconds of one in-process call (no tracer)."""
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def in_process_pairs(a: Callable[[], object], b: Callable[[], object],
+                     n: int) -> list[tuple[float, float]]:
+    """n alternating in-process (a, b) timings; the order within a pair flips each time."""
+    out = []
+    for i in range(n):
+        if i % 2:
+            tb, ta = timed(b), timed(a)
+        else:
+            ta, tb = timed(a), timed(b)
+        out.append((ta, tb))
+    return out

@@ -11,33 +11,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 import tracemalloc
-from collections.abc import Callable
+
+from pairs import in_process_pairs as pairs
+from pairs import timed
 
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.pizza import SPEC
 from checkout_consent.pizza.dataset import public_tasks, scenario_of
-
-
-def _timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def pairs(a: Callable[[], object], b: Callable[[], object], n: int) -> list[tuple[float, float]]:
-    """n alternating (a, b) timings; the order within a pair flips each time."""
-    out = []
-    for i in range(n):
-        if i % 2:
-            tb, ta = _timed(b), _timed(a)
-        else:
-            ta, tb = _timed(a), _timed(b)
-        out.append((ta, tb))
-    return out
 
 
 def describe(label: str, got: list[tuple[float, float]], unit_of: int) -> str:
@@ -62,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
                     lambda p=policy: [play_and_grade(SPEC, s, p) for s in scenarios], n)
         print(describe(f"pizza-{name}", got, len(scenarios)))
     values = [float(i % 2) for i in range(40)]
-    boot = [_timed(lambda: bootstrap_ci(values, family="pizza")) for _ in range(n)]
+    boot = [timed(lambda: bootstrap_ci(values, family="pizza")) for _ in range(n)]
     print(f"bootstrap (40 values, 2000 resamples): median {statistics.median(boot) * 1000:.1f} ms "
           f"[{min(boot) * 1000:.1f}-{max(boot) * 1000:.1f}]")
     tracemalloc.start()  # untimed: memory only, every record kept alive

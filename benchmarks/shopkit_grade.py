@@ -12,32 +12,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from pairs import in_process_pairs
 
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
 from checkout_consent.shopkit.grading import grade_build, reference_dir, reference_values, seed_dir
 from checkout_consent.shopkit.sandbox.execution import execute
 
 
-def _timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def pairs(build: Path, n: int) -> list[tuple[float, float]]:
-    floor = lambda: execute(build, ())  # noqa: E731
-    grade = lambda: grade_build(build, "T4")  # noqa: E731
-    out = []
-    for i in range(n):
-        if i % 2:
-            g, f = _timed(grade), _timed(floor)
-        else:
-            f, g = _timed(floor), _timed(grade)
-        out.append((f, g))
-    return out
+    """(floor, grade) wall seconds, n alternating pairs."""
+    return in_process_pairs(lambda: execute(build, ()), lambda: grade_build(build, "T4"), n)
 
 
 def main(argv: list[str] | None = None) -> None:
