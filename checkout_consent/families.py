@@ -7,7 +7,7 @@ sanity, the Inspect registry, cassette references and the README table loop over
 from __future__ import annotations
 
 from checkout_consent.core.controls import ControlRegistry
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import FamilySpec, dispatching_controls
 from checkout_consent.grocery import SPEC as GROCERY
 from checkout_consent.pizza import SPEC as PIZZA
 from checkout_consent.shopkit import SPEC as SHOPKIT
@@ -30,4 +30,4 @@ def family(name: str) -> FamilySpec:
 
 def control_registry() -> ControlRegistry:
     """Every family's controls by full name, `<family>-<control>`."""
-    return ControlRegistry({f.name: dict(f.controls) for f in FAMILIES})
+    return ControlRegistry({f.name: dispatching_controls(f) for f in FAMILIES})

@@ -50,20 +50,31 @@ def offline_controls(spec: FamilySpec) -> ControlRecords:
 
 def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
-    err(f"sanity {spec.name}: playing controls {', '.join(spec.sanity_controls)} offline ...")
+    err(f"sanity {spec.label}: playing controls {', '.join(spec.sanity_controls)} offline ...")
     records = offline_controls(spec)
     problems = spec.check_sanity(records)
     for p in problems:
         err(f"  sanity problem: {p}")
     if problems:
-        raise RunFailed(f"sanity {spec.name}: {len(problems)} problem(s); refusing to report "
+        raise RunFailed(f"sanity {spec.label}: {len(problems)} problem(s); refusing to report "
                         "results")
-    err(f"sanity {spec.name}: 0 problem(s){spec.extra.get('sanity_note', '')}")
+    err(f"sanity {spec.label}: 0 problem(s){spec.extra.get('sanity_note', '')}")
     return records
 
 
+def worlds(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[FamilySpec]:
+    """What a run plays: per family, the world its -T `scenario` names (a model runs one
+    task), or every world of the family (the controls play each scenario's own world)."""
+    out: list[FamilySpec] = []
+    for spec in chosen:
+        arguments = task_args(args, spec)
+        named = args.model or any(t.startswith("scenario=") for t in args.T or [])
+        out += [spec.for_args(arguments)] if named else list(spec.every_world())
+    return out
+
+
 def _print(spec: FamilySpec, model: str, records: list[dict[str, Any]]) -> None:
-    print(f"\n{spec.name} | {model} | {len(records)} sample(s)")
+    print(f"\n{spec.label} | {model} | {len(records)} sample(s)")
     for r in records:
         print("  " + spec.line(r))
     print("  " + spec.summary(records).replace("\n", "\n  "))
@@ -100,16 +111,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, spec, task_args(args, spec))
     out: list[dict[str, Any]] = []
-    for spec in chosen:
+    for spec in worlds(args, chosen):
         controls = sanity(spec, args.log_dir)
         if args.model:
-            err(f"run {spec.name}: {args.model} ...")
+            err(f"run {spec.label}: {args.model} ...")
             results = {args.model: _model_run(args, spec)}
         else:
             results = {f"control/{spec.name}-{c}": (r, "") for c, r in controls.items()}
         for model, (records, log) in results.items():
-            out.append({"family": spec.name, "model": model, "log": log, "records": records,
-                        "summary": spec.summary(records)})
+            out.append({"family": spec.name, "scenario": spec.variant, "model": model,
+                        "log": log, "records": records, "summary": spec.summary(records)})
             if not args.json:
                 _print(spec, model, records)
     if args.json:
@@ -121,7 +132,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        sanity(family(name), args.log_dir)
+        for spec in family(name).every_world():
+            sanity(spec, args.log_dir)
     return 0
 
 

@@ -7,6 +7,7 @@ Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +68,17 @@ def _no_message(state: Any) -> str | None:
     return None
 
 
+def _no_recap(state: Any) -> str:
+    return "Earlier messages were trimmed to fit the context budget."
+
+
+def shown_chars(tool: str, args: Mapping[str, Any], observation: str) -> int:
+    """What one traced call put into the conversation, in characters: the tool's name, its
+    arguments as JSON and its observation. The context budget counts this (and the phase
+    messages), never the model's free text, so Inspect and the offline driver agree."""
+    return len(tool) + len(json.dumps(args, sort_keys=True, default=str)) + len(observation)
+
+
 @dataclass(frozen=True)
 class Episode:
     """How a run is paced, the same in Inspect's solver and in the offline driver.
@@ -86,6 +98,25 @@ class Episode:
     close_tool: str | None = None
     stop_tools: tuple[str, ...] = ()
     nudge: str | None = None
+    # The context budget: characters the world has shown the agent since the run began or
+    # was last trimmed (phase messages and `shown_chars` of every call). When a phase would
+    # open above it, the conversation after the opening message is replaced by
+    # `recap(state)` (e.g. the agent's notes) and `trim_tool` is called for the agent
+    # (origin "solver"), so the trace, and so the record, says on which phase it happened.
+    # None: never trimmed.
+    context_budget: int | None = None
+    trim_tool: str | None = None
+    recap: Callable[[Any], str] = _no_recap
+
+    @property
+    def solver_tools(self) -> tuple[str, ...]:
+        """The tools the solver may call for the agent (no arguments, origin "solver")."""
+        return tuple(t for t in (self.close_tool, self.trim_tool) if t is not None)
+
+    def over_budget(self, shown: int) -> bool:
+        """Whether a phase opening after `shown` characters must trim first."""
+        return (self.context_budget is not None and self.trim_tool is not None
+                and shown > self.context_budget)
 
 
 @dataclass(frozen=True)
@@ -135,6 +166,30 @@ class FamilySpec:
     # without public knobs: the same reference with no params.
     rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # A scenario that is a world of its own (storefront's adversary_v1): its scenario id ->
+    # its spec (same family name, its own `variant`, version, actions, grader, controls).
+    # The engine asks `for_scenario` wherever it holds a reference; the task dispatches on
+    # its -T `scenario`.
+    scenarios: Mapping[str, FamilySpec] = field(default_factory=dict)
+    variant: str | None = None  # set on a scenario's own spec: its scenario id
+
+    @property
+    def label(self) -> str:
+        """How the CLI names it: `storefront`, or `storefront/adversary_v1`."""
+        return self.name if self.variant is None else f"{self.name}/{self.variant}"
+
+    def for_scenario(self, scenario_id: object) -> FamilySpec:
+        """The spec that plays and grades `scenario_id`: its own, or this one."""
+        own = self.scenarios.get(scenario_id) if isinstance(scenario_id, str) else None
+        return self if own is None else own
+
+    def for_args(self, args: Mapping[str, Any] | None) -> FamilySpec:
+        """The spec a run with these -T arguments plays (its `scenario` argument)."""
+        return self.for_scenario((args or {}).get("scenario"))
+
+    def every_world(self) -> tuple[FamilySpec, ...]:
+        """This spec and each scenario's own spec, in order (what `run` and sanity play)."""
+        return (self, *self.scenarios.values())
 
     @property
     def task(self) -> str:
@@ -143,7 +198,8 @@ class FamilySpec:
 
     @property
     def world_version(self) -> str:
-        return f"{self.name}-{self.version}"
+        base = self.name if self.variant is None else f"{self.name}-{self.variant}"
+        return f"{base}-{self.version}"
 
     def public_task_ids(self) -> list[str]:
         """What the scoring service lists: `task_ids`, or the public seeds."""
@@ -151,3 +207,23 @@ class FamilySpec:
             return self.task_ids()
         seeds = self.public_args.get("seeds")
         return [] if seeds is None else [str(s) for s in parse_seeds(seeds)]
+
+
+def dispatching_controls(spec: FamilySpec) -> dict[str, Policy]:
+    """The family's controls by name, each playing the policy of the world its scenario
+    belongs to (`storefront-oracle` plays v0's oracle on adversary_v0 and v1's on
+    adversary_v1). A control a scenario does not have refuses with one line."""
+    worlds = spec.every_world()
+    names = dict.fromkeys(n for w in worlds for n in w.controls)
+
+    def dispatch(name: str) -> Policy:
+        def policy(scenario: Scenario, transcript: Sequence[Any]) -> Any:
+            own = spec.for_scenario(scenario.scenario_id).controls.get(name)
+            if own is None:
+                raise ValueError(f"control {spec.name}-{name} has no policy for scenario "
+                                 f"{scenario.scenario_id}")
+            return own(scenario, transcript)
+
+        return policy
+
+    return {n: spec.controls[n] if not spec.scenarios else dispatch(n) for n in names}

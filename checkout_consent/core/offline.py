@@ -28,7 +28,7 @@ from checkout_consent.core.controls import (
     count_tokens,
     transcript_tokens,
 )
-from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
+from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario, shown_chars
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import (
     ActionError,
@@ -101,13 +101,32 @@ def _play_phase(run: _Run, policy: Policy, phase: int) -> None:
             run.transcript.append(Msg("user", episode.nudge))
 
 
+def _open_phase(run: _Run, shown: int, mark: int) -> tuple[int, int]:
+    """Open a phase as the solver does: trim the conversation first if the world has shown
+    more than the context budget since the last trim, then append the phase message.
+    Returns (characters shown since the last trim, calls counted so far)."""
+    episode = run.spec.episode
+    shown += sum(shown_chars(c.tool, c.args, c.observation) for c in run.calls[mark:])
+    if episode.over_budget(shown):
+        recap = episode.recap(run.state)
+        del run.transcript[2:]
+        run.transcript.append(Msg("user", recap))
+        run.perform(str(episode.trim_tool), {}, origin="solver")
+        shown = len(recap)
+    message = episode.phase_message(run.state)
+    if message is not None:
+        run.transcript.append(Msg("user", message))
+        shown += len(message)
+    return shown, len(run.calls)
+
+
 def play(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Played:
     """Run `policy` through the family's episode against the pure world."""
+    spec = spec.for_scenario(scenario.scenario_id)
     run, episode = _Run(spec, scenario), spec.episode
+    shown = mark = 0
     while (phase := episode.phase(run.state)) is not None:
-        message = episode.phase_message(run.state)
-        if message is not None:
-            run.transcript.append(Msg("user", message))
+        shown, mark = _open_phase(run, shown, mark)
         _play_phase(run, policy, phase)
         if episode.phase(run.state) != phase:
             continue
@@ -124,6 +143,7 @@ def as_record(spec: FamilySpec, record: Any) -> Record:
 
 def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Record:
     """Play a policy offline and grade the run exactly as the Inspect scorer would."""
+    spec = spec.for_scenario(scenario.scenario_id)
     played = play(spec, scenario, policy)
     result = replay(spec.actions, spec.initial(scenario), played.calls)
     return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
@@ -154,9 +174,9 @@ def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
         raise ValueError(f"call {i} ({tool}): {err}") from None
     origin = item.get("origin", "agent")
     if origin not in ("agent", "solver") or origin == "solver" and (
-            tool != spec.episode.close_tool or args):
-        raise ValueError(f"call {i}: origin must be agent (or solver for the close tool), "
-                         f"got {str(origin)[:40]!r}")
+            tool not in spec.episode.solver_tools or args):
+        raise ValueError(f"call {i}: origin must be agent (or solver for the close or trim "
+                         f"tool, without arguments), got {str(origin)[:40]!r}")
     return Call(tool=tool, args=args, ok=True, observation="", origin=origin)
 
 
@@ -185,6 +205,7 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
+    spec = spec.for_scenario(scenario.scenario_id)
     bare = saved_calls(spec, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
     initial = state = spec.initial(scenario)
@@ -210,5 +231,6 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
 def grade_saved(spec: FamilySpec, scenario: Scenario, trace: Any,
                 turns: Sequence[Generation] = ()) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
+    spec = spec.for_scenario(scenario.scenario_id)
     return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace),
                                       tuple(turns)))

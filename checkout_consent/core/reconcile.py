@@ -6,8 +6,8 @@ tool, same arguments) and the result the model was shown (the observation, or th
 text of a refused call). Within one model turn calls may finish in any order (Inspect
 runs them concurrently); across turns the order is strict. A model call refused by
 Inspect before it reached a tool (bad JSON, unknown tool, schema) is not traced. Solver
-calls (origin "solver") need no model call but must be the episode's close tool with no
-arguments. Anything else is a difference, reported for the first differing call.
+calls (origin "solver") need no model call but must be one of the episode's solver tools
+(its close tool, its context-trim tool) with no arguments. Anything else is a difference, reported for the first differing call.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _describe(i: int, call: Call, seen: ModelCall | None) -> str:
 
 
 def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
-                     actions: Mapping[str, Action], *, close_tool: str | None,
+                     actions: Mapping[str, Action], *, solver_tools: Collection[str],
                      harness: Collection[str] = (),
                      truncated: Any = lambda tool, text: text) -> str | None:
     """None when the trace is the conversation's run; otherwise the first difference.
@@ -86,7 +86,7 @@ def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
     start = 0  # the first pending call not yet matched (its turn is the current one)
     for i, call in enumerate(calls):
         if call.origin == "solver":
-            if call.tool != close_tool or call.args:
+            if call.tool not in solver_tools or call.args:
                 return f"call {i} ({call.tool}) claims the solver made it; it never does"
             continue
         while start < len(pending) and taken[start]:

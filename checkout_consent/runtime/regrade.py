@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec, Record
-from checkout_consent.runtime.scorer import judge, provenance
+from checkout_consent.runtime.scorer import judge, provenance, spec_for
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
 
@@ -83,7 +83,8 @@ def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
     """One logged sample through the packaged scorer's checks and grader."""
     store = {k.split(":", 1)[1]: v for k, v in (sample.store or {}).items()
              if k.startswith("RunStore:")}
-    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [])
+    judged = judge(spec_for(spec, sample.metadata or {}), sample.id, sample.metadata or {},
+                   store, sample.messages or [])
     record = (None if judged.record is None
               else dict(json.loads(judged.record.model_dump_json())))
     return SampleVerdict(str(sample.id), int(sample.epoch), record, judged.failure,
@@ -94,6 +95,7 @@ def regrade_log(path: str | Path, families: Sequence[FamilySpec]) -> LogVerdict:
     """Re-grade every sample of the .eval log at `path` (its stored scores are ignored)."""
     log = _read(Path(path))
     spec = _family(str(log.eval.task), families)
+    spec = spec.for_args(log.eval.task_args)
     samples = tuple(regrade_sample(spec, s, str(log.eval.model))
                     for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)))
     if not samples:

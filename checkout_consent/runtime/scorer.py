@@ -45,11 +45,11 @@ class Judged(NamedTuple):
 def metric_names(spec: FamilySpec) -> tuple[str, ...]:
     """The keys of the family's metrics (what a failed sample reports as 0): those of a real
     record, the grade of an empty run of the family's first public task (computed once)."""
-    if spec.name not in _METRIC_NAMES:
+    if spec.world_version not in _METRIC_NAMES:
         scenario = spec.scenario_for(spec.public_task_ids()[0])
         record = spec.grade(scenario, replay(spec.actions, spec.initial(scenario), []), ())
-        _METRIC_NAMES[spec.name] = tuple(spec.metrics(record))
-    return _METRIC_NAMES[spec.name]
+        _METRIC_NAMES[spec.world_version] = tuple(spec.metrics(record))
+    return _METRIC_NAMES[spec.world_version]
 
 
 _METRIC_NAMES: dict[str, tuple[str, ...]] = {}
@@ -123,10 +123,18 @@ def model_calls(messages: Sequence[ChatMessage]) -> list[ModelCall]:
     return out
 
 
+def spec_for(spec: FamilySpec, metadata: Mapping[str, Any]) -> FamilySpec:
+    """The spec that grades a sample: the family's, or its scenario's own (the carried
+    reference only chooses; `checked_scenario` then holds it to that spec's packaged one)."""
+    carried = metadata.get("scenario")
+    return spec.for_scenario(carried.get("scenario_id") if isinstance(carried, dict) else None)
+
+
 def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
           store: Mapping[str, Any], messages: Sequence[ChatMessage]) -> Judged:
     """Grade one finished sample from what its log holds, trusting only the reference."""
     turns: tuple[Generation, ...] = ()
+    spec = spec_for(spec, metadata)
     try:
         scenario = checked_scenario(spec, sample_id, metadata.get("scenario"),
                                     store.get("scenario"))
@@ -139,7 +147,7 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
         if result.mismatch is not None:
             raise IntegrityError(f"the trace does not replay: {result.mismatch.describe()}")
         differs = first_difference(calls, model_calls(messages), spec.actions,
-                                   close_tool=spec.episode.close_tool,
+                                   solver_tools=spec.episode.solver_tools,
                                    harness=spec.harness_args, truncated=shown_tool_output)
         if differs is not None:
             raise IntegrityError(f"the trace is not the conversation's run: {differs}")
@@ -165,6 +173,7 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
 def grade_state(spec: FamilySpec, state: TaskState) -> Score:
     """Grade one finished sample from its metadata, store and messages (works on logs)."""
     store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
+    spec = spec_for(spec, state.metadata)
     judged = judge(spec, state.sample_id, state.metadata, store, state.messages)
     return as_score(spec, judged, str(state.model), state.epoch)
 

@@ -10,9 +10,9 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import FamilySpec, Scenario, shown_chars
 from checkout_consent.runtime.loop import play_turns
-from checkout_consent.runtime.store import RunStore, current_state, perform
+from checkout_consent.runtime.store import RunStore, current_state, live, perform
 
 
 @solver
@@ -32,19 +32,35 @@ def init_scenario() -> Solver:
 def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
     """Phase by phase: open the phase with its message, let the agent act for at most
     `turns` turns; if the phase is unchanged, call the close tool for it (or stop). After a
-    context overflow the remaining phases are closed for the agent, so the run is scored."""
+    context overflow the remaining phases are closed for the agent, so the run is scored.
+    Over the episode's context budget, a phase opens by trimming the conversation (as the
+    offline driver does: core/offline.py `_open_phase`)."""
     episode = spec.episode
+
+    def open_phase(state: TaskState, shown: int, mark: int) -> tuple[int, int]:
+        calls = live().calls
+        shown += sum(shown_chars(c["tool"], c["args"], c["observation"]) for c in calls[mark:])
+        if episode.over_budget(shown):
+            recap = episode.recap(current_state(spec))
+            del state.messages[2:]
+            state.messages.append(ChatMessageUser(content=recap))
+            perform(spec, str(episode.trim_tool), {}, origin="solver")
+            shown = len(recap)
+        message = episode.phase_message(current_state(spec))
+        if message is not None:
+            state.messages.append(ChatMessageUser(content=message))
+            shown += len(message)
+        return shown, len(live().calls)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         scenario = Scenario.model_validate(state.metadata["scenario"])
         state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
         defs = tools()
         overflowed = False
+        shown = mark = 0
         while (phase := episode.phase(current_state(spec))) is not None:
             if not overflowed:
-                message = episode.phase_message(current_state(spec))
-                if message is not None:
-                    state.messages.append(ChatMessageUser(content=message))
+                shown, mark = open_phase(state, shown, mark)
                 result = await play_turns(state, defs, phase=phase, budget=turns,
                                           stop_tools=episode.stop_tools, nudge=episode.nudge)
                 overflowed = result.ended_by == "overflow"

@@ -93,7 +93,7 @@ CLOSE = _call("end_day", {}, "Day closed.", origin="solver")
 
 
 def _diff(calls: list[Call], seen: list[ModelCall]) -> str | None:
-    return first_difference(calls, seen, ACTIONS, close_tool="end_day")
+    return first_difference(calls, seen, ACTIONS, solver_tools=("end_day",))
 
 
 def test_reconcile__a_faithful_trace_with_solver_closes_passes():
@@ -138,11 +138,11 @@ def test_reconcile__defaults_and_harness_arguments_may_be_filled_in():
     run = _call("run_cli", {"args": "stock", "result": {"exit_code": 0, "output": ""}}, "y")
     seen = [_seen(0, "view_file", {"path": "a.py"}, "x"),
             _seen(1, "run_cli", {"args": "stock"}, "y")]
-    assert first_difference([traced, run], seen, SHOPKIT.actions, close_tool=None,
+    assert first_difference([traced, run], seen, SHOPKIT.actions, solver_tools=(),
                             harness=SHOPKIT.harness_args) is None
-    assert first_difference([traced, run], seen, SHOPKIT.actions, close_tool=None) is not None
+    assert first_difference([traced, run], seen, SHOPKIT.actions, solver_tools=()) is not None
     other = _call("view_file", {"path": "a.py", "start_line": 5}, "x")
-    assert first_difference([other], seen[:1], SHOPKIT.actions, close_tool=None) is not None
+    assert first_difference([other], seen[:1], SHOPKIT.actions, solver_tools=()) is not None
 
 
 def test_same__numbers_by_value_booleans_apart_nan_and_the_logs_null():
