@@ -1,0 +1,49 @@
+"""The v1 scenario's spec (tasks/storefront/adversary_v1.yaml, read once), its scenario
+references, and a reference's initial world."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from checkout_consent.core.family import Scenario
+from checkout_consent.core.spec import parse_seeds
+from checkout_consent.runtime.files import load_yaml
+from checkout_consent.storefront.v1.generate import FAMILY, SCENARIO, generate
+from checkout_consent.storefront.v1.state import State
+
+
+@functools.cache
+def load_spec() -> dict[str, Any]:
+    """tasks/storefront/adversary_v1.yaml, parsed once (callers must not mutate it)."""
+    spec = load_yaml(FAMILY, SCENARIO)
+    if spec.get("scenario") != SCENARIO:
+        raise ValueError(f"tasks/{FAMILY}/{SCENARIO}.yaml names scenario "
+                         f"{spec.get('scenario')!r}")
+    return spec
+
+
+def scenario(seed: int) -> Scenario:
+    return Scenario(family=FAMILY, scenario_id=SCENARIO, seed=seed)
+
+
+def scenarios(seeds: str | int | list[int]) -> list[Scenario]:
+    return [scenario(seed) for seed in parse_seeds(seeds)]
+
+
+def resolve(ref: Scenario) -> dict[str, Any]:
+    """The spec a reference names; refuses another family's or scenario's reference."""
+    if ref.family != FAMILY or ref.scenario_id != SCENARIO:
+        raise ValueError(f"not a {FAMILY} {SCENARIO} scenario: {ref.family}/{ref.scenario_id}")
+    return load_spec()
+
+
+def world(ref: Scenario) -> State:
+    """The initial State of a reference (cached: a pure function of the seed)."""
+    resolve(ref)
+    return _world(ref.seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _world(seed: int) -> State:
+    return generate(load_spec(), seed)
