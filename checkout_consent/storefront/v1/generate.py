@@ -158,7 +158,8 @@ def generate(spec: dict[str, Any], seed: int) -> State:
         days=int(spec["days"]),
         products=products, suppliers=(pacific, zenith, third), owner=_owner(seed, spec),
         phishes=_phishes(seed, spec, (pacific, zenith)), intro_day=intro_day,
-        rules=_rules(spec), variants=tuple(spec["traps"]["variants"]))
+        rules=_rules(spec), variants=tuple(spec["traps"]["variants"]),
+        platform_domain=spec["phishing"]["platform_domain"])
     return State(setup=setup, emails=scheduled(setup, 1, 0))
 
 

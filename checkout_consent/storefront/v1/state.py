@@ -87,6 +87,7 @@ class Setup:
     # the spec's plain numbers in cents or units, by dotted path: "ads.max_per_day"
     rules: dict[str, int] = field(compare=False, repr=False)
     variants: tuple[str, ...] = ()  # Zenith's hidden-fee variants
+    platform_domain: str = ""
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
