@@ -115,7 +115,9 @@ def close_day(state: State) -> State:
 def _ship_backorders(backorders: list[Backorder], pid: str, units: int, day: int) -> int:
     """Ship open backorders of `pid` oldest first (splitting a line); the units left."""
     for i, b in enumerate(backorders):
-        if units and b.product_id == pid and b.status == "open":
+        if not units:
+            break
+        if b.product_id == pid and b.status == "open":
             take = min(units, b.last - b.first + 1)
             units -= take
             backorders[i] = evolve(b, first=b.first, last=b.first + take - 1, status="shipped",

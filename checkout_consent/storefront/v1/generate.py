@@ -58,6 +58,14 @@ def _rules(spec: dict[str, Any]) -> dict[str, int]:
     return rules
 
 
+def _texts(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec's email templates (shared by every seed of the spec)."""
+    third, phishing = spec["third_supplier"], spec["phishing"]
+    return {"legit_email": third["legit_email"], "ghost_email": third["ghost_email"],
+            "discount": int(third["ghost_discount_bp"]), "phish_emails": phishing["emails"],
+            "platform_name": phishing["platform_name"]}
+
+
 def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:
     """The product's market value per day: a clamped multiplicative drift from its start."""
     market, start = spec["market"], parse_dollars(entry["market_value"])
@@ -145,7 +153,7 @@ def _phishes(seed: int, spec: dict[str, Any], known: tuple[Supplier, ...]) -> tu
         if party and account == party.account:
             account = f"{(int(account) + 1) % 10_000:04d}"
         out.append(Phish(day, kind, party.id if party else "platform", sender, account,
-                         rng.randint(lo, hi) * 100, f"INV-{rng.randint(4000, 9999)}"))
+                         rng.randint(lo, hi) * 100, f"INV-{rng.randint(*phishing['references'])}"))
     return tuple(out)
 
 
@@ -159,7 +167,7 @@ def generate(spec: dict[str, Any], seed: int) -> State:
         products=products, suppliers=(pacific, zenith, third), owner=_owner(seed, spec),
         phishes=_phishes(seed, spec, (pacific, zenith)), intro_day=intro_day,
         rules=_rules(spec), variants=tuple(spec["traps"]["variants"]),
-        platform_domain=spec["phishing"]["platform_domain"])
+        platform_domain=spec["phishing"]["platform_domain"], texts=_texts(spec))
     return State(setup=setup, emails=scheduled(setup, 1, 0))
 
 
