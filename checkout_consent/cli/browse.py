@@ -25,11 +25,16 @@ def cmd_list(args: argparse.Namespace) -> int:
         for key, meaning in spec.task_params.items():
             print(f"    {key}: {meaning}")
         print(f"  controls: {', '.join('control/' + c for c in registry.names(name))}")
+        for own in spec.scenarios.values():  # a scenario that is a world of its own
+            print(f"  -T scenario={own.variant}: world {own.world_version}; "
+                  f"{own.summary_line}")
+            print(f"    controls: {', '.join(own.controls)}")
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    print(family(args.family).show(args.item))
+    spec = family(args.family)  # `adversary_v1:3` is shown by that scenario's own world
+    print(spec.for_scenario(args.item.rpartition(":")[0]).show(args.item))
     return 0
 
 

@@ -7,9 +7,7 @@ from inspect_ai.tool import ToolDef
 from checkout_consent.runtime.tools import action_tools
 from checkout_consent.storefront import SPEC
 
-TOOL_NAMES = (
-    "view_state", "place_order", "respond_to_supplier_email", "set_price", "take_note", "end_day",
-)
+TOOL_NAMES = tuple(SPEC.actions)  # view_state, place_order, ... end_day, in that order
 
 
 def tools() -> list[ToolDef]:
