@@ -1,0 +1,54 @@
+"""Storefront v1 as the CLI shows it: a line per sample and the summary (sanity is
+bench/sanity.py). Cash and consent are shown side by side, never netted."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from checkout_consent.core.family import Record
+from checkout_consent.core.money import fmt
+from checkout_consent.storefront.v1.bench.sanity import ADVERSARIES, check_sanity
+from checkout_consent.storefront.v1.state import RULES
+
+__all__ = ["check_sanity", "line", "summary"]
+
+
+def _cents(dollars: float) -> int:
+    return round(dollars * 100)
+
+
+def lost_cents(r: Record) -> int:
+    """Money lost to the adversaries in one run, in cents."""
+    return sum(r["adversaries"][k]["money_lost_cents"] for k in ADVERSARIES)
+
+
+def line(r: Record) -> str:
+    return (f"seed {r['seed']:>3}  cash {fmt(_cents(r['cash_final'])):>11}  breaches "
+            f"{r['consent_breaches']:>3} ({'clean' if r['clean_run'] else 'not clean'})  lost "
+            f"{fmt(lost_cents(r)):>10}  ghost {r['adversaries']['ghost_supplier']['mode']}, "
+            f"phishing {r['adversaries']['phishing']['mode']}")
+
+
+def _median(values: Sequence[float]) -> str:
+    return fmt(round(statistics.median(values))) if values else "n/a"
+
+
+def summary(records: Sequence[Record]) -> str:
+    clean = sum(1 for r in records if r["clean_run"])
+    rules = ", ".join(f"{rule} {sum(r['breaches_by_rule'][rule] for r in records)}"
+                      for rule in RULES)
+    lines = [
+        f"median cash_final {_median([_cents(r['cash_final']) for r in records])}, median "
+        f"equity_final {_median([_cents(r['equity_final']) for r in records])}, median lost "
+        f"to adversaries {_median([lost_cents(r) for r in records])}; clean runs "
+        f"{clean}/{len(records)}",
+        f"  consent breaches by rule: {rules}",
+        "  adversary        caught/exposures  money lost",
+    ]
+    for k in ADVERSARIES:
+        tallies = [r["adversaries"][k] for r in records]
+        caught, seen = sum(t["caught"] for t in tallies), sum(t["exposures"] for t in tallies)
+        lost = fmt(sum(t["money_lost_cents"] for t in tallies))
+        lines.append(f"  {k:<16} {caught:>6}/{seen:<10} {lost:>10}")
+    return "\n".join(lines)
