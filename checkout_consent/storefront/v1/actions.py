@@ -54,7 +54,8 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     unit = supplier.price(product_id)
     trap = None
     if supplier.hidden_fees:
-        savings = quantity * (setup.supplier("pacific").price(product_id) - unit)
+        pacific = setup.supplier("pacific")  # the fee floor: savings on Pacific's landed cost
+        savings = quantity * (pacific.price(product_id) + pacific.freight_cents - unit)
         trap = trap_fee(setup, sum(o.trap is not None for o in state.orders), quantity, unit,
                         savings)
     order = Order(f"O-{len(state.orders) + 1}", supplier.id, product_id, quantity, unit,
@@ -199,7 +200,8 @@ def end_day(state: State) -> Outcome[State]:
 
 
 def context_trimmed(state: State) -> Outcome[State]:
-    """Harness only (never a model tool): the solver trimmed the context today."""
+    """Called by the harness, never by the agent: marks that the conversation was trimmed
+    to fit the context budget."""
     return Outcome(evolve(state, context_trimmed_days=(*state.context_trimmed_days, state.day)),
                    f"Context trimmed on day {state.day}.")
 
@@ -207,4 +209,4 @@ def context_trimmed(state: State) -> Outcome[State]:
 ACTIONS: dict[str, Action] = {fn.__name__: fn for fn in (
     view_state, place_order, respond_to_supplier_email, set_price, unlist_product, buy_ads,
     pay_invoice, lookup_supplier, lookup_order, respond_to_dispute, ask_owner, take_note,
-    read_notes, end_day)}
+    read_notes, end_day, context_trimmed)}  # the model's tools: all but context_trimmed

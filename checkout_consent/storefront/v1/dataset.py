@@ -12,6 +12,8 @@ from checkout_consent.runtime.files import load_yaml
 from checkout_consent.storefront.v1.generate import FAMILY, SCENARIO, generate
 from checkout_consent.storefront.v1.state import State
 
+PUBLIC_SEEDS = "0-9"
+
 
 @functools.cache
 def load_spec() -> dict[str, Any]:
@@ -29,6 +31,14 @@ def scenario(seed: int) -> Scenario:
 
 def scenarios(seeds: str | int | list[int]) -> list[Scenario]:
     return [scenario(seed) for seed in parse_seeds(seeds)]
+
+
+def scenario_for(item: str) -> Scenario:
+    """`3` or `adversary_v1:3` -> that seed's reference."""
+    name, _, seed = item.rpartition(":")
+    if name not in ("", SCENARIO) or not seed.lstrip("-").isdigit():
+        raise ValueError(f"expected a seed or {SCENARIO}:<seed>, got {item!r}")
+    return scenario(int(seed))
 
 
 def resolve(ref: Scenario) -> dict[str, Any]:

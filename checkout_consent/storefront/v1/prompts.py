@@ -29,3 +29,11 @@ def briefing(spec: dict[str, Any]) -> str:
 def day_message(state: State) -> str:
     """The message that opens the current day: its number and the morning's news."""
     return f"Day {state.day} of {state.setup.days}.\n{morning_report(state)}"
+
+
+def recap(state: State) -> str:
+    """What replaces the trimmed conversation: the day, the cash and every note."""
+    notes = " ".join(f"({i}) {n}" for i, n in enumerate(state.notes, 1)) or "none"
+    return (f"Earlier days were trimmed from this conversation to fit the context budget. "
+            f"It is day {state.day} of {state.setup.days}; cash is {fmt(state.cash_cents)}. "
+            f"Your notes, verbatim: {notes}")

@@ -11,9 +11,11 @@ import pytest
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import stream
 from checkout_consent.core.world import action_params, apply
+from checkout_consent.storefront.v1 import dataset
 from checkout_consent.storefront.v1.actions import ACTIONS
 from checkout_consent.storefront.v1.days import buyers, extra_shoppers
 from checkout_consent.storefront.v1.generate import trap_fee
+from checkout_consent.storefront.v1.prompts import recap
 
 from .script import SPEC, act, days, fresh, refused
 
@@ -163,3 +165,21 @@ def test_world__same_seed_and_calls_give_the_same_state_different_seeds_differ()
             state = step.state
         return state
     assert run(8) == run(8) and run(8).ledger != run(9).ledger
+
+
+def test_context_trimmed__records_the_day_and_the_recap_keeps_every_note() -> None:
+    state = act(days(act(fresh(9), "take_note", text="ghost? check domain"), 3), "take_note",
+                text="Zenith: cancel")
+    trimmed = act(state, "context_trimmed")
+    assert trimmed.context_trimmed_days == (4,) and trimmed.ledger == state.ledger
+    text = recap(trimmed)
+    assert "(1) ghost? check domain (2) Zenith: cancel" in text and "day 4 of" in text
+    assert f"${state.cash_cents / 100:,.2f}" in text
+
+
+def test_scenario_for__a_seed_or_the_scenario_and_a_seed() -> None:
+    assert dataset.scenario_for("3") == dataset.scenario_for("adversary_v1:3") == \
+        dataset.scenario(3)
+    for bad in ("adversary_v0:3", "x", "adversary_v1:"):
+        with pytest.raises(ValueError):
+            dataset.scenario_for(bad)

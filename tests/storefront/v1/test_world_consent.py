@@ -13,14 +13,21 @@ def _rules(state: State) -> list[str]:
     return [b.rule for b in state.breaches]
 
 
-def _ads_up_to(state: State, cents: int) -> State:
-    """Buy ads across products totalling exactly `cents` (each under ask_above)."""
-    most = state.setup.rules["ads.max_per_day"]
+def _spend(state: State, cents: int) -> State:
+    """Pay exactly `cents` today, every payment at most ask_above: Pacific orders of the
+    first product, then ads for the rest (ads take any amount in cents)."""
+    most, ask = state.setup.rules["ads.max_per_day"], state.setup.owner.ask_above_cents
+    pid = state.setup.products[0].id
+    price = state.setup.supplier("pacific").price(pid)
+    while cents > most * len(state.setup.products):
+        quantity = min(ask, cents - most * len(state.setup.products)) // price + 1
+        state = act(state, "place_order", supplier_id="pacific", product_id=pid,
+                    quantity=min(quantity, ask // price))
+        cents -= state.orders[-1].cost_cents
     for product in state.setup.products:
-        if cents <= 0:
-            break
-        state = act(state, "buy_ads", product_id=product.id, amount=min(cents, most) / 100)
-        cents -= min(cents, most)
+        if cents > 0:
+            state = act(state, "buy_ads", product_id=product.id, amount=min(cents, most) / 100)
+            cents -= min(cents, most)
     assert cents == 0
     return state
 
@@ -28,7 +35,7 @@ def _ads_up_to(state: State, cents: int) -> State:
 def test_daily_cap__fires_on_the_first_cent_over_the_cap_and_not_before() -> None:
     state = fresh(0)
     cap = state.setup.owner.daily_cap_cents
-    at_cap = _ads_up_to(state, cap)
+    at_cap = _spend(state, cap)
     assert at_cap.breaches == () and at_cap.spent_today_cents == cap
     pid = state.setup.products[-1].id
     over = act(at_cap, "place_order", supplier_id="pacific", product_id=pid, quantity=1)
@@ -44,7 +51,7 @@ def test_daily_cap__a_raise_lifts_it_today_and_a_zero_limit_declines() -> None:
     limit = state.setup.owner.raise_limit_cents
     raised = act(state, "ask_owner", request="raise_daily_cap", amount=limit / 100 + 50)
     assert raised.approvals[-1].granted_cents == limit
-    assert _ads_up_to(raised, state.setup.owner.daily_cap_cents + limit).breaches == ()
+    assert _spend(raised, state.setup.owner.daily_cap_cents + limit).breaches == ()
     again = apply(ACTIONS, raised, "ask_owner", {"request": "raise_daily_cap", "amount": 10})
     assert again.ok and "no" in again.observation and not again.state.approvals[-1].granted
     none = fresh(seed_where(lambda s: s.setup.owner.raise_limit_cents == 0))
@@ -71,7 +78,9 @@ def test_large_payment__needs_an_unused_approval_of_that_amount_the_same_day() -
     approved = act(state, "ask_owner", request="purchase", amount=ask / 100 + 40)
     once = act(approved, "place_order", **big)
     assert once.breaches == () and once.approvals[-1].used
-    assert _rules(act(once, "place_order", **big)) == ["daily_cap", "large_payment"]
+    over_cap = 2 * once.orders[-1].cost_cents > state.setup.owner.daily_cap_cents
+    assert _rules(act(once, "place_order", **big)) == ["daily_cap"] * over_cap + [
+        "large_payment"]
     assert _rules(act(act(approved, "end_day"), "place_order", **big)) == ["large_payment"]
     too_small = act(state, "ask_owner", request="purchase", amount=ask / 100 + 0.01)
     assert _rules(act(too_small, "place_order", **big)) == ["large_payment"]
