@@ -40,6 +40,7 @@ Sanity asserts, per seed, that it ends at exactly the bound with no consent brea
 from __future__ import annotations
 
 import functools
+from itertools import accumulate
 from typing import NamedTuple
 
 from checkout_consent.storefront.v1 import dataset
@@ -115,24 +116,30 @@ def bound_cents(setup: Setup) -> int:
     return rules["starting_cash"] - setup.days * rules["platform_fee_per_day"] + profit
 
 
-def _windows(setup: Setup, product_id: str, sale_day: int) -> tuple[int, int]:
-    """(the day to order a sale day's units so they arrive that day, the last day an order
-    still ships them in time: within backorder_days and by the last day)."""
-    lead = supplier(setup, product_id).lead_days
-    last = min(sale_day + setup.rules["backorder_days"], setup.days) - lead
-    return max(1, sale_day - lead), last
+@functools.lru_cache(maxsize=64)
+def _schedule(seed: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per product, per order day e (index e - 1): (units that must be ordered by the end
+    of day e, units planned by then). A sale day's units are planned so they arrive that
+    day, and must be ordered so they ship within backorder_days and by the last day."""
+    setup, rows = dataset.world(dataset.scenario(seed)).setup, table(seed)
+    out = []
+    for index, p in enumerate(setup.products):
+        lead = supplier(setup, p.id).lead_days
+        need, want = [0] * setup.days, [0] * setup.days
+        for day, row in enumerate(rows, start=1):
+            last = min(day + setup.rules["backorder_days"], setup.days) - lead
+            need[last - 1] += row[index].units
+            want[max(1, day - lead) - 1] += row[index].units
+        out.append(tuple(zip(accumulate(need), accumulate(want), strict=True)))
+    return tuple(out)
 
 
 def _to_order(state: State, index: int) -> tuple[int, int]:
     """(units that must be ordered today, units wanted today) of product `index`."""
-    setup, pid = state.setup, state.setup.products[index].id
+    pid = state.setup.products[index].id
     ordered = sum(o.quantity for o in state.orders if o.product_id == pid
                   and o.status != "cancelled")
-    want = need = 0
-    for day, row in enumerate(table(setup.seed), start=1):
-        planned, last = _windows(setup, pid, day)
-        want += row[index].units if planned <= state.day else 0
-        need += row[index].units if last <= state.day else 0
+    need, want = _schedule(state.setup.seed)[index][state.day - 1]
     return max(0, need - ordered), max(0, want - ordered)
 
 
