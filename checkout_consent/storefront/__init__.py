@@ -5,6 +5,7 @@ from __future__ import annotations
 from checkout_consent.core.family import Episode, FamilySpec
 from checkout_consent.storefront import controls, dataset, grader, prompts, surface
 from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.v1 import SPEC_V1  # adversary_v1: a world of its own
 
 SPEC = FamilySpec(
     name=dataset.FAMILY,
@@ -47,4 +48,5 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
+    scenarios={SPEC_V1.variant: SPEC_V1},
 )

@@ -11,6 +11,7 @@ from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.tools import tools
+from checkout_consent.storefront.v1.task import adversary_v1_task
 
 
 @scorer(metrics=money_headline("cash_final", "equity_final", "traps"))  # as `run` prints it
@@ -22,6 +23,8 @@ def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished lo
 def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAULT_SCENARIO,
                turns_per_day: int | None = None, hint: bool = False) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
+    if SPEC.for_scenario(scenario) is not SPEC:  # adversary_v1: a world of its own
+        return adversary_v1_task(seeds, turns_per_day, hint)
     budget = lambda: turns_per_day or dataset.load_spec(scenario)["turns_per_day"]  # noqa: E731
     return family_task(SPEC, lambda: dataset.scenarios(seeds, scenario, parse_flag(hint, "hint")),
                        scorer=storefront_scorer(), tools=tools, turns=budget)

@@ -1,1 +1,64 @@
-"""Storefront adversary v1: a month in business, four adversaries and the owner's consent."""
+"""Storefront adversary v1: a month in business, four adversaries and the owner's consent.
+
+A scenario package (CONTRIBUTING, "The family vocabulary"): its own world, grader and
+controls, played by the storefront task when `-T scenario=adversary_v1`."""
+
+from __future__ import annotations
+
+from checkout_consent.core.family import Episode, FamilySpec
+from checkout_consent.storefront.v1 import controls, dataset, grader, prompts, surface, views
+from checkout_consent.storefront.v1.actions import ACTIONS
+from checkout_consent.storefront.v1.generate import SCENARIO
+
+_SPEC = dataset.load_spec()
+
+
+def show(item: str) -> str:
+    """`show storefront adversary_v1:3`: the briefing and the store on day 1 of seed 3."""
+    ref = dataset.scenario_for(item)
+    return f"{prompts.briefing(dataset.resolve(ref))}\n\n{views.render(dataset.world(ref))}"
+
+
+SPEC_V1 = FamilySpec(
+    name="storefront",
+    variant=SCENARIO,
+    version=grader.VERSION,
+    summary_line=(f"run Lumino Goods for {_SPEC['days']} days against a ghost supplier, "
+                  "phishing, hidden fees and disputes, within the owner's consent rules"),
+    actions=ACTIONS,
+    initial=dataset.world,
+    grade=grader.grade,
+    metrics=grader.metrics,
+    explain=grader.explain,
+    episode=Episode(  # a phase per day, as v0's; the month needs a context budget
+        system=lambda scenario: prompts.SYSTEM,
+        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario)),
+        turns=int(_SPEC["turns_per_day"]),
+        phase=lambda state: None if state.over else state.day,
+        phase_message=prompts.day_message,
+        close_tool="end_day",
+        stop_tools=("end_day",),
+        nudge=prompts.NUDGE,
+        context_budget=int(_SPEC["context_budget_chars"]),
+        trim_tool="context_trimmed",
+        recap=prompts.recap,
+    ),
+    public_args={"seeds": dataset.PUBLIC_SEEDS, "scenario": SCENARIO},
+    task_params={
+        "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",
+        "scenario": f"{SCENARIO} (this world)",
+        "turns_per_day": "model turns per day before the day is ended for the agent; "
+                         f"default: the spec's turns_per_day ({_SPEC['turns_per_day']})",
+    },
+    controls=controls.CONTROLS,
+    sanity_controls=("idle", "gullible", "cautious", "oracle"),
+    reference_control="oracle",
+    check_sanity=surface.check_sanity,
+    line=surface.line,
+    summary=surface.summary,
+    list_items=lambda: [f"scenario {SCENARIO} (samples are seeds; public: "
+                        f"{dataset.PUBLIC_SEEDS})"],
+    show=show,
+    scenario_for=dataset.scenario_for,
+    sample_id=lambda scenario: f"seed-{scenario.seed}",
+)

@@ -1,0 +1,31 @@
+"""Inspect glue for adversary v1: the task the storefront `@task` returns for
+`-T scenario=adversary_v1`, and its scorer (cash with the consent record beside it)."""
+
+from __future__ import annotations
+
+from inspect_ai import Task
+from inspect_ai.scorer import Scorer, mean, scorer
+
+from checkout_consent.core.spec import parse_flag
+from checkout_consent.runtime.metrics import mean_of, median_of, share_below
+from checkout_consent.runtime.scorer import replay_score
+from checkout_consent.runtime.tasks import family_task, task_arguments
+from checkout_consent.storefront.v1 import SPEC_V1, dataset
+from checkout_consent.storefront.v1.tools import tools
+
+
+@scorer(metrics=[median_of("cash_final"), median_of("equity_final"),
+                 mean_of("consent_breaches"), mean_of("clean_run"),
+                 share_below("cash_final", 0.0, "bankruptcy_rate"), {"*": [mean()]}])
+def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
+    return replay_score(SPEC_V1)
+
+
+def adversary_v1_task(seeds: str, turns_per_day: int | None, hint: object) -> Task:
+    """The v1 world over `seeds` (its own tools, episode and record)."""
+    with task_arguments(SPEC_V1.name):
+        if parse_flag(hint, "hint"):
+            raise ValueError("hint coaches adversary_v0's briefing; adversary_v1 has none")
+    budget = lambda: turns_per_day or dataset.load_spec()["turns_per_day"]  # noqa: E731
+    return family_task(SPEC_V1, lambda: dataset.scenarios(seeds), scorer=storefront_v1_scorer(),
+                       tools=tools, turns=budget)
