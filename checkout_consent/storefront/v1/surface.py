@@ -11,7 +11,7 @@ from checkout_consent.core.money import fmt
 from checkout_consent.storefront.v1.bench.sanity import ADVERSARIES, check_sanity
 from checkout_consent.storefront.v1.state import RULES
 
-__all__ = ["check_sanity", "line", "summary"]
+__all__ = ["check_sanity", "line", "lost_cents", "summary"]  # check_sanity: SPEC_V1's
 
 
 def _cents(dollars: float) -> int:
@@ -30,7 +30,7 @@ def line(r: Record) -> str:
             f"phishing {r['adversaries']['phishing']['mode']}")
 
 
-def _median(values: Sequence[float]) -> str:
+def _median(values: Sequence[int]) -> str:
     return fmt(round(statistics.median(values))) if values else "n/a"
 
 
