@@ -1,13 +1,14 @@
-"""Seeded policies for the oracle's property test: random ones, heuristic ones and the
-oracle's own plan perturbed; `keeping` wraps any plan so it keeps the consent rules (it
-asks the owner first, and skips a call that would still break a rule)."""
+"""Seeded policies for the oracle's property test: random ones, heuristic ones, the
+oracle's own plan perturbed, and the oracle's plan stocking in bulk. `keeping` wraps any
+plan so it keeps the consent rules (it asks the owner first, and skips a call that would
+still break a rule)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
 
 from checkout_consent.core.rng import Stream, derive
-from checkout_consent.storefront.v1.bench.oracle import oracle_plan
+from checkout_consent.storefront.v1.bench.oracle import oracle_plan, table
 from checkout_consent.storefront.v1.bench.script import Call, DayPlan, Plan
 from checkout_consent.storefront.v1.consent import cap_today
 from checkout_consent.storefront.v1.generate import tracking
@@ -146,28 +147,34 @@ def heuristic_plan(k: int) -> Plan:
     return day
 
 
-def _nudge(r: Stream, made: Call) -> Call:
+def _nudge(r: Stream, made: Call, scale: int) -> Call:
+    """`made` with its price (up to `scale` cents), ad spend (5 x) or quantity moved."""
     tool, args = made
     if tool == "set_price":
-        return tool, {**args, "price": max(0.01, round(args["price"] + r.randint(-300, 300)
-                                                       / 100, 2))}
+        cents = round(args["price"] * 100) + r.randint(-scale, scale)
+        return tool, {**args, "price": max(1, cents) / 100}
     if tool == "buy_ads":
-        return tool, {**args, "amount": max(0.01, round(args["amount"] + r.randint(-1500, 1500)
-                                                        / 100, 2))}
+        cents = round(args["amount"] * 100) + r.randint(-5 * scale, 5 * scale)
+        return tool, {**args, "amount": max(1, cents) / 100}
     if tool == "place_order":
-        return tool, {**args, "quantity": max(1, args["quantity"] + r.randint(-3, 3))}
+        return tool, {**args, "quantity": max(1, args["quantity"] + r.randint(-3, 3) *
+                                              scale // 300)}
     return made
 
 
 def perturbed_oracle_plan(k: int) -> Plan:
-    """The oracle's calls with prices, ad spends and quantities nudged, some dropped."""
+    """The oracle's calls with a third of its prices, ad spends and quantities nudged:
+    gently (prices by up to 50 cents, quantities kept) for half the policies, and by up to
+    $3 and 3 units, with a tenth of the calls dropped, for the rest."""
 
     def day(state: State) -> Generator[Call, State, None]:
         r, inner = rng(k, state.day, "perturbed"), oracle_plan(state)
+        gentle = rng(k, 0, "gentle").below(2) == 0  # half the policies drop no call
         made = next(inner, None)
         while made is not None:
-            if r.below(10):
-                state = yield _nudge(r, made) if r.below(3) == 0 else made
+            if gentle or r.below(10):
+                state = yield _nudge(r, made, 50 if gentle else 300) if r.below(3) == 0 \
+                    else made
             try:
                 made = inner.send(state)
             except StopIteration:
@@ -176,7 +183,38 @@ def perturbed_oracle_plan(k: int) -> Plan:
     return day
 
 
-MAKERS: tuple[Maker, ...] = (random_plan, heuristic_plan, perturbed_oracle_plan)
+def bulk_oracle_plan(k: int) -> Plan:
+    """The oracle's prices, ads, invoices and disputes, but its stock bought in bulk every
+    few days (up to 100 units an order, asking the owner as needed) from one supplier:
+    Pacific, Zenith (cancelling nothing) or the third."""
+
+    def day(state: State) -> Generator[Call, State, None]:
+        r, setup = rng(k, 0, "bulk"), state.setup
+        period, s = r.randint(2, 6), r.choice(setup.suppliers)
+        inner = oracle_plan(state)
+        made = next(inner, None)
+        while made is not None:
+            if made[0] != "place_order":
+                state = yield made
+            try:
+                made = inner.send(state)
+            except StopIteration:
+                made = None
+        if state.day % period == 1 or period == 1:
+            for i, p in enumerate(setup.products):
+                first = state.day + s.lead_days
+                units = sum(table(setup.seed)[d - 1][i].units
+                            for d in range(first, min(first + period, setup.days + 1)))
+                for q in [100] * (units // 100) + [units % 100]:
+                    if q:
+                        state = yield ("place_order", {"supplier_id": s.id,
+                                                       "product_id": p.id, "quantity": q})
+
+    return day
+
+
+MAKERS: tuple[Maker, ...] = (random_plan, heuristic_plan, perturbed_oracle_plan,
+                             bulk_oracle_plan)
 
 
 def sweep(count: int, seeds: int) -> list[tuple[str, int, Plan]]:

@@ -75,6 +75,16 @@ def test_controls__refuse_another_scenario_in_one_line() -> None:
         SPEC_V1.controls["oracle"](v0_dataset.scenario(0), [Msg("user", "Day 1 of 5.")])
 
 
+@pytest.mark.parametrize(("transcript", "says"), [
+    ([Msg("user", "Good morning.")], "no 'Day N of M.' message"),
+    ([Msg("user", "Day 0 of 30.")], "day 0 is not a day of this 30-day run"),
+    ([Msg("user", "Day 31 of 30.")], "day 31 is not a day of this 30-day run"),
+])
+def test_controls__refuse_a_transcript_without_a_day_of_the_run(transcript, says) -> None:
+    with pytest.raises(ValueError, match=says):
+        SPEC_V1.controls["cautious"](dataset.scenario(0), transcript)
+
+
 def test_controls__play_the_same_run_twice() -> None:
     first = play(SPEC_V1, dataset.scenario(4), SPEC_V1.controls["cautious"])
     second = play(SPEC_V1, dataset.scenario(4), SPEC_V1.controls["cautious"])

@@ -79,7 +79,10 @@ def as_policy(plan: Plan) -> Policy:
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         dataset.resolve(scenario)  # refuses another scenario's reference
         day, made = today(transcript)
-        calls = days(scenario.seed)[day - 1]
+        run = days(scenario.seed)
+        if not 1 <= day <= len(run):
+            raise ValueError(f"day {day} is not a day of this {len(run)}-day run")
+        calls = run[day - 1]
         if made < len(calls):
             return Reply(calls=calls[made:made + BATCH])
         return call("end_day")
