@@ -7,7 +7,6 @@ Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,10 +72,11 @@ def _no_recap(state: Any) -> str:
 
 
 def shown_chars(tool: str, args: Mapping[str, Any], observation: str) -> int:
-    """What one traced call put into the conversation, in characters: the tool's name, its
-    arguments as JSON and its observation. The context budget counts this (and the phase
-    messages), never the model's free text, so Inspect and the offline driver agree."""
-    return len(tool) + len(json.dumps(args, sort_keys=True, default=str)) + len(observation)
+    """What one traced call's result put into the conversation, in characters: the world's
+    observation. The context budget counts this and the phase messages, never what the
+    model wrote (its text, its arguments: Inspect may fill in defaults or turn 5 into 5.0),
+    so the Inspect solver and the offline driver trim at the same phase openings."""
+    return len(observation)
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,13 @@ class _Run:
         self.turns: list[Generation] = []
         self.transcript = [Msg("system", spec.episode.system(scenario)),
                            Msg("user", spec.episode.opening(scenario))]
+        self.window = 0  # where the conversation the agent sees resumes after a trim
+
+    def view(self) -> list[Msg]:
+        """What the agent sees: the opening, then everything since the last trim's recap
+        (the whole transcript is kept, as Inspect's log keeps every message)."""
+        return self.transcript if not self.window else [*self.transcript[:2],
+                                                        *self.transcript[self.window:]]
 
     def perform(self, tool: str, args: dict[str, Any], origin: str = "agent") -> bool:
         prepare = self.spec.prepare_call
@@ -72,11 +79,12 @@ class _Run:
 
     def turn(self, policy: Policy, phase: int) -> tuple[bool, bool]:
         """One model turn: (made calls, a stop tool succeeded)."""
-        reply = policy(self.scenario, self.transcript)
+        seen = self.view()
+        reply = policy(self.scenario, seen)
         requests = tuple(CallRequest(i, t, a) for i, (t, a) in
-                         zip(call_ids(self.transcript, reply), reply.calls, strict=True))
+                         zip(call_ids(seen, reply), reply.calls, strict=True))
         self.turns.append(Generation(  # tokens counted as the control provider reports them
-            phase=phase, input_tokens=transcript_tokens(self.transcript),
+            phase=phase, input_tokens=transcript_tokens(seen),
             output_tokens=count_tokens(reply.text + json.dumps([list(c) for c in reply.calls])),
             tool_calls=len(requests), stop_reason="tool_calls" if requests else "stop"))
         self.transcript.append(Msg("assistant", reply.text, requests))
@@ -103,13 +111,14 @@ def _play_phase(run: _Run, policy: Policy, phase: int) -> None:
 
 def _open_phase(run: _Run, shown: int, mark: int) -> tuple[int, int]:
     """Open a phase as the solver does: trim the conversation first if the world has shown
-    more than the context budget since the last trim, then append the phase message.
+    more than the context budget since the last trim (the agent then sees the opening, the
+    recap and what follows), then append the phase message.
     Returns (characters shown since the last trim, calls counted so far)."""
     episode = run.spec.episode
     shown += sum(shown_chars(c.tool, c.args, c.observation) for c in run.calls[mark:])
     if episode.over_budget(shown):
         recap = episode.recap(run.state)
-        del run.transcript[2:]
+        run.window = len(run.transcript)
         run.transcript.append(Msg("user", recap))
         run.perform(str(episode.trim_tool), {}, origin="solver")
         shown = len(recap)

@@ -45,17 +45,22 @@ async def play_turns(
     budget: int,
     stop_tools: Sequence[str] = (),
     nudge: str | None = None,
+    window: int = 0,
 ) -> TurnsResult:
     """Let the model act for at most `budget` turns within one phase (a day, an episode).
 
     A reply without tool calls ends the phase, unless `nudge` is given: then the nudge is
-    sent as a user message and the phase goes on (the turn still counts).
+    sent as a user message and the phase goes on (the turn still counts). After a context
+    trim the model is sent the opening two messages and those from `window` on; the
+    sample keeps (and the log shows) every message.
     """
     model = get_model()
     config = run_config(state)
     for turn in range(1, budget + 1):
+        seen = state.messages if not window else [*state.messages[:2],
+                                                  *state.messages[window:]]
         try:
-            output = await model.generate(state.messages, list(tools), config=config)
+            output = await model.generate(seen, list(tools), config=config)
         except LimitExceededError:
             record_generation(Generation(phase=phase, input_tokens=0, output_tokens=0,
                                          tool_calls=0, stop_reason="context_overflow"))

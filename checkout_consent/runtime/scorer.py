@@ -108,18 +108,24 @@ def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
 
 
 def model_calls(messages: Sequence[ChatMessage]) -> list[ModelCall]:
-    """Every tool call the model made, in order, with what it was shown."""
-    results = {m.tool_call_id: m for m in messages if isinstance(m, ChatMessageTool)}
+    """Every tool call the model made, in order, with what it was shown: a tool message
+    answers a call of the latest assistant turn (ids may repeat across a context trim)."""
     out: list[ModelCall] = []
-    turns = (m for m in messages if isinstance(m, ChatMessageAssistant))
-    for turn, message in enumerate(turns):
-        for tc in message.tool_calls or []:
-            result = results.get(tc.id)
-            error = result.error if result is not None else None
-            shown = (error.message if error else result.text) if result is not None else None
-            reached = result is not None and (error is None or error.type not in _NOT_RUN)
-            out.append(ModelCall(turn, tc.function, dict(tc.arguments or {}), shown,
-                                 error is not None, reached))
+    open_calls: dict[str, int] = {}  # call id -> its index in `out`, for the current turn
+    turn = -1
+    for message in messages:
+        if isinstance(message, ChatMessageAssistant):
+            turn += 1
+            open_calls = {}
+            for tc in message.tool_calls or []:
+                open_calls[tc.id] = len(out)
+                out.append(ModelCall(turn, tc.function, dict(tc.arguments or {}), None,
+                                     False, False))
+        elif isinstance(message, ChatMessageTool) and message.tool_call_id in open_calls:
+            i, error = open_calls.pop(str(message.tool_call_id)), message.error
+            out[i] = out[i]._replace(
+                shown=error.message if error else message.text, error=error is not None,
+                reached=error is None or error.type not in _NOT_RUN)
     return out
 
 

@@ -37,12 +37,12 @@ def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: 
     offline driver does: core/offline.py `_open_phase`)."""
     episode = spec.episode
 
-    def open_phase(state: TaskState, shown: int, mark: int) -> tuple[int, int]:
+    def open_phase(state: TaskState, shown: int, mark: int, window: int) -> tuple[int, ...]:
         calls = live().calls
         shown += sum(shown_chars(c["tool"], c["args"], c["observation"]) for c in calls[mark:])
-        if episode.over_budget(shown):
+        if episode.over_budget(shown):  # the log keeps every message; the model sees less
             recap = episode.recap(current_state(spec))
-            del state.messages[2:]
+            window = len(state.messages)
             state.messages.append(ChatMessageUser(content=recap))
             perform(spec, str(episode.trim_tool), {}, origin="solver")
             shown = len(recap)
@@ -50,18 +50,18 @@ def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: 
         if message is not None:
             state.messages.append(ChatMessageUser(content=message))
             shown += len(message)
-        return shown, len(live().calls)
+        return shown, len(live().calls), window
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         scenario = Scenario.model_validate(state.metadata["scenario"])
         state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
         defs = tools()
         overflowed = False
-        shown = mark = 0
+        shown = mark = window = 0
         while (phase := episode.phase(current_state(spec))) is not None:
             if not overflowed:
-                shown, mark = open_phase(state, shown, mark)
-                result = await play_turns(state, defs, phase=phase, budget=turns,
+                shown, mark, window = open_phase(state, shown, mark, window)
+                result = await play_turns(state, defs, phase=phase, budget=turns, window=window,
                                           stop_tools=episode.stop_tools, nudge=episode.nudge)
                 overflowed = result.ended_by == "overflow"
             if episode.phase(current_state(spec)) != phase:
