@@ -7,8 +7,7 @@ from inspect_ai.tool import ToolDef
 from checkout_consent.runtime.tools import action_tools
 from checkout_consent.storefront import SPEC
 
-TOOL_NAMES = tuple(SPEC.actions)  # view_state, place_order, ... end_day, in that order
 
 
-def tools() -> list[ToolDef]:
-    return action_tools(SPEC, TOOL_NAMES)
+def tools() -> list[ToolDef]:  # view_state, place_order, ... end_day, in the actions' order
+    return action_tools(SPEC, tuple(SPEC.actions))
