@@ -3,11 +3,13 @@
 The shape (samples, model turns and tool calls per sample) is counted by playing the
 family's reference control offline over the same samples; the floor is benchmarks/floor.py
 with that shape. Both run as the user runs them (`inspect eval`, fresh processes, realtime
-log on), alternated, >= 5 pairs. Target: CPU ratio <= 1.15x.
+log on), alternated, >= 5 pairs. Target: CPU ratio <= 1.15x (2x for storefront's
+adversary_v1, a 30-day world of its own).
 
     python benchmarks/families.py                  # every family
     python benchmarks/families.py storefront --pairs 7 -T seeds=0-29
     python benchmarks/families.py pizza --profile  # where a family's run goes (cProfile)
+    python benchmarks/families.py storefront/adversary_v1 -T seeds=0-1   # v1's 30 days
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from profiling import profile_eval
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.offline import play
-from checkout_consent.families import family, names
+from checkout_consent.families import FAMILIES
+
+WORLDS = {w.label: w for f in FAMILIES for w in f.every_world()}
 
 TARGET = 1.15
+TARGET_SCENARIO = 2.0  # a scenario world of its own (storefront adversary_v1: issue 14)
 
 
 def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int]:
@@ -54,16 +59,17 @@ def floor_argv(samples: int, turns: int, calls: int, log_dir: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("families", nargs="*", choices=names(), metavar="FAMILY")
+    parser.add_argument("families", nargs="*", choices=sorted(WORLDS), metavar="FAMILY",
+                        help=f"families or scenario worlds: {', '.join(sorted(WORLDS))}")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("-T", action="append", default=[], metavar="KEY=VALUE",
                         help="task arguments instead of the public set (one family)")
     parser.add_argument("--profile", action="store_true",
                         help="print where the run's CPU goes (cProfile; nothing timed)")
     opts = parser.parse_args()
-    for name in opts.families or names():
-        spec = family(name)
-        args = dict(t.split("=", 1) for t in opts.T) or dict(spec.public_args)
+    for name in opts.families or sorted(WORLDS):
+        spec = WORLDS[name]
+        args = dict(spec.public_args) | dict(t.split("=", 1) for t in opts.T)
         samples, turns, calls = shape(spec, args)
         with tempfile.TemporaryDirectory() as logs:
             if opts.profile:
@@ -73,7 +79,7 @@ def main() -> None:
             paired(f"{name} ({samples} samples x {turns} turns, {calls} tool calls) through "
                    "inspect eval vs Inspect's floor for the same shape",
                    family_argv(spec, args, logs), floor_argv(samples, turns, calls, logs),
-                   pairs=opts.pairs, target=TARGET)
+                   pairs=opts.pairs, target=TARGET_SCENARIO if spec.variant else TARGET)
 
 
 if __name__ == "__main__":

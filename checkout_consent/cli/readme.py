@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from checkout_consent.core.family import ControlRecords
-from checkout_consent.families import family, names
+from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
@@ -14,20 +14,24 @@ from checkout_consent.runtime.runner import run_controls
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
 
 
+WORLDS = {w.label: w for f in FAMILIES for w in f.every_world()}  # storefront/adversary_v1 too
+
+
 def table(results: dict[str, ControlRecords]) -> str:
-    """Markdown rows: family, control, samples, the family's one-line summary."""
+    """Markdown rows: family (or family/scenario world), control, samples, the world's
+    one-line summary."""
     rows = ["| family | control | samples | result |", "|---|---|---|---|"]
-    for family_name, controls in results.items():
-        fam = family(family_name)
+    for label, controls in results.items():
+        world = WORLDS[label]
         for control, records in controls.items():
-            headline = fam.summary(records).splitlines()[0]
-            rows.append(f"| {family_name} | `control/{family_name}-{control}` | {len(records)} | "
+            headline = world.summary(records).splitlines()[0]
+            rows.append(f"| {label} | `control/{world.name}-{control}` | {len(records)} | "
                         f"{headline} |")
     return "\n".join(rows)
 
 
 def main(log_dir: str = "logs") -> int:
-    results = {name: run_controls(family(name), log_dir=log_dir) for name in names()}
+    results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
     path = REPO_ROOT / "README.md"
     regenerate(path, [(START, END, table(results))], check=False)
     print(f"updated {path}")

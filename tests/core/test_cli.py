@@ -30,10 +30,11 @@ def everything(tmp_path_factory) -> list[dict]:
 
 
 def test_run__every_family_and_control_reported(everything):
-    seen = {(e["family"], e["model"]) for e in everything}
+    seen = {(e["family"], e["scenario"], e["model"]) for e in everything}
     for fam in FAMILIES:
-        for control in fam.sanity_controls:
-            assert (fam.name, f"control/{fam.name}-{control}") in seen
+        for world in fam.every_world():  # storefront's adversary_v1 world too
+            for control in world.sanity_controls:
+                assert (fam.name, world.variant, f"control/{fam.name}-{control}") in seen
     assert all(e["records"] for e in everything)
 
 
@@ -41,7 +42,8 @@ def test_readme__controls_table_is_what_the_run_gives(everything):
     results: dict[str, dict[str, list[dict]]] = {}
     for e in everything:
         control = e["model"].removeprefix(f"control/{e['family']}-")
-        results.setdefault(e["family"], {})[control] = e["records"]
+        label = e["family"] if e["scenario"] is None else f"{e['family']}/{e['scenario']}"
+        results.setdefault(label, {})[control] = e["records"]
     readme = (REPO_ROOT / "README.md").read_text()
     block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), readme, re.S)
     assert block is not None

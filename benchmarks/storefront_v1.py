@@ -1,0 +1,64 @@
+"""Storefront adversary v1's pure world, paired. Prints figures; asserts nothing.
+
+Simulated days per second of the 30-day world with no Inspect and no tracer: each
+control's offline traces (idle, gullible, cautious, oracle; seeds 0..N-1) replayed through
+the actions, with the world generated inside the timing, alternated with the same replays
+on worlds generated beforehand (the actions-only ceiling); then generation alone.
+Target (issue 14): >= 20,000 simulated days/s including generation.
+
+    python benchmarks/storefront_v1.py [--seeds 40] [--pairs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from pairs import in_process_pairs, timed
+
+from checkout_consent.core.offline import play
+from checkout_consent.core.trace import replay
+from checkout_consent.storefront.v1 import SPEC_V1, dataset
+from checkout_consent.storefront.v1.generate import generate
+
+TARGET = 20_000
+
+
+def spread(values: list[float]) -> str:
+    v = sorted(values)
+    return f"{statistics.median(v):>9,.0f} ({v[0]:,.0f}-{v[-1]:,.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40)
+    parser.add_argument("--pairs", type=int, default=7)
+    opts = parser.parse_args()
+    spec, seeds = dataset.load_spec(), range(opts.seeds)
+    days = int(spec["days"]) * opts.seeds
+    worlds = [generate(spec, s) for s in seeds]
+    print(f"storefront adversary_v1, {opts.seeds} seeds x {spec['days']} days; "
+          f"{opts.pairs} alternating pairs, median (range); no tracer")
+    print(f"  {'control':<9} {'calls/run':>9}  {'days/s incl. generation':>26}  "
+          f"{'days/s actions only':>26}  target >= {TARGET:,}")
+    for name in SPEC_V1.sanity_controls:
+        traces = [play(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]).calls
+                  for s in seeds]
+        full = lambda: [replay(SPEC_V1.actions, generate(spec, s), t)  # noqa: E731
+                        for s, t in zip(seeds, traces, strict=True)]
+        ceiling = lambda: [replay(SPEC_V1.actions, w, t)  # noqa: E731
+                           for w, t in zip(worlds, traces, strict=True)]
+        pairs = in_process_pairs(full, ceiling, opts.pairs)
+        with_gen = [days / a for a, _ in pairs]
+        verdict = "met" if statistics.median(with_gen) >= TARGET else "MISSED"
+        calls = sum(len(t) for t in traces) / opts.seeds
+        print(f"  {name:<9} {calls:>9,.0f}  {spread(with_gen):>26}  "
+              f"{spread([days / b for _, b in pairs]):>26}  {verdict}")
+    gen = [timed(lambda: [generate(spec, s) for s in seeds]) / opts.seeds * 1e6
+           for _ in range(opts.pairs)]
+    print(f"  generation alone: {statistics.median(gen):,.0f} us per world "
+          f"(range {min(gen):,.0f}-{max(gen):,.0f})")
+
+
+if __name__ == "__main__":
+    main()
