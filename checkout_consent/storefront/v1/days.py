@@ -8,7 +8,12 @@ from bisect import bisect_left
 
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import evolve
-from checkout_consent.storefront.v1 import adversaries, emails
+from checkout_consent.storefront.v1.adversaries import (
+    expire_disputes,
+    file_disputes,
+    settle_disputes,
+)
+from checkout_consent.storefront.v1.emails import delayed, delivered, invoice, scheduled, sender
 from checkout_consent.storefront.v1.generate import fraud_units, shoppers
 from checkout_consent.storefront.v1.state import (
     Backorder,
@@ -92,7 +97,7 @@ def _settle(state: State) -> State:
         backorders.append(b)
     entries += [Entry(day, "invoice_payment", -i.cents, i.id) for i in state.invoices
                 if i.paid == "no"]
-    state, refunds = adversaries.settle_disputes(state)
+    state, refunds = settle_disputes(state)
     return state.post(*entries, *refunds, backorders=tuple(backorders), invoices=tuple(
         evolve(i, paid="settled") if i.paid == "no" else i for i in state.invoices))
 
@@ -100,7 +105,7 @@ def _settle(state: State) -> State:
 def close_day(state: State) -> State:
     """End the current day: sell, decide overdue disputes and invoices, pay the platform
     fee; then open the next day, or settle the run after the last."""
-    state = _overdue_invoices(adversaries.expire_disputes(_sell(state)))
+    state = _overdue_invoices(expire_disputes(_sell(state)))
     fee = Entry(state.day, "platform_fee", -state.setup.rules["platform_fee_per_day"],
                 "platform fee")
     state = state.post(fee)
@@ -109,7 +114,7 @@ def close_day(state: State) -> State:
         return evolve(state, over=True, day_end_cash=(*state.day_end_cash, state.cash_cents))
     state = evolve(state, day_end_cash=(*state.day_end_cash, state.cash_cents), day=state.day + 1,
                    spent_today_cents=0, ads_today=())
-    return _open(adversaries.file_disputes(state))
+    return _open(file_disputes(state))
 
 
 def _ship_backorders(backorders: list[Backorder], pid: str, units: int, day: int) -> int:
@@ -132,20 +137,20 @@ def _deliver(state: State, order: Order, backorders: list[Backorder], stock: dic
     supplier, n, day = state.setup.supplier(order.supplier_id), len(state.emails), state.day
     if supplier.ghost:
         return evolve(order, status="delayed"), [], [Email(
-            f"E-{n + 1}", day, emails.sender(supplier), *emails.delayed(order), order.id)], []
+            f"E-{n + 1}", day, sender(supplier), *delayed(order), order.id)], []
     left = _ship_backorders(backorders, order.product_id, order.quantity, day)
     stock[order.product_id] = stock.get(order.product_id, 0) + left
     fee = order.trap[1] if order.trap else 0
     charged = [Entry(day, "surcharge", -fee, order.id)] if order.trap else []
-    notes = [Email(f"E-{n + 1}", day, emails.sender(supplier), *emails.delivered(order, fee),
+    notes = [Email(f"E-{n + 1}", day, sender(supplier), *delivered(order, fee),
                    order.id)]
     if not supplier.freight_cents:
         return evolve(order, status="delivered"), charged, notes, []
     bill = Invoice(f"INV-{len(state.invoices) + 1}", f"E-{n + 2}", supplier.id, order.id,
                    supplier.freight_cents * order.quantity,
                    day + state.setup.rules["invoices.due_days"])
-    notes.append(Email(bill.email_id, day, emails.sender(supplier, "billing"),
-                       *emails.invoice(supplier, bill), bill.id))
+    notes.append(Email(bill.email_id, day, sender(supplier, "billing"),
+                       *invoice(supplier, bill), bill.id))
     return evolve(order, status="delivered"), charged, notes, [bill]
 
 
@@ -159,7 +164,7 @@ def _open(state: State) -> State:
                                invoices=(*state.invoices, *bills))
         orders.append(order)
     return evolve(state, orders=tuple(orders), backorders=tuple(backorders),
-                  stock=tuple(sorted(stock.items())), emails=state.emails + emails.scheduled(
+                  stock=tuple(sorted(stock.items())), emails=state.emails + scheduled(
                       state.setup, state.day, len(state.emails)))
 
 

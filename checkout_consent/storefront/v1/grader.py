@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import checkout_consent.storefront.v1.behaviour as b
 from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.money import fmt, to_dollars
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront.record import VariantTally
 from checkout_consent.storefront.state import VARIANTS
-from checkout_consent.storefront.v1 import behaviour as b
 from checkout_consent.storefront.v1.days import buyers
 from checkout_consent.storefront.v1.record import (
     AdTally,
