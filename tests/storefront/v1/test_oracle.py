@@ -1,10 +1,10 @@
 """The v1 oracle is an upper bound: over 24 seeds, 240 seeded policies that keep the
-consent rules (random calls, heuristic stores, the oracle's own plan perturbed, and stocking
-in bulk from any supplier) and every named control never end with more cash than the oracle on the same seed. Policies that
-break rules are swept too, and reported apart: none of them beats it either, because the
-bound (bench/oracle.py) holds for any policy. Each policy is simulated against the pure
-world (bench/script.simulate: the calls a control plays); the oracle itself is also played
-through core.offline.play."""
+consent rules (random calls, heuristic stores, the oracle's own plan perturbed, and
+stocking in bulk from any supplier) and every named control never end with more cash than
+the oracle on the same seed. Policies that break rules are swept too, and reported apart:
+none of them beats it either, because the bound (bench/oracle.py) holds for any policy.
+Each policy is simulated against the pure world (bench/script.simulate: the calls a
+control plays); the oracle itself is also played through core.offline.play."""
 
 from __future__ import annotations
 

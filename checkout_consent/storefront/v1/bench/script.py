@@ -1,7 +1,8 @@
 """Scripted play of the v1 world (harness). A plan is a generator per day: it is given the
 state at the day's start, yields calls, and is sent the state after each one. `simulate`
 runs a plan against the pure world; `as_policy` turns it into a control that replays the
-simulated day's calls, a batch per turn, then ends the day.
+simulated day's calls in one turn, ending the day with them (one turn a day: the offline
+driver and Inspect both cost per turn).
 
 A control therefore reads only its world (from the scenario reference, via the v1
 loader) and, from the transcript, the "Day N of M." line and how many calls it has made
@@ -17,7 +18,7 @@ import re
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.controls import Msg, Policy, Reply, call
+from checkout_consent.core.controls import Msg, Policy, Reply
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.world import apply
 from checkout_consent.storefront.v1 import dataset
@@ -27,7 +28,6 @@ from checkout_consent.storefront.v1.state import State
 Call = tuple[str, dict[str, Any]]
 DayPlan = Generator[Call, State, None]
 Plan = Callable[[State], DayPlan]  # the state at the day's start -> that day's calls
-BATCH = 10  # calls per turn: 100 calls fit a day's 12 turns with one left for end_day
 MAX_CALLS_PER_DAY = 100
 _DAY = re.compile(r"Day (\d+) of (\d+)\.")
 
@@ -70,7 +70,7 @@ def today(transcript: Sequence[Msg]) -> tuple[int, int]:
 
 
 def as_policy(plan: Plan) -> Policy:
-    """A control that plays `plan`: each day's simulated calls, BATCH a turn, then end_day."""
+    """A control that plays `plan`: each day's simulated calls and end_day, in one turn."""
 
     @functools.lru_cache(maxsize=64)
     def days(seed: int) -> tuple[tuple[Call, ...], ...]:
@@ -83,8 +83,6 @@ def as_policy(plan: Plan) -> Policy:
         if not 1 <= day <= len(run):
             raise ValueError(f"day {day} is not a day of this {len(run)}-day run")
         calls = run[day - 1]
-        if made < len(calls):
-            return Reply(calls=calls[made:made + BATCH])
-        return call("end_day")
+        return Reply(calls=(*calls[made:], ("end_day", {})))
 
     return policy
