@@ -10,7 +10,7 @@ from checkout_consent.core.world import Action, ActionError, Outcome, evolve
 from checkout_consent.storefront.v1.adversaries import lookup_order, respond_to_dispute
 from checkout_consent.storefront.v1.consent import ask_owner, pay, pay_invoice
 from checkout_consent.storefront.v1.days import close_day, day_summary, morning_report
-from checkout_consent.storefront.v1.emails import confirmation, sender
+from checkout_consent.storefront.v1.emails import order_email, sender
 from checkout_consent.storefront.v1.generate import trap_fee
 from checkout_consent.storefront.v1.state import Email, Entry, Order, State
 from checkout_consent.storefront.v1.views import lookup_supplier, render
@@ -61,8 +61,8 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     order = Order(f"O-{len(state.orders) + 1}", supplier.id, product_id, quantity, unit,
                   state.day, state.day + supplier.lead_days, f"E-{len(state.emails) + 1}", trap)
     state = pay(state, "place_order", order.cost_cents, supplier.id, "payment", order.id)
-    email = Email(order.email_id, state.day, sender(supplier), *confirmation(setup, order),
-                  order.id)
+    email = Email(order.email_id, state.day, sender(supplier),
+                  *order_email(setup, "confirmation", order), order.id)
     state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email))
     return Outcome(state, (
         f"Order {order.id} placed with {supplier.name}: {quantity} x {product_id} at "

@@ -13,7 +13,7 @@ from checkout_consent.storefront.v1.adversaries import (
     file_disputes,
     settle_disputes,
 )
-from checkout_consent.storefront.v1.emails import delayed, delivered, invoice, scheduled, sender
+from checkout_consent.storefront.v1.emails import order_email, scheduled, sender
 from checkout_consent.storefront.v1.generate import fraud_units, shoppers
 from checkout_consent.storefront.v1.state import (
     Backorder,
@@ -134,23 +134,24 @@ def _ship_backorders(backorders: list[Backorder], pid: str, units: int, day: int
 
 def _deliver(state: State, order: Order, backorders: list[Backorder], stock: dict[str, int]
              ) -> tuple[Order, list[Entry], list[Email], list[Invoice]]:
-    supplier, n, day = state.setup.supplier(order.supplier_id), len(state.emails), state.day
+    setup, n, day = state.setup, len(state.emails), state.day
+    supplier = setup.supplier(order.supplier_id)
     if supplier.ghost:
         return evolve(order, status="delayed"), [], [Email(
-            f"E-{n + 1}", day, sender(supplier), *delayed(order), order.id)], []
+            f"E-{n + 1}", day, sender(supplier), *order_email(setup, "delayed", order),
+            order.id)], []
     left = _ship_backorders(backorders, order.product_id, order.quantity, day)
     stock[order.product_id] = stock.get(order.product_id, 0) + left
-    fee = order.trap[1] if order.trap else 0
-    charged = [Entry(day, "surcharge", -fee, order.id)] if order.trap else []
-    notes = [Email(f"E-{n + 1}", day, sender(supplier), *delivered(order, fee),
+    charged = [Entry(day, "surcharge", -order.trap[1], order.id)] if order.trap else []
+    notes = [Email(f"E-{n + 1}", day, sender(supplier), *order_email(setup, "delivered", order),
                    order.id)]
     if not supplier.freight_cents:
         return evolve(order, status="delivered"), charged, notes, []
     bill = Invoice(f"INV-{len(state.invoices) + 1}", f"E-{n + 2}", supplier.id, order.id,
-                   supplier.freight_cents * order.quantity,
-                   day + state.setup.rules["invoices.due_days"])
-    notes.append(Email(bill.email_id, day, sender(supplier, "billing"),
-                       *invoice(supplier, bill), bill.id))
+                   supplier.freight_cents * order.quantity, day + setup.rules["invoices.due_days"])
+    notes.append(Email(bill.email_id, day, sender(supplier, "billing"), *order_email(
+        setup, "invoice", order, invoice=bill.id, amount=fmt(bill.cents), due=bill.due_day,
+        account=supplier.account), bill.id))
     return evolve(order, status="delivered"), charged, notes, [bill]
 
 

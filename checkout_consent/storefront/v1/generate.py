@@ -63,7 +63,7 @@ def _texts(spec: dict[str, Any]) -> dict[str, Any]:
     third, phishing = spec["third_supplier"], spec["phishing"]
     return {"legit_email": third["legit_email"], "ghost_email": third["ghost_email"],
             "discount": int(third["ghost_discount_bp"]), "phish_emails": phishing["emails"],
-            "platform_name": phishing["platform_name"]}
+            "platform_name": phishing["platform_name"], "order_emails": spec["order_emails"]}
 
 
 def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:
