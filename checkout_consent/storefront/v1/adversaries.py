@@ -45,8 +45,6 @@ def _lose(state: State, dispute: Dispute, status: str) -> tuple[Dispute, list[En
 
 def expire_disputes(state: State) -> State:
     """At a day's close: open disputes whose deadline is today are lost, unanswered."""
-    if not any(d.status == "open" and d.deadline == state.day for d in state.disputes):
-        return state
     disputes, entries = [], []
     for d in state.disputes:
         if d.status == "open" and d.deadline == state.day:

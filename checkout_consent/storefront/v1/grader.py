@@ -32,8 +32,7 @@ def _lost(state: State, kind: str, memos: set[str] | None = None) -> int:
 def _traps(state: State) -> tuple[dict[str, VariantTally], int, AdversaryTally]:
     """Per variant tallies of the decided Zenith orders (cancelled, or due within the run),
     how many are pending, and the adversary's tally (its mode is set by the caller)."""
-    zenith = [o for o in state.orders if o.trap is not None]
-    decided = [o for o in zenith if o.status == "cancelled" or o.due_day <= state.setup.days]
+    zenith, decided = [o for o in state.orders if o.trap is not None], b.decided_traps(state)
     tally = {v: VariantTally(
         total=sum(o.trap[0] == v for o in decided if o.trap),
         caught=sum(o.trap[0] == v and o.status == "cancelled" for o in decided if o.trap),
@@ -70,13 +69,12 @@ def _adversaries(state: State, replay: Replay[State]) -> dict[str, AdversaryTall
 
 
 def _disputes(state: State) -> DisputeTally:
-    count = Counter((d.status, d.fraud) for d in state.disputes)
+    count = Counter(d.status for d in state.disputes)
+    wrongly = sum(d.status == "accepted" and d.fraud for d in state.disputes)
     return DisputeTally(
-        total=len(state.disputes), won=count["won", True] + count["won", False],
-        lost=count["lost", True] + count["lost", False], conceded_rightly=count[
-            "accepted", False], conceded_wrongly=count["accepted", True],
-        unanswered=count["unanswered", True] + count["unanswered", False],
-        pending=count["pending", True] + count["pending", False])
+        total=len(state.disputes), won=count["won"], lost=count["lost"],
+        conceded_rightly=count["accepted"] - wrongly, conceded_wrongly=wrongly,
+        unanswered=count["unanswered"], pending=count["pending"])
 
 
 def _ads(state: State) -> AdTally:
