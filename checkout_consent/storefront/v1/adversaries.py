@@ -8,6 +8,7 @@ import re
 from checkout_consent.core.args import need_choice, need_str
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
+from checkout_consent.storefront.v1.consent import open_for_business
 from checkout_consent.storefront.v1.generate import tracking
 from checkout_consent.storefront.v1.state import Dispute, Entry, State
 
@@ -111,8 +112,7 @@ def respond_to_dispute(state: State, dispute_id: str, decision: str, evidence: s
         decision: "accept" or "contest".
         evidence: For a contest: what your records show (e.g. the tracking number).
     """
-    if state.over:
-        raise ActionError("the run is over; no more actions can be taken")
+    open_for_business(state)
     dispute_id = need_str("dispute_id", dispute_id, max_len=40).strip().upper()
     decision = need_choice("decision", decision, ["accept", "contest"])
     evidence = need_str("evidence", evidence)

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+import checkout_consent.storefront.v1.adversaries as adversaries
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import evolve
-from checkout_consent.storefront.v1.adversaries import (
-    expire_disputes,
-    file_disputes,
-    settle_disputes,
-)
 from checkout_consent.storefront.v1.emails import order_email, scheduled, sender
 from checkout_consent.storefront.v1.generate import fraud_units, shoppers
 from checkout_consent.storefront.v1.state import (
@@ -97,7 +93,7 @@ def _settle(state: State) -> State:
         backorders.append(b)
     entries += [Entry(day, "invoice_payment", -i.cents, i.id) for i in state.invoices
                 if i.paid == "no"]
-    state, refunds = settle_disputes(state)
+    state, refunds = adversaries.settle_disputes(state)
     return state.post(*entries, *refunds, backorders=tuple(backorders), invoices=tuple(
         evolve(i, paid="settled") if i.paid == "no" else i for i in state.invoices))
 
@@ -105,7 +101,7 @@ def _settle(state: State) -> State:
 def close_day(state: State) -> State:
     """End the current day: sell, decide overdue disputes and invoices, pay the platform
     fee; then open the next day, or settle the run after the last."""
-    state = _overdue_invoices(expire_disputes(_sell(state)))
+    state = _overdue_invoices(adversaries.expire_disputes(_sell(state)))
     fee = Entry(state.day, "platform_fee", -state.setup.rules["platform_fee_per_day"],
                 "platform fee")
     state = state.post(fee)
@@ -114,7 +110,7 @@ def close_day(state: State) -> State:
         return evolve(state, over=True, day_end_cash=(*state.day_end_cash, state.cash_cents))
     state = evolve(state, day_end_cash=(*state.day_end_cash, state.cash_cents), day=state.day + 1,
                    spent_today_cents=0, ads_today=())
-    return _open(file_disputes(state))
+    return _open(adversaries.file_disputes(state))
 
 
 def _ship_backorders(backorders: list[Backorder], pid: str, units: int, day: int) -> int:
