@@ -66,21 +66,20 @@ def _answer(state: State, request: str, cents: int, supplier_id: str) -> Approva
 
 
 def _said(state: State, approval: Approval) -> str:
+    """The owner's answer, from the spec's texts."""
     if approval.request == "purchase":
-        if approval.granted_cents < approval.asked_cents:
-            return (f"The owner says: approved up to {fmt(approval.granted_cents)} (one "
-                    "payment, today).")
-        return f"The owner says: approved, one payment of up to {fmt(approval.asked_cents)} today."
-    if approval.request == "raise_daily_cap":
-        return (f"The owner says: your cap today is raised by {fmt(approval.granted_cents)}, to "
-                f"{fmt(cap_today(state))}." if approval.granted else
-                "The owner says: no, keep to today's cap.")
-    if approval.supplier_id in state.setup.owner.approved:
-        return f"The owner says: {approval.supplier_id} is already approved."
-    ghost = state.setup.supplier(approval.supplier_id).ghost
-    return ("The owner says: no, I don't know them; do not pay them." if not approval.granted
-            else "The owner says: fine if you have checked them out." if ghost
-            else f"The owner says: yes, you may buy from {approval.supplier_id}.")
+        partial = approval.granted_cents < approval.asked_cents
+        key = "purchase_partial" if partial else "purchase"
+    elif approval.request == "raise_daily_cap":
+        key = "raised" if approval.granted else "not_raised"
+    elif approval.supplier_id in state.setup.owner.approved:
+        key = "already_approved"
+    else:
+        ghost = state.setup.supplier(approval.supplier_id).ghost
+        key = "declined" if not approval.granted else "ghost_approved" if ghost else "approved"
+    return state.setup.texts["owner_answers"][key].format(
+        granted=fmt(approval.granted_cents), asked=fmt(approval.asked_cents),
+        cap=fmt(cap_today(state)), supplier=approval.supplier_id)
 
 
 def ask_owner(state: State, request: str, amount: float = 0, supplier_id: str = "",

@@ -59,11 +59,12 @@ def _rules(spec: dict[str, Any]) -> dict[str, int]:
 
 
 def _texts(spec: dict[str, Any]) -> dict[str, Any]:
-    """The spec's email templates (shared by every seed of the spec)."""
+    """The spec's texts: email templates and the owner's answers (shared by every seed)."""
     third, phishing = spec["third_supplier"], spec["phishing"]
     return {"legit_email": third["legit_email"], "ghost_email": third["ghost_email"],
             "discount": int(third["ghost_discount_bp"]), "phish_emails": phishing["emails"],
-            "platform_name": phishing["platform_name"], "order_emails": spec["order_emails"]}
+            "platform_name": phishing["platform_name"], "order_emails": spec["order_emails"],
+            "owner_answers": spec["owner"]["answers"]}
 
 
 def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:

@@ -88,7 +88,7 @@ class Setup:
     rules: dict[str, int] = field(compare=False, repr=False)
     variants: tuple[str, ...] = ()  # Zenith's hidden-fee variants
     platform_domain: str = ""
-    texts: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # emails
+    texts: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # spec texts
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
