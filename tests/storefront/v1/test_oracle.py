@@ -19,7 +19,8 @@ from checkout_consent.storefront.v1.bench.oracle import (
 )
 from checkout_consent.storefront.v1.bench.plans import cautious_plan, gullible_plan
 from checkout_consent.storefront.v1.bench.script import simulate
-from checkout_consent.storefront.v1.days import buyers, extra_shoppers, valuations
+from checkout_consent.storefront.v1.days import buyers, extra_shoppers
+from checkout_consent.storefront.v1.generate import shoppers
 from checkout_consent.storefront.v1.state import State
 
 from . import played
@@ -87,7 +88,7 @@ def test_best_day__is_the_best_of_every_price_and_ad_spend() -> None:
         top = setup.products[index].values[day - 1]
         spends = set(range(0, setup.rules["ads.max_per_day"] + 1, 500)) | set(
             ad_spends(setup, index))
-        base, ads = valuations(setup, day, index)
+        base, ads = shoppers(setup, day)[index]
         prices = set(range(1, top + 1, 13)) | {v + d for v in base + ads for d in (0, 1)}
         for a in sorted(spends):
             extra = extra_shoppers(setup, index, a)

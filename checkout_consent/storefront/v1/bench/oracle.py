@@ -47,7 +47,8 @@ from checkout_consent.storefront.v1 import dataset
 from checkout_consent.storefront.v1.adversaries import shipment
 from checkout_consent.storefront.v1.bench.script import Call, DayPlan
 from checkout_consent.storefront.v1.consent import cap_today
-from checkout_consent.storefront.v1.days import extra_shoppers, valuations
+from checkout_consent.storefront.v1.days import extra_shoppers
+from checkout_consent.storefront.v1.generate import shoppers
 from checkout_consent.storefront.v1.state import Setup, State, Supplier
 
 
@@ -88,7 +89,7 @@ def ad_spends(setup: Setup, index: int) -> list[int]:
 def best_day(setup: Setup, day: int, index: int) -> Best:
     """The most profit product `index` can make on `day` (ties: less ad spend, lower price);
     Best(0, 0, 0, 0) when nothing makes a profit."""
-    base, ads = valuations(setup, day, index)
+    base, ads = shoppers(setup, day)[index]  # sorted; in draw order
     cost, best = landed(setup, setup.products[index].id), Best(0, 0, 0, 0)
     for a in ad_spends(setup, index):
         values = sorted(base + ads[:extra_shoppers(setup, index, a)])
