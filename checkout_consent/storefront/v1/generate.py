@@ -169,7 +169,8 @@ def generate(spec: dict[str, Any], seed: int) -> State:
         phishes=_phishes(seed, spec, (pacific, zenith)), intro_day=intro_day,
         rules=_rules(spec), variants=tuple(spec["traps"]["variants"]),
         platform_domain=spec["phishing"]["platform_domain"], texts=_texts(spec))
-    return State(setup=setup, emails=scheduled(setup, 1, 0))
+    return State(setup=setup, emails=scheduled(setup, 1, 0),
+                 cash_cents=setup.rules["starting_cash"])
 
 
 def _valuations(rng: Stream, n: int, top: int) -> list[int]:

@@ -233,12 +233,7 @@ class State:
     notes: tuple[str, ...] = ()
     day_end_cash: tuple[int, ...] = ()
     context_trimmed_days: tuple[int, ...] = ()
-    cash_cents: int = -1
-
-    def __post_init__(self) -> None:
-        if self.cash_cents == -1:
-            object.__setattr__(self, "cash_cents", self.setup.rules["starting_cash"] +
-                               sum(e.cents for e in self.ledger))
+    cash_cents: int = 0  # the starting cash plus the ledger's sum
 
     def post(self, *entries: Entry, **changes: object) -> State:
         """This state with `entries` added to the ledger (and cash), plus other changes."""
