@@ -23,11 +23,6 @@ from checkout_consent.storefront.v1.state import (
 )
 
 
-def valuations(setup: Setup, day: int, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(base valuations sorted, ad valuations in draw order) of a product-day."""
-    return shoppers(setup, day)[index]
-
-
 def extra_shoppers(setup: Setup, index: int, spend_cents: int) -> int:
     """Ad shoppers a day's spend on a product brings: extra_max * a // (a + half)."""
     if spend_cents <= 0:
