@@ -24,6 +24,12 @@ HARNESS = {"shopkit": ("sandbox", "bench"), "storefront": ("bench",), "pizza": (
 # family with the same vocabulary (its family's task plays it, so it has no task.py), its
 # own harness and its own line budget.
 SCENARIO_PACKAGES = {"storefront": ("v1",)}
+# A family's budget outside its harness, and a scenario package's. v1 is a world of its own
+# with four adversaries, three consent rules and fifteen actions (v0: one adversary, six):
+# measured, about 1,270 of its lines are code once docstrings (mostly the tool
+# descriptions the model reads), blank lines and imports are set apart. CONTRIBUTING says
+# why the larger budget is deliberate.
+BUDGET, SCENARIO_BUDGET = 1200, 2000
 
 
 def worlds() -> list[tuple[str, tuple[str, ...]]]:
@@ -163,7 +169,8 @@ def test_families__stay_under_1200_lines_outside_their_harness():
         excluded = tuple(root / h for h in apart)
         lines = sum(len(p.read_text().splitlines()) for p in root.rglob("*.py")
                     if not any(h in p.parents for h in excluded))
-        assert lines <= 1200, f"{folder} has {lines} lines outside its harness ({family})"
+        budget = SCENARIO_BUDGET if "." in folder else BUDGET
+        assert lines <= budget, f"{folder} has {lines} lines outside its harness ({family})"
 
 
 def test_roster__is_every_family_folder():
