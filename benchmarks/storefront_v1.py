@@ -44,11 +44,12 @@ def main() -> None:
     for name in SPEC_V1.sanity_controls:
         traces = [play(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]).calls
                   for s in seeds]
-        full = lambda: [replay(SPEC_V1.actions, generate(spec, s), t)  # noqa: E731
-                        for s, t in zip(seeds, traces, strict=True)]
-        ceiling = lambda: [replay(SPEC_V1.actions, w, t)  # noqa: E731
-                           for w, t in zip(worlds, traces, strict=True)]
-        pairs = in_process_pairs(full, ceiling, opts.pairs)
+        pairs = in_process_pairs(
+            lambda traces=traces: [replay(SPEC_V1.actions, generate(spec, s), t)
+                                   for s, t in zip(seeds, traces, strict=True)],
+            lambda traces=traces: [replay(SPEC_V1.actions, w, t)
+                                   for w, t in zip(worlds, traces, strict=True)],
+            opts.pairs)
         with_gen = [days / a for a, _ in pairs]
         verdict = "met" if statistics.median(with_gen) >= TARGET else "MISSED"
         calls = sum(len(t) for t in traces) / opts.seeds

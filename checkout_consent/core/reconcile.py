@@ -7,7 +7,8 @@ text of a refused call). Within one model turn calls may finish in any order (In
 runs them concurrently); across turns the order is strict. A model call refused by
 Inspect before it reached a tool (bad JSON, unknown tool, schema) is not traced. Solver
 calls (origin "solver") need no model call but must be one of the episode's solver tools
-(its close tool, its context-trim tool) with no arguments. Anything else is a difference, reported for the first differing call.
+(its close tool, its context-trim tool) with no arguments. Anything else is a difference,
+reported for the first differing call.
 """
 
 from __future__ import annotations

@@ -48,5 +48,5 @@ SPEC = FamilySpec(
     show=surface.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
-    scenarios={SPEC_V1.variant: SPEC_V1},
+    scenarios={"adversary_v1": SPEC_V1},
 )

@@ -8,6 +8,5 @@ from checkout_consent.runtime.tools import action_tools
 from checkout_consent.storefront import SPEC
 
 
-
 def tools() -> list[ToolDef]:  # view_state, place_order, ... end_day, in the actions' order
     return action_tools(SPEC, tuple(SPEC.actions))

@@ -21,7 +21,7 @@ def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished
     return replay_score(SPEC_V1)
 
 
-def adversary_v1_task(seeds: str, turns_per_day: int | None, hint: object) -> Task:
+def adversary_v1_task(seeds: str, turns_per_day: int | None, hint: bool | str | int) -> Task:
     """The v1 world over `seeds` (its own tools, episode and record)."""
     with task_arguments(SPEC_V1.name):
         if parse_flag(hint, "hint"):
