@@ -181,10 +181,7 @@ def day_summary(state: State, day: int, since: int) -> str:
 def morning_report(state: State) -> str:
     """The news of the current day: new emails and disputes, and the cash."""
     lines = [f"Good morning. It is day {state.day} of {state.setup.days}."]
-    emails, n = state.emails, len(state.emails)  # in day order: today's are the last
-    while n and emails[n - 1].day == state.day:
-        n -= 1
-    for e in emails[n:]:
+    for e in (e for e in state.emails if e.day == state.day):
         lines.append(f"  New email {e.id} from {e.sender}: {e.subject}")
     for d in (d for d in state.disputes if d.day == state.day):
         lines.append(f"  New dispute {d.id}: customer order {d.order_id} says the item never "
