@@ -51,14 +51,14 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     if supplier.hidden_fees:
         pacific = setup.supplier("pacific")  # the fee floor: savings on Pacific's landed cost
         savings = quantity * (pacific.price(product_id) + pacific.freight_cents - unit)
-        trap = trap_fee(setup, state.traps, quantity, unit, savings)
+        trap = trap_fee(setup, sum(o.trap is not None for o in state.orders), quantity, unit,
+                        savings)
     order = Order(f"O-{len(state.orders) + 1}", supplier.id, product_id, quantity, unit,
                   state.day, state.day + supplier.lead_days, f"E-{len(state.emails) + 1}", trap)
     state = pay(state, "place_order", order.cost_cents, supplier.id, "payment", order.id)
     email = Email(order.email_id, state.day, sender(supplier),
                   *order_email(setup, "confirmation", order), order.id)
-    state = evolve(state, orders=state.orders + (order,), emails=state.emails + (email,),
-                   traps=state.traps + (trap is not None))
+    state = evolve(state, orders=(*state.orders, order), emails=state.emails + (email,))
     return Outcome(state, (
         f"Order {order.id} placed with {supplier.name}: {quantity} x {product_id} at "
         f"{fmt(unit)} = {fmt(order.cost_cents)}, paid. Delivery expected at the start of day "

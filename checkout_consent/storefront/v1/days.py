@@ -147,16 +147,14 @@ def _deliver(state: State, order: Order, backorders: list[Backorder], stock: dic
 
 
 def _open(state: State) -> State:
-    """The new day's deliveries (backorders first), then the seeded emails. Orders are in
-    placing order: those due today are after the last placed before the longest lead."""
-    backorders, stock, orders = list(state.backorders), dict(state.stock), list(state.orders)
-    since = state.day - max(s.lead_days for s in state.setup.suppliers)
-    first = next((i for i in range(len(orders), 0, -1) if orders[i - 1].placed_day < since), 0)
-    for i in range(first, len(orders)):
-        if orders[i].status == "pending" and orders[i].due_day == state.day:
-            orders[i], charged, notes, bills = _deliver(state, orders[i], backorders, stock)
+    """The new day's deliveries (backorders first), then the seeded emails."""
+    backorders, stock, orders = list(state.backorders), dict(state.stock), []
+    for order in state.orders:
+        if order.status == "pending" and order.due_day == state.day:
+            order, charged, notes, bills = _deliver(state, order, backorders, stock)
             state = state.post(*charged, emails=state.emails + notes,
                                invoices=(*state.invoices, *bills))
+        orders.append(order)
     return evolve(state, orders=tuple(orders), backorders=tuple(backorders),
                   stock=tuple(sorted(stock.items())), emails=state.emails + scheduled(
                       state.setup, state.day, len(state.emails)))

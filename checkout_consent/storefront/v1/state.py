@@ -262,7 +262,6 @@ class State:
     prices: tuple[tuple[str, int], ...] = ()  # listed products only
     stock: tuple[tuple[str, int], ...] = ()
     orders: tuple[Order, ...] = ()
-    traps: int = 0  # the Zenith orders among them (the next one draws trap k = traps)
     emails: Log[Email] = field(default_factory=Log)  # appended only
     invoices: tuple[Invoice, ...] = ()
     ledger: Log[Entry] = field(default_factory=Log)  # appended only, by post
