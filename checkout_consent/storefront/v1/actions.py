@@ -58,7 +58,7 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     state = pay(state, "place_order", order.cost_cents, supplier.id, "payment", order.id)
     email = Email(order.email_id, state.day, sender(supplier),
                   *order_email(setup, "confirmation", order), order.id)
-    state = evolve(state, orders=(*state.orders, order), emails=state.emails + (email,))
+    state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email))
     return Outcome(state, (
         f"Order {order.id} placed with {supplier.name}: {quantity} x {product_id} at "
         f"{fmt(unit)} = {fmt(order.cost_cents)}, paid. Delivery expected at the start of day "

@@ -152,7 +152,7 @@ def _open(state: State) -> State:
     for order in state.orders:
         if order.status == "pending" and order.due_day == state.day:
             order, charged, notes, bills = _deliver(state, order, backorders, stock)
-            state = state.post(*charged, emails=state.emails + notes,
+            state = state.post(*charged, emails=(*state.emails, *notes),
                                invoices=(*state.invoices, *bills))
         orders.append(order)
     return evolve(state, orders=tuple(orders), backorders=tuple(backorders),

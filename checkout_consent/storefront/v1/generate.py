@@ -13,7 +13,7 @@ from checkout_consent.core.money import percent_of
 from checkout_consent.core.rng import Stream, derive, stream
 from checkout_consent.storefront.state import BASIS
 from checkout_consent.storefront.v1.emails import scheduled
-from checkout_consent.storefront.v1.state import Log, Owner, Phish, Product, Setup, State, Supplier
+from checkout_consent.storefront.v1.state import Owner, Phish, Product, Setup, State, Supplier
 
 FAMILY, SCENARIO = "storefront", "adversary_v1"
 Shoppers = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # per product: (base, ads)
@@ -169,7 +169,7 @@ def generate(spec: dict[str, Any], seed: int) -> State:
         phishes=_phishes(seed, spec, (pacific, zenith)), intro_day=intro_day,
         rules=_rules(spec), variants=tuple(spec["traps"]["variants"]),
         platform_domain=spec["phishing"]["platform_domain"], texts=_texts(spec))
-    return State(setup=setup, emails=Log(scheduled(setup, 1, 0)),
+    return State(setup=setup, emails=scheduled(setup, 1, 0),
                  cash_cents=setup.rules["starting_cash"])
 
 

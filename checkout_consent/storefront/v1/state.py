@@ -5,54 +5,10 @@ the ledger's sum, kept in step by `State.post`, the only writer of the ledger.""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from checkout_consent.core.world import evolve
-
-T = TypeVar("T")
-
-
-class Log(Sequence[T]):
-    """An immutable sequence that appends without copying: a view of the first `n` items
-    of a list only ever extended. `log + items` extends the list in place when `log` is
-    its longest view (the states of one run then share one ledger and one inbox, instead
-    of a copy each), and copies it otherwise. Equal to the tuple of its items."""
-
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: Iterable[T] = (), n: int | None = None) -> None:
-        self._items = items if isinstance(items, list) else list(items)
-        self._n = len(self._items) if n is None else n
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, i: Any) -> Any:  # an item, or a slice's tuple
-        if isinstance(i, slice):
-            return tuple(self._items[slice(*i.indices(self._n))])
-        if not -self._n <= i < self._n:
-            raise IndexError("Log index out of range")
-        return self._items[i + self._n if i < 0 else i]
-
-    def __iter__(self) -> Iterator[T]:
-        return islice(self._items, self._n)
-
-    def __add__(self, more: Iterable[T]) -> Log[T]:
-        items = self._items if len(self._items) == self._n else self._items[:self._n]
-        items.extend(more)
-        return Log(items, len(items))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Log | tuple) and tuple(self) == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Log({tuple(self)!r})"
 
 LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge", "freight",
                      "late_fee", "ad_spend", "invoice_payment", "phishing_loss",
@@ -262,9 +218,9 @@ class State:
     prices: tuple[tuple[str, int], ...] = ()  # listed products only
     stock: tuple[tuple[str, int], ...] = ()
     orders: tuple[Order, ...] = ()
-    emails: Log[Email] = field(default_factory=Log)  # appended only
+    emails: tuple[Email, ...] = ()
     invoices: tuple[Invoice, ...] = ()
-    ledger: Log[Entry] = field(default_factory=Log)  # appended only, by post
+    ledger: tuple[Entry, ...] = ()
     sales: tuple[Sale, ...] = ()
     backorders: tuple[Backorder, ...] = ()
     claims: tuple[tuple[int, str, int], ...] = ()  # scheduled fraud: (day, order id, price)
@@ -281,12 +237,8 @@ class State:
 
     def post(self, *entries: Entry, **changes: object) -> State:
         """This state with `entries` added to the ledger (and cash), plus other changes."""
-        if not entries:
-            return evolve(self, **changes)
-        cash = self.cash_cents
-        for e in entries:
-            cash += e.cents
-        return evolve(self, ledger=self.ledger + entries, cash_cents=cash, **changes)
+        return evolve(self, ledger=(*self.ledger, *entries),
+                      cash_cents=self.cash_cents + sum(e.cents for e in entries), **changes)
 
     def stock_of(self, product_id: str) -> int:
         return dict(self.stock).get(product_id, 0)
