@@ -29,6 +29,7 @@ from checkout_consent.core.controls import (
     transcript_tokens,
 )
 from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario, shown_chars
+from checkout_consent.core.reconcile import trim_difference
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import (
     ActionError,
@@ -234,7 +235,11 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
                           observation=step.observation, origin="solver"))
         steps.append(step)
         state = step.state
-    return Replay(initial, tuple(calls), tuple(steps), None)
+    result = Replay(initial, tuple(calls), tuple(steps), None)
+    misplaced = trim_difference(episode, result)
+    if misplaced is not None:
+        raise ValueError(f"the trace's context trims are not the solver's: {misplaced}")
+    return result
 
 
 def grade_saved(spec: FamilySpec, scenario: Scenario, trace: Any,

@@ -17,7 +17,8 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.trace import Call
+from checkout_consent.core.family import Episode
+from checkout_consent.core.trace import Call, Replay
 from checkout_consent.core.world import Action, action_params
 
 
@@ -107,4 +108,54 @@ def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
     if missing is not None:
         return (f"the model's call {missing.tool} {dict(missing.args)!r:.120} in turn "
                 f"{missing.turn} is missing from the trace")
+    return None
+
+
+TRIM_TOLERANCE = 1_000  # characters: how far a trim's count may sit from the budget
+
+
+def _openings(episode: Episode, states: Sequence[Any]) -> list[int]:
+    """Where phases open: the start, and after every call that changed the phase."""
+    return [0] + [c + 1 for c in range(len(states) - 1)
+                  if episode.phase(states[c]) != episode.phase(states[c + 1])
+                  and episode.phase(states[c + 1]) is not None]
+
+
+def trim_difference(episode: Episode, result: Replay[Any],
+                    overflow_phase: int | None = None) -> str | None:
+    """None when the trace's context trims are where the episode's budget puts them
+    (core/offline.py `_open_phase`, the solver's `open_phase`); otherwise the first trim
+    that is missing, extra or too early. A phase opens after the turn that ended the last
+    one, so calls that turn made after its stop tool count before the opening: a trim may
+    follow them. The count is checked to within TRIM_TOLERANCE characters (the opening's
+    own message is read at the phase's first state). Phases from a context overflow on
+    are never opened by the solver, so they are not checked."""
+    if episode.trim_tool is None:
+        return None
+    calls, states = result.calls, [result.initial, *(s.state for s in result.steps)]
+    budget = episode.context_budget or 0
+    starts = _openings(episode, states)
+    shown = 0
+    for k, start in enumerate(starts):
+        phase = episode.phase(states[start])
+        if overflow_phase is not None and phase is not None and phase > overflow_phase:
+            break
+        window = range(start, starts[k + 1] if k + 1 < len(starts) else len(calls))
+        trims = [j for j in window if calls[j].tool == episode.trim_tool]
+        if len(trims) > 1:
+            return f"call {trims[1]}: a second context trim in one phase"
+        if trims:
+            j = trims[0]
+            before = shown + sum(len(calls[i].observation) for i in range(start, j))
+            if before <= budget - TRIM_TOLERANCE:
+                return f"call {j}: a context trim before the budget was spent ({before:,} chars)"
+            opened = j + 1
+            shown = len(episode.recap(states[j]))
+        else:
+            if shown > budget + TRIM_TOLERANCE and start > 0:
+                return f"call {start}: the context budget was spent ({shown:,} chars); no trim"
+            opened = start
+        message = episode.phase_message(states[opened])
+        shown += (len(message) if message else 0) + sum(
+            len(calls[i].observation) for i in window if i >= opened)
     return None

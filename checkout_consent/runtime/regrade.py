@@ -95,9 +95,9 @@ def regrade_log(path: str | Path, families: Sequence[FamilySpec]) -> LogVerdict:
     """Re-grade every sample of the .eval log at `path` (its stored scores are ignored)."""
     log = _read(Path(path))
     spec = _family(str(log.eval.task), families)
-    spec = spec.for_args(log.eval.task_args)
-    samples = tuple(regrade_sample(spec, s, str(log.eval.model))
+    samples = tuple(regrade_sample(spec, s, str(log.eval.model))  # each by its own world
                     for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)))
     if not samples:
         raise RegradeError(f"{path}: the log holds no samples")
-    return LogVerdict(str(path), spec.name, spec.world_version, samples)
+    world = spec.for_args(log.eval.task_args)  # the world the task was run on
+    return LogVerdict(str(path), spec.name, world.world_version, samples)

@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ValidationError
 
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
-from checkout_consent.core.reconcile import ModelCall, first_difference
+from checkout_consent.core.reconcile import ModelCall, first_difference, trim_difference
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
@@ -129,6 +129,12 @@ def model_calls(messages: Sequence[ChatMessage]) -> list[ModelCall]:
     return out
 
 
+def overflow_phase(turns: Sequence[Generation]) -> int | None:
+    """The phase in which the model's context overflowed (the solver opens none after)."""
+    return next((g.phase for g in turns
+                 if g.stop_reason in ("model_length", "context_overflow")), None)
+
+
 def spec_for(spec: FamilySpec, metadata: Mapping[str, Any]) -> FamilySpec:
     """The spec that grades a sample: the family's, or its scenario's own (the carried
     reference only chooses; `checked_scenario` then holds it to that spec's packaged one)."""
@@ -157,6 +163,9 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
                                    harness=spec.harness_args, truncated=shown_tool_output)
         if differs is not None:
             raise IntegrityError(f"the trace is not the conversation's run: {differs}")
+        misplaced = trim_difference(spec.episode, result, overflow_phase(turns))
+        if misplaced is not None:
+            raise IntegrityError(f"the trace's context trims are not the solver's: {misplaced}")
     except IntegrityError as err:
         return Judged(None, str(err), turns)
     return Judged(spec.grade(scenario, result, turns), None, turns)

@@ -85,3 +85,17 @@ def test_reconcile__accepts_solver_trim_calls_only_without_arguments():
     with_args = [trim.model_copy(update={"args": {"days": 3}})]
     assert "claims the solver" in first_difference(with_args, [], spec.actions,
                                                    solver_tools=spec.episode.solver_tools)
+
+
+def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
+    spec = budgeted(1500)
+    played = play(spec, spec.scenario_for("3"), SPEC.controls["gullible"])
+    saved = [c.model_dump() for c in played.calls]
+    trims = [i for i, c in enumerate(saved) if c["tool"] == "context_trimmed"]
+    dropped = [c for i, c in enumerate(saved) if i != trims[0]]
+    early = [*saved[:1], {"tool": "context_trimmed", "args": {}, "origin": "solver"},
+             *saved[1:]]
+    for forged, why in ((dropped, "no trim"), (early, "before the budget was spent")):
+        with pytest.raises(ValueError, match=why):
+            grade_saved(spec, spec.scenario_for("3"),
+                        [{k: v for k, v in c.items() if k != "observation"} for c in forged])
