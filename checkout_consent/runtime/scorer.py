@@ -25,6 +25,7 @@ from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import git_sha, inspect_version, suite_version
+from checkout_consent.runtime.store import flush
 
 _NOT_RUN = ("parsing", "approval")  # Inspect refused the call before the tool ran
 _TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,100}", re.ASCII)  # a scenario id
@@ -187,6 +188,7 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
 
 def grade_state(spec: FamilySpec, state: TaskState) -> Score:
     """Grade one finished sample from its metadata, store and messages (works on logs)."""
+    flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there
     store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
     spec = spec_for(spec, state.metadata)
     judged = judge(spec, state.sample_id, state.metadata, store, state.messages)

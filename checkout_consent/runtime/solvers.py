@@ -12,7 +12,7 @@ from inspect_ai.tool import ToolDef
 
 from checkout_consent.core.family import FamilySpec, Scenario, shown_chars
 from checkout_consent.runtime.loop import play_turns
-from checkout_consent.runtime.store import RunStore, current_state, live, perform
+from checkout_consent.runtime.store import RunStore, current_state, flush, live, perform
 
 
 @solver
@@ -53,6 +53,12 @@ def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: 
         return shown, len(live().calls), window
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        try:
+            return await play(state)
+        finally:  # the trace goes into the Store once, however the run ended
+            flush(state.store)
+
+    async def play(state: TaskState) -> TaskState:
         scenario = Scenario.model_validate(state.metadata["scenario"])
         state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
         defs = tools()
