@@ -35,10 +35,10 @@ def run_vs_eval(name: str, pairs: int) -> None:
 
 
 def control_shapes() -> list[str]:
-    """`SAMPLESxTURNSxCALLS` of every family's every sanity control over its public set."""
+    """`SAMPLESxTURNSxCALLS` of every world's every sanity control over its public set
+    (storefront's adversary_v1 world included)."""
     shapes = []
-    for name in names():
-        spec = family(name)
+    for spec in (w for name in names() for w in family(name).every_world()):
         scenarios = task_scenarios(spec)
         for control in spec.sanity_controls:
             runs = [play(spec, s, spec.controls[control]) for s in scenarios]
