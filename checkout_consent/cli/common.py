@@ -37,7 +37,7 @@ def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
 
 
 MAX_SAMPLES = 10_000  # a larger run needs --allow-large
-MAX_COUNT = 1000  # --epochs / --max-connections
+MAX_COUNT = 1000  # --epochs / --max-connections / --max-samples
 
 
 def check_model(model: str, spec: FamilySpec) -> None:
@@ -53,7 +53,7 @@ def check_model(model: str, spec: FamilySpec) -> None:
 
 
 def check_counts(args: argparse.Namespace) -> None:
-    for name in ("epochs", "max_connections"):
+    for name in ("epochs", "max_connections", "max_samples"):
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= MAX_COUNT:
             raise UsageError(f"--{name.replace('_', '-')} must be between 1 and {MAX_COUNT}, "

@@ -23,12 +23,13 @@ from checkout_consent.cli.common import (
     check_model,
     check_size,
     err,
+    sample_count,
     task_args,
 )
 from checkout_consent.core.family import ControlRecords, FamilySpec, Scenario
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import family, names
-from checkout_consent.runtime.runner import RunFailed, run_models
+from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
 def task_scenarios(spec: FamilySpec, args: Mapping[str, Any] | None = None) -> list[Scenario]:
@@ -84,9 +85,11 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
     if args.cassette != "off":
         return cli_cassettes.cassette_run(args, spec, task_args(args, spec))
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
+    samples = sample_count(spec, task_args(args, spec)) * (args.epochs or spec.epochs)
     run = run_models(spec, [args.model], task_args=task_args(args, spec),
                      log_dir=args.log_dir, epochs=args.epochs, display=args.display,
-                     max_connections=args.max_connections,
+                     max_connections=args.max_connections, max_samples=args.max_samples,
+                     log_buffer=log_buffer(samples),
                      model_base_url=args.model_base_url, log_realtime=True, **extra)[0]
     return run.records, run.log_path
 
@@ -147,6 +150,8 @@ def add_parsers(sub: Any) -> None:
                    help="task argument (see `checkout-consent list FAMILY`)")
     p.add_argument("--epochs", type=int)
     p.add_argument("--max-connections", type=int)
+    p.add_argument("--max-samples", type=int, help="samples in flight at once (Inspect's; "
+                   "default: Inspect's adaptive concurrency, 10 for a control model)")
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
     p.add_argument("--allow-large", action="store_true",

@@ -40,6 +40,33 @@ def _records(log: Any) -> list[Record]:
     return [record for _, record in sorted(keyed, key=lambda kv: kv[0])]
 
 
+CONTROL_MAX_SAMPLES = 10  # samples in flight when every model is an in-process control
+LOG_BUFFER = 50  # finished samples held before a log flush: Inspect's own figure at 1,000
+
+
+def log_buffer(samples: int) -> int | None:
+    """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default).
+
+    Inspect holds every finished sample, transcript and all (about 1 MB for storefront),
+    until it flushes the log, and from 1,000 samples on it flushes every samples/20 of them:
+    500 held at 10,000, so a run's memory grew with its size. Each flush copies the whole
+    log file, so the buffer cannot be tiny either: from 1,000 samples on it stays at
+    LOG_BUFFER (about 200 flushes at 10,000); below, Inspect's default (at most 10)."""
+    return LOG_BUFFER if samples >= 20 * LOG_BUFFER else None
+
+
+def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str, Any]:
+    """Inspect's `max_samples` for this run: the caller's, or CONTROL_MAX_SAMPLES when every
+    model is a `control/` model (and no connection limit is given). A control plays in this
+    process and waits on nothing, so samples in flight buy no speed; but Inspect's adaptive
+    concurrency lets up to about 100 of them run at once, each holding its transcript."""
+    chosen = {k: eval_args[k] for k in ("max_samples", "max_connections")
+              if eval_args.get(k) is not None}
+    if not chosen and all(m.startswith("control/") for m in models):
+        return {"max_samples": CONTROL_MAX_SAMPLES}
+    return {"max_samples": eval_args.get("max_samples")}
+
+
 def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
                log_dir: str | Path = "logs", epochs: int | None = None,
                display: str = "none", log_realtime: bool = False,
@@ -48,9 +75,11 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
 
     `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
     someone watching the run in `inspect view` while it runs (sanity, controls, replays and
-    tests have nobody watching; it costs CPU and memory per event)."""
+    tests have nobody watching; it costs CPU and memory per event). Samples in flight are
+    bounded for control models (`sample_concurrency`)."""
     from inspect_ai import eval as inspect_eval
 
+    eval_args = {**eval_args, **sample_concurrency(models, eval_args)}
     try:
         logs = inspect_eval(
             f"checkout_consent/{spec.task}",

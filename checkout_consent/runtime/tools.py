@@ -1,5 +1,11 @@
 """Inspect glue: a family's actions as Inspect tools. The action's docstring is the tool's
-description; a failed call raises ToolError (the model reads it); every call is traced."""
+description; a failed call raises ToolError (the model reads it); every call is traced.
+
+Each (family, action) tool is built once per process and shared by every sample: Inspect
+caches the parsed description of every tool function it sees, keyed by the function and
+never evicted (`inspect_ai.tool._tool_info._tool_info_cache`), so a fresh function per
+sample would grow that cache by a few kilobytes per tool per sample for the whole run.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +20,20 @@ from checkout_consent.core.family import FamilySpec as Family
 from checkout_consent.core.world import action_params
 from checkout_consent.runtime.store import perform
 
+_BUILT: dict[tuple[int, str], tuple[Family, ToolDef]] = {}  # (id(family), name) -> tool
+
 
 def action_tool(family: Family, name: str) -> ToolDef:
-    """One action as an Inspect tool."""
+    """One action as an Inspect tool (the same object on every call for this family)."""
+    hit = _BUILT.get((id(family), name))
+    if hit is not None and hit[0] is family:
+        return hit[1]
+    tool = _build(family, name)
+    _BUILT[(id(family), name)] = (family, tool)
+    return tool
+
+
+def _build(family: Family, name: str) -> ToolDef:
     action = family.actions[name]
     params = action_params(action)
     hints = typing.get_type_hints(action)

@@ -4,6 +4,7 @@ trace through the pure action, so replay reads the output and never runs anythin
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import anyio
@@ -27,6 +28,7 @@ async def _run(name: str, args: dict[str, Any]) -> str:
     return step.observation
 
 
+@functools.cache  # one function per process: Inspect caches every tool function it sees
 def _cli_tool() -> ToolDef:
     async def execute(args: str) -> str:
         return await _run("run_cli", {"args": args})
@@ -35,6 +37,7 @@ def _cli_tool() -> ToolDef:
     return ToolDef(execute, name="run_cli")
 
 
+@functools.cache
 def _python_tool() -> ToolDef:
     async def execute(code: str) -> str:
         return await _run("run_python", {"code": code})

@@ -49,6 +49,7 @@ RUN = ["run", "storefront", "--model", "control/storefront-idle"]
     ([*RUN, "--seeds", "0-4999", "--epochs", "3"], "15,000 samples"),
     ([*RUN, "--epochs", "0"], "--epochs must be between"),
     ([*RUN, "--max-connections", "-1"], "--max-connections must be between"),
+    ([*RUN, "--max-samples", "0"], "--max-samples must be between"),
     ([*RUN, "-T", "turns_per_day=abc"], "bad task argument"),
     ([*RUN, "-T", "turns_per_day=0"], "between 1 and 1000"),
     ([*RUN, "-T", "scenario=nosuch"], "no storefront scenario"),

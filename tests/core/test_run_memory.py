@@ -1,0 +1,45 @@
+"""What keeps a long run's memory flat: every tool is built once per process (Inspect keeps
+the parsed description of every tool function it ever sees, for the life of the process),
+and an in-process control runs few samples at once (benchmarks/memory.py shows both)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from inspect_ai.tool._tool_info import _tool_info_cache
+
+from checkout_consent.families import names
+from checkout_consent.runtime.runner import CONTROL_MAX_SAMPLES, sample_concurrency
+
+
+def _tools(name: str) -> list[object]:
+    return importlib.import_module(f"checkout_consent.{name}.tools").tools()
+
+
+@pytest.mark.parametrize("name", names())
+def test_family_tools__are_the_same_objects_for_every_sample(name):
+    first, second = _tools(name), _tools(name)
+    assert [id(t) for t in first] == [id(t) for t in second]
+
+
+def test_family_tools__a_further_sample_adds_nothing_to_inspects_tool_cache():
+    for name in names():
+        _tools(name)
+    before = len(_tool_info_cache)
+    for name in names():
+        _tools(name)
+    assert len(_tool_info_cache) == before
+
+
+@pytest.mark.parametrize("models, given, expected", [
+    (["control/storefront-oracle"], {}, CONTROL_MAX_SAMPLES),
+    (["control/storefront-oracle", "control/storefront-idle"], {}, CONTROL_MAX_SAMPLES),
+    (["control/storefront-oracle"], {"max_samples": 3}, 3),
+    (["control/storefront-oracle"], {"max_connections": 4}, None),
+    (["control/storefront-oracle", "openai/gpt-4.1"], {}, None),
+    (["openai/gpt-4.1"], {"max_samples": None}, None),
+])
+def test_sample_concurrency__bounds_only_in_process_controls_unless_asked(models, given,
+                                                                          expected):
+    assert sample_concurrency(models, given) == {"max_samples": expected}
