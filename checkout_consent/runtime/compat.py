@@ -26,3 +26,11 @@ def shown_tool_output(tool: str, text: str) -> str:
 
     truncated = truncate_tool_output(tool, text, TOOL_OUTPUT_LIMIT)
     return truncated.output if truncated else text
+
+
+def tool_info_cache_size() -> int:
+    """How many tool functions Inspect has parsed and keeps for the life of the process
+    (its tool-info cache, never evicted): a long run must not grow it per sample."""
+    from inspect_ai.tool._tool_info import _tool_info_cache
+
+    return len(_tool_info_cache)

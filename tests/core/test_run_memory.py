@@ -7,9 +7,9 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from inspect_ai.tool._tool_info import _tool_info_cache
 
 from checkout_consent.families import names
+from checkout_consent.runtime.compat import tool_info_cache_size
 from checkout_consent.runtime.runner import CONTROL_MAX_SAMPLES, sample_concurrency
 
 
@@ -26,10 +26,10 @@ def test_family_tools__are_the_same_objects_for_every_sample(name):
 def test_family_tools__a_further_sample_adds_nothing_to_inspects_tool_cache():
     for name in names():
         _tools(name)
-    before = len(_tool_info_cache)
+    before = tool_info_cache_size()
     for name in names():
         _tools(name)
-    assert len(_tool_info_cache) == before
+    assert tool_info_cache_size() == before
 
 
 @pytest.mark.parametrize("models, given, expected", [
