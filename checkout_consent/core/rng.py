@@ -2,14 +2,19 @@
 
 Streams are derived from (seed, family, scenario, stream name) with SHA-256 and advanced
 with SplitMix64, both fully specified here, so golden values survive upgrades of Python
-and numpy. Only a family's generate.py draws from a stream.
+and numpy. Only a family's generate.py draws from a stream. `Draws` computes a run of a
+stream's outputs at once with numpy's uint64 arithmetic (exact modular arithmetic, not
+numpy's random generators), giving the very numbers the stream gives one at a time.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import chain, islice
 from typing import TypeVar
+
+import numpy as np
 
 T = TypeVar("T")
 _SPAN = 1 << 64
@@ -62,6 +67,44 @@ class Stream:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+_STEP = np.arange(1, 65, dtype=np.uint64) * np.uint64(_GOLDEN)  # wraps mod 2**64, as above
+
+
+def _outputs(stream: Stream, n: int) -> list[int]:
+    """The stream's next n outputs, computed at once in numpy's uint64 arithmetic (which
+    wraps mod 2**64 exactly as the masks above do); the stream moves past them."""
+    steps = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(_GOLDEN) if n > 64 else _STEP[:n]
+    s = steps + np.uint64(stream._state)
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    stream._state = (stream._state + n * _GOLDEN) & _MASK
+    return (z ^ (z >> np.uint64(31))).tolist()  # type: ignore[no-any-return]
+
+
+class Draws:
+    """A stream's next outputs drawn at once (about 0.1 us each instead of 1), then taken in
+    order: `take`, `below` and `randint` give exactly what the stream's own calls would.
+    `n` is a budget, not a limit: past it, draws continue from the stream one at a time.
+    The stream ends past the whole budget, so use Draws for a stream's last draws."""
+
+    def __init__(self, stream: Stream, n: int) -> None:
+        self._values: Iterator[int] = chain(_outputs(stream, n), iter(stream.next_u64, -1))
+
+    def take(self, n: int) -> list[int]:
+        """The next n outputs (next_u64 n times)."""
+        return list(islice(self._values, n))
+
+    def below(self, n: int) -> int:
+        """As Stream.below."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = _SPAN - (_SPAN % n)
+        return next(z for z in self._values if z < limit) % n
+
+    def randint(self, lo: int, hi: int) -> int:
+        return lo + self.below(hi - lo + 1)
 
 
 def stream(seed: int, family: str, scenario: str, name: str) -> Stream:

@@ -13,6 +13,7 @@ import inspect
 import math
 import typing
 from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any, Generic, NamedTuple, TypeVar
 
 S = TypeVar("S")
@@ -121,17 +122,32 @@ def check_type(name: str, hint: Any, value: object) -> None:
         raise ActionError(f"{name} must be true or false, got {value!r}")
 
 
+@functools.cache
+def _signature(action: Action) -> tuple[frozenset[str], frozenset[str], dict[str, Any]]:
+    """(every argument name, the required ones, each one's declared type), looked up once
+    per call instead of twice."""
+    return (*_names(action), _hints(action))
+
+
 def _bind(action: Action, args: Mapping[str, Any]) -> None:
-    allowed, required = _names(action)
+    allowed, required, hints = _signature(action)
     keys = args.keys()
-    if not all(isinstance(k, str) for k in keys) or not keys <= allowed:
+    if not all(map(isinstance, keys, repeat(str))) or not keys <= allowed:
         extra = sorted(str(k) for k in keys - allowed)
         raise ActionError(f"unexpected argument(s): {', '.join(extra)}")
     if not required <= keys:
         raise ActionError(f"missing argument(s): {', '.join(sorted(required - keys))}")
-    hints = _hints(action)
     for key, value in args.items():
-        check_type(key, hints[key], value)
+        hint, kind = hints[key], type(value)
+        # the common cases, decided as check_type and check_value would decide them
+        if kind is str and hint is not int and hint is not bool:
+            continue
+        if kind is int and hint is not str and hint is not bool and \
+                -MAX_NUMBER <= value <= MAX_NUMBER:
+            continue
+        if kind is float and hint is float and -MAX_NUMBER <= value <= MAX_NUMBER:
+            continue  # (NaN and infinity fail the comparison)
+        check_type(key, hint, value)
         check_value(key, value)
 
 

@@ -17,54 +17,54 @@ def buyers(state: State, product_index: int, price_cents: int) -> int:
     return len(shoppers) - bisect_left(shoppers, price_cents)
 
 
-def _sell(state: State) -> State:
-    stock = dict(state.stock)
-    sales, entries = list(state.sales), []
-    prices = dict(state.prices)
+def _sell(state: State) -> tuple[dict[str, int], list[Sale], list[Entry]]:
+    """Today's sales from stock on hand at the listed prices: (stock, sales, revenue)."""
+    stock, prices, sales, entries = dict(state.stock), dict(state.prices), list(state.sales), []
     for index, product in enumerate(state.setup.products):
         price = prices.get(product.id)
         if price is None:
             continue
         sold = min(stock.get(product.id, 0), buyers(state, index, price))
         if sold:
-            stock[product.id] = stock.get(product.id, 0) - sold
+            stock[product.id] -= sold
             sales.append(Sale(state.day, product.id, sold, price))
             entries.append(Entry(state.day, "revenue", sold * price, f"{sold} x {product.id}"))
-    return state.post(*entries, stock=tuple(sorted(stock.items())), sales=tuple(sales))
+    return stock, sales, entries
 
 
-def _deliver(state: State, order: Order) -> tuple[Order, list[Entry], Email]:
+def _deliver(state: State, order: Order, email_id: str) -> tuple[Order, list[Entry], Email]:
     setup = state.setup
     supplier = setup.supplier(order.supplier_id)
     entries = [] if order.trap is None else [Entry(
         state.day, "surcharge", -order.trap.surcharge_cents, f"{order.id} {order.trap.variant}")]
     subject, body = delivery_notice(setup, supplier, order)
-    email = Email(f"E-{len(state.emails) + 1}", state.day, supplier.name, subject, body, None)
+    email = Email(email_id, state.day, supplier.name, subject, body, None)
     return evolve(order, status="delivered"), entries, email
 
 
 def _open(state: State) -> State:
-    """Deliveries due at the start of the (new) current day."""
-    stock = dict(state.stock)
-    orders, entries = [], []
-    for order in state.orders:
+    """Deliveries due at the start of the (new) current day (the same state if none)."""
+    stock, orders, emails, entries = dict(state.stock), list(state.orders), list(state.emails), []
+    for i, order in enumerate(state.orders):
         if order.status == "pending" and order.due_day == state.day:
-            order, charged, email = _deliver(state, order)
+            orders[i], charged, email = _deliver(state, order, f"E-{len(emails) + 1}")
             entries.extend(charged)
-            state = evolve(state, emails=(*state.emails, email))
+            emails.append(email)
             stock[order.product_id] = stock.get(order.product_id, 0) + order.quantity
-        orders.append(order)
-    return state.post(*entries, orders=tuple(orders), stock=tuple(sorted(stock.items())))
+    return state if len(emails) == len(state.emails) else state.post(
+        *entries, orders=tuple(orders), emails=tuple(emails), stock=tuple(sorted(stock.items())))
 
 
 def close_day(state: State) -> State:
     """End the current day: sell, pay the platform fee, then open the next day (or end)."""
-    state = _sell(state)
-    fee = Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
-    closing = state.cash_cents + fee.cents
+    stock, sales, entries = _sell(state)
+    entries.append(Entry(state.day, "platform_fee", -state.setup.platform_fee_cents,
+                         "platform fee"))
     last = state.day >= state.setup.days
-    state = state.post(fee, day_end_cash=(*state.day_end_cash, closing), over=last,
-                       day=state.day if last else state.day + 1)
+    state = state.post(*entries, stock=tuple(sorted(stock.items())), sales=tuple(sales),
+                       day_end_cash=(*state.day_end_cash, state.cash_cents +
+                                     sum(e.cents for e in entries)),
+                       over=last, day=state.day if last else state.day + 1)
     return state if last else _open(state)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkout_consent.core.money import parse_dollars
-from checkout_consent.core.rng import Stream, stream
+from checkout_consent.core.rng import Draws, Stream, stream
 from checkout_consent.core.world import evolve
 from checkout_consent.storefront.state import BASIS, Product, Setup, State, Supplier, TrapPlan
 
@@ -25,24 +25,24 @@ def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
                  for s in spec["suppliers"])
 
 
-def _valuations(rng: Stream, n: int, top: int) -> tuple[int, ...]:
-    """n valuations uniform in 0..top-1 cents, sorted: two per 64-bit draw, each by a
-    multiply-shift of 32 bits (bias below top / 2**32, under 2e-6 here)."""
-    out: list[int] = []
-    for _ in range((n + 1) // 2):
-        z = rng.next_u64()
-        out += ((z & 0xFFFFFFFF) * top) >> 32, ((z >> 32) * top) >> 32
-    del out[n:]
+def _valuations(draws: Draws, n: int, top: int) -> tuple[int, ...]:
+    """n valuations uniform in 0..top-1 cents, sorted: two per 64-bit draw (low 32 bits,
+    then high), each by a multiply-shift (bias below top / 2**32, under 2e-6 here)."""
+    zs = draws.take((n + 1) // 2)
+    out = [((z & 0xFFFFFFFF) * top) >> 32 for z in zs]
+    out += [((z >> 32) * top) >> 32 for z in zs[:n // 2]]  # odd n: the last high half unused
     out.sort()
     return tuple(out)
 
 
 def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
     """Per day, per product: a seeded number of shoppers' valuations, each 0..market value
-    cents (drawn in that order: the count, then its valuations)."""
-    lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
-    return tuple(tuple(_valuations(rng, rng.randint(lo, hi), p.market_value_cents + 1)
-                       for p in products) for _ in range(int(spec["days"])))
+    cents (drawn in that order: the count, then its valuations; all drawn at once)."""
+    lo, hi, days = (int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"]),
+                    int(spec["days"]))
+    draws = Draws(rng, days * len(products) * (2 + hi // 2))  # enough, barring rejections
+    return tuple(tuple(_valuations(draws, draws.randint(lo, hi), p.market_value_cents + 1)
+                       for p in products) for _ in range(days))
 
 
 def reference_total_cents(setup: Setup) -> int:

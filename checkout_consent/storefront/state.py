@@ -94,7 +94,7 @@ class Setup:
         return self._honest_prices[product_id]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trap:
     variant: str
     surcharge_cents: int
@@ -118,7 +118,7 @@ class Order:
         return self.quantity * self.unit_cents
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Email:
     id: str
     day: int
@@ -128,7 +128,7 @@ class Email:
     order_id: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the cash ledger. Positive cents come in, negative go out."""
 
@@ -138,7 +138,7 @@ class Entry:
     memo: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sale:
     day: int
     product_id: str

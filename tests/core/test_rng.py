@@ -33,3 +33,21 @@ def test_shuffled__is_a_permutation_and_leaves_the_input_alone():
     items = list(range(20))
     out = Stream(1).shuffled(items)
     assert sorted(out) == items and out != items and items == list(range(20))
+
+
+def test_draws__give_exactly_what_the_stream_gives_within_and_past_their_budget():
+    from checkout_consent.core.rng import Draws
+
+    plan = Stream(1)  # the test's own choice of operations (another stream)
+    for _ in range(300):
+        seed, budget = plan.next_u64(), plan.randint(0, 150)
+        one_by_one, drawn = Stream(seed), Draws(Stream(seed), budget)
+        for _ in range(plan.randint(1, 30)):
+            op, k = plan.randint(0, 2), plan.randint(0, 9)
+            if op == 0:
+                assert drawn.take(k) == [one_by_one.next_u64() for _ in range(k)]
+            elif op == 1:  # 3 * 2**62 rejects a quarter of the draws
+                n = plan.choice([1, 3, 10**6, 3 * 2**62, 2**64 - 1])
+                assert drawn.below(n) == one_by_one.below(n)
+            else:
+                assert drawn.randint(8, 16) == one_by_one.randint(8, 16)

@@ -68,3 +68,28 @@ def test_replay__reports_the_first_mismatch():
 def test_replay__clean_trace_has_no_mismatch():
     calls = [Call(tool="add", args={"k": 4}, ok=True, observation="now 4")]
     assert replay(ACTIONS, Counter(), calls).mismatch is None
+
+
+def _typed(state: Counter, s: str, i: int, f: float, b: bool, a: object) -> Outcome[Counter]:
+    """Every declared type an argument can have."""
+    return Outcome(state, "ok")
+
+
+VALUES = [None, True, False, 0, 1, -7, 10**12, 10**12 + 1, -(10**12) - 1, 2.5, 3.0, -0.0,
+          float("nan"), float("inf"), -float("inf"), 1e13, "", "x", "7.50", [1], {"k": 1}]
+
+
+@pytest.mark.parametrize("name", ["s", "i", "f", "b", "a"])
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_apply__argument_checks_decide_as_check_type_and_check_value(name, value):
+    """The fast paths in the binding refuse and admit exactly what the full checks do."""
+    from checkout_consent.core.world import argument_hint, check_type, check_value
+
+    args = {"s": "", "i": 0, "f": 0.0, "b": False, "a": None, name: value}
+    try:
+        check_type(name, argument_hint(_typed, name), value)
+        check_value(name, value)
+        expected = "ok"
+    except ActionError as err:
+        expected = f"Error: {err}"
+    assert apply({"t": _typed}, Counter(), "t", args).observation == expected
