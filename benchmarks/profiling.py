@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cProfile
 import pstats
+import resource
 from typing import Any
 
 
@@ -28,6 +29,12 @@ def by_package(stats: pstats.Stats) -> dict[str, float]:
     return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished child processes."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def profile_eval(task: str, model: str, task_args: dict[str, Any], log_dir: str,
                  top: int = 25) -> None:
     """Run once warm (imports, caches), then once under cProfile; print the summary."""
@@ -37,11 +44,14 @@ def profile_eval(task: str, model: str, task_args: dict[str, Any], log_dir: str,
         inspect_eval(task, model=model, task_args=task_args, log_dir=log_dir, display="none")
 
     once()
+    before = children_cpu()
     profiler = cProfile.Profile()
     profiler.runcall(once)
+    children = children_cpu() - before
     stats = pstats.Stats(profiler)
     total = sum(by_package(stats).values())
-    print(f"\nprofile of {task} with {model} {task_args}: {total:.2f} s own time under cProfile")
+    print(f"\nprofile of {task} with {model} {task_args}: {total:.2f} s own time under cProfile"
+          f"; child processes (not profiled, not slowed): {children:.2f} s CPU")
     for group, seconds in list(by_package(stats).items())[:10]:
         print(f"  {group:18s} {seconds:7.2f} s  {100 * seconds / total:5.1f}%")
     stats.sort_stats("tottime").print_stats(top)

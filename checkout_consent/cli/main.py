@@ -39,13 +39,26 @@ def _line(error: BaseException) -> str:
 
 
 STOP_GRACE_S = 3.0  # after Ctrl-C, Inspect gets this long to close its logs
+_SAID = threading.Lock()  # taken by the first "interrupted" line: there is only one
+
+
+def _say_interrupted() -> None:
+    if _SAID.acquire(blocking=False):
+        err("checkout-consent: interrupted")
+
+
+def _quiet_unwinding() -> None:
+    """The interrupted event loop leaves coroutines behind; their shutdown warnings (which
+    may come while the stack unwinds) would bury the one line that matters."""
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited")
 
 
 def _on_interrupt(signum: int, frame: object) -> None:
     """Ctrl-C: let the run stop gracefully, but exit for sure within STOP_GRACE_S."""
+    _quiet_unwinding()
 
     def hard_stop() -> None:
-        err("checkout-consent: interrupted")
+        _say_interrupted()
         os._exit(130)
 
     timer = threading.Timer(STOP_GRACE_S, hard_stop)
@@ -68,10 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         err(f"checkout-consent: {_line(error)}")
         return 2
     except KeyboardInterrupt:
-        # the interrupted event loop leaves coroutines behind; their shutdown warnings would
-        # bury the one line that matters
-        warnings.filterwarnings("ignore", message="coroutine .* was never awaited")
-        err("checkout-consent: interrupted")
+        _quiet_unwinding()
+        _say_interrupted()
         return 130
     except RecursionError:
         err("checkout-consent: input nested too deeply")

@@ -25,11 +25,16 @@ class ModelRun:
 
 def _records(log: Any) -> list[Record]:
     """The score records of a finished log, read one sample at a time from its file (the
-    run returns the header only, so a 10,000-sample run never holds every sample)."""
-    from inspect_ai.log import read_eval_log_samples
+    run returns the header only, so a 10,000-sample run never holds every sample), and of
+    each sample only its scores: Inspect skips the rest (transcript, messages, store) while
+    it parses, about a quarter of the cost of reading the whole sample."""
+    from inspect_ai.log import EvalSample, read_eval_log_samples
 
+    unread = {name for name, field in EvalSample.model_fields.items()
+              if not field.is_required() and name != "scores"}
     keyed: list[tuple[tuple[str, int], Record]] = []
-    for sample in read_eval_log_samples(log.location, all_samples_required=False):
+    for sample in read_eval_log_samples(log.location, all_samples_required=False,
+                                        exclude_fields=unread):
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
             raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
