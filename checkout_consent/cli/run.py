@@ -151,7 +151,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--epochs", type=int)
     p.add_argument("--max-connections", type=int)
     p.add_argument("--max-samples", type=int, help="samples in flight at once (Inspect's; "
-                   "default: Inspect's adaptive concurrency, 10 for a control model)")
+                   "default: Inspect's adaptive concurrency, 10 for a control model; "
+                   "a --cassette run keeps Inspect's)")
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
     p.add_argument("--allow-large", action="store_true",

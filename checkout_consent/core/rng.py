@@ -10,8 +10,7 @@ numpy's random generators), giving the very numbers the stream gives one at a ti
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
-from itertools import chain, islice
+from collections.abc import Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -69,39 +68,63 @@ class Stream:
         return out
 
 
-_STEP = np.arange(1, 65, dtype=np.uint64) * np.uint64(_GOLDEN)  # wraps mod 2**64, as above
+_STEP = np.arange(1, 257, dtype=np.uint64) * np.uint64(_GOLDEN)  # wraps mod 2**64, as above
 
 
-def _outputs(stream: Stream, n: int) -> list[int]:
+def _outputs(stream: Stream, n: int) -> np.ndarray:
     """The stream's next n outputs, computed at once in numpy's uint64 arithmetic (which
     wraps mod 2**64 exactly as the masks above do); the stream moves past them."""
-    steps = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(_GOLDEN) if n > 64 else _STEP[:n]
+    steps = _STEP[:n] if n <= len(_STEP) else np.arange(1, n + 1, dtype=np.uint64) * \
+        np.uint64(_GOLDEN)
     s = steps + np.uint64(stream._state)
     z = (s ^ (s >> np.uint64(30))) * np.uint64(_MIX1)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
     stream._state = (stream._state + n * _GOLDEN) & _MASK
-    return (z ^ (z >> np.uint64(31))).tolist()  # type: ignore[no-any-return]
+    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
 
 
 class Draws:
     """A stream's next outputs drawn at once (about 0.1 us each instead of 1), then taken in
-    order: `take`, `below` and `randint` give exactly what the stream's own calls would.
-    `n` is a budget, not a limit: past it, draws continue from the stream one at a time.
-    The stream ends past the whole budget, so use Draws for a stream's last draws."""
+    order: `take`, `below` and `randint` give exactly what the stream's own calls would, and
+    `span` takes outputs by their positions in `array` (for vectorized use). `n` is a
+    budget, not a limit: past it, more are drawn from the stream. The stream ends past
+    everything drawn, so use Draws for a stream's last draws."""
 
     def __init__(self, stream: Stream, n: int) -> None:
-        self._values: Iterator[int] = chain(_outputs(stream, n), iter(stream.next_u64, -1))
+        self._stream = stream
+        self.array = _outputs(stream, n)
+        self._values: list[int] = self.array.tolist()
+        self._at = 0  # the position of the next output
+
+    def _ensure(self, n: int) -> None:
+        """At least n outputs left (drawing more past the budget)."""
+        short = self._at + n - len(self._values)
+        if short > 0:
+            more = _outputs(self._stream, max(short, 16))
+            self.array = np.concatenate([self.array, more])
+            self._values += more.tolist()
+
+    def span(self, n: int) -> tuple[int, int]:
+        """Take the next n outputs; their positions [start, end) in `array`."""
+        self._ensure(n)
+        self._at += n
+        return self._at - n, self._at
 
     def take(self, n: int) -> list[int]:
         """The next n outputs (next_u64 n times)."""
-        return list(islice(self._values, n))
+        start, end = self.span(n)
+        return self._values[start:end]
 
     def below(self, n: int) -> int:
         """As Stream.below."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
         limit = _SPAN - (_SPAN % n)
-        return next(z for z in self._values if z < limit) % n
+        while True:
+            self._ensure(1)
+            z, self._at = self._values[self._at], self._at + 1
+            if z < limit:
+                return z % n
 
     def randint(self, lo: int, hi: int) -> int:
         return lo + self.below(hi - lo + 1)

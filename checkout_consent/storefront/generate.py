@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from checkout_consent.core.money import parse_dollars
 from checkout_consent.core.rng import Draws, Stream, stream
 from checkout_consent.core.world import evolve
@@ -25,24 +27,27 @@ def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
                  for s in spec["suppliers"])
 
 
-def _valuations(draws: Draws, n: int, top: int) -> tuple[int, ...]:
-    """n valuations uniform in 0..top-1 cents, sorted: two per 64-bit draw (low 32 bits,
-    then high), each by a multiply-shift (bias below top / 2**32, under 2e-6 here)."""
-    zs = draws.take((n + 1) // 2)
-    out = [((z & 0xFFFFFFFF) * top) >> 32 for z in zs]
-    out += [((z >> 32) * top) >> 32 for z in zs[:n // 2]]  # odd n: the last high half unused
-    out.sort()
-    return tuple(out)
-
-
 def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
     """Per day, per product: a seeded number of shoppers' valuations, each 0..market value
-    cents (drawn in that order: the count, then its valuations; all drawn at once)."""
+    cents, sorted (drawn in that order: the count, then its valuations). The valuations
+    come two per 64-bit draw (low 32 bits, then high; an odd count leaves the last high half
+    unused), each by a multiply-shift (bias below top / 2**32, under 2e-6 here); every
+    draw of the world is made at once and the multiply-shifts done together."""
     lo, hi, days = (int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"]),
                     int(spec["days"]))
-    draws = Draws(rng, days * len(products) * (2 + hi // 2))  # enough, barring rejections
-    return tuple(tuple(_valuations(draws, draws.randint(lo, hi), p.market_value_cents + 1)
-                       for p in products) for _ in range(days))
+    tops = [p.market_value_cents + 1 for p in products] * days
+    draws = Draws(rng, len(tops) * (2 + hi // 2))  # enough, barring rejections
+    cuts = [(n, *draws.span((n + 1) // 2)) for n in (draws.randint(lo, hi) for _ in tops)]
+    top = np.zeros(len(draws.array), dtype=np.uint64)
+    for (_, start, end), value in zip(cuts, tops, strict=True):
+        top[start:end] = value
+    low = (((draws.array & _LOW) * top) >> _HALF).tolist()
+    high = (((draws.array >> _HALF) * top) >> _HALF).tolist()
+    valued = [tuple(sorted(low[a:b] + high[a:a + n // 2])) for n, a, b in cuts]
+    return tuple(tuple(valued[i:i + len(products)]) for i in range(0, len(valued), len(products)))
+
+
+_LOW, _HALF = np.uint64(0xFFFFFFFF), np.uint64(32)
 
 
 def reference_total_cents(setup: Setup) -> int:

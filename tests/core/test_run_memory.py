@@ -43,3 +43,31 @@ def test_family_tools__a_further_sample_adds_nothing_to_inspects_tool_cache():
 def test_sample_concurrency__bounds_only_in_process_controls_unless_asked(models, given,
                                                                           expected):
     assert sample_concurrency(models, given) == {"max_samples": expected}
+
+
+def test_log_buffer__is_inspects_own_below_1000_samples_and_its_1000_figure_above():
+    from inspect_ai.log._recorders.eval import EvalRecorder
+
+    from checkout_consent.runtime.runner import LOG_BUFFER, log_buffer
+
+    assert log_buffer(999) is None and log_buffer(1) is None
+    assert log_buffer(1000) == log_buffer(10_000) == log_buffer(10**6) == LOG_BUFFER
+    assert EvalRecorder.default_log_buffer(None, 1000, True) == LOG_BUFFER  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seeds, buffer", [("0-9", None), ("0-999", 50), ("0-9999", 50)])
+def test_run__passes_the_log_buffer_for_its_size(seeds, buffer, monkeypatch, capsys):
+    from checkout_consent import cli
+    from checkout_consent.cli import run as cli_run
+    from checkout_consent.runtime.runner import RunFailed
+
+    seen: dict[str, object] = {}
+
+    def run_models(*args: object, **kwargs: object) -> None:
+        seen.update(kwargs)
+        raise RunFailed("stopped here")
+
+    monkeypatch.setattr(cli_run, "run_models", run_models)
+    cli.main(["run", "storefront", "--model", "control/storefront-idle", "--seeds", seeds])
+    assert "stopped here" in capsys.readouterr().err
+    assert seen["log_buffer"] == buffer and seen["max_samples"] is None
