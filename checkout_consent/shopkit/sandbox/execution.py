@@ -1,11 +1,24 @@
 """The two things a build is run for: probing it (grading) and running one command on it
 (the agent's run tools). Both go through the confined sandbox and never raise on
-anything the build does."""
+anything the build does.
+
+A confined run sees nothing but its files, its job and its limits: writes stay inside
+its temporary directory, which is deleted, and it has no network. So a finished run's
+result is kept (`RESULTS`) by the digest of those three and handed back when they come
+again, in this process, instead of launching the sandbox again: the same command on an
+unchanged tree (a model re-running the CLI, every sample's first look at the seed build,
+an epoch, a regrade) costs a dictionary lookup instead of about 35 ms of CPU. A run that
+hit a deadline is never kept: under load it might finish next time."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import tempfile
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +36,49 @@ from checkout_consent.shopkit.sandbox.sandbox import (
 )
 
 Records = list[dict[str, Any]]
+
+
+class Results:
+    """Finished runs by digest, least recently used dropped beyond `size`; thread-safe
+    (Inspect may run tools on worker threads). Values are JSON-able and copied on the
+    way in and out, so no caller can change what another is handed."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size, self.hits, self.misses = size, 0, 0
+        self._kept: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(*parts: Any) -> str:
+        """The digest of a run's inputs (any JSON-able parts; lone surrogates allowed)."""
+        text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: str) -> Any | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._kept.move_to_end(key)
+        return json.loads(found)
+
+    def put(self, key: str, value: Any) -> None:
+        text = json.dumps(value)
+        with self._lock:
+            self._kept[key] = text
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.hits = self.misses = 0
+
+
+RESULTS = Results()
 
 
 @dataclass(frozen=True)
@@ -84,14 +140,28 @@ def execute(build: Path, probes: Sequence[Probe], limits: Limits | None = None) 
 
 def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) -> dict[str, Any]:
     """Run the CLI (`{"mode": "cli", "argv": [...]}`) or a snippet (`{"mode": "python",
-    "code": ...}`) on a file tree: {"exit_code": int, or None if it timed out, "output"}."""
+    "code": ...}`) on a file tree: {"exit_code": int, or None if it timed out, "output"}.
+    Paths inside the build show relative to it (`shopkit/orders.py`), never the temporary
+    directory's name, so the same run shows the same output. A tree that cannot be written
+    (a path escaping it, text that is not UTF-8) ends as exit code 1 with the reason."""
+    key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits))
+    kept = RESULTS.get(key)
+    if kept is not None:
+        return dict(kept)
     with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
         build, output = Path(tmp, "build"), Path(tmp, "output.txt")
         build.mkdir()
-        materialise(files, build)
+        try:
+            materialise(files, build)
+        except (OSError, ValueError) as err:
+            return {"exit_code": 1, "output": f"the build could not be written: {err}"[:500]}
         records = run(build, {**work, "output": str(output)}, limits)
-        text = output.read_text("utf-8", "replace")[:MAX_OUTPUT] if output.exists() else ""
+        text = output.read_text("utf-8", "replace") if output.exists() else ""
+        text = text.replace(f"{build}/", "")[:MAX_OUTPUT]
     exits = [r["code"] for r in records if r.get("kind") == "exit" and is_int(r.get("code"))]
     last = ended(records)
     code = exits[0] if exits else (None if last["timed_out"] else last["status"])
-    return {"exit_code": code, "output": text}
+    result = {"exit_code": code, "output": text}
+    if code is not None:
+        RESULTS.put(key, result)
+    return result

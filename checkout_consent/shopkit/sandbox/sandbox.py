@@ -9,6 +9,7 @@ never be mistaken for a result. The harness itself never raises on a bad build.
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import secrets
 import selectors
@@ -85,7 +86,7 @@ def launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> byt
         os.close(write_fd)
     try:
         assert proc.stdin is not None
-        proc.stdin.write(json.dumps(job).encode())
+        proc.stdin.write(marshal.dumps(job))
         proc.stdin.close()
         data = _read_results(read_fd, proc, time.monotonic() + limits.deadline_s + 3.0)
     finally:
