@@ -10,11 +10,17 @@ adversary_v1, a 30-day world of its own).
     python benchmarks/families.py storefront --pairs 7 -T seeds=0-29
     python benchmarks/families.py pizza --profile  # where a family's run goes (cProfile)
     python benchmarks/families.py storefront/adversary_v1 -T seeds=0-1   # v1's 30 days
+    python benchmarks/families.py shopkit --payload   # against the floor with the same payload
+
+With --payload the floor's calls also carry the family's mean characters of arguments and
+of results per call (`floor.py` arg_chars, result_chars): Inspect's own work per event
+grows with what the messages hold, and this floor pays it too, so the ratio is what is ours.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 from typing import Any
 
@@ -32,16 +38,19 @@ TARGET = 1.15
 TARGET_SCENARIO = 2.0  # a scenario world of its own (storefront adversary_v1: issue 14)
 
 
-def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int]:
-    """(samples, turns per sample, agent tool calls per sample) of the reference control,
-    rounded to the nearest integer per sample."""
+def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """(samples, turns per sample, agent tool calls per sample, characters of arguments
+    (as JSON) per call, characters of results per call) of the reference control, rounded
+    to the nearest integer."""
     scenarios = task_scenarios(spec, args)
     policy = spec.controls[spec.reference_control]
     runs = [play(spec, s, policy) for s in scenarios]
     turns = sum(len(r.turns) for r in runs)
-    calls = sum(sum(c.origin == "agent" for c in r.calls) for r in runs)
-    n = len(scenarios)
-    return n, round(turns / n), round(calls / n)
+    agent = [c for r in runs for c in r.calls if c.origin == "agent"]
+    n, k = len(scenarios), max(1, len(agent))
+    arg_chars = sum(len(json.dumps(c.args)) for c in agent) / k
+    result_chars = sum(len(c.observation) for c in agent) / k
+    return n, round(turns / n), round(len(agent) / n), round(arg_chars), round(result_chars)
 
 
 def family_argv(spec: FamilySpec, args: dict[str, Any], log_dir: str) -> list[str]:
@@ -51,10 +60,13 @@ def family_argv(spec: FamilySpec, args: dict[str, Any], log_dir: str) -> list[st
                        "--display", "none", "--log-dir", log_dir)
 
 
-def floor_argv(samples: int, turns: int, calls: int, log_dir: str) -> list[str]:
+def floor_argv(samples: int, turns: int, calls: int, log_dir: str, arg_chars: int = 0,
+               result_chars: int = 0) -> list[str]:
+    payload = ["-T", f"arg_chars={arg_chars}", "-T", f"result_chars={result_chars}"] \
+        if arg_chars or result_chars else []
     return inspect_cli("eval", "benchmarks/floor.py", "-T", f"samples={samples}", "-T",
-                       f"turns={turns}", "-T", f"calls={calls}", "--model", "mockllm/model",
-                       "--display", "none", "--log-dir", log_dir)
+                       f"turns={turns}", "-T", f"calls={calls}", *payload, "--model",
+                       "mockllm/model", "--display", "none", "--log-dir", log_dir)
 
 
 def main() -> None:
@@ -64,21 +76,26 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("-T", action="append", default=[], metavar="KEY=VALUE",
                         help="task arguments instead of the public set (one family)")
+    parser.add_argument("--payload", action="store_true",
+                        help="the floor's calls carry the family's characters per call")
     parser.add_argument("--profile", action="store_true",
                         help="print where the run's CPU goes (cProfile; nothing timed)")
     opts = parser.parse_args()
     for name in opts.families or sorted(WORLDS):
         spec = WORLDS[name]
         args = dict(spec.public_args) | dict(t.split("=", 1) for t in opts.T)
-        samples, turns, calls = shape(spec, args)
+        samples, turns, calls, arg_chars, result_chars = shape(spec, args)
+        payload = (arg_chars, result_chars) if opts.payload else (0, 0)
+        carrying = f", {arg_chars} + {result_chars} characters a call" if opts.payload else ""
         with tempfile.TemporaryDirectory() as logs:
             if opts.profile:
                 profile_eval(f"checkout_consent/{spec.task}",
                              f"control/{spec.name}-{spec.reference_control}", args, logs)
                 continue
-            paired(f"{name} ({samples} samples x {turns} turns, {calls} tool calls) through "
-                   "inspect eval vs Inspect's floor for the same shape",
-                   family_argv(spec, args, logs), floor_argv(samples, turns, calls, logs),
+            paired(f"{name} ({samples} samples x {turns} turns, {calls} tool calls"
+                   f"{carrying}) through inspect eval vs Inspect's floor for the same shape",
+                   family_argv(spec, args, logs),
+                   floor_argv(samples, turns, calls, logs, *payload),
                    pairs=opts.pairs, target=TARGET_SCENARIO if spec.variant else TARGET)
 
 

@@ -2,7 +2,15 @@
 that together make CALLS tool calls, through a model provider (mockllm, scripted) to a tool
 that does nothing, with a scorer that does nothing. What a family costs above this is ours.
 
+A shape may also carry a payload: each call's arguments hold ARG_CHARS characters of text
+and each result RESULT_CHARS (distinct words, so Inspect neither dedupes nor compresses
+them better than real text). Inspect's work per event grows with what the messages hold
+(every model event logs the conversation so far), so a family whose tools show pages of
+text costs more than the bare floor in Inspect itself; the payload floor carries that too.
+
     inspect eval benchmarks/floor.py -T samples=10 -T turns=15 -T calls=15 --model mockllm/model
+    inspect eval benchmarks/floor.py -T samples=2 -T turns=30 -T calls=670 -T arg_chars=42 \
+        -T result_chars=142 --model mockllm/model
     python benchmarks/floor.py 10x15x15 40x3x2     # several shapes, one after another, one process
 
 The shape of a family (turns and calls per sample) comes from `benchmarks/families.py`,
@@ -35,13 +43,28 @@ def calls_in_turn(turn: int, turns: int, calls: int) -> int:
     return calls * (turn + 1) // turns - calls * turn // turns
 
 
-def scripted(turns: int, calls: int) -> Any:
+WORDS = ("order", "supplier", "cash", "refund", "invoice", "day", "price", "stock", "fee",
+         "email", "lamp", "kettle", "total", "paid", "pending", "shipped", "report", "owner")
+
+
+def filler(chars: int, salt: int) -> str:
+    """`chars` characters of words, different for each salt (no two payloads alike)."""
+    out, k, length = [], salt, -1  # length: of the words joined by spaces
+    while length < chars:
+        k = (k * 1103515245 + 12345) % 2**31
+        out.append(WORDS[k % len(WORDS)] + str(k % 97))
+        length += len(out[-1]) + 1
+    return " ".join(out)[:chars]
+
+
+def scripted(turns: int, calls: int, arg_chars: int = 0) -> Any:
     """mockllm outputs: turn i (counted from the input) makes its share of the calls."""
 
     def output(messages: list[Any], *_: Any) -> ModelOutput:
         turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
         n = calls_in_turn(turn, turns, calls)
-        tool_calls = [ToolCall(id=f"call_{turn}_{i}", function="noop", arguments={"x": i})
+        tool_calls = [ToolCall(id=f"call_{turn}_{i}", function="noop", arguments=(
+            {"x": i, "text": filler(arg_chars, turn * 1000 + i)} if arg_chars else {"x": i}))
                       for i in range(n)]
         out = ModelOutput.for_tool_call("mockllm/model", "noop", {}) if n else \
             ModelOutput.from_content("mockllm/model", "done")
@@ -52,23 +75,27 @@ def scripted(turns: int, calls: int) -> Any:
     return output
 
 
-def noop_tool() -> ToolDef:
-    async def noop(x: int) -> str:
+def noop_tool(result_chars: int = 0) -> ToolDef:
+    made = [0]
+
+    async def noop(x: int, text: str = "") -> str:
         """Do nothing.
 
         Args:
             x: ignored.
+            text: ignored.
         """
-        return "ok"
+        made[0] += 1
+        return filler(result_chars, 7 * made[0] + x) if result_chars else "ok"
 
     return ToolDef(noop, name="noop")
 
 
 @solver
-def floor_solver(turns: int, calls: int) -> Solver:
+def floor_solver(turns: int, calls: int, arg_chars: int = 0, result_chars: int = 0) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model("mockllm/model", custom_outputs=scripted(turns, calls))
-        tools = [noop_tool()]
+        model = get_model("mockllm/model", custom_outputs=scripted(turns, calls, arg_chars))
+        tools = [noop_tool(result_chars)]
         for _ in range(turns):
             output = await model.generate(state.messages, tools)
             state.messages.append(output.message)
@@ -92,10 +119,12 @@ def nothing() -> Any:
 
 
 @task
-def floor(samples: int = 10, turns: int = 15, calls: int = 15) -> Task:
-    """The floor task for one shape."""
+def floor(samples: int = 10, turns: int = 15, calls: int = 15, arg_chars: int = 0,
+          result_chars: int = 0) -> Task:
+    """The floor task for one shape (and payload)."""
     dataset = [Sample(id=i, input="start") for i in range(int(samples))]
-    return Task(dataset=dataset, solver=floor_solver(int(turns), int(calls)), scorer=nothing())
+    solver = floor_solver(int(turns), int(calls), int(arg_chars), int(result_chars))
+    return Task(dataset=dataset, solver=solver, scorer=nothing())
 
 
 def shape(text: str) -> tuple[int, int, int]:

@@ -89,7 +89,8 @@ def test_run_command__output_names_build_files_without_the_temporary_directory()
     shown = python("from shopkit import orders\norders.total(None)")
     assert shown["exit_code"] == 1 and 'File "shopkit/orders.py", line' in str(shown["output"])
     assert "shopkit-run-" not in str(shown["output"])
-    assert python("import shopkit.orders as o\nprint(o.__file__)")["output"] == "shopkit/orders.py\n"
+    where = python("import shopkit.orders as o\nprint(o.__file__)")
+    assert where["output"] == "shopkit/orders.py\n"
 
 
 def test_run_command__a_tree_that_cannot_be_written_is_one_line_not_a_traceback() -> None:

@@ -7,6 +7,10 @@ one nonce-tagged JSON line per result to the result pipe. The supervisor enforce
 deadline and, whatever happened, kills every process the build left behind.
 """
 
+# The C modules, not `signal` and `json`: those import enum, re and functools, about 6 ms
+# of every launch (measured with -X importtime) for three functions and four constants.
+import _json as _cjson
+import _signal as signal
 import builtins
 import ctypes
 import marshal
@@ -14,11 +18,6 @@ import os
 import resource
 import sys
 import time
-
-# The C modules, not `signal` and `json`: those import enum, re and functools, about 6 ms
-# of every launch (measured with -X importtime) for three functions and four constants.
-import _json as _cjson
-import _signal as signal
 
 MODULES = ("money", "db", "orders", "reports", "cli")
 # Captured before any build code runs: a build may patch builtins or modules, not these.
