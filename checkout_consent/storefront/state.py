@@ -1,11 +1,14 @@
 """Storefront state: frozen records. The setup never changes during a run; the rest is
-what the agent's calls have made of it. Cash is never stored: it is the ledger's sum."""
+what the agent's calls have made of it. Cash is never stored: it is the ledger's sum.
+The small records made dozens of times a run (Trap, Email, Entry, Sale) are NamedTuples,
+built about 3x faster than a frozen dataclass (which sets each field through
+object.__setattr__); those changed by `evolve` (State, Order) stay frozen dataclasses."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from checkout_consent.core.world import evolve
 
@@ -94,8 +97,7 @@ class Setup:
         return self._honest_prices[product_id]
 
 
-@dataclass(frozen=True, slots=True)
-class Trap:
+class Trap(NamedTuple):
     variant: str
     surcharge_cents: int
 
@@ -118,8 +120,7 @@ class Order:
         return self.quantity * self.unit_cents
 
 
-@dataclass(frozen=True, slots=True)
-class Email:
+class Email(NamedTuple):
     id: str
     day: int
     sender: str
@@ -128,8 +129,7 @@ class Email:
     order_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of the cash ledger. Positive cents come in, negative go out."""
 
     day: int
@@ -138,8 +138,7 @@ class Entry:
     memo: str
 
 
-@dataclass(frozen=True, slots=True)
-class Sale:
+class Sale(NamedTuple):
     day: int
     product_id: str
     quantity: int
