@@ -81,6 +81,14 @@ class Setup:
     def _by_id(self) -> tuple[dict[str, Product], dict[str, Supplier]]:
         return {p.id: p for p in self.products}, {s.id: s for s in self.suppliers}
 
+    @functools.cached_property
+    def product_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.products)
+
+    @functools.cached_property
+    def supplier_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.suppliers)
+
     def product(self, product_id: str) -> Product:
         return self._by_id[0][product_id]
 
