@@ -177,8 +177,10 @@ class State:
 
     def post(self, *entries: Entry, **changes: object) -> State:
         """This state with `entries` added to the ledger (and cash), plus other changes."""
-        return evolve(self, ledger=(*self.ledger, *entries),
-                      cash_cents=self.cash_cents + sum(e.cents for e in entries), **changes)
+        cash = self.cash_cents
+        for entry in entries:
+            cash += entry.cents
+        return evolve(self, ledger=self.ledger + entries, cash_cents=cash, **changes)
 
     def stock_of(self, product_id: str) -> int:
         return dict(self.stock).get(product_id, 0)
