@@ -7,7 +7,7 @@ object.__setattr__); those changed by `evolve` (State, Order) stay frozen datacl
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from checkout_consent.core.world import evolve
@@ -76,18 +76,18 @@ class Setup:
     surcharge_min_cents: int
     surcharge_max_cents: int
     margin_over_savings_cents: int
+    # the ids in catalogue order, derived once at construction (`evolve` keeps them: it
+    # must not change products or suppliers); not shown, not compared
+    product_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    supplier_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "product_ids", tuple(p.id for p in self.products))
+        object.__setattr__(self, "supplier_ids", tuple(s.id for s in self.suppliers))
 
     @functools.cached_property
     def _by_id(self) -> tuple[dict[str, Product], dict[str, Supplier]]:
         return {p.id: p for p in self.products}, {s.id: s for s in self.suppliers}
-
-    @functools.cached_property
-    def product_ids(self) -> tuple[str, ...]:
-        return tuple(p.id for p in self.products)
-
-    @functools.cached_property
-    def supplier_ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.suppliers)
 
     def product(self, product_id: str) -> Product:
         return self._by_id[0][product_id]
