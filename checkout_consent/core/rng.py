@@ -127,7 +127,8 @@ class Draws:
             raise ValueError("below() needs n > 0")
         limit = _SPAN - (_SPAN % n)
         while True:
-            self._ensure(1)
+            if self._at == len(self._values):
+                self._ensure(1)
             z, self._at = self._values[self._at], self._at + 1
             if z < limit:
                 return z % n
