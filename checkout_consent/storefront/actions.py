@@ -84,7 +84,7 @@ def _cancel(state: State, order: Order) -> Outcome[State]:
         raise ActionError(f"the cancellation window for {order.id} closed at the end of "
                           f"day {last}")
     refund = Entry(state.day, "refund", order.cost_cents, order.id)
-    orders = tuple(evolve(o, status="cancelled") if o.id == order.id else o
+    orders = tuple(o.with_status("cancelled") if o.id == order.id else o
                    for o in state.orders)
     state = state.post(refund, orders=orders)
     return Outcome(state, f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
