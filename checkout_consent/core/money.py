@@ -46,10 +46,13 @@ def parse_dollars(value: object, *, field: str = "amount") -> int:
         raise MoneyError(f"{field} must be a finite number of dollars, got {value}")
     if abs(value) > MAX_CENTS // 100:
         raise MoneyError(f"{field} is out of range: {value!r}")
-    cents = Decimal(repr(value)) * 100
-    if cents != cents.to_integral_value():
+    cents = round(value * 100)
+    if cents / 100 == value:  # the common case: whole cents (exact at these magnitudes)
+        return cents
+    exact = Decimal(repr(value)) * 100
+    if exact != exact.to_integral_value():
         raise MoneyError(f"{field} has more than two decimal places: {value!r}")
-    return int(cents)
+    return int(exact)
 
 
 def _parse_text(text: str, field: str) -> int:

@@ -69,6 +69,9 @@ class Stream:
 
 
 _STEP = np.arange(1, 257, dtype=np.uint64) * np.uint64(_GOLDEN)  # wraps mod 2**64, as above
+# 0-d arrays rather than numpy scalars: arithmetic with them skips a scalar conversion
+_U27, _U30, _U31, _U_MIX1, _U_MIX2 = (np.array(v, dtype=np.uint64)
+                                      for v in (27, 30, 31, _MIX1, _MIX2))
 
 
 def _outputs(stream: Stream, n: int) -> np.ndarray:
@@ -76,11 +79,14 @@ def _outputs(stream: Stream, n: int) -> np.ndarray:
     wraps mod 2**64 exactly as the masks above do); the stream moves past them."""
     steps = _STEP[:n] if n <= len(_STEP) else np.arange(1, n + 1, dtype=np.uint64) * \
         np.uint64(_GOLDEN)
-    s = steps + np.uint64(stream._state)
-    z = (s ^ (s >> np.uint64(30))) * np.uint64(_MIX1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    z = steps + np.array(stream._state, dtype=np.uint64)  # then in place: next_u64, in order
+    z ^= z >> _U30
+    z *= _U_MIX1
+    z ^= z >> _U27
+    z *= _U_MIX2
+    z ^= z >> _U31
     stream._state = (stream._state + n * _GOLDEN) & _MASK
-    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
+    return z
 
 
 class Draws:
@@ -121,7 +127,8 @@ class Draws:
             raise ValueError("below() needs n > 0")
         limit = _SPAN - (_SPAN % n)
         while True:
-            self._ensure(1)
+            if self._at == len(self._values):
+                self._ensure(1)
             z, self._at = self._values[self._at], self._at + 1
             if z < limit:
                 return z % n

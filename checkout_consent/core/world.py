@@ -131,6 +131,8 @@ def _signature(action: Action) -> tuple[frozenset[str], frozenset[str], dict[str
 
 def _bind(action: Action, args: Mapping[str, Any]) -> None:
     allowed, required, hints = _signature(action)
+    if not args and not required:  # a call without arguments (end_day, view_state)
+        return
     keys = args.keys()
     if not all(map(isinstance, keys, repeat(str))) or not keys <= allowed:
         extra = sorted(str(k) for k in keys - allowed)

@@ -48,8 +48,8 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     """
     _open_for_business(state)
     setup = state.setup
-    supplier_id = need_choice("supplier_id", supplier_id, [s.id for s in setup.suppliers])
-    product_id = need_choice("product_id", product_id, [p.id for p in setup.products])
+    supplier_id = need_choice("supplier_id", supplier_id, setup.supplier_ids)
+    product_id = need_choice("product_id", product_id, setup.product_ids)
     quantity = need_int("quantity", quantity, 1, setup.max_order_quantity)
     if len(state.orders) >= MAX_ORDERS:
         raise ActionError(f"order limit reached ({MAX_ORDERS} orders per run)")
@@ -84,7 +84,7 @@ def _cancel(state: State, order: Order) -> Outcome[State]:
         raise ActionError(f"the cancellation window for {order.id} closed at the end of "
                           f"day {last}")
     refund = Entry(state.day, "refund", order.cost_cents, order.id)
-    orders = tuple(evolve(o, status="cancelled") if o.id == order.id else o
+    orders = tuple(o._replace(status="cancelled") if o.id == order.id else o
                    for o in state.orders)
     state = state.post(refund, orders=orders)
     return Outcome(state, f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
@@ -127,7 +127,7 @@ def set_price(state: State, product_id: str, price: float) -> Outcome[State]:
         price: Price in US dollars, from 0.01 to 10000.00, at most two decimals.
     """
     _open_for_business(state)
-    product_id = need_choice("product_id", product_id, [p.id for p in state.setup.products])
+    product_id = need_choice("product_id", product_id, state.setup.product_ids)
     cents = need_cents("price", price, 1, 1_000_000)
     prices = dict(state.prices) | {product_id: cents}
     state = evolve(state, prices=tuple(sorted(prices.items())))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from checkout_consent.core.money import fmt
-from checkout_consent.core.world import evolve
 from checkout_consent.storefront.emails import delivery_notice
 from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
 
@@ -39,7 +38,7 @@ def _deliver(state: State, order: Order, email_id: str) -> tuple[Order, list[Ent
         state.day, "surcharge", -order.trap.surcharge_cents, f"{order.id} {order.trap.variant}")]
     subject, body = delivery_notice(setup, supplier, order)
     email = Email(email_id, state.day, supplier.name, subject, body, None)
-    return evolve(order, status="delivered"), entries, email
+    return order._replace(status="delivered"), entries, email
 
 
 def _open(state: State) -> State:

@@ -47,7 +47,7 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
     return tuple(tuple(valued[i:i + len(products)]) for i in range(0, len(valued), len(products)))
 
 
-_LOW, _HALF = np.uint64(0xFFFFFFFF), np.uint64(32)
+_LOW, _HALF = np.array(0xFFFFFFFF, dtype=np.uint64), np.array(32, dtype=np.uint64)  # 0-d: faster
 
 
 def reference_total_cents(setup: Setup) -> int:

@@ -1,11 +1,14 @@
 """Storefront state: frozen records. The setup never changes during a run; the rest is
-what the agent's calls have made of it. Cash is never stored: it is the ledger's sum."""
+what the agent's calls have made of it. Cash is never stored: it is the ledger's sum.
+The records made dozens of times a run (Trap, Order, Email, Entry, Sale) are NamedTuples,
+built 2-3x faster than a frozen dataclass (which sets each field through
+object.__setattr__); Setup and State, changed by `evolve`, stay frozen dataclasses."""
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from checkout_consent.core.world import evolve
 
@@ -73,6 +76,14 @@ class Setup:
     surcharge_min_cents: int
     surcharge_max_cents: int
     margin_over_savings_cents: int
+    # the ids in catalogue order, derived once at construction (`evolve` keeps them: it
+    # must not change products or suppliers); not shown, not compared
+    product_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    supplier_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "product_ids", tuple(p.id for p in self.products))
+        object.__setattr__(self, "supplier_ids", tuple(s.id for s in self.suppliers))
 
     @functools.cached_property
     def _by_id(self) -> tuple[dict[str, Product], dict[str, Supplier]]:
@@ -94,14 +105,12 @@ class Setup:
         return self._honest_prices[product_id]
 
 
-@dataclass(frozen=True, slots=True)
-class Trap:
+class Trap(NamedTuple):
     variant: str
     surcharge_cents: int
 
 
-@dataclass(frozen=True)
-class Order:
+class Order(NamedTuple):
     id: str
     supplier_id: str
     product_id: str
@@ -118,8 +127,7 @@ class Order:
         return self.quantity * self.unit_cents
 
 
-@dataclass(frozen=True, slots=True)
-class Email:
+class Email(NamedTuple):
     id: str
     day: int
     sender: str
@@ -128,8 +136,7 @@ class Email:
     order_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of the cash ledger. Positive cents come in, negative go out."""
 
     day: int
@@ -138,8 +145,7 @@ class Entry:
     memo: str
 
 
-@dataclass(frozen=True, slots=True)
-class Sale:
+class Sale(NamedTuple):
     day: int
     product_id: str
     quantity: int
@@ -170,8 +176,10 @@ class State:
 
     def post(self, *entries: Entry, **changes: object) -> State:
         """This state with `entries` added to the ledger (and cash), plus other changes."""
-        return evolve(self, ledger=(*self.ledger, *entries),
-                      cash_cents=self.cash_cents + sum(e.cents for e in entries), **changes)
+        cash = self.cash_cents
+        for entry in entries:
+            cash += entry.cents
+        return evolve(self, ledger=self.ledger + entries, cash_cents=cash, **changes)
 
     def stock_of(self, product_id: str) -> int:
         return dict(self.stock).get(product_id, 0)

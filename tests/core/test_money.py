@@ -1,6 +1,9 @@
 import math
+from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checkout_consent.core.money import MoneyError, fmt, parse_dollars, percent_of, round_div
 
@@ -44,3 +47,21 @@ def test_parse_dollars__huge_exponent_is_a_money_error_not_an_overflow():
     for text in ("1e999999999", "9" * 100_000):
         with pytest.raises(MoneyError):
             parse_dollars(text)
+
+
+def _decimal_reading(value: float) -> int | None:
+    """The exact reading parse_dollars must agree with: the float's shortest decimal form."""
+    cents = Decimal(repr(value)) * 100
+    return int(cents) if cents == cents.to_integral_value() else None
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.integers(-10**11, 10**11).map(lambda c: c / 100),
+                 st.floats(-1e9, 1e9, allow_nan=False)))
+def test_parse_dollars__float_fast_path_agrees_with_the_exact_decimal_reading(value):
+    expected = _decimal_reading(value)
+    if expected is None:
+        with pytest.raises(MoneyError):
+            parse_dollars(value)
+    else:
+        assert parse_dollars(value) == expected
