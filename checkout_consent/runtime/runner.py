@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec, Record
-from checkout_consent.runtime.compat import prerequisite_error
+from checkout_consent.runtime.compat import prerequisite_error, read_log_samples
 
 
 class RunFailed(RuntimeError):
@@ -27,14 +27,20 @@ def _records(log: Any) -> list[Record]:
     """The score records of a finished log, read one sample at a time from its file (the
     run returns the header only, so a 10,000-sample run never holds every sample), and of
     each sample only its scores: Inspect skips the rest (transcript, messages, store) while
-    it parses, about a quarter of the cost of reading the whole sample."""
-    from inspect_ai.log import EvalSample, read_eval_log_samples
+    it parses, about a quarter of the cost of reading the whole sample. One zip reader
+    serves every sample (`runtime.compat.read_log_samples`)."""
+    from inspect_ai.log import EvalSample, read_eval_log
 
+    header = read_eval_log(log.location, header_only=True)
+    ids = header.eval.dataset.sample_ids
+    if ids is None:
+        raise RunFailed(f"the log lists no sample ids (see {log.location})")
+    epochs = range(1, (header.eval.config.epochs or 1) + 1)
     unread = {name for name, field in EvalSample.model_fields.items()
               if not field.is_required() and name != "scores"}
     keyed: list[tuple[tuple[str, int], Record]] = []
-    for sample in read_eval_log_samples(log.location, all_samples_required=False,
-                                        exclude_fields=unread):
+
+    def keep(sample: Any) -> None:
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
             raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
@@ -42,6 +48,11 @@ def _records(log: Any) -> list[Record]:
         if "record" not in metadata:
             raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
         keyed.append(((str(sample.id), sample.epoch), metadata["record"]))
+
+    try:
+        read_log_samples(log.location, [(i, e) for i in ids for e in epochs], unread, keep)
+    except IndexError as err:  # a listed sample is not in the file
+        raise RunFailed(f"{err} (see {log.location})") from None
     return [record for _, record in sorted(keyed, key=lambda kv: kv[0])]
 
 
