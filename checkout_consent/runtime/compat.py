@@ -3,7 +3,8 @@ Inspect does not export publicly; pin inspect-ai and re-check these on an upgrad
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -61,3 +62,23 @@ def read_log_samples(location: str, keys: list[tuple[str | int, int]],
                     location, sample_id, epoch, exclude_fields=exclude_fields, reader=reader))
 
     anyio.run(read_all)
+
+
+@contextlib.contextmanager
+def zip_directory_reads() -> Iterator[list[str]]:
+    """Inside the block, every .eval file whose zip directory Inspect parses is listed (for
+    the test that reading a run back parses it once, not once per sample)."""
+    from inspect_ai._util import async_zip
+
+    seen: list[str] = []
+    real = async_zip._parse_central_directory
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        seen.append(str(args[1]) if len(args) > 1 else "?")
+        return await real(*args, **kwargs)
+
+    async_zip._parse_central_directory = counting  # type: ignore[assignment]
+    try:
+        yield seen
+    finally:
+        async_zip._parse_central_directory = real
