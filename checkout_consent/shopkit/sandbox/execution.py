@@ -44,7 +44,7 @@ class Results:
     way in and out, so no caller can change what another is handed."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size, self.hits, self.misses = size, 0, 0
+        self.size = size
         self._kept: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -58,9 +58,7 @@ class Results:
         with self._lock:
             found = self._kept.get(key)
             if found is None:
-                self.misses += 1
                 return None
-            self.hits += 1
             self._kept.move_to_end(key)
         return json.loads(found)
 
@@ -71,11 +69,6 @@ class Results:
             self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self.hits = self.misses = 0
 
 
 RESULTS = Results()
@@ -147,7 +140,7 @@ def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) 
     key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits))
     kept = RESULTS.get(key)
     if kept is not None:
-        return dict(kept)
+        return kept  # type: ignore[no-any-return]
     with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
         build, output = Path(tmp, "build"), Path(tmp, "output.txt")
         build.mkdir()
