@@ -1,19 +1,58 @@
-"""The roster: every family this suite ships, one spec each. Nothing else.
+"""The roster: every world this suite ships, with how each layer presents it. Nothing else.
 
-Adding a family is a folder with a `SPEC` in its `__init__` and one line here; the CLI,
-sanity, the Inspect registry, cassette references and the README table loop over this.
+Adding a family is a folder with a `SPEC` in its `__init__` and one `Member` here; the CLI,
+sanity, the Inspect registry, cassettes, the board, the service and the README table loop
+over this. No shared layer names a family.
 """
 
 from __future__ import annotations
 
-from checkout_consent.core.controls import ControlRegistry
-from checkout_consent.core.family import FamilySpec, dispatching_controls
-from checkout_consent.grocery import SPEC as GROCERY
-from checkout_consent.pizza import SPEC as PIZZA
-from checkout_consent.shopkit import SPEC as SHOPKIT
-from checkout_consent.storefront import SPEC as STOREFRONT
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
-FAMILIES: tuple[FamilySpec, ...] = (STOREFRONT, SHOPKIT, PIZZA, GROCERY)
+from checkout_consent import grocery, pizza, shopkit, storefront
+from checkout_consent.core.controls import ControlRegistry, Policy
+from checkout_consent.core.family import FamilySpec, Scenario, choose_world
+from checkout_consent.grocery import surface as grocery_views
+from checkout_consent.grocery.submission import StoreSnapshot
+from checkout_consent.leaderboard.adapter import Board, Breakdown
+from checkout_consent.pizza import surface as pizza_views
+from checkout_consent.shopkit import surface as shopkit_views
+from checkout_consent.storefront import surface as storefront_views
+from checkout_consent.storefront.v1 import surface as storefront_v1_views
+
+
+@dataclass(frozen=True)
+class Member:
+    """One world and its adapters: `views` is how the CLI shows it (the protocol in
+    `cli/views.py`), `board` what the leaderboard adds beside the headline."""
+
+    spec: FamilySpec
+    views: ModuleType | Any
+    board: Board = field(default_factory=Board)
+
+
+ROSTER: tuple[Member, ...] = (
+    Member(storefront.SPEC, storefront_views, Board(
+        breakdown=Breakdown("trap catch rate per variant (caught/met)", "catch rate",
+                            storefront_views.variant_catch),
+        direct_examples=("cautious",))),
+    Member(storefront.SPEC_V1, storefront_v1_views),
+    Member(shopkit.SPEC, shopkit_views),
+    Member(pizza.SPEC, pizza_views),
+    Member(grocery.SPEC, grocery_views, Board(
+        seasons=grocery.dataset.seasons,
+        breakdown=Breakdown("profile keys (mean over tasks)", "mean",
+                            grocery_views.profile_means),
+        card_section=("grocery", StoreSnapshot),
+        card_example={"store_snapshot": "v3.0", "seed": 0})),
+)
+
+WORLDS: tuple[FamilySpec, ...] = tuple(m.spec for m in ROSTER)
+# one spec per family: its main world (a variant is reached through `world_for`)
+FAMILIES: tuple[FamilySpec, ...] = tuple(w for w in WORLDS if w.variant is None)
 
 
 def names() -> list[str]:
@@ -25,9 +64,63 @@ def family(name: str) -> FamilySpec:
     for spec in FAMILIES:
         if spec.name == name:
             return spec
-    raise KeyError(f"unknown family {name!r}; families: {', '.join(names())}")
+    raise KeyError(f"unknown family {name[:100]!r}; families: {', '.join(names())}")
+
+
+def worlds_of(name: str) -> tuple[FamilySpec, ...]:
+    """Every world of the family `name`, its main world first."""
+    family(name)
+    return tuple(w for w in WORLDS if w.name == name)
+
+
+def world(label: str) -> FamilySpec:
+    """The world called `label` (`family` or `family/variant`)."""
+    for spec in WORLDS:
+        if spec.label == label:
+            return spec
+    raise KeyError(f"unknown world {label[:100]!r}; worlds: "
+                   f"{', '.join(w.label for w in WORLDS)}")
+
+
+def world_for(name: str, scenario_id: object) -> FamilySpec:
+    """The world that plays and grades a sample of family `name` with this scenario id:
+    the variant it names, or the family's main world."""
+    family(name)
+    return choose_world(WORLDS, name, scenario_id)
+
+
+def world_of_args(name: str, args: dict[str, Any] | None) -> FamilySpec:
+    """The world a run of family `name` with these task arguments plays (`scenario=`)."""
+    return world_for(name, (args or {}).get("scenario"))
+
+
+def member(spec: FamilySpec) -> Member:
+    for m in ROSTER:
+        if m.spec is spec:
+            return m
+    raise KeyError(f"{spec.label} is not on the roster")
+
+
+def _dispatching(name: str, worlds: Sequence[FamilySpec]) -> dict[str, Policy]:
+    """The family's controls by name, each playing the policy of the world its sample's
+    scenario belongs to. A control a world does not have refuses with one line."""
+
+    def dispatch(control: str) -> Policy:
+        def policy(scenario: Scenario, transcript: Sequence[Any]) -> Any:
+            own = world_for(name, scenario.scenario_id).controls.get(control)
+            if own is None:
+                raise ValueError(f"control {name}-{control} has no policy for scenario "
+                                 f"{scenario.scenario_id}")
+            return own(scenario, transcript)
+
+        return policy
+
+    controls = dict.fromkeys(c for w in worlds for c in w.controls)
+    if len(worlds) == 1:
+        return dict(worlds[0].controls)
+    return {c: dispatch(c) for c in controls}
 
 
 def control_registry() -> ControlRegistry:
     """Every family's controls by full name, `<family>-<control>`."""
-    return ControlRegistry({f.name: dispatching_controls(f) for f in FAMILIES})
+    return ControlRegistry({f.name: _dispatching(f.name, worlds_of(f.name)) for f in FAMILIES})

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import UsageError
+from checkout_consent.cli.views import views
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import control_registry, family, names
+from checkout_consent.families import control_registry, family, names, world_for, worlds_of
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -19,22 +20,22 @@ def cmd_list(args: argparse.Namespace) -> int:
         spec = family(name)
         print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.task})")
         print(f"  {spec.summary_line}")
-        for item in spec.list_items():
+        for item in views(spec).list_items():
             print(f"  {item}")
         print("  task parameters (-T):")
         for key, meaning in spec.task_params.items():
             print(f"    {key}: {meaning}")
         print(f"  controls: {', '.join('control/' + c for c in registry.names(name))}")
-        for own in spec.scenarios.values():  # a scenario that is a world of its own
-            print(f"  -T scenario={own.variant}: world {own.world_version}; "
-                  f"{own.summary_line}")
+        for own in worlds_of(name)[1:]:  # a variant: a world of its own, with its task
+            print(f"  -T scenario={own.variant} (inspect eval checkout_consent/{own.task}): "
+                  f"world {own.world_version}; {own.summary_line}")
             print(f"    controls: {', '.join(own.controls)}")
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    spec = family(args.family)  # `adversary_v1:3` is shown by that scenario's own world
-    print(spec.for_scenario(args.item.rpartition(":")[0]).show(args.item))
+    spec = world_for(args.family, args.item.rpartition(":")[0])  # `variant:3`: its own world
+    print(views(spec).show(args.item))
     return 0
 
 

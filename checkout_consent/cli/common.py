@@ -60,13 +60,31 @@ def check_counts(args: argparse.Namespace) -> None:
                              f"got {value}")
 
 
+_BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built once a run
+
+
+def built_task(spec: FamilySpec, arguments: dict[str, Any]) -> Any:
+    """The world's Task for these arguments, built once per process (sanity's scenarios,
+    the size check and the model run all use the one object); a bad -T value is a
+    UsageError."""
+    import json
+
+    from checkout_consent.runtime.compat import prerequisite_error
+    from checkout_consent.runtime.runner import build_task
+
+    key = (spec.label, json.dumps(arguments, sort_keys=True, default=str))
+    if key not in _BUILT:
+        try:
+            _BUILT[key] = build_task(spec, arguments)
+        except prerequisite_error() as error:
+            raise UsageError(str(error)) from None
+    return _BUILT[key]
+
+
 def sample_count(spec: FamilySpec, arguments: dict[str, Any]) -> int:
     """How many samples the family's task makes from these arguments (builds the Task,
     which validates every -T value; a bad one is a UsageError)."""
-    import importlib
-
     from checkout_consent.core.spec import parse_seeds
-    from checkout_consent.runtime.compat import prerequisite_error
 
     if "seeds" in arguments:
         try:
@@ -75,11 +93,7 @@ def sample_count(spec: FamilySpec, arguments: dict[str, Any]) -> int:
             raise UsageError(f"{spec.name}: --seeds/-T seeds: {error}") from None
         if seeds > MAX_SAMPLES:
             return seeds
-    make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
-    try:
-        return len(make(**arguments).dataset)
-    except prerequisite_error() as error:
-        raise UsageError(str(error)) from None
+    return len(built_task(spec, arguments).dataset)
 
 
 def check_size(args: argparse.Namespace, spec: FamilySpec, arguments: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from checkout_consent.cli import browse, run, service
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import UsageError, err
+from checkout_consent.cli.views import commands
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.runner import RunFailed
 
@@ -28,8 +29,9 @@ def parser() -> argparse.ArgumentParser:
     service.add_parsers(sub)
     cli_leaderboard.add_parsers(sub)
     for spec in FAMILIES:
-        if spec.add_commands is not None:
-            spec.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
+        add = commands(spec)
+        if add is not None:
+            add(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
     return ap
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sys
 
+from checkout_consent.cli.views import summary
 from checkout_consent.core.family import ControlRecords
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS as ALL_WORLDS
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
@@ -14,7 +15,7 @@ from checkout_consent.runtime.runner import run_controls
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
 
 
-WORLDS = {w.label: w for f in FAMILIES for w in f.every_world()}  # storefront/adversary_v1 too
+WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too
 
 
 def table(results: dict[str, ControlRecords]) -> str:
@@ -24,7 +25,7 @@ def table(results: dict[str, ControlRecords]) -> str:
     for label, controls in results.items():
         world = WORLDS[label]
         for control, records in controls.items():
-            headline = world.summary(records).splitlines()[0]
+            headline = summary(world, records).splitlines()[0]
             rows.append(f"| {label} | `control/{world.name}-{control}` | {len(records)} | "
                         f"{headline} |")
     return "\n".join(rows)

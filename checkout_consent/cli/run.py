@@ -11,7 +11,6 @@ still comes from a real Inspect run (`python -m checkout_consent.cli.readme`).""
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli.common import (
     UsageError,
+    built_task,
     check_counts,
     check_model,
     check_size,
@@ -26,17 +26,17 @@ from checkout_consent.cli.common import (
     sample_count,
     task_args,
 )
+from checkout_consent.cli.views import sanity_note, summary, views
 from checkout_consent.core.family import ControlRecords, FamilySpec, Scenario
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import family, names
+from checkout_consent.families import family, names, world_of_args, worlds_of
 from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
 def task_scenarios(spec: FamilySpec, args: Mapping[str, Any] | None = None) -> list[Scenario]:
     """The scenarios the family's Inspect task plays with these -T arguments (default: the
     public set), read from the samples the task itself builds."""
-    module = importlib.import_module(f"checkout_consent.{spec.name}.task")
-    task = getattr(module, spec.task)(**dict(spec.public_args if args is None else args))
+    task = built_task(spec, dict(spec.public_args if args is None else args))
     return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
 
 
@@ -59,7 +59,7 @@ def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
     if problems:
         raise RunFailed(f"sanity {spec.label}: {len(problems)} problem(s); refusing to report "
                         "results")
-    err(f"sanity {spec.label}: 0 problem(s){spec.extra.get('sanity_note', '')}")
+    err(f"sanity {spec.label}: 0 problem(s){sanity_note(spec)}")
     return records
 
 
@@ -70,15 +70,15 @@ def worlds(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[FamilySpe
     for spec in chosen:
         arguments = task_args(args, spec)
         named = args.model or any(t.startswith("scenario=") for t in args.T or [])
-        out += [spec.for_args(arguments)] if named else list(spec.every_world())
+        out += [world_of_args(spec.name, arguments)] if named else list(worlds_of(spec.name))
     return out
 
 
 def _print(spec: FamilySpec, model: str, records: list[dict[str, Any]]) -> None:
     print(f"\n{spec.label} | {model} | {len(records)} sample(s)")
     for r in records:
-        print("  " + spec.line(r))
-    print("  " + spec.summary(records).replace("\n", "\n  "))
+        print("  " + views(spec).line(r))
+    print("  " + summary(spec, records).replace("\n", "\n  "))
 
 
 def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[str, Any]], str]:
@@ -86,7 +86,8 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
         return cli_cassettes.cassette_run(args, spec, task_args(args, spec))
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
     samples = sample_count(spec, task_args(args, spec)) * (args.epochs or spec.epochs)
-    run = run_models(spec, [args.model], task_args=task_args(args, spec),
+    arguments = task_args(args, spec)
+    run = run_models(spec, [args.model], task_args=arguments, task=built_task(spec, arguments),
                      log_dir=args.log_dir, epochs=args.epochs, display=args.display,
                      max_connections=args.max_connections, max_samples=args.max_samples,
                      log_buffer=log_buffer(samples),
@@ -123,7 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             results = {f"control/{spec.name}-{c}": (r, "") for c, r in controls.items()}
         for model, (records, log) in results.items():
             out.append({"family": spec.name, "scenario": spec.variant, "model": model,
-                        "log": log, "records": records, "summary": spec.summary(records)})
+                        "log": log, "records": records, "summary": summary(spec, records)})
             if not args.json:
                 _print(spec, model, records)
     if args.json:
@@ -135,7 +136,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        for spec in family(name).every_world():
+        for spec in worlds_of(name):
             sanity(spec, args.log_dir)
     return 0
 

@@ -1,26 +1,27 @@
 """The family contract: what a family hands the engine, typed, in one object.
 
-A family is one `FamilySpec` (built in its `__init__`) and one line in `families.py`.
+A family is one `FamilySpec` per world (built in its `__init__`) and one line in
+`families.py`.
 Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from checkout_consent.core.controls import Policy
+from checkout_consent.core.headline import Headline
 from checkout_consent.core.spec import parse_seeds
 from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
 Record = dict[str, Any]
 # (state, tool, args) -> the args to apply: work a tool does outside the pure world before
-# its call is traced (shopkit runs a command in its sandbox and passes the output in).
+# its call is traced (a family may run a command in a sandbox and pass the output in).
 PrepareCall = Callable[[Any, str, dict[str, Any]], dict[str, Any]]
 # control name (without the family prefix) -> the records its samples produced
 ControlRecords = dict[str, list[Record]]
@@ -83,7 +84,7 @@ def shown_chars(tool: str, args: Mapping[str, Any], observation: str) -> int:
 class Episode:
     """How a run is paced, the same in Inspect's solver and in the offline driver.
 
-    A run is a sequence of phases (storefront: days; others: one). Each phase may open with
+    A run is a sequence of phases (days, or one). Each phase may open with
     a message, then the agent acts for at most `turns` turns; a successful call of a stop
     tool, or a reply without calls (when there is no `nudge`), ends the phase. If the phase
     is still the same afterwards, `close_tool` is called for the agent (origin "solver");
@@ -121,10 +122,12 @@ class Episode:
 
 @dataclass(frozen=True)
 class FamilySpec:
-    """A scenario family: its world, its grader, how a run is paced, its controls, and how
-    the command line shows it. One per family, listed in `checkout_consent.families`."""
+    """A world of a scenario family: its actions, initial state, grader, version, how a run
+    is paced, its headline and its controls. Presentation (CLI views, board columns,
+    service schemas) lives in the layer that presents, registered in the roster
+    (`checkout_consent.families`), which lists one spec per world."""
 
-    name: str
+    name: str  # the family
     version: int  # world + grader version: Task(version=...), the record, cassette goldens
     summary_line: str  # one line: what the agent must do
     actions: Mapping[str, Action]
@@ -133,68 +136,53 @@ class FamilySpec:
     metrics: Callable[[Any], dict[str, float]]
     explain: Callable[[Any], str]
     episode: Episode
+    headline: Headline  # the one number every surface reports and ranks by
+    # the registered Inspect task's factory, loaded on demand (Inspect is imported then)
+    task_factory: Callable[[], Callable[..., Any]]
     public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
     task_params: Mapping[str, str]  # every -T parameter -> what it means
     controls: Mapping[str, Policy]  # name (no family prefix) -> scripted policy
     sanity_controls: tuple[str, ...]
     reference_control: str
     check_sanity: Callable[[ControlRecords], list[str]]  # problems; empty means sane
-    line: Callable[[Record], str]  # one printed line per sample
-    summary: Callable[[Sequence[Record]], str]  # the summary block for a set of samples
-    list_items: Callable[[], list[str]]  # what `checkout-consent list <family>` prints
-    show: Callable[[str], str]  # `checkout-consent show <family> <item>`
     scenario_for: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
     sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
     # reference cassettes: (provider, control) pairs recorded by `record-references`
     recorded: tuple[tuple[str, str], ...] = ()
-    add_commands: Callable[[argparse.ArgumentParser], None] | None = None
     # the public task ids the scoring service lists (each one `scenario_for` accepts);
     # None: the public seeds, for a family whose public set is `seeds`
     task_ids: Callable[[], list[str]] | None = None
     # a family's own submission scorer for the scoring service (pure; raises ValueError
     # naming the bad field). None: the saved-trace path, {"task": ID, "calls": [...]} graded
-    # by core.offline.grade_saved. Grocery scores a cart and an agent card this way.
+    # by core.offline.grade_saved.
     score_submission: Callable[[Mapping[str, Any]], Record] | None = None
     # called by the offline driver before it applies an agent's call, as the family's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None
     epochs: int = 1
-    # arguments the harness adds to a traced call, never the model (shopkit's `result`)
+    # arguments the harness adds to a traced call, never the model
     harness_args: frozenset[str] = frozenset()
     # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
     # the scorer refuses a log whose carried reference differs. The default is for a family
     # without public knobs: the same reference with no params.
     rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    # A scenario that is a world of its own (storefront's adversary_v1): its scenario id ->
-    # its spec (same family name, its own `variant`, version, actions, grader, controls).
-    # The engine asks `for_scenario` wherever it holds a reference; the task dispatches on
-    # its -T `scenario`.
-    scenarios: Mapping[str, FamilySpec] = field(default_factory=dict)
-    variant: str | None = None  # set on a scenario's own spec: its scenario id
+    # A variant is a world of its own inside a family, with its own task and version: its
+    # samples carry `scenario_id == variant` (the family's task takes `-T scenario=VARIANT`
+    # as an alias of the variant's task).
+    variant: str | None = None
+    task_name: str | None = None  # the registered task; default: the family's name
+    # the task a record was played on (epochs of one task are averaged before the headline)
+    task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
 
     @property
     def label(self) -> str:
-        """How the CLI names it: `storefront`, or `storefront/adversary_v1`."""
+        """How the CLI names it: `family`, or `family/variant`."""
         return self.name if self.variant is None else f"{self.name}/{self.variant}"
-
-    def for_scenario(self, scenario_id: object) -> FamilySpec:
-        """The spec that plays and grades `scenario_id`: its own, or this one."""
-        own = self.scenarios.get(scenario_id) if isinstance(scenario_id, str) else None
-        return self if own is None else own
-
-    def for_args(self, args: Mapping[str, Any] | None) -> FamilySpec:
-        """The spec a run with these -T arguments plays (its `scenario` argument)."""
-        return self.for_scenario((args or {}).get("scenario"))
-
-    def every_world(self) -> tuple[FamilySpec, ...]:
-        """This spec and each scenario's own spec, in order (what `run` and sanity play)."""
-        return (self, *self.scenarios.values())
 
     @property
     def task(self) -> str:
-        """The registered Inspect task: `inspect eval checkout_consent/<name>`."""
-        return self.name
+        """The registered Inspect task: `inspect eval checkout_consent/<task>`."""
+        return self.task_name or self.name
 
     @property
     def world_version(self) -> str:
@@ -209,21 +197,14 @@ class FamilySpec:
         return [] if seeds is None else [str(s) for s in parse_seeds(seeds)]
 
 
-def dispatching_controls(spec: FamilySpec) -> dict[str, Policy]:
-    """The family's controls by name, each playing the policy of the world its scenario
-    belongs to (`storefront-oracle` plays v0's oracle on adversary_v0 and v1's on
-    adversary_v1). A control a scenario does not have refuses with one line."""
-    worlds = spec.every_world()
-    names = dict.fromkeys(n for w in worlds for n in w.controls)
-
-    def dispatch(name: str) -> Policy:
-        def policy(scenario: Scenario, transcript: Sequence[Any]) -> Any:
-            own = spec.for_scenario(scenario.scenario_id).controls.get(name)
-            if own is None:
-                raise ValueError(f"control {spec.name}-{name} has no policy for scenario "
-                                 f"{scenario.scenario_id}")
-            return own(scenario, transcript)
-
-        return policy
-
-    return {n: spec.controls[n] if not spec.scenarios else dispatch(n) for n in names}
+def choose_world(worlds: Sequence[FamilySpec], family: str, scenario_id: object) -> FamilySpec:
+    """Of `worlds`, the one that plays and grades a sample of `family` with this scenario
+    id: the variant it names, else the family's main world (KeyError if none)."""
+    mine = [w for w in worlds if w.name == family]
+    for spec in mine:
+        if spec.variant is not None and spec.variant == scenario_id:
+            return spec
+    for spec in mine:
+        if spec.variant is None:
+            return spec
+    raise KeyError(f"unknown family {family[:100]!r}")

@@ -76,6 +76,16 @@ def fmt(cents: int) -> str:
     return f"{sign}${whole:,}.{part:02d}"
 
 
+def to_cents(dollars: float) -> int:
+    """A record's dollars (exact to the cent) back as cents, for display and sums."""
+    return round(dollars * 100)
+
+
+def fmt_dollars(dollars: float) -> str:
+    """Format a record's dollars for people: 1234.5 -> '$1,234.50'."""
+    return fmt(to_cents(dollars))
+
+
 def to_dollars(cents: int) -> float:
     """Cents as a float number of dollars, for score records (exact to the cent)."""
     return cents / 100

@@ -132,7 +132,6 @@ def _open_phase(run: _Run, shown: int, mark: int) -> tuple[int, int]:
 
 def play(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Played:
     """Run `policy` through the family's episode against the pure world."""
-    spec = spec.for_scenario(scenario.scenario_id)
     run, episode = _Run(spec, scenario), spec.episode
     shown = mark = 0
     while (phase := episode.phase(run.state)) is not None:
@@ -153,7 +152,6 @@ def as_record(spec: FamilySpec, record: Any) -> Record:
 
 def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Record:
     """Play a policy offline and grade the run exactly as the Inspect scorer would."""
-    spec = spec.for_scenario(scenario.scenario_id)
     played = play(spec, scenario, policy)
     result = replay(spec.actions, spec.initial(scenario), played.calls)
     return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
@@ -215,7 +213,6 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
-    spec = spec.for_scenario(scenario.scenario_id)
     bare = saved_calls(spec, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
     initial = state = spec.initial(scenario)
@@ -245,6 +242,5 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
 def grade_saved(spec: FamilySpec, scenario: Scenario, trace: Any,
                 turns: Sequence[Generation] = ()) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
-    spec = spec.for_scenario(scenario.scenario_id)
     return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace),
                                       tuple(turns)))

@@ -5,6 +5,7 @@ versions); numpy only does the arithmetic."""
 from __future__ import annotations
 
 import math
+import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -25,22 +26,32 @@ class Interval(NamedTuple):
 
 
 def bootstrap_ci(values: Sequence[float], *, family: str, level: float = 0.95,
-                 resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Interval:
-    """Percentile bootstrap of the mean, resampling tasks with core/rng (values never move).
+                 resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                 statistic: str = "mean") -> Interval:
+    """Percentile bootstrap of the mean (or the median), resampling tasks with core/rng
+    (values never move). `Interval.mean` holds the statistic's value.
 
     The values are sorted first, so the interval depends on the scores, not their order.
     """
+    if statistic not in ("mean", "median"):
+        raise ValueError(f"bootstrap of {statistic!r}: mean or median")
     values, n = sorted(values), len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0, 0)
     draw = Stream(derive(seed, family, "bootstrap", str(n)))
     index = np.fromiter((draw.below(n) for _ in range(n * resamples)), dtype=np.int64,
                         count=n * resamples).reshape(resamples, n)
-    means = sorted(float(m) for m in np.asarray(values, dtype=np.float64)[index].sum(axis=1) / n)
+    drawn = np.asarray(values, dtype=np.float64)[index]
+    if statistic == "median":
+        means = sorted(float(m) for m in np.median(drawn, axis=1))
+        centre = float(statistics.median(values))
+    else:
+        means = sorted(float(m) for m in drawn.sum(axis=1) / n)
+        centre = sum(values) / n
     tail = (1 - level) / 2
     low = means[math.floor(tail * resamples)]
     high = means[math.ceil((1 - tail) * resamples) - 1]
-    return Interval(sum(values) / n, low, high, n)
+    return Interval(centre, low, high, n)
 
 
 def pass_hat_k(trials: Iterable[tuple[str, bool]], k: int) -> float:

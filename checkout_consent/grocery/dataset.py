@@ -67,6 +67,14 @@ def public_briefs() -> list[Brief]:
     return [load_brief(t) for t in PUBLIC_IDS]
 
 
+def seasons() -> dict[int, tuple[str, ...]]:
+    """Season k -> the public task ids it added (each brief names its season), in order."""
+    out: dict[int, tuple[str, ...]] = {}
+    for brief in public_briefs():
+        out[brief.season] = (*out.get(brief.season, ()), brief.task_id)
+    return dict(sorted(out.items()))
+
+
 @functools.cache
 def load_catalog(version: str) -> cat.Catalog:
     """A published catalog, parsed from its committed JSONL file once."""

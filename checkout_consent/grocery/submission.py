@@ -98,3 +98,10 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
     card = sub.agent_card
     return score(brief, catalog, cart, scored_on=sub.scored_on,
                  efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost))
+
+
+class StoreSnapshot(_Strict):
+    """The grocery section of a leaderboard agent card: which store the run saw."""
+
+    store_snapshot: str = Field(min_length=1, max_length=100)  # catalog version, e.g. v3.0
+    seed: int = Field(ge=0)

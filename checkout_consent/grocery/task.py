@@ -8,11 +8,12 @@ from inspect_ai.scorer import Scorer, mean, scorer
 
 from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
 from checkout_consent.grocery.tools import tools
+from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task
 
 
-@scorer(metrics=[{"*": [mean()]}])
+@scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
 def grocery_scorer() -> Scorer:
     """Replay the tool log through the world and grade it (works on finished logs too)."""
     return replay_score(SPEC)

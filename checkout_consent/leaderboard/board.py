@@ -1,4 +1,4 @@
-"""The board's content: per family, the views (grocery: All time and one per season), each
+"""The board's content: per family, the views (with seasons: All time and one per season), each
 a ranked table of model rows with rank bands, then control rows as references."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from checkout_consent.families import FAMILIES
 from checkout_consent.leaderboard.entries import Entry, entry
 from checkout_consent.leaderboard.headline import headline
-from checkout_consent.leaderboard.seasons import SEASONED_FAMILIES, SEASONS, season_tasks
+from checkout_consent.leaderboard.seasons import season_tasks, seasons
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.leaderboard.verdict import Verdict
 
@@ -77,9 +77,13 @@ def _row(e: Entry) -> Row:
     return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k())
 
 
-def rank_bands(rows: list[Row]) -> list[Row]:
-    """Rank = 1 + the rows whose CI lies wholly above this row's; equal ranks are ties."""
-    ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
+def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
+    """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks are
+    ties."""
+    if higher_is_better:
+        ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
+    else:
+        ranks = [1 + sum(1 for o in rows if o.high < r.low) for r in rows]
     out = []
     for r, k in zip(rows, ranks, strict=True):
         out.append(Row(r.entry, f"={k}" if ranks.count(k) > 1 else str(k), r.mean, r.low,
@@ -88,22 +92,25 @@ def rank_bands(rows: list[Row]) -> list[Row]:
 
 
 def _view(family: str, title: str, note: str, entries: list[Entry]) -> View:
-    key = lambda r: (-r.mean, r.entry.card.submission_id)  # noqa: E731
+    sign = -1.0 if headline(family).higher_is_better else 1.0
+    key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
     models = sorted((_row(e) for e in entries if e.ranked), key=key)
     controls = sorted((_row(e) for e in entries if e.card.kind == "control" and e.runs), key=key)
     unranked = tuple(e for e in entries if not e.runs)
-    return View(family, title, note, tuple(rank_bands(models) + controls), unranked)
+    bands = rank_bands(models, headline(family).higher_is_better)
+    return View(family, title, note, tuple(bands + controls), unranked)
 
 
 def views(family: str, entries: list[Entry]) -> list[View]:
-    """The family's views; for grocery, All time (every submission on Season 1's tasks)
-    then one per season (that season's submissions on its tasks)."""
-    if family not in SEASONED_FAMILIES:
+    """The family's views; for a family with seasons, All time (every submission on Season
+    1's tasks) then one per season (that season's submissions on its tasks)."""
+    if not seasons(family):
         return [_view(family, "", "", entries)]
-    out = [_view(family, "All time", "every submission, on Season 1's seven tasks",
-                 [e.on(season_tasks(1)) for e in entries])]
-    for s in SEASONS:
-        tasks = season_tasks(s)
+    first = season_tasks(family, 1)
+    out = [_view(family, "All time", f"every submission, on Season 1's {len(first)} tasks",
+                 [e.on(first) for e in entries])]
+    for s in seasons(family):
+        tasks = season_tasks(family, s)
         mine = [e.on(tasks) for e in entries if e.season == s]
         out.append(_view(family, f"Season {s}", f"{len(tasks)} tasks", mine))
     return out

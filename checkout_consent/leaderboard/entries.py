@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from checkout_consent.core.stats import Interval, bootstrap_ci, pass_hat_k
+from checkout_consent.core.stats import Interval, pass_hat_k
 from checkout_consent.leaderboard.headline import headline
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of
@@ -45,16 +45,19 @@ class Entry:
         return out
 
     def interval(self) -> Interval:
-        head = headline(self.card.family)
-        values = [sum(head.value(r) for r in rs) / len(rs) for rs in self.per_task().values()]
-        return bootstrap_ci(values, family=self.card.family)
+        """The family's headline over this entry's runs, with its 95% interval."""
+        got = headline(self.card.family).figure([(task, r) for task, _, _, r in self.runs])
+        return Interval(0.0, 0.0, 0.0, 0) if got is None else Interval(
+            got.value, got.low, got.high, got.tasks)
 
     def pass_k(self) -> float | None:
         """pass^k at k = the declared epochs (None with one epoch)."""
         if self.card.epochs < 2 or not self.runs:
             return None
-        head = headline(self.card.family)
-        trials = [(task, head.passed(r)) for task, _, _, r in self.runs]
+        passed = headline(self.card.family).passed
+        if passed is None:
+            return None
+        trials = [(task, passed(r)) for task, _, _, r in self.runs]
         return pass_hat_k(trials, self.card.epochs)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS, world_for
 from checkout_consent.runtime.regrade import RegradeError, regrade_sample
 
 
@@ -40,7 +40,7 @@ class LogGrade:
 
 def _spec(task: str) -> FamilySpec | None:
     name = task.rsplit("/", 1)[-1]
-    return next((f for f in FAMILIES if f.task == name), None)
+    return next((f for f in WORLDS if f.task == name), None)
 
 
 def _read(path: Path) -> Any:
@@ -50,8 +50,9 @@ def _read(path: Path) -> Any:
 
 
 def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
-    verdict = regrade_sample(spec, sample, model)
     scenario = (sample.metadata or {}).get("scenario")
+    carried = scenario.get("scenario_id") if isinstance(scenario, dict) else None
+    verdict = regrade_sample(world_for(spec.name, carried), sample, model)
     tokens = (int(verdict.provenance.get("input_tokens", 0)),
               int(verdict.provenance.get("output_tokens", 0)))
     return SampleGrade(verdict.id, verdict.epoch, verdict.record, verdict.failure, *tokens,

@@ -4,7 +4,6 @@ font (DejaVu Sans), glyphs as paths, a fixed SVG hash salt, no date or creator m
 from __future__ import annotations
 
 import io
-from collections import defaultdict
 from typing import Any
 
 import matplotlib
@@ -13,6 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from checkout_consent.leaderboard.adapter import Breakdown  # noqa: E402
 from checkout_consent.leaderboard.board import View  # noqa: E402
 from checkout_consent.leaderboard.entries import Entry  # noqa: E402
 from checkout_consent.leaderboard.headline import headline  # noqa: E402
@@ -69,38 +69,14 @@ def _bars(title: str, groups: list[str], series: dict[str, list[float]], ylabel:
         return _svg(fig)
 
 
-def storefront_variants(entries: list[Entry]) -> str:
-    """Trap catch rate per hidden-fee variant, one bar per submission, labelled caught/met
-    (a variant a run never met is drawn at 0 and labelled 0/0)."""
-    tallies: dict[str, dict[str, list[int]]] = {}
-    for e in entries:
-        per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for *_, record in e.runs:
-            for variant, t in record.get("traps_by_variant", {}).items():
-                per[variant][0] += t["caught"]
-                per[variant][1] += t["total"]
-        tallies[e.card.submission_id] = per
-    variants = sorted({v for per in tallies.values() for v in per})
-    series = {sid: [per[v][0] / per[v][1] if per.get(v) and per[v][1] else 0.0
-                    for v in variants] for sid, per in tallies.items()}
-    counts = {sid: [f"{per[v][0]}/{per[v][1]}" if per.get(v) else "0/0" for v in variants]
-              for sid, per in tallies.items()}
-    return _bars("storefront: trap catch rate per variant (caught/met)", variants, series,
-                 "catch rate", counts)
-
-
-def grocery_profile(entries: list[Entry]) -> str:
-    """Mean of each scored grocery profile key, one bar per submission (nulls left out)."""
-    keys: list[str] = []
-    series: dict[str, list[float]] = {}
-    for e in entries:
-        sums: dict[str, list[float]] = defaultdict(list)
-        for *_, record in e.runs:
-            for k, v in (record.get("profile") or {}).items():
-                if isinstance(v, int | float) and not k.startswith("efficiency"):
-                    sums[k].append(float(v))
-        keys = sorted(set(keys) | set(sums))
-        series[e.card.submission_id] = [sum(sums[k]) / len(sums[k]) if sums.get(k) else 0.0
-                                        for k in keys]
-    series = {s: (v + [0.0] * len(keys))[:len(keys)] for s, v in series.items()}
-    return _bars("grocery: profile keys (mean over tasks)", keys, series, "mean")
+def breakdown(entries: list[Entry], spec: Breakdown) -> str:
+    """The family's breakdown (`Board.breakdown`): a value per group, one bar per
+    submission, labelled where the family gives a label (a group a submission lacks is
+    drawn at 0)."""
+    per = {e.card.submission_id: spec.groups([r for *_, r in e.runs]) for e in entries}
+    groups = sorted({g for got in per.values() for g in got})
+    series = {sid: [got[g][0] if g in got else 0.0 for g in groups] for sid, got in per.items()}
+    labels = {sid: [(got[g][1] or "") if g in got else "" for g in groups]
+              for sid, got in per.items()}
+    shown = labels if any(x for row in labels.values() for x in row) else None
+    return _bars(spec.title, groups, series, spec.ylabel, shown)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -41,11 +41,6 @@ class Cost(Strict):
     normalized_usd: float = Field(ge=0, allow_inf_nan=False)
 
 
-class GroceryInfo(Strict):
-    store_snapshot: str = Field(min_length=1, max_length=100)  # catalog version, e.g. v3.0
-    seed: int = Field(ge=0)
-
-
 class Card(Strict):
     """What the submitter states. The board ranks re-graded figures, never these."""
 
@@ -58,13 +53,15 @@ class Card(Strict):
     date: datetime.date
     suite_version: str = Field(min_length=1, max_length=40)
     world_version: str = Field(min_length=1, max_length=60)
-    task_set: str = Field(pattern=SLUG)  # "public"; grocery: "season-1" .. "season-3" too
+    task_set: str = Field(pattern=SLUG)  # "public"; with seasons: "season-1" .. too
     epochs: int = Field(ge=1, le=32)
     wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
     tokens: Tokens
     cost: Cost
     contact: str = Field(min_length=1, max_length=200)
-    grocery: GroceryInfo | None = None
+    # the family's own card section (`Board.card_section`), validated by its model and
+    # written back under its key
+    section: dict[str, Any] | None = Field(default=None, exclude=True)
 
 
 class CardError(ValueError):
@@ -81,8 +78,9 @@ def _refuse_aliases(text: str) -> None:
             raise CardError([f"{CARD_NAME}: YAML anchors and aliases are not allowed"])
 
 
-def _lines(error: ValidationError) -> list[str]:
-    return [f"{CARD_NAME}: {'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
+def _lines(error: ValidationError, section: str | None = None) -> list[str]:
+    where = "" if error.title == "Card" or section is None else f"{section}."
+    return [f"{CARD_NAME}: {where}{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
             for e in error.errors()]
 
 
@@ -97,14 +95,29 @@ def parse_card(text: str) -> Card:
         raise CardError([f"{CARD_NAME}: not valid YAML{at}"]) from None
     if not isinstance(data, dict):
         raise CardError([f"{CARD_NAME}: expected a mapping of fields, got {type(data).__name__}"])
+    key, model = _section_of(data.get("family"))
+    section = data.pop(key, None) if key is not None else None
     try:
         card = Card.model_validate(data)
+        if key is not None and model is not None:
+            if section is None:
+                raise CardError([f"{CARD_NAME}: {key}: required for this family"])
+            section = model.model_validate(section).model_dump(mode="json")
     except ValidationError as err:
-        raise CardError(_lines(err)) from None
-    if (card.family == "grocery") != (card.grocery is not None):
-        raise CardError([f"{CARD_NAME}: grocery: required for the grocery family, "
-                         "and only for it (store snapshot and seed)"])
-    return card
+        raise CardError(_lines(err, key)) from None
+    return card.model_copy(update={"section": section})
+
+
+def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
+    """The card section a family declares on its board (none for an unknown family: the
+    card is then refused by its other fields)."""
+    from checkout_consent.families import family, member
+
+    try:
+        declared = member(family(str(name))).board.card_section
+    except KeyError:
+        return None, None
+    return (None, None) if declared is None else declared
 
 
 def read_card(directory: Path) -> Card:
@@ -122,4 +135,8 @@ def read_card(directory: Path) -> Card:
 
 def dump_card(card: Card) -> str:
     """The card as the YAML a submitter commits (stable key order)."""
-    return yaml.safe_dump(card.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+    data = card.model_dump(mode="json")
+    key, _ = _section_of(card.family)
+    if key is not None and card.section is not None:
+        data[key] = card.section
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -1,33 +1,38 @@
-"""Grocery seasons, per the grocery seed's "Tasks and seasons": Season 1 holds the original
-seven public tasks, Season 2 adds tight-week, Season 3 adds size-week, oos-hard-week and
-promo-decoy-week. A submission's season is the newest one whose task set it played, so a
-season's board is a function of that season's submissions only (frozen by construction)."""
+"""Seasons, for a family whose board declares them (`Board.seasons`): Season 1 holds the
+original public tasks and each later season adds some. A submission's season is the newest
+one whose task set it played, so a season's board is a function of that season's
+submissions only (frozen by construction)."""
 
 from __future__ import annotations
 
-SEASON_1 = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
-            "out-of-stock-week", "sale-week")
-ADDED = {1: SEASON_1, 2: ("tight-week",), 3: ("size-week", "oos-hard-week", "promo-decoy-week")}
-SEASONS = tuple(sorted(ADDED))
-SEASONED_FAMILIES = frozenset({"grocery"})
+from checkout_consent.families import family, member
 
 
-def season_tasks(season: int) -> frozenset[str]:
+def _seasons(name: str) -> dict[int, tuple[str, ...]]:
+    return dict(member(family(name)).board.seasons())
+
+
+def seasons(name: str) -> tuple[int, ...]:
+    return tuple(sorted(_seasons(name)))
+
+
+def season_tasks(name: str, season: int) -> frozenset[str]:
     """The task ids a season's board is played on: its own and every earlier season's."""
-    return frozenset(t for s in SEASONS if s <= season for t in ADDED[s])
+    added = _seasons(name)
+    return frozenset(t for s in sorted(added) if s <= season for t in added[s])
 
 
-def task_sets(family: str) -> dict[str, frozenset[str] | None]:
+def task_sets(name: str) -> dict[str, frozenset[str] | None]:
     """The task sets a card may declare: "public" (None: the family's whole public set) and,
-    for a seasoned family, "season-<k>"."""
+    for a family with seasons, "season-<k>"."""
     sets: dict[str, frozenset[str] | None] = {"public": None}
-    if family in SEASONED_FAMILIES:
-        sets |= {f"season-{s}": season_tasks(s) for s in SEASONS}
+    sets |= {f"season-{s}": season_tasks(name, s) for s in seasons(name)}
     return sets
 
 
-def season_of(family: str, task_set: str) -> int | None:
+def season_of(name: str, task_set: str) -> int | None:
     """The season a submission belongs to (None for a family without seasons)."""
-    if family not in SEASONED_FAMILIES:
+    known = seasons(name)
+    if not known:
         return None
-    return int(task_set.removeprefix("season-")) if task_set.startswith("season-") else SEASONS[-1]
+    return int(task_set.removeprefix("season-")) if task_set.startswith("season-") else known[-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from checkout_consent.families import family, member
 from checkout_consent.leaderboard import plots
 from checkout_consent.leaderboard.board import View, passed_note
 from checkout_consent.leaderboard.render import GENERATED, heading, html_table, slug
@@ -43,10 +44,7 @@ def files(views: list[View]) -> dict[str, str]:
 
 def _extra(view: View) -> tuple[str, str, str] | None:
     entries = [r.entry for r in view.rows]
-    if view.family == "storefront" and entries:
-        return ("plots/storefront-variants.svg", plots.storefront_variants(entries),
-                "storefront: trap catch rate per variant")
-    if view.family == "grocery" and entries:
-        name = f"plots/{slug(view)}-profile.svg"
-        return name, plots.grocery_profile(entries), "grocery: profile keys"
-    return None
+    spec = member(family(view.family)).board.breakdown
+    if spec is None or not entries:
+        return None
+    return (f"plots/{slug(view)}-breakdown.svg", plots.breakdown(entries, spec), spec.title)

@@ -5,10 +5,12 @@ to the task, and `generate.initial_state` builds the world from the resolved tas
 
 from __future__ import annotations
 
+from typing import Any
+
 from checkout_consent.core.family import Episode, FamilySpec, Scenario
+from checkout_consent.core.headline import Headline
 from checkout_consent.pizza import dataset, grader, surface
 from checkout_consent.pizza.actions import ACTIONS
-from checkout_consent.pizza.authoring import verbs
 from checkout_consent.pizza.controls import CONTROLS
 from checkout_consent.pizza.generate import initial_state
 from checkout_consent.pizza.prompts import complaint_message, system_prompt
@@ -25,6 +27,12 @@ def opening(scenario: Scenario) -> str:
     return complaint_message(dataset.resolve(scenario), replies=dataset.replies_of(scenario))
 
 
+def _task() -> Any:
+    from checkout_consent.pizza.task import pizza
+
+    return pizza
+
+
 SPEC = FamilySpec(
     name="pizza",
     version=grader.VERSION,
@@ -37,6 +45,10 @@ SPEC = FamilySpec(
     explain=grader.explain,
     episode=Episode(system=lambda scenario: system_prompt(dataset.policy_text()),
                     opening=opening, turns=MAX_TURNS),
+    headline=Headline("score", "mean", "%", family="pizza",
+                      passed=lambda r: r["score"] == 1.0,
+                      passed_means="score 1 (every check met, no policy violation)"),
+    task_factory=lambda: _task(),
     public_args={},
     task_params={
         "split": '"public" (seed 20261015) or a hidden seed, e.g. 94721',
@@ -50,15 +62,10 @@ SPEC = FamilySpec(
     sanity_controls=surface.SANITY_CONTROLS,
     reference_control="reference",
     check_sanity=surface.check_sanity,
-    line=surface.line,
-    summary=surface.summary,
-    list_items=surface.list_items,
-    show=surface.show,
     scenario_for=surface.scenario_for,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
     rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref),
                                             replies=dataset.replies_of(ref)),
     recorded=(("openai", "reference"), ("openai", "mock")),
-    add_commands=verbs.add_commands,
 )

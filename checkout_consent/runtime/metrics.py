@@ -15,6 +15,7 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, mean, metric
 
+from checkout_consent.core.headline import Headline
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 
 
@@ -90,6 +91,29 @@ def pass_hat(key: str, full: float = 1.0) -> Metric:
 
 
 @metric
+def headline_metric(key: str, statistic: str, unit: str, family: str) -> Metric:
+    """The family's headline (core.headline): `<key>_<statistic>` over samples (epochs are
+    reduced first, so a sample is a task), `<key>_ci_low`/`_ci_high` (its seeded bootstrap
+    95% interval) and `<key>_n` (tasks): the value every other surface reports."""
+    head = Headline(key, statistic, unit, family)  # type: ignore[arg-type]
+
+    def compute(scores: list[SampleScore]) -> Value:
+        got = head.figure([(str(i), {key: v}) for i, v in enumerate(values_of(scores, key))])
+        if got is None:
+            return {head.name: None, f"{key}_n": 0}
+        return {head.name: got.value, f"{key}_ci_low": got.low, f"{key}_ci_high": got.high,
+                f"{key}_n": got.tasks}
+
+    return compute
+
+
+def headline_metrics(head: Headline) -> list[Any]:
+    """The metrics a family's scorer declares first: its headline, then pass^k over epochs
+    where the family has a pass rule on the headline's key."""
+    return [headline_metric(head.key, head.statistic, head.unit, head.family)]
+
+
+@metric
 def mean_of(key: str) -> Metric:
     """`<key>_mean`: the plain mean of `key` over samples."""
 
@@ -100,10 +124,11 @@ def mean_of(key: str) -> Metric:
     return compute
 
 
-def money_headline(cash: str, equity: str, traps: str) -> list[Any]:
-    """A money-keeping run's headline, then every value's mean: the medians of `cash` and
-    `equity`, the pooled `trap_catch_rate` (`<traps>_caught` over `<traps>_total`) with its
-    n, and the `bankruptcy_rate` (the share of samples whose `cash` is below 0)."""
-    return [median_of(cash), median_of(equity),
+def money_details(equity: str, traps: str) -> list[Any]:
+    """What a money-keeping run reports beside its headline, then every value's mean: the
+    median of `equity`, the pooled `trap_catch_rate` (`<traps>_caught` over
+    `<traps>_total`) with its n, and the `bankruptcy_rate` (the share of samples whose
+    `cash_final` is below 0)."""
+    return [median_of(equity),
             pooled_rate(f"{traps}_caught", f"{traps}_total", "trap_catch_rate"),
-            share_below(cash, 0.0, "bankruptcy_rate"), {"*": [mean()]}]
+            share_below("cash_final", 0.0, "bankruptcy_rate"), {"*": [mean()]}]

@@ -1,13 +1,13 @@
 """Re-grade a finished .eval log without trusting its stored scores.
 
-`regrade_log(path, families)` reads the log, finds its family by the task name, and runs
+`regrade_log(path, worlds)` reads the log, finds its family by the task name, and runs
 the packaged scorer's checks and grader (runtime/scorer.judge) on every sample from what
 the sample holds: its scenario reference, its Store trace and its conversation. Stored
 scores, records and metrics are never read. A sample that fails any check gets no record
 and the failure text instead. Bad input (missing file, not a log, another task) raises
 `RegradeError` with one line.
 
-    verdict = regrade_log("logs/x.eval", FAMILIES)   # cli code passes the roster
+    verdict = regrade_log("logs/x.eval", WORLDS)   # cli code passes the roster's worlds
     if not verdict.ok: print(verdict.failures())
 """
 
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import FamilySpec, Record
-from checkout_consent.runtime.scorer import judge, provenance, spec_for
+from checkout_consent.core.family import FamilySpec, Record, choose_world
+from checkout_consent.runtime.scorer import judge, provenance
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
 
@@ -57,12 +57,20 @@ class LogVerdict:
         return [f"{s.id} epoch {s.epoch}: {s.failure}" for s in self.samples if s.failure]
 
 
-def _family(task: str, families: Sequence[FamilySpec]) -> FamilySpec:
+def _family(task: str, worlds: Sequence[FamilySpec]) -> FamilySpec:
     name = task.rsplit("/", 1)[-1]
-    for spec in families:
+    for spec in worlds:
         if spec.task == name:
             return spec
-    raise RegradeError(f"task {task!r} is not one of this suite's families")
+    raise RegradeError(f"task {task[:100]!r} is not one of this suite's tasks")
+
+
+def _world(worlds: Sequence[FamilySpec], family: str, metadata: Any) -> FamilySpec:
+    """The world a sample's carried reference names (it only chooses: `judge` then holds
+    the reference to that world's packaged one)."""
+    carried = metadata.get("scenario") if isinstance(metadata, dict) else None
+    return choose_world(worlds, family,
+                        carried.get("scenario_id") if isinstance(carried, dict) else None)
 
 
 def _read(path: Path) -> Any:
@@ -80,24 +88,27 @@ def _read(path: Path) -> Any:
 
 
 def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
-    """One logged sample through the packaged scorer's checks and grader."""
+    """One logged sample through the packaged scorer's checks and grader of `spec`."""
     store = {k.split(":", 1)[1]: v for k, v in (sample.store or {}).items()
              if k.startswith("RunStore:")}
-    judged = judge(spec_for(spec, sample.metadata or {}), sample.id, sample.metadata or {},
-                   store, sample.messages or [])
+    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [])
     record = (None if judged.record is None
               else dict(json.loads(judged.record.model_dump_json())))
     return SampleVerdict(str(sample.id), int(sample.epoch), record, judged.failure,
                          provenance(model, int(sample.epoch), judged.turns))
 
 
-def regrade_log(path: str | Path, families: Sequence[FamilySpec]) -> LogVerdict:
-    """Re-grade every sample of the .eval log at `path` (its stored scores are ignored)."""
+def regrade_log(path: str | Path, worlds: Sequence[FamilySpec]) -> LogVerdict:
+    """Re-grade every sample of the .eval log at `path` (its stored scores are ignored),
+    each by the world its reference names, of the roster's `worlds`."""
     log = _read(Path(path))
-    spec = _family(str(log.eval.task), families)
-    samples = tuple(regrade_sample(spec, s, str(log.eval.model))  # each by its own world
+    spec = _family(str(log.eval.task), worlds)
+    samples = tuple(regrade_sample(_world(worlds, spec.name, s.metadata), s,
+                                   str(log.eval.model))
                     for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)))
     if not samples:
         raise RegradeError(f"{path}: the log holds no samples")
-    world = spec.for_args(log.eval.task_args)  # the world the task was run on
+    world = choose_world(worlds, spec.name, (log.eval.task_args or {}).get("scenario"))
+    if spec.variant is not None:
+        world = spec  # the variant's own task
     return LogVerdict(str(path), spec.name, world.world_version, samples)

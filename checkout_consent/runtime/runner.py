@@ -83,24 +83,31 @@ def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str
     return {"max_samples": eval_args.get("max_samples")}
 
 
+def build_task(spec: FamilySpec, task_args: dict[str, Any] | None = None) -> Any:
+    """The world's Inspect Task, built by its registered factory (a bad -T value is the
+    factory's PrerequisiteError)."""
+    arguments = dict(spec.public_args) if task_args is None else task_args
+    return spec.task_factory()(**arguments)
+
+
 def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
                log_dir: str | Path = "logs", epochs: int | None = None,
-               display: str = "none", log_realtime: bool = False,
+               display: str = "none", log_realtime: bool = False, task: Any = None,
                **eval_args: Any) -> list[ModelRun]:
     """Run the family's task once per model; return the records of each, in model order.
 
     `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
     someone watching the run in `inspect view` while it runs (sanity, controls, replays and
     tests have nobody watching; it costs CPU and memory per event). Samples in flight are
-    bounded for control models (`sample_concurrency`)."""
+    bounded for control models (`sample_concurrency`). `task`: the Task already built for
+    these arguments (`build_task`), handed to Inspect as the object."""
     from inspect_ai import eval as inspect_eval
 
     eval_args = {**eval_args, **sample_concurrency(models, eval_args)}
     try:
         logs = inspect_eval(
-            f"checkout_consent/{spec.task}",
+            task if task is not None else build_task(spec, task_args),
             model=models,
-            task_args=task_args if task_args is not None else dict(spec.public_args),
             log_dir=str(log_dir),
             epochs=epochs or spec.epochs,
             display=display,  # type: ignore[arg-type]

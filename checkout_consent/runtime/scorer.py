@@ -136,18 +136,10 @@ def overflow_phase(turns: Sequence[Generation]) -> int | None:
                  if g.stop_reason in ("model_length", "context_overflow")), None)
 
 
-def spec_for(spec: FamilySpec, metadata: Mapping[str, Any]) -> FamilySpec:
-    """The spec that grades a sample: the family's, or its scenario's own (the carried
-    reference only chooses; `checked_scenario` then holds it to that spec's packaged one)."""
-    carried = metadata.get("scenario")
-    return spec.for_scenario(carried.get("scenario_id") if isinstance(carried, dict) else None)
-
-
 def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
           store: Mapping[str, Any], messages: Sequence[ChatMessage]) -> Judged:
     """Grade one finished sample from what its log holds, trusting only the reference."""
     turns: tuple[Generation, ...] = ()
-    spec = spec_for(spec, metadata)
     try:
         scenario = checked_scenario(spec, sample_id, metadata.get("scenario"),
                                     store.get("scenario"))
@@ -182,7 +174,8 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
                      explanation=f"INTEGRITY FAILURE: {judged.failure}",
                      metadata={**meta, "integrity_failure": judged.failure})
     dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
-    return Score(value={**spec.metrics(judged.record), "integrity": 1.0}, answer=spec.name,
+    answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
+    return Score(value={**spec.metrics(judged.record), "integrity": 1.0}, answer=answer,
                  explanation=spec.explain(judged.record), metadata={**meta, "record": dumped})
 
 
@@ -190,7 +183,6 @@ def grade_state(spec: FamilySpec, state: TaskState) -> Score:
     """Grade one finished sample from its metadata, store and messages (works on logs)."""
     flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there
     store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
-    spec = spec_for(spec, state.metadata)
     judged = judge(spec, state.sample_id, state.metadata, store, state.messages)
     return as_score(spec, judged, str(state.model), state.epoch)
 

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from checkout_consent.families import names
 from checkout_consent.serve.api.app import submission_out
 from checkout_consent.serve.api.service import NotFound, Service
 from checkout_consent.serve.api.submission import Invalid
@@ -38,14 +39,16 @@ def _body(submission: dict[str, Any]) -> bytes:
 
 def build(service: Service) -> MCPServer:
     server = MCPServer("checkout-consent", instructions=(
-        "Score AI-agent runs on the checkout-consent families (storefront, shopkit, pizza): "
-        "list and read tasks, score a saved trace, run the offline controls, read "
-        "provenance and leaderboards."))
+        f"Score AI-agent runs on the checkout-consent families ({', '.join(names())}): "
+        "list and read tasks, score a saved trace or a family's own submission, run the "
+        "offline controls, read provenance and leaderboards (ranked by each family's "
+        "headline)."))
 
-    @server.tool()
     def list_tasks(family: str) -> dict[str, Any]:
-        """The public task ids of a family (storefront, shopkit, pizza)."""
         return {"family": family, "tasks": _answer(lambda: service.tasks(family))}
+
+    list_tasks.__doc__ = f"The public task ids of a family ({', '.join(names())})."
+    server.tool()(list_tasks)
 
     @server.tool()
     def get_task(family: str, task_id: str) -> dict[str, Any]:

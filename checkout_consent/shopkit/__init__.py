@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
+from checkout_consent.core.headline import Headline
 from checkout_consent.core.trace import Replay
 from checkout_consent.shopkit import controls, dataset, grader, prompts, surface
 from checkout_consent.shopkit.actions import ACTIONS
-from checkout_consent.shopkit.assertions import REGRESS
-from checkout_consent.shopkit.bench.verbs import add_commands
 from checkout_consent.shopkit.generate import generate
 from checkout_consent.shopkit.grading import grade_tree
 from checkout_consent.shopkit.record import ShopkitRecord
@@ -31,6 +32,12 @@ def rebuild(ref: Scenario) -> Scenario:
     return dataset.scenario(ref.scenario_id, brief if isinstance(brief, str) else None)
 
 
+def _task() -> Any:
+    from checkout_consent.shopkit.task import shopkit
+
+    return shopkit
+
+
 SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
@@ -44,6 +51,12 @@ SPEC = FamilySpec(
     explain=grader.explain,
     episode=Episode(system=prompts.system, opening=prompts.opening, turns=40,
                     stop_tools=("finish",), nudge=prompts.NUDGE),
+    headline=Headline("change", "mean", "", family="shopkit", places=4,
+                      passed=lambda r: r["change"] == 1.0 and r["regress"] == 1.0,
+                      passed_means="every change assertion and every regression assertion "
+                                   "holds"),
+    task_factory=lambda: _task(),
+    task_of=lambda r: str(r["task"]),
     public_args={"task": "all"},
     task_params={"task": "T1-T5, a comma list, or all (default all: the public set)",
                  "brief": "a custom brief the agent reads instead of the task's own",
@@ -53,15 +66,9 @@ SPEC = FamilySpec(
     reference_control="reference",
     recorded=(("openai", "reference"), ("openai", "noop")),
     check_sanity=surface.check_sanity,
-    line=surface.line,
-    summary=surface.summary,
-    list_items=surface.list_items,
-    show=surface.show,
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=dataset.task_ids,
-    add_commands=add_commands,
-    extra={"sanity_note": f", {len(REGRESS)} regression assertions"},
     harness_args=frozenset({"result"}),
     rebuild=rebuild,
     prepare_call=prepare_call,

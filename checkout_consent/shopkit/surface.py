@@ -45,9 +45,8 @@ def summary(records: Sequence[Record]) -> str:
         return "no samples"
     mean = {axis: sum(r[axis] for r in records) / len(records)
             for axis in ("change", "regress", "regress_extra")}
-    return (f"mean change {mean['change']:.4f}, mean regress {mean['regress']:.4f}, mean "
-            f"regress_extra {mean['regress_extra']:.4f} (three axes, never pooled; "
-            f"n={len(records)})")
+    return (f"mean regress {mean['regress']:.4f}, mean regress_extra "
+            f"{mean['regress_extra']:.4f} (three axes, never pooled; n={len(records)})")
 
 
 def list_items() -> list[str]:
@@ -61,3 +60,8 @@ def show(item: str) -> str:
     task = task_info(item)
     return f"{item} ({task['kind']}; {task['style']})\n\n{brief(item)}"
 
+
+from checkout_consent.shopkit.assertions import REGRESS  # noqa: E402
+from checkout_consent.shopkit.bench.verbs import add_commands  # noqa: E402,F401
+
+SANITY_NOTE = f", {len(REGRESS)} regression assertions"

@@ -8,14 +8,14 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
-from checkout_consent.runtime.metrics import mean_of
+from checkout_consent.runtime.metrics import headline_metrics, mean_of
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
 from checkout_consent.shopkit.tools import tools
 
 
-@scorer(metrics=[mean_of("change"), mean_of("regress"), mean_of("regress_extra"),
+@scorer(metrics=[*headline_metrics(SPEC.headline), mean_of("regress"), mean_of("regress_extra"),
                  {"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
     """Replay the trace, materialise the final tree and grade it (works on old logs).

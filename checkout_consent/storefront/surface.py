@@ -36,8 +36,7 @@ def summary(records: Sequence[Record]) -> str:
     pending = sum(r.get("traps_pending", 0) for r in records)
     broke = sum(1 for r in records if bankrupt(r))
     lines = [
-        f"median cash_final {_median([r['cash_final'] for r in records])}, median "
-        f"equity_final {_median([r['equity_final'] for r in records])}, trap catch rate "
+        f"median equity_final {_median([r['equity_final'] for r in records])}, trap catch rate "
         f"{rate} (n={total}; {pending} pending), bankruptcy rate {broke}/{len(records)}",
         "  variant          caught/total  catch rate",
     ]
@@ -57,3 +56,15 @@ def show(item: str) -> str:
     """The briefing and the store on day 1 of one seed."""
     ref = dataset.scenario_for(item)
     return f"{prompts.briefing(dataset.resolve(ref))}\n\n{views.render(dataset.world(ref))}"
+
+
+def variant_catch(records: Sequence[Record]) -> dict[str, tuple[float, str | None]]:
+    """Per hidden-fee variant: the catch rate over the runs, labelled caught/met (a variant
+    the runs never met is 0, labelled 0/0): the board's breakdown."""
+    out: dict[str, tuple[float, str | None]] = {}
+    for v in VARIANTS:
+        c = sum(r.get("traps_by_variant", {}).get(v, {}).get("caught", 0) for r in records)
+        t = sum(r.get("traps_by_variant", {}).get(v, {}).get("total", 0) for r in records)
+        if any(v in r.get("traps_by_variant", {}) for r in records):
+            out[v] = (c / t if t else 0.0, f"{c}/{t}")
+    return out

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
+from checkout_consent.cli.views import summary
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 from checkout_consent.families import family
@@ -84,7 +85,7 @@ def _headline(fam: str, model: str, tmp: Path, epochs: int = 1,
 def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
     metrics, records = _headline("storefront", "control/storefront-gullible", tmp_path,
                                  seeds="0-2")
-    printed = family("storefront").summary(records).splitlines()[0]
+    printed = summary(family("storefront"), records).splitlines()[0]
     caught = sum(r["traps_caught"] for r in records)
     total = sum(r["traps_total"] for r in records)
     broke = sum(r["cash_final"] < 0 for r in records)
@@ -104,9 +105,9 @@ def _dollars(value: float) -> str:
 def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
     metrics, records = _headline("pizza", "control/pizza-mock", tmp_path, epochs=2,
                                  tasks="allergen,late_delivery")
-    printed = family("pizza").summary(records)
+    printed = summary(family("pizza"), records)
     assert printed.startswith(
-        f"mean score {metrics['score_mean']:.1%}  (bootstrap 95% CI over tasks "
+        f"mean score {metrics['score_mean']:.1%} (bootstrap 95% CI over tasks "
         f"{metrics['score_ci_low']:.1%} to {metrics['score_ci_high']:.1%}, n=10 tasks, "
         f"20 samples)")
     assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed

@@ -6,7 +6,7 @@ from checkout_consent.leaderboard import render
 from checkout_consent.leaderboard.board import Row, rank_bands, views
 from checkout_consent.leaderboard.entries import Entry
 from checkout_consent.leaderboard.schema import Card
-from checkout_consent.leaderboard.seasons import ADDED, season_of, season_tasks
+from checkout_consent.leaderboard.seasons import season_of, season_tasks, seasons
 
 
 def _card(sid: str, family: str = "pizza", kind: str = "model", task_set: str = "public",
@@ -64,14 +64,15 @@ def test_views__pass_hat_k_shown_where_epochs_exceed_one():
 
 
 def test_seasons__follow_the_grocery_seed():
-    assert len(season_tasks(1)) == 7 and len(season_tasks(2)) == 8 and len(season_tasks(3)) == 11
-    assert ADDED[2] == ("tight-week",)
+    assert seasons("grocery") == (1, 2, 3) and seasons("pizza") == ()
+    assert [len(season_tasks("grocery", s)) for s in (1, 2, 3)] == [7, 8, 11]
+    assert season_tasks("grocery", 2) - season_tasks("grocery", 1) == {"tight-week"}
 
 
 def test_seasons__each_board_is_its_own_submissions_on_its_tasks():
-    every = {t: [1.0] for t in season_tasks(3)}
+    every = {t: [1.0] for t in season_tasks("grocery", 3)}
     s1 = _entry(_card("old", "grocery", task_set="season-1"),
-                {t: [0.5] for t in season_tasks(1)})
+                {t: [0.5] for t in season_tasks("grocery", 1)})
     s3 = _entry(_card("new", "grocery", task_set="season-3"), every)
     all_time, one, two, three = views("grocery", [s1, s3])
     assert [v.title for v in (all_time, one, two, three)] == [

@@ -11,7 +11,6 @@ from typing import Any
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
-from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.grader import minimal_total
 from checkout_consent.grocery.promos import badge
@@ -35,8 +34,8 @@ def line(record: Record) -> str:
 
 
 def summary(records: Sequence[Record]) -> str:
-    """The overall mean with a bootstrap CI over tasks and the hard-fail count; then per
-    task: runs, mean score, runs with a hard fail."""
+    """What the CLI prints after the headline: the hard-fail count; then per task: runs,
+    mean score, runs with a hard fail."""
     by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_task[r["task_id"]].append(r)
@@ -44,12 +43,8 @@ def summary(records: Sequence[Record]) -> str:
             f"hard_fails={sum(bool(_fails(r)) for r in rs)}" for t, rs in sorted(by_task.items())]
     if not records:
         return "no records"
-    ci = bootstrap_ci([mean(r["score"] for r in rs) for rs in by_task.values()],
-                      family="grocery")
     fails = sum(bool(_fails(r)) for r in records)
-    return "\n".join([f"mean score {ci.mean:.3f} (bootstrap 95% CI over tasks {ci.low:.3f} to "
-                      f"{ci.high:.3f}, n={ci.n} tasks, {len(records)} samples); hard fails "
-                      f"{fails}/{len(records)}", *rows])
+    return "\n".join([f"hard fails {fails}/{len(records)}", *rows])
 
 
 def list_items() -> list[str]:

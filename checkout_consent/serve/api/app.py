@@ -117,8 +117,8 @@ def _read_routes(app: FastAPI, service: Service) -> None:
 SCORE_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"oneOf": [
         {"$ref": "#/components/schemas/TraceSubmission"},
-        {"type": "object", "description": "a family's own submission (grocery: a cart and "
-                                          "an agent card)"}]}}}}}
+        {"type": "object", "description": "a family's own submission (for a family that "
+                                          "scores one, e.g. a cart and an agent card)"}]}}}}}
 
 
 def _score_route(app: FastAPI, service: Service) -> None:
@@ -126,9 +126,9 @@ def _score_route(app: FastAPI, service: Service) -> None:
         400: {"model": models.Error}, 404: {"model": models.Error},
         413: {"model": models.Error}})
     async def score(request: Request, family: str = FAMILY) -> models.Submission:
-        """Grade a submission and store it. Storefront, pizza, shopkit: a saved trace
-        `{"task": ID, "calls": [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`.
-        """
+        """Grade a submission and store it: a saved trace `{"task": ID, "calls":
+        [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`, or the family's own
+        submission where it scores one."""
         body = await read_capped(request)
         return submission_out(await run_in_threadpool(service.score, family, body))
 

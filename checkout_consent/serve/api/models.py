@@ -52,6 +52,12 @@ class Submission(BaseModel):
 class BoardEntry(BaseModel):
     agent: str
     submissions: int
+    ranked: bool  # False: graded without a transcript (a bare cart): listed, never ranked
+    headline: str  # the family's headline metric, e.g. cash_final_median
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    tasks: int | None
     means: dict[str, float]
 
 

@@ -8,6 +8,7 @@ import hashlib
 from statistics import mean
 from typing import Any
 
+from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import FAMILIES, family
 from checkout_consent.runtime.files import tasks_dir
@@ -44,6 +45,16 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
     """The record's top-level numbers (booleans count as 0/1): what a board averages."""
     return {k: float(v) for k, v in record.items()
             if isinstance(v, int | float) and not isinstance(v, str)}
+
+
+def _entry(head: Headline, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
+    values = [numeric(r.record) for r in rows]
+    return {"agent": agent, "submissions": len(rows), "ranked": got is not None,
+            "headline": head.name, "value": None if got is None else got.value,
+            "ci_low": None if got is None else got.low,
+            "ci_high": None if got is None else got.high,
+            "tasks": None if got is None else got.tasks,
+            "means": {k: mean(v[k] for v in values if k in v) for k in values[0]}}
 
 
 class Service:
@@ -83,17 +94,19 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """Per agent: submissions and the mean of each numeric record field, best first by
-        the record's first numeric field."""
-        spec_of(name)
-        by_agent: dict[str, list[dict[str, float]]] = {}
+        """Per agent, best first by the family's headline (`FamilySpec.headline`: the same
+        statistic, interval and order as every other surface): the headline, its interval,
+        tasks, submissions and the mean of each numeric record field. A submission graded
+        without a transcript (a bare cart) is stored and listed after the ranked agents,
+        never ranked."""
+        head = spec_of(name).headline
+        ranked: dict[str, list[Row]] = {}
+        listed: dict[str, list[Row]] = {}
         for row in self.storage.rows(name, season):
-            by_agent.setdefault(row.agent, []).append(numeric(row.record))
-        board = [{"agent": agent, "submissions": len(rows),
-                  "means": {k: mean(r[k] for r in rows if k in r) for k in rows[0]}}
-                 for agent, rows in by_agent.items()]
-        return sorted(board, key=lambda e: (-next(iter(e["means"].values()), 0.0),
-                                            e["agent"]))
+            (ranked if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
+        figures = {a: head.figure([(r.task, r.record) for r in rows]) for a, rows in ranked.items()}
+        board = [_entry(head, a, ranked[a], figures[a]) for a in head.rank(figures)]
+        return board + [_entry(head, a, listed[a], None) for a in sorted(listed)]
 
     def provenance(self) -> dict[str, Any]:
         return {"suite": "checkout-consent", "suite_version": suite_version(),

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
+from checkout_consent.storefront.v1 import dataset, prompts, views
 from checkout_consent.storefront.v1.bench.sanity import ADVERSARIES, check_sanity
+from checkout_consent.storefront.v1.generate import SCENARIO
 from checkout_consent.storefront.v1.state import RULES
 
-__all__ = ["check_sanity", "line", "lost_cents", "summary"]  # check_sanity: SPEC_V1's
+__all__ = ["check_sanity", "line", "list_items", "lost_cents", "show", "summary"]
 
 
 def _cents(dollars: float) -> int:
@@ -39,8 +41,7 @@ def summary(records: Sequence[Record]) -> str:
     rules = ", ".join(f"{rule} {sum(r['breaches_by_rule'][rule] for r in records)}"
                       for rule in RULES)
     lines = [
-        f"median cash_final {_median([_cents(r['cash_final']) for r in records])}, median "
-        f"equity_final {_median([_cents(r['equity_final']) for r in records])}, median lost "
+        f"median equity_final {_median([_cents(r['equity_final']) for r in records])}, median lost "
         f"to adversaries {_median([lost_cents(r) for r in records])}; clean runs "
         f"{clean}/{len(records)}",
         f"  consent breaches by rule: {rules}",
@@ -52,3 +53,13 @@ def summary(records: Sequence[Record]) -> str:
         lost = fmt(sum(t["money_lost_cents"] for t in tallies))
         lines.append(f"  {k:<16} {caught:>6}/{seen:<10} {lost:>10}")
     return "\n".join(lines)
+
+
+def list_items() -> list[str]:
+    return [f"scenario {SCENARIO} (samples are seeds; public: {dataset.PUBLIC_SEEDS})"]
+
+
+def show(item: str) -> str:
+    """`show storefront adversary_v1:3`: the briefing and the store on day 1 of seed 3."""
+    ref = dataset.scenario_for(item)
+    return f"{prompts.briefing(dataset.resolve(ref))}\n\n{views.render(dataset.world(ref))}"

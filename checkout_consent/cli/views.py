@@ -1,0 +1,51 @@
+"""How the command line shows a family: the protocol a family's views module meets (its
+lines, the summary after the headline, what `list` and `show` print, its own verbs), looked
+up through the roster, and the summary every surface prints, headline first."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
+
+from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.core.headline import Figure
+from checkout_consent.families import member
+
+
+class Views(Protocol):
+    def line(self, record: Record) -> str: ...
+
+    def summary(self, records: Sequence[Record]) -> str: ...
+
+    def list_items(self) -> list[str]: ...
+
+    def show(self, item: str) -> str: ...
+
+
+def views(spec: FamilySpec) -> Views:
+    return cast(Views, member(spec).views)
+
+
+def commands(spec: FamilySpec) -> Callable[[argparse.ArgumentParser], None] | None:
+    """The family's own verbs (`checkout-consent <family> ...`), if it has any."""
+    return cast(Any, getattr(member(spec).views, "add_commands", None))
+
+
+def sanity_note(spec: FamilySpec) -> str:
+    return str(getattr(member(spec).views, "SANITY_NOTE", ""))
+
+
+def figure(spec: FamilySpec, records: Sequence[Record]) -> Figure | None:
+    """The family's headline over records (epochs of a task averaged first)."""
+    return spec.headline.figure([(spec.task_of(r), r) for r in records])
+
+
+def summary(spec: FamilySpec, records: Sequence[Record]) -> str:
+    """The headline with its interval, then the family's own summary."""
+    if not records:
+        return "no samples"
+    head = spec.headline.describe(figure(spec, records))
+    rest = views(spec).summary(records)
+    first, _, more = rest.partition("\n")
+    return f"{head}; {first}" + (f"\n{more}" if more else "")

@@ -1,0 +1,121 @@
+"""A family's headline: the one number every surface reports and ranks by, defined once.
+
+The Inspect metrics, the CLI summary, the leaderboard, the scoring API and the MCP server
+all reduce runs through `Headline.figure` and order by `Headline.rank`, so they cannot
+disagree. A run is (task id, record); epochs of one task are averaged first, then the
+statistic is taken over tasks, with a seeded percentile bootstrap over tasks for its 95%
+interval (core.stats).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
+
+from checkout_consent.core.money import fmt_dollars
+from checkout_consent.core.stats import Interval, bootstrap_ci
+
+Record = Mapping[str, Any]
+Run = tuple[str, Record]  # (task id, record)
+Statistic = Literal["mean", "median", "rate"]
+Unit = Literal["$", "%", ""]
+
+
+class Figure(NamedTuple):
+    """A headline over a set of runs: the value, its 95% interval, tasks and runs."""
+
+    value: float
+    low: float
+    high: float
+    tasks: int
+    runs: int
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a family's score means.
+
+    key: the record field, a number per run (a bool for a `rate`).
+    statistic: `mean` or `median` over tasks, or `rate` (the share of tasks whose runs
+        hold `key`, reported as a fraction with its n).
+    unit: how a value reads: `$` (the record holds dollars), `%` (a 0-1 fraction) or ``
+        (a plain number shown with `places` decimals).
+    higher_is_better: the direction; ranking puts the best first.
+    passed: the pass rule of one run (for pass^k), where the family has one.
+    passed_means: the pass rule in words.
+    """
+
+    key: str
+    statistic: Statistic
+    unit: Unit
+    family: str  # names the bootstrap's random stream (core.stats), so intervals are stable
+    higher_is_better: bool = True
+    places: int = 3
+    passed: Callable[[Record], bool] | None = None
+    passed_means: str = ""
+    ci: Literal["bootstrap"] = "bootstrap"
+
+    @property
+    def name(self) -> str:
+        """The metric's name in Inspect and the API: `cash_final_median`, `score_mean`."""
+        return f"{self.key}_{self.statistic}"
+
+    @property
+    def label(self) -> str:
+        """How a heading reads: `median cash_final`."""
+        return f"{self.statistic} {self.key}"
+
+    def value(self, record: Record) -> float:
+        """One run's number: the record's `key` (a bool as 0 or 1). A value that is not
+        a finite number is a ValueError naming the key: nothing ranks on a NaN."""
+        got = record.get(self.key)
+        if isinstance(got, bool):
+            return float(got)
+        if not isinstance(got, int | float) or not math.isfinite(got):
+            raise ValueError(f"record has no finite number {self.key!r}: {got!r}"[:200])
+        return float(got)
+
+    def task_values(self, runs: Iterable[Run]) -> list[float]:
+        """Each task's mean over its runs (epochs), in first-seen task order."""
+        by_task: dict[str, list[float]] = {}
+        for task, record in runs:
+            by_task.setdefault(task, []).append(self.value(record))
+        return [sum(v) / len(v) for v in by_task.values()]
+
+    def figure(self, runs: Sequence[Run]) -> Figure | None:
+        """The headline over `runs` with its interval; None when there are none."""
+        values = self.task_values(runs)
+        if not values:
+            return None
+        stat = "median" if self.statistic == "median" else "mean"
+        ci: Interval = bootstrap_ci(values, family=self.family, statistic=stat)
+        return Figure(ci.mean, ci.low, ci.high, ci.n, len(runs))
+
+    def show(self, x: float) -> str:
+        """A value as people read it: `$2,002.70`, `61.0%`, `0.139`."""
+        if self.unit == "$":
+            return fmt_dollars(x)
+        if self.unit == "%":
+            return f"{x:.1%}"
+        return f"{x:.{self.places}f}"
+
+    def describe(self, figure: Figure | None) -> str:
+        """One line: `median cash_final $2,002.70 (95% CI $1,800.00 to $2,100.00, n=10
+        tasks, 10 runs)`."""
+        if figure is None:
+            return f"{self.label} n/a (no runs)"
+        return (f"{self.label} {self.show(figure.value)} (bootstrap 95% CI over tasks "
+                f"{self.show(figure.low)} to {self.show(figure.high)}, n={figure.tasks} "
+                f"tasks, {figure.runs} samples)")
+
+    def rank(self, figures: Mapping[str, Figure | None]) -> list[str]:
+        """Names best first by value (ties and no-run names after, by name)."""
+        sign = -1.0 if self.higher_is_better else 1.0
+
+        def order(name: str) -> tuple[int, float, str]:
+            got = figures[name]
+            return (1, 0.0, name) if got is None else (0, sign * got.value, name)
+
+        return sorted(figures, key=order)

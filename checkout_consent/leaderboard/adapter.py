@@ -1,0 +1,40 @@
+"""What a family adds to the board beside its headline, declared once in the roster.
+
+The board is generic: a family may have seasons (task sets added over time, each with its
+own board), a breakdown plot (a value per group, one bar per submission), a section of its
+own on the agent card, and controls whose example submissions are played without cassettes.
+Nothing here names a family; the roster (`checkout_consent.families`) fills these in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+Record = dict[str, Any]
+# the records of one submission -> group -> (value in 0..1, a label drawn on its bar or None)
+Groups = Callable[[Sequence[Record]], dict[str, tuple[float, str | None]]]
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A bar chart beside the score-against-cost plot."""
+
+    title: str
+    ylabel: str
+    groups: Groups
+
+
+@dataclass(frozen=True)
+class Board:
+    # season k -> the task ids it adds; a season's board plays every task up to it, and
+    # "All time" plays season 1's. Empty: the family has one public set and one board.
+    seasons: Callable[[], Mapping[int, tuple[str, ...]]] = dict
+    breakdown: Breakdown | None = None
+    # a section of the agent card only this family has: (YAML key, its strict model)
+    card_section: tuple[str, type[BaseModel]] | None = None
+    card_example: Mapping[str, Any] | None = None  # the section on the example cards
+    # controls whose example submissions are played through the control provider directly
+    direct_examples: tuple[str, ...] = ()
