@@ -21,7 +21,7 @@ from pairs import paired, python
 
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.offline import play
-from checkout_consent.families import family, names
+from checkout_consent.families import names, worlds_of
 
 
 def run_vs_eval(name: str, pairs: int) -> None:
@@ -38,7 +38,7 @@ def control_shapes() -> list[str]:
     """`SAMPLESxTURNSxCALLS` of every world's every sanity control over its public set
     (storefront's adversary_v1 world included)."""
     shapes = []
-    for spec in (w for name in names() for w in family(name).every_world()):
+    for spec in (w for name in names() for w in worlds_of(name)):
         scenarios = task_scenarios(spec)
         for control in spec.sanity_controls:
             runs = [play(spec, s, spec.controls[control]) for s in scenarios]

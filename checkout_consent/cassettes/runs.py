@@ -47,7 +47,7 @@ class Outcome(NamedTuple):
 
 def is_volatile(key: str) -> bool:
     """Record fields that describe the checkout or the machine, not the run (a commit sha,
-    a wall-clock timing such as shopkit's `grade_seconds`): not compared."""
+    a wall-clock timing such as a `grade_seconds`): not compared."""
     return key.endswith(VOLATILE_SUFFIXES)
 
 

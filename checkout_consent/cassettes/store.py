@@ -71,7 +71,7 @@ class SafeYaml:
 
 
 def model_slug(model: str) -> str:
-    """`openai/storefront-oracle` -> `openai--storefront-oracle` (a directory name)."""
+    """`openai/<family>-oracle` -> `openai--<family>-oracle` (a directory name)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", model.replace("/", "--"))
 
 

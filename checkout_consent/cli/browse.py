@@ -93,5 +93,5 @@ def add_parsers(sub: Any) -> None:
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--trace", help="JSON file: a list of tool calls")
     given.add_argument("--cart", help="JSON file: a submitted cart with its agent card "
-                       "(families that score submissions, e.g. grocery)")
+                       "(families that score a submission of their own)")
     p.set_defaults(fn=cmd_score)

@@ -145,7 +145,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("run", help="run a family (all families' controls when none is named)")
     p.add_argument("family", nargs="?", choices=names())
     p.add_argument("--model", help="any Inspect model, e.g. anthropic/claude-opus-4-1 or "
-                   "control/storefront-oracle (default: the family's controls, offline)")
+                   "control/<family>-<control> (default: the family's controls, offline)")
     p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
     p.add_argument("-T", action="append", metavar="KEY=VALUE",
                    help="task argument (see `checkout-consent list FAMILY`)")

@@ -101,7 +101,7 @@ def last_user_text(transcript: Sequence[Msg]) -> str:
 
 
 class ControlRegistry:
-    """Controls by full name, `<family>-<name>` (e.g. `storefront-idle`)."""
+    """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`)."""
 
     def __init__(self, controls: dict[str, dict[str, Policy]]) -> None:
         self._policies = {f"{family}-{name}": policy for family, named in controls.items()

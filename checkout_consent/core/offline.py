@@ -3,7 +3,7 @@
 `play` runs a control policy against a family's pure world, paced by the family's
 `Episode` exactly as Inspect's solver paces it (runtime/solvers.py), so its trace is the
 trace an Inspect run of the same control records (a family whose tools do work outside
-the pure world, like shopkit's sandboxed commands, does it in `FamilySpec.prepare_call`,
+the pure world, like a family's sandboxed commands, does it in `FamilySpec.prepare_call`,
 which both its tools and this driver call). Used by sanity, tests and benchmarks.
 
 A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a

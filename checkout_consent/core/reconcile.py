@@ -52,7 +52,7 @@ def same(a: object, b: object) -> bool:
 def _args_match(action: Action | None, harness: Collection[str], model: Mapping[str, Any],
                 traced: Mapping[str, Any]) -> bool:
     """The traced arguments are the model's, plus defaults Inspect filled in and the
-    harness's own arguments (e.g. shopkit's executed `result`)."""
+    harness's own arguments (e.g. a sandbox's executed `result`)."""
     defaults = {p.name: p.default for p in action_params(action)} if action else {}
     for key, value in traced.items():
         if key in model:

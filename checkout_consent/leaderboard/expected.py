@@ -1,5 +1,5 @@
-"""The sample set a submission must cover: the family's public set (or, for grocery, a
-season's part of it), for every declared epoch. No cherry-picking."""
+"""The sample set a submission must cover: the family's public set (or, for a family with
+seasons, a season's part of it), for every declared epoch. No cherry-picking."""
 
 from __future__ import annotations
 

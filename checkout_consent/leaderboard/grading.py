@@ -4,7 +4,7 @@ Each sample goes through `runtime.regrade.regrade_sample` (the trust work: the s
 reference checked against the packaged tasks and its world version, the trace replayed and
 reconciled with the conversation). This module adds what a submission needs around it: the
 log's own claims (task, model, version) and the scenario each sample played, kept for the
-public-set check and for grocery's seasons."""
+public-set check and for seasons."""
 
 from __future__ import annotations
 

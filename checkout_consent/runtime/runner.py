@@ -63,7 +63,7 @@ LOG_BUFFER = 50  # finished samples held before a log flush: Inspect's own figur
 def log_buffer(samples: int) -> int | None:
     """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default).
 
-    Inspect holds every finished sample, transcript and all (about 1 MB for storefront),
+    Inspect holds every finished sample, transcript and all (about 1 MB for a 5-day store),
     until it flushes the log, and from 1,000 samples on it flushes every samples/20 of them:
     500 held at 10,000, so a run's memory grew with its size. Each flush copies the whole
     log file, so the buffer cannot be tiny either: from 1,000 samples on it stays at

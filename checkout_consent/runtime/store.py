@@ -8,7 +8,7 @@ sample), a call or a turn is one `list.append`, and `flush()` writes them into t
 when the solver ends and again before the scorer reads (so a solver swapped on the command
 line still leaves its trace). Inspect snapshots the whole Store around every tool event to
 record its changes; a trace inside the Store made each call cost in proportion to the
-calls before it (a 30-day storefront v1 run: about a fifth of its CPU).
+calls before it (a 30-day run: about a fifth of its CPU).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ anthropic providers (and their HTTP traffic) can be recorded without a real mode
     POST /v1/chat/completions   (openai provider:    base_url http://127.0.0.1:PORT/v1)
     POST /v1/messages           (anthropic provider: base_url http://127.0.0.1:PORT)
 
-The request's `model` names the control, e.g. `storefront-oracle`.
+The request's `model` names the control, e.g. `<family>-oracle`.
 
 Any request it cannot answer gets an HTTP 4xx JSON error in the Anthropic/OpenAI error
 shape and the connection stays in order: a body that is not a JSON object, a missing or bad

@@ -7,9 +7,10 @@ import pytest
 from checkout_consent.cli.run import offline_controls, task_scenarios
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import WORLDS as ALL_WORLDS
 from checkout_consent.runtime.runner import run_controls
 
-WORLDS = {w.label: w for f in FAMILIES for w in f.every_world()}  # storefront/adversary_v1 too
+WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too
 # adversary_v1's four 30-day controls through Inspect take about two minutes for its 10
 # public seeds on this machine: the default run plays 3 of them, the slow layer all 10.
 SEEDS = {"storefront/adversary_v1": "0-2"}

@@ -1,6 +1,6 @@
-"""A scenario that is a world of its own (FamilySpec.scenarios): storefront's adversary_v1.
-The engine dispatches on the reference wherever it holds one; a log cannot move a sample
-from one world to the other."""
+"""A variant: a world of its own inside a family (storefront's adversary_v1), with its own
+registered task. The roster picks the world by the sample's reference wherever one is held;
+a log cannot move a sample from one world to the other."""
 
 from __future__ import annotations
 
@@ -14,29 +14,36 @@ from inspect_ai.log import read_eval_log, write_eval_log
 
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import grade_saved, play_and_grade
-from checkout_consent.families import control_registry
+from checkout_consent.families import (
+    WORLDS,
+    control_registry,
+    world_for,
+    world_of_args,
+    worlds_of,
+)
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.storefront import SPEC
 from checkout_consent.storefront.v1 import SPEC_V1
 
 
-def test_for_scenario__names_each_world_and_falls_back_to_the_family():
-    assert SPEC.for_scenario("adversary_v1") is SPEC_V1
+def test_world_for__names_each_world_and_falls_back_to_the_family():
+    assert world_for("storefront", "adversary_v1") is SPEC_V1
     for other in ("adversary_v0", None, 7, "nope"):
-        assert SPEC.for_scenario(other) is SPEC
-    assert SPEC.every_world() == (SPEC, SPEC_V1)
+        assert world_for("storefront", other) is SPEC
+    assert worlds_of("storefront") == (SPEC, SPEC_V1)
     assert (SPEC.world_version, SPEC_V1.world_version) == ("storefront-3",
                                                             "storefront-adversary_v1-1")
-    assert SPEC.for_args({"scenario": "adversary_v1", "seeds": "0"}) is SPEC_V1
+    assert world_of_args("storefront", {"scenario": "adversary_v1", "seeds": "0"}) is SPEC_V1
+    assert (SPEC.task, SPEC_V1.task) == ("storefront", "storefront_v1")
 
 
 def test_dispatching_controls__play_the_policy_of_the_samples_world():
     registry = control_registry()
     v0, v1 = SPEC.scenario_for("2"), SPEC_V1.scenario_for("2")
     oracle = registry.get("storefront-oracle")
-    assert play_and_grade(SPEC, v1, oracle) == play_and_grade(SPEC_V1, v1,
-                                                              SPEC_V1.controls["oracle"])
+    assert play_and_grade(SPEC_V1, v1, oracle) == play_and_grade(SPEC_V1, v1,
+                                                                 SPEC_V1.controls["oracle"])
     assert play_and_grade(SPEC, v0, oracle) == play_and_grade(SPEC, v0, SPEC.controls["oracle"])
     with pytest.raises(ValueError, match="storefront-half_value has no policy for scenario "
                                          "adversary_v1"):
@@ -44,10 +51,12 @@ def test_dispatching_controls__play_the_policy_of_the_samples_world():
 
 
 def test_grade_saved__a_v1_trace_is_graded_by_v1_and_a_v0_tool_is_not_a_v1_tool():
-    record = grade_saved(SPEC, SPEC.scenario_for("adversary_v1:4"), [])
+    ref = SPEC.scenario_for("adversary_v1:4")
+    world = world_for("storefront", ref.scenario_id)
+    record = grade_saved(world, ref, [])
     assert record["world_version"] == "storefront-adversary_v1-1" and record["clean_run"]
     with pytest.raises(ValueError, match="has no tool 'steal'"):
-        grade_saved(SPEC, SPEC.scenario_for("adversary_v1:4"), [{"tool": "steal", "args": {}}])
+        grade_saved(world, ref, [{"tool": "steal", "args": {}}])
 
 
 def test_task__hint_is_refused_for_adversary_v1_in_one_line(tmp_path: Path):
@@ -64,7 +73,7 @@ def test_task__hint_is_refused_for_adversary_v1_in_one_line(tmp_path: Path):
 def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path: Path):
     run = run_models(SPEC_V1, ["control/storefront-cautious"],
                      task_args={"seeds": "5", "scenario": "adversary_v1"}, log_dir=tmp_path)[0]
-    verdict = regrade_log(run.log_path, [SPEC])
+    verdict = regrade_log(run.log_path, WORLDS)
     assert verdict.ok and verdict.world_version == "storefront-adversary_v1-1"
     assert verdict.samples[0].record == run.records[0]
     log = read_eval_log(run.log_path)
@@ -74,7 +83,7 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
         where["version"] = SPEC.version
     forged = str(tmp_path / "moved.eval")
     write_eval_log(log, forged)
-    failure = regrade_log(forged, [SPEC]).samples[0].failure
+    failure = regrade_log(forged, WORLDS).samples[0].failure
     assert failure is not None and "does not replay" in failure  # v0 has no v1 tools
     log = read_eval_log(run.log_path)
     trimmed = copy.deepcopy(log)
@@ -82,4 +91,15 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
     trim = next(i for i, c in enumerate(calls) if c["tool"] == "context_trimmed")
     del calls[trim]  # a trim the solver made, taken out of the trace
     write_eval_log(trimmed, forged)
-    assert regrade_log(forged, [SPEC]).samples[0].failure is not None
+    assert regrade_log(forged, WORLDS).samples[0].failure is not None
+
+
+@pytest.mark.inspect
+def test_task__storefront_v1_and_the_alias_give_the_same_records(tmp_path: Path):
+    own = run_models(SPEC_V1, ["control/storefront-oracle"], task_args={"seeds": "1"},
+                     log_dir=tmp_path / "own")[0]
+    alias = run_models(SPEC, ["control/storefront-oracle"],
+                       task_args={"seeds": "1", "scenario": "adversary_v1"},
+                       log_dir=tmp_path / "alias")[0]
+    assert own.records == alias.records
+    assert own.records[0]["world_version"] == SPEC_V1.world_version

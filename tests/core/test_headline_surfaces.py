@@ -1,0 +1,145 @@
+"""One headline, every surface: for every world of the roster, the Inspect metric, the CLI
+summary, the leaderboard, the scoring API and the MCP server give the same value, interval
+and order on the same runs (each world's controls, played offline)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from inspect_ai.scorer import SampleScore, Score
+
+from checkout_consent.cli.run import offline_controls
+from checkout_consent.cli.views import figure, summary
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.headline import Figure, Headline
+from checkout_consent.families import WORLDS, world
+from checkout_consent.leaderboard.board import views as board_views
+from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard.schema import Card
+from checkout_consent.runtime.metrics import headline_metrics
+from checkout_consent.serve.api.service import Service
+from checkout_consent.serve.api.storage import Storage
+from checkout_consent.serve.mcp import build
+
+
+def _card(spec: FamilySpec, agent: str) -> Card:
+    return Card.model_validate({
+        "schema_version": 1, "submission_id": agent, "family": spec.name, "kind": "model",
+        "model": {"id": f"x/{agent}", "provider": "x"}, "agent": {"harness": "h", "tools": []},
+        "date": "2026-12-01", "suite_version": "0", "world_version": spec.world_version,
+        "task_set": "public", "epochs": 1, "wall_time_seconds": 0,
+        "tokens": {"input": 0, "output": 0}, "cost": {"list_usd": 0, "normalized_usd": 0},
+        "contact": "c"})
+
+
+def _inspect(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The value Inspect's metric reports (a sample is a task: one epoch here)."""
+    scores = [SampleScore(score=Score(value=spec.metrics(_model(spec, r))),
+                          sample_id=spec.task_of(r)) for r in records]
+    (metric,) = headline_metrics(spec.headline)
+    return dict(metric(scores))
+
+
+def _model(spec: FamilySpec, record: dict[str, Any]) -> Any:
+    """The family's record model again (its `metrics` reads the model, as the scorer does)."""
+    return _record_type(spec.label).model_validate(record)
+
+
+@functools.cache
+def _record_type(label: str) -> Any:
+    spec = world(label)
+    scenario = spec.scenario_for(spec.public_task_ids()[0])
+    return type(spec.grade(scenario, _empty_replay(spec, scenario), ()))
+
+
+def _empty_replay(spec: FamilySpec, scenario: Any) -> Any:
+    from checkout_consent.core.trace import replay
+
+    return replay(spec.actions, spec.initial(scenario), [])
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
+
+
+def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
+    server = build(service)
+
+    async def call() -> Any:
+        return await server.call_tool("get_leaderboard", {"family": name})
+
+    got = anyio.run(call)
+    assert not got.is_error, got
+    return list(json.loads("".join(c.text for c in got.content))["entries"])
+
+
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.label)
+def test_headline__every_surface_gives_the_same_value_and_order(spec: FamilySpec,
+                                                               tmp_path: Path) -> None:
+    runs = offline_controls(spec)
+    head: Headline = spec.headline
+    figures: dict[str, Figure | None] = {c: figure(spec, rs) for c, rs in runs.items()}
+    storage = Storage(str(tmp_path / "board.db"))
+    service = Service(storage)
+    entries = []
+    for control, records in runs.items():
+        got = figures[control]
+        assert got is not None
+        # Inspect: the metric the family's scorer declares
+        metric = _inspect(spec, records)
+        assert _same(metric[head.name], got.value), (control, metric)
+        assert (metric[f"{head.key}_ci_low"], metric[f"{head.key}_ci_high"]) == (got.low,
+                                                                                 got.high)
+        # CLI: the summary's first words are the headline, shown by the headline
+        assert summary(spec, records).startswith(f"{head.label} {head.show(got.value)} ")
+        # the board's entry
+        entry = Entry(_card(spec, control), "x", tuple(
+            (spec.task_of(r), spec.task_of(r), 1, r) for r in records), (0, 0), None, 0.0, None)
+        assert tuple(entry.interval()) == (got.value, got.low, got.high, got.tasks)
+        entries.append(entry)
+        # the API's storage: each run stored as a traced submission of this agent
+        for r in records:
+            storage.add(spec.name, spec.task_of(r), control, None, {"calls": []}, r)
+    order = head.rank(figures)
+    rows = board_views(spec.name, entries)[0].rows if spec.variant is None else None
+    if rows is not None:  # a variant shares its family's board, not its own
+        assert [r.entry.card.submission_id for r in rows] == order
+    if spec.variant is None:
+        api = service.leaderboard(spec.name)
+        assert [e["agent"] for e in api] == order
+        for e in api:
+            assert _same(e["value"], figures[e["agent"]].value)  # type: ignore[union-attr]
+            assert e["headline"] == head.name
+        mcp = _mcp_board(Service(Storage(str(tmp_path / "board.db"))), spec.name)
+        assert [e["agent"] for e in mcp] == order
+        assert [e["value"] for e in mcp] == [e["value"] for e in api]
+
+
+def test_headline__a_nan_or_missing_value_is_refused_in_one_line() -> None:
+    head = Headline("cash", "median", "$", family="x")
+    for bad in ({"cash": float("nan")}, {"cash": float("inf")}, {}, {"cash": "1"}):
+        with pytest.raises(ValueError, match="no finite number 'cash'"):
+            head.figure([("t", bad)])
+
+
+def test_headline__rank_follows_the_direction_and_breaks_ties_by_name() -> None:
+    up = Headline("s", "mean", "", family="x")
+    down = Headline("s", "mean", "", family="x", higher_is_better=False)
+    figs = {n: up.figure([("t", {"s": v})]) for n, v in (("b", 1.0), ("a", 1.0), ("c", 2.0))}
+    assert up.rank(figs) == ["c", "a", "b"] and down.rank(figs) == ["a", "b", "c"]
+    assert up.rank({**figs, "none": None})[-1] == "none"
+
+
+def test_headline__median_and_mean_reduce_epochs_per_task_first() -> None:
+    runs = [("t1", {"s": 0.0}), ("t1", {"s": 1.0}), ("t2", {"s": 1.0}), ("t3", {"s": 0.0})]
+    mean = Headline("s", "mean", "", family="x").figure(runs)
+    median = Headline("s", "median", "", family="x").figure(runs)
+    assert mean is not None and median is not None
+    assert (mean.value, mean.tasks, mean.runs) == (0.5, 3, 4)
+    assert median.value == 0.5 and median.low <= median.value <= median.high
