@@ -21,7 +21,7 @@ def occurrences(root: Path, words: list[str]) -> list[str]:
     for path in sorted(root.rglob("*.py")):
         for n, text in enumerate(path.read_text().splitlines(), 1):
             for m in pattern.finditer(text):
-                found.append(f"{path.relative_to(PACKAGE.parent)}:{n}: {m.group(0)}")
+                found.append(f"{path.relative_to(root.parent)}:{n}: {m.group(0)}")
     return found
 
 

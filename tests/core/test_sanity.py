@@ -6,8 +6,8 @@ import pytest
 
 from checkout_consent.cli.run import offline_controls, task_scenarios
 from checkout_consent.core.offline import play, play_and_grade
-from checkout_consent.families import FAMILIES, family
 from checkout_consent.families import WORLDS as ALL_WORLDS
+from checkout_consent.families import family
 from checkout_consent.runtime.runner import run_controls
 
 WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from checkout_consent.cli.views import views
 from checkout_consent.core.offline import play
 from checkout_consent.core.reconcile import ModelCall, first_difference, same
 from checkout_consent.core.trace import Call
-from checkout_consent.cli.views import views
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.scorer import IntegrityError, checked_scenario, judge, metric_names
 from checkout_consent.storefront import SPEC
@@ -35,7 +35,8 @@ def test_rebuild__gives_back_every_familys_packaged_references():
 
 
 def _item(spec: Any) -> str:
-    return {"storefront": "2", "shopkit": "T1"}.get(spec.name) or views(spec).list_items()[0].split()[0]
+    known = {"storefront": "2", "shopkit": "T1"}
+    return known.get(spec.name) or views(spec).list_items()[0].split()[0]
 
 
 def _replayed(spec: Any, scenario: Any, control: Any) -> Any:

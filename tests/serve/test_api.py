@@ -3,12 +3,12 @@ naming the field and not stored; 404; 413), provenance and the leaderboard."""
 
 from __future__ import annotations
 
-from checkout_consent.cli.views import views
 import json
 
 import httpx
 import pytest
 
+from checkout_consent.cli.views import views
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import FAMILIES, family
 from tests.serve.conftest import Live, trace
