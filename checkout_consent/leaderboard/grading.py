@@ -14,7 +14,6 @@ from typing import Any
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import FAMILIES
-from checkout_consent.runtime.regrade import RegradeError, regrade_sample
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,8 @@ def _read(path: Path) -> Any:
 
 
 def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
+    from checkout_consent.runtime.regrade import regrade_sample  # Inspect: only once needed
+
     verdict = regrade_sample(spec, sample, model)
     scenario = (sample.metadata or {}).get("scenario")
     tokens = (int(verdict.provenance.get("input_tokens", 0)),
@@ -60,6 +61,8 @@ def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
 
 def regrade(path: Path) -> LogGrade:
     """Every sample of the log at `path`, re-graded by this checkout's packaged scorer."""
+    from checkout_consent.runtime.regrade import RegradeError
+
     out = LogGrade(str(path))
     try:
         log = _read(path)
