@@ -33,6 +33,7 @@ class LogGrade:
     family: str | None = None
     model: str | None = None
     world_version: str | None = None
+    task_args: dict[str, Any] = field(default_factory=dict)  # the -T arguments, as logged
     samples: list[SampleGrade] = field(default_factory=list)
     refusal: str | None = None  # the whole log is refused (unreadable, unknown version)
 
@@ -72,6 +73,7 @@ def regrade(path: Path) -> LogGrade:
     task, version = str(log.eval.task), log.eval.task_version
     spec = _spec(task)
     out.model = str(log.eval.model)
+    out.task_args = dict(log.eval.task_args or {})
     if spec is None:
         out.refusal = f"task {task[:80]!r} is not a family of this suite"
         return out

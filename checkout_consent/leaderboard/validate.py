@@ -11,7 +11,11 @@ from pathlib import Path
 
 from checkout_consent.cassettes import scan
 from checkout_consent.families import FAMILIES
-from checkout_consent.leaderboard.expected import coverage, public_samples
+from checkout_consent.leaderboard.expected import (
+    coverage,
+    public_samples,
+    settings_differences,
+)
 from checkout_consent.leaderboard.folder import list_folder
 from checkout_consent.leaderboard.grading import LogGrade, regrade
 from checkout_consent.leaderboard.schema import Card, CardError, read_card
@@ -46,6 +50,8 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
         out.append(f"{name}: plays {grade.world_version}, the card says {card.world_version}")
     if grade.model != card.model.id:
         out.append(f"{name}: model {str(grade.model)[:80]!r}, the card says {card.model.id!r}")
+    if grade.family == card.family:
+        out += [f"{name}: {d}" for d in settings_differences(card.family, grade.task_args)]
     public = public_samples(card.family) if grade.family == card.family else {}
     for s in grade.samples:
         if s.failure is not None:
