@@ -14,6 +14,7 @@ from typing import Any
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import FAMILIES
+from checkout_consent.leaderboard.copies import sample_digest
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class SampleGrade:
     input_tokens: int  # from the sample's traced model turns, not from any stored score
     output_tokens: int
     scenario: dict[str, Any] | None = None  # the scenario reference the sample played
+    digest: str | None = None  # its trace and conversation, model name out (leaderboard.copies)
 
 
 @dataclass
@@ -57,7 +59,8 @@ def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
     tokens = (int(verdict.provenance.get("input_tokens", 0)),
               int(verdict.provenance.get("output_tokens", 0)))
     return SampleGrade(verdict.id, verdict.epoch, verdict.record, verdict.failure, *tokens,
-                       scenario if isinstance(scenario, dict) else None)
+                       scenario if isinstance(scenario, dict) else None,
+                       sample_digest(sample, model))
 
 
 def regrade(path: Path) -> LogGrade:

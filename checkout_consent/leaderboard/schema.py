@@ -65,6 +65,9 @@ class Card(Strict):
     cost: Cost
     contact: str = Field(min_length=1, max_length=200)
     grocery: GroceryInfo | None = None
+    # a re-submission of the same model: the id of its earlier submission in this family,
+    # whose samples this one may then equal (leaderboard/copies.py)
+    resubmission_of: str | None = Field(default=None, pattern=SLUG)
 
 
 class CardError(ValueError):
@@ -122,4 +125,7 @@ def read_card(directory: Path) -> Card:
 
 def dump_card(card: Card) -> str:
     """The card as the YAML a submitter commits (stable key order)."""
-    return yaml.safe_dump(card.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+    data = card.model_dump(mode="json")
+    if data["resubmission_of"] is None:
+        del data["resubmission_of"]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

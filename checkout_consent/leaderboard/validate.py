@@ -11,6 +11,7 @@ from pathlib import Path
 
 from checkout_consent.cassettes import scan
 from checkout_consent.families import FAMILIES
+from checkout_consent.leaderboard.copies import copied_from
 from checkout_consent.leaderboard.expected import (
     coverage,
     public_samples,
@@ -148,6 +149,8 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
     verdict.refusals += coverage(card.family, card.task_set, card.epochs,
                                  [(s.id, s.epoch) for s in verdict.samples])
     verdict.refusals += _check_costs(card, verdict)
+    verdict.refusals += copied_from(root, card, {s.digest: (s.id, s.epoch)
+                                                 for s in verdict.samples if s.digest})
     if cassettes and listing.cassette_runs() and not verdict.refusals:
         verdict.refusals += _check_cassettes(root, listing.cassette_runs(), verdict)
     return verdict
