@@ -4,7 +4,9 @@ the family folder. Equal samples are refused unless the card declares itself the
 model's re-submission of that submission (`resubmission_of: <submission_id>`).
 
 Only samples in which the agent acted (an agent call in the trace) count: two different
-models that both do nothing can leave the same empty run."""
+models that both do nothing can leave the same empty run. Two controls (`kind: control`,
+reference rows, never ranked) are not compared: scripted policies that share a rule play
+some tasks identically (pizza's mock and reference controls, on half their samples)."""
 
 from __future__ import annotations
 
@@ -83,9 +85,10 @@ def copied_from(root: Path, card: Card, digests: dict[str, tuple[str, int]]) -> 
         equal = set(digests) & set().union(*(log_digests(p) for p in logs))
         if not equal:
             continue
-        if (card.resubmission_of == other.name and theirs is not None
-                and theirs.model.id == card.model.id):
-            continue  # the same model's declared re-submission
+        if theirs is not None and (
+                (card.resubmission_of == other.name and theirs.model.id == card.model.id)
+                or card.kind == theirs.kind == "control"):
+            continue  # the same model's declared re-submission; two scripted references
         sid, epoch = min(digests[d] for d in equal)
         model = theirs.model.id if theirs is not None else f"unreadable {CARD_NAME}"
         out.append(f"{len(equal)} of {len(digests)} sample(s) equal submission "
