@@ -49,6 +49,8 @@ def stream(events: Sequence[Any]) -> tuple[list[ModelCall], list[StreamTurn]]:
                                        None, False, False))
         elif isinstance(event, ToolEvent) and not event.pending and event.id in open_calls:
             i, error = open_calls.pop(event.id), event.error
+            if event.function != calls[i].tool:  # the tool that ran is not the one called
+                calls[i] = calls[i]._replace(tool=f"{calls[i].tool} (run as {event.function})")
             calls[i] = calls[i]._replace(
                 shown=error.message if error else _text(event.result), error=error is not None,
                 reached=error is None or error.type not in _NOT_RUN)
