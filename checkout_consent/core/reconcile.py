@@ -17,7 +17,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import Episode
+from checkout_consent.core.family import Episode, Generation
 from checkout_consent.core.trace import Call, Replay
 from checkout_consent.core.world import Action, action_params
 
@@ -108,6 +108,51 @@ def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
     if missing is not None:
         return (f"the model's call {missing.tool} {dict(missing.args)!r:.120} in turn "
                 f"{missing.turn} is missing from the trace")
+    return None
+
+
+class StreamTurn(NamedTuple):
+    """One model turn as the log's event stream shows it."""
+
+    tool_calls: int
+    input_tokens: int
+    output_tokens: int
+    stop_reason: str
+
+
+def _call_text(call: ModelCall) -> str:
+    return f"{call.tool} {dict(call.args)!r:.120} in turn {call.turn}, shown {call.shown!r:.80}"
+
+
+def _same_call(a: ModelCall, b: ModelCall) -> bool:
+    return (a.turn, a.tool, a.shown, a.error, a.reached) == (
+        b.turn, b.tool, b.shown, b.error, b.reached) and same(dict(a.args), dict(b.args))
+
+
+def stream_difference(seen: Sequence[ModelCall], assistant_turns: int,
+                      turns: Sequence[Generation], streamed: Sequence[ModelCall],
+                      stream_turns: Sequence[StreamTurn]) -> str | None:
+    """None when the conversation (`seen`, its `assistant_turns` model turns), the Store's
+    model turns and the log's event stream (`streamed` calls, `stream_turns`) tell one run;
+    otherwise the first difference. A turn cut off by a context overflow is in the Store
+    only (the model never answered it)."""
+    played = [g for g in turns if g.stop_reason != "context_overflow"]
+    if not assistant_turns == len(played) == len(stream_turns):
+        return (f"the conversation has {assistant_turns} model turn(s), the Store "
+                f"{len(played)}, the event stream {len(stream_turns)}")
+    for k, (g, e) in enumerate(zip(played, stream_turns, strict=True)):
+        if (g.tool_calls, g.input_tokens, g.output_tokens, g.stop_reason) != tuple(e):
+            return (f"model turn {k}: the Store says {g.tool_calls} tool call(s), "
+                    f"{g.input_tokens}/{g.output_tokens} tokens, {g.stop_reason!r:.40}; the "
+                    f"event stream {e.tool_calls}, {e.input_tokens}/{e.output_tokens}, "
+                    f"{e.stop_reason!r:.40}")
+    for i, (a, b) in enumerate(zip(seen, streamed, strict=False)):
+        if not _same_call(a, b):
+            return (f"the model's call {i} ({_call_text(a)}) is, in the event stream, "
+                    f"{_call_text(b)}")
+    if len(seen) != len(streamed):
+        return (f"the conversation holds {len(seen)} tool call(s), the event stream "
+                f"{len(streamed)}")
     return None
 
 

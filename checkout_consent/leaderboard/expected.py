@@ -4,6 +4,7 @@ seasons, a season's part of it), for every declared epoch. No cherry-picking."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from checkout_consent.families import family
@@ -42,4 +43,45 @@ def coverage(name: str, task_set: str, epochs: int,
     if extra := sorted(have - want):
         out.append(f"{len(extra)} run(s) outside the {task_set} set for {epochs} epoch(s), "
                    f"e.g. {', '.join(f'{i[:40]} epoch {e}' for i, e in extra[:3])}")
+    return out
+
+
+@functools.cache
+def public_settings(name: str) -> dict[str, Any]:
+    """Every -T parameter of the family's task (`FamilySpec.task_params`) -> its value in
+    the public set: the family's `public_args`, else the task's own default."""
+    import inspect
+
+    from checkout_consent import _registry
+
+    spec = family(name)
+    params = inspect.signature(getattr(_registry, spec.task)).parameters
+    return {k: spec.public_args[k] if k in spec.public_args
+            else params[k].default if k in params else None for k in spec.task_params}
+
+
+def _setting(value: object) -> object:
+    """A -T value as the task reads it: 40 and "40", False and "false" are one setting."""
+    return value if value is None else str(value).strip().lower()
+
+
+def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
+    """Why a log's recorded task arguments are not the public settings; empty when they are.
+    The arguments that choose the public set (`public_args`: seeds, task ids) may name part
+    of it in each of several logs (`coverage` holds the whole); every other argument (turn
+    budgets, hints, customer replies, a custom brief, a scoring date) changes what the
+    agent may do or is shown, and must be the public default."""
+    spec, public = family(name), public_settings(name)
+    args = dict(task_args or {})
+    out = [f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
+           for k in args if k not in public]
+    for key, default in public.items():
+        if key in spec.public_args:
+            continue
+        if key not in args:
+            out.append(f"task argument {key} is not recorded (the public setting is "
+                       f"{default!r})")
+        elif _setting(args[key]) != _setting(default):
+            out.append(f"task argument {key}={str(args[key])[:40]!r} is not the public "
+                       f"setting {default!r}: it changes what the agent may do")
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import WORLDS, world_for
-from checkout_consent.runtime.regrade import RegradeError, regrade_sample
+from checkout_consent.leaderboard.copies import sample_digest
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class SampleGrade:
     input_tokens: int  # from the sample's traced model turns, not from any stored score
     output_tokens: int
     scenario: dict[str, Any] | None = None  # the scenario reference the sample played
+    digest: str | None = None  # its trace and conversation, model name out (leaderboard.copies)
 
 
 @dataclass
@@ -34,6 +35,7 @@ class LogGrade:
     family: str | None = None
     model: str | None = None
     world_version: str | None = None
+    task_args: dict[str, Any] = field(default_factory=dict)  # the -T arguments, as logged
     samples: list[SampleGrade] = field(default_factory=list)
     refusal: str | None = None  # the whole log is refused (unreadable, unknown version)
 
@@ -50,17 +52,22 @@ def _read(path: Path) -> Any:
 
 
 def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
+    from checkout_consent.runtime.regrade import regrade_sample  # Inspect: only once needed
+
     scenario = (sample.metadata or {}).get("scenario")
     carried = scenario.get("scenario_id") if isinstance(scenario, dict) else None
     verdict = regrade_sample(world_for(spec.name, carried), sample, model)
     tokens = (int(verdict.provenance.get("input_tokens", 0)),
               int(verdict.provenance.get("output_tokens", 0)))
     return SampleGrade(verdict.id, verdict.epoch, verdict.record, verdict.failure, *tokens,
-                       scenario if isinstance(scenario, dict) else None)
+                       scenario if isinstance(scenario, dict) else None,
+                       sample_digest(sample, model))
 
 
 def regrade(path: Path) -> LogGrade:
     """Every sample of the log at `path`, re-graded by this checkout's packaged scorer."""
+    from checkout_consent.runtime.regrade import RegradeError
+
     out = LogGrade(str(path))
     try:
         log = _read(path)
@@ -70,6 +77,7 @@ def regrade(path: Path) -> LogGrade:
     task, version = str(log.eval.task), log.eval.task_version
     spec = _spec(task)
     out.model = str(log.eval.model)
+    out.task_args = dict(log.eval.task_args or {})
     if spec is None:
         out.refusal = f"task {task[:80]!r} is not a family of this suite"
         return out

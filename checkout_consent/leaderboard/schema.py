@@ -62,6 +62,9 @@ class Card(Strict):
     # the family's own card section (`Board.card_section`), validated by its model and
     # written back under its key
     section: dict[str, Any] | None = Field(default=None, exclude=True)
+    # a re-submission of the same model: the id of its earlier submission in this family,
+    # whose samples this one may then equal (leaderboard/copies.py)
+    resubmission_of: str | None = Field(default=None, pattern=SLUG)
 
 
 class CardError(ValueError):
@@ -139,4 +142,6 @@ def dump_card(card: Card) -> str:
     key, _ = _section_of(card.family)
     if key is not None and card.section is not None:
         data[key] = card.section
+    if data["resubmission_of"] is None:
+        del data["resubmission_of"]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

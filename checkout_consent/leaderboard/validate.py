@@ -11,7 +11,12 @@ from pathlib import Path
 
 from checkout_consent.cassettes import scan
 from checkout_consent.families import FAMILIES
-from checkout_consent.leaderboard.expected import coverage, public_samples
+from checkout_consent.leaderboard.copies import copied_from
+from checkout_consent.leaderboard.expected import (
+    coverage,
+    public_samples,
+    settings_differences,
+)
 from checkout_consent.leaderboard.folder import list_folder
 from checkout_consent.leaderboard.grading import LogGrade, regrade
 from checkout_consent.leaderboard.schema import Card, CardError, read_card
@@ -46,6 +51,8 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
         out.append(f"{name}: plays {grade.world_version}, the card says {card.world_version}")
     if grade.model != card.model.id:
         out.append(f"{name}: model {str(grade.model)[:80]!r}, the card says {card.model.id!r}")
+    if grade.family == card.family:
+        out += [f"{name}: {d}" for d in settings_differences(card.family, grade.task_args)]
     public = public_samples(card.family) if grade.family == card.family else {}
     for s in grade.samples:
         if s.failure is not None:
@@ -142,6 +149,8 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
     verdict.refusals += coverage(card.family, card.task_set, card.epochs,
                                  [(s.id, s.epoch) for s in verdict.samples])
     verdict.refusals += _check_costs(card, verdict)
+    verdict.refusals += copied_from(root, card, {s.digest: (s.id, s.epoch)
+                                                 for s in verdict.samples if s.digest})
     if cassettes and listing.cassette_runs() and not verdict.refusals:
         verdict.refusals += _check_cassettes(root, listing.cassette_runs(), verdict)
     return verdict

@@ -91,7 +91,8 @@ def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
     """One logged sample through the packaged scorer's checks and grader of `spec`."""
     store = {k.split(":", 1)[1]: v for k, v in (sample.store or {}).items()
              if k.startswith("RunStore:")}
-    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [])
+    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [],
+                   sample.events or [])
     record = (None if judged.record is None
               else dict(json.loads(judged.record.model_dump_json())))
     return SampleVerdict(str(sample.id), int(sample.epoch), record, judged.failure,

@@ -20,7 +20,12 @@ from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ValidationError
 
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
-from checkout_consent.core.reconcile import ModelCall, first_difference, trim_difference
+from checkout_consent.core.reconcile import (
+    ModelCall,
+    first_difference,
+    stream_difference,
+    trim_difference,
+)
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
@@ -136,9 +141,22 @@ def overflow_phase(turns: Sequence[Generation]) -> int | None:
                  if g.stop_reason in ("model_length", "context_overflow")), None)
 
 
+def _stream_check(seen: list[ModelCall], messages: Sequence[ChatMessage],
+                  turns: Sequence[Generation], events: Sequence[Any]) -> None:
+    from checkout_consent.runtime.events import stream
+
+    assistant = sum(1 for m in messages if isinstance(m, ChatMessageAssistant))
+    differs = stream_difference(seen, assistant, turns, *stream(events))
+    if differs is not None:
+        raise IntegrityError(f"the log's records disagree: {differs}")
+
+
 def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
-          store: Mapping[str, Any], messages: Sequence[ChatMessage]) -> Judged:
-    """Grade one finished sample from what its log holds, trusting only the reference."""
+          store: Mapping[str, Any], messages: Sequence[ChatMessage],
+          events: Sequence[Any] | None = None) -> Judged:
+    """Grade one finished sample from what its log holds, trusting only the reference.
+    With `events` (a logged sample's event stream: `regrade`), the conversation, the Store's
+    model turns and the events must also tell one run (core.reconcile.stream_difference)."""
     turns: tuple[Generation, ...] = ()
     try:
         scenario = checked_scenario(spec, sample_id, metadata.get("scenario"),
@@ -151,7 +169,8 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
         result = replay(spec.actions, spec.initial(scenario), calls)
         if result.mismatch is not None:
             raise IntegrityError(f"the trace does not replay: {result.mismatch.describe()}")
-        differs = first_difference(calls, model_calls(messages), spec.actions,
+        seen = model_calls(messages)
+        differs = first_difference(calls, seen, spec.actions,
                                    solver_tools=spec.episode.solver_tools,
                                    harness=spec.harness_args, truncated=shown_tool_output)
         if differs is not None:
@@ -159,6 +178,8 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
         misplaced = trim_difference(spec.episode, result, overflow_phase(turns))
         if misplaced is not None:
             raise IntegrityError(f"the trace's context trims are not the solver's: {misplaced}")
+        if events is not None:
+            _stream_check(seen, messages, turns, events)
     except IntegrityError as err:
         return Judged(None, str(err), turns)
     return Judged(spec.grade(scenario, result, turns), None, turns)

@@ -1,0 +1,57 @@
+"""Inspect glue: what a sample's own event stream says the model did. A log holds each
+model turn twice more than the conversation does (a model event with the model's output,
+a tool event with each call's result), and the Store's turns count each turn's calls;
+`core.reconcile.stream_difference` requires them all to tell one run, so a forged log
+must be edited consistently in every record, not just in the Store and the messages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.event import ModelEvent, ToolEvent
+from inspect_ai.model import ChatMessageTool
+
+from checkout_consent.core.reconcile import ModelCall, StreamTurn
+
+_NOT_RUN = ("parsing", "approval")  # Inspect refused the call before the tool ran
+
+
+def _text(result: Any) -> str:
+    """A tool event's result as the model was shown it (the tool message's text)."""
+    if isinstance(result, str):
+        return result
+    try:
+        return ChatMessageTool(content=result, tool_call_id="x").text
+    except Exception:  # a forged result of another shape: shown as it stands
+        return str(result)
+
+
+def stream(events: Sequence[Any]) -> tuple[list[ModelCall], list[StreamTurn]]:
+    """(every tool call the model events hold, with the result its tool event shows; one
+    StreamTurn per finished model event), in the order of the stream."""
+    calls: list[ModelCall] = []
+    turns: list[StreamTurn] = []
+    open_calls: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, ModelEvent):
+            output = event.output
+            if event.pending or event.error is not None or not output.choices:
+                continue
+            usage = output.usage
+            made = output.message.tool_calls or []
+            turns.append(StreamTurn(len(made), usage.input_tokens if usage else 0,
+                                    usage.output_tokens if usage else 0, str(output.stop_reason)))
+            open_calls = {}
+            for tc in made:
+                open_calls[tc.id] = len(calls)
+                calls.append(ModelCall(len(turns) - 1, tc.function, dict(tc.arguments or {}),
+                                       None, False, False))
+        elif isinstance(event, ToolEvent) and not event.pending and event.id in open_calls:
+            i, error = open_calls.pop(event.id), event.error
+            if event.function != calls[i].tool:  # the tool that ran is not the one called
+                calls[i] = calls[i]._replace(tool=f"{calls[i].tool} (run as {event.function})")
+            calls[i] = calls[i]._replace(
+                shown=error.message if error else _text(event.result), error=error is not None,
+                reached=error is None or error.type not in _NOT_RUN)
+    return calls, turns
