@@ -10,6 +10,7 @@ from typing import Any
 
 from checkout_consent.cli.common import UsageError
 from checkout_consent.cli.views import views
+from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import control_registry, family, names, world_for, worlds_of
 
@@ -42,17 +43,24 @@ def cmd_show(args: argparse.Namespace) -> int:
 MAX_TRACE_BYTES = 20 * 2**20  # a saved trace larger than this is refused unread
 
 
-def read_trace(path: str) -> Any:
-    """A saved trace file as JSON, or a UsageError naming the file and the problem."""
+def read_capped(path: str, limit: int) -> bytes:
+    """A regular file's bytes, refused unread past `limit` (UsageError naming the file)."""
     file = Path(path)
     if not file.exists():
         raise UsageError(f"{path}: no such file")
     if not file.is_file():
         raise UsageError(f"{path}: not a regular file")
-    if file.stat().st_size > MAX_TRACE_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_TRACE_BYTES // 2**20} MB; not graded")
+    if file.stat().st_size > limit:
+        shown = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
+        raise UsageError(f"{path}: larger than {shown}; not graded")
+    return file.read_bytes()
+
+
+def read_trace(path: str) -> Any:
+    """A saved trace file as JSON, or a UsageError naming the file and the problem."""
+    raw = read_capped(path, MAX_TRACE_BYTES)
     try:
-        return json.loads(file.read_bytes().decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text (a binary file?)") from None
     except json.JSONDecodeError as error:
@@ -61,18 +69,24 @@ def read_trace(path: str) -> Any:
         raise UsageError(f"{path}: JSON nested too deeply") from None
 
 
+def _score_submission(spec: FamilySpec, path: str, task: str) -> Record:
+    """A submission file scored as the scoring service scores it (same size cap, same
+    checks, same family scorer), on the submission's own date; nothing stored."""
+    from checkout_consent.serve.api.submission import MAX_BODY, parse_json, score
+
+    def same_task(graded: str) -> None:
+        if graded != task:
+            raise UsageError(f"the submission is for task {graded[:80]!r}, not {task!r}")
+
+    return score(spec, parse_json(read_capped(path, MAX_BODY)), None, same_task).record
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     spec = family(args.family)
     if args.cart is not None:  # a submitted cart + agent card: no trace, no model
         if spec.score_submission is None:
             raise UsageError(f"{spec.name} takes no --cart; give a --trace")
-        data = read_trace(args.cart)
-        if not isinstance(data, dict):
-            raise UsageError("a submission is a JSON object")
-        if data.get("task_id", args.task) != args.task:
-            raise UsageError(f"the submission is for task {str(data['task_id'])[:80]!r}, "
-                             f"not {args.task!r}")
-        record = spec.score_submission(data)
+        record = _score_submission(spec, args.cart, args.task)
     else:
         record = grade_saved(spec, spec.scenario_for(args.task), read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))

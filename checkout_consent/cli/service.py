@@ -26,7 +26,7 @@ def loopback(host: str) -> bool:
 def cmd_serve_api(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from checkout_consent.serve.api.app import DB_ENV
+    from checkout_consent.serve.api.app import DB_ENV, HELDOUT_ENV
     from checkout_consent.serve.api.storage import Storage
 
     if not loopback(args.host) and not args.allow_remote:
@@ -36,7 +36,10 @@ def cmd_serve_api(args: argparse.Namespace) -> int:
         raise UsageError("--port must be 1-65535 and --workers at least 1")
     Storage(args.db)  # create or check the schema once, before any worker starts
     os.environ[DB_ENV] = args.db
-    err(f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s))")
+    os.environ[HELDOUT_ENV] = "1" if args.serve_heldout else "0"
+    shown = "; serving held-out tasks" if args.serve_heldout else ""
+    err(f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s)"
+        f"{shown})")
     uvicorn.run("checkout_consent.serve.api.app:from_environment", factory=True,
                 host=args.host, port=args.port, workers=args.workers, log_level="warning",
                 timeout_keep_alive=KEEP_ALIVE)
@@ -48,7 +51,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from checkout_consent.serve.api.storage import Storage
     from checkout_consent.serve.mcp import serve_stdio
 
-    serve_stdio(Service(Storage(args.db)))
+    serve_stdio(Service(Storage(args.db), serve_heldout=args.serve_heldout))
     return 0
 
 
@@ -61,8 +64,16 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow binding a non-loopback address")
+    _heldout_option(p)
     p.set_defaults(fn=cmd_serve_api)
     p = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
     p.add_argument("--db", default=DEFAULT_DB,
                    help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})")
+    _heldout_option(p)
     p.set_defaults(fn=cmd_mcp)
+
+
+def _heldout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--serve-heldout", action="store_true", help=(
+        "also show and grade held-out tasks by id (default: public tasks only; a held-out "
+        "task is answered as unknown)"))

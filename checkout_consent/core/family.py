@@ -153,9 +153,11 @@ class FamilySpec:
     # None: the public seeds, for a family whose public set is `seeds`
     task_ids: Callable[[], list[str]] | None = None
     # a family's own submission scorer for the scoring service (pure; raises ValueError
-    # naming the bad field). None: the saved-trace path, {"task": ID, "calls": [...]} graded
-    # by core.offline.grade_saved.
-    score_submission: Callable[[Mapping[str, Any]], Record] | None = None
+    # naming the bad field; unknown fields refused), called with the submission and the
+    # service's scoring date (YYYY-MM-DD; None offline); its record names the graded task
+    # as `task_id`. None: the saved-trace path, {"task": ID, "calls": [...]} graded by
+    # core.offline.grade_saved.
+    score_submission: Callable[[Mapping[str, Any], str | None], Record] | None = None
     # called by the offline driver before it applies an agent's call, as the family's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None

@@ -70,6 +70,7 @@ SPEC = FamilySpec(
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),
-    score_submission=lambda data: submission.score_submission(data).model_dump(mode="json"),
+    score_submission=lambda data, today: submission.score_submission(data, today).model_dump(
+        mode="json"),
     task_ids=lambda: list(dataset.PUBLIC_IDS),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from datetime import date
 
 import checkout_consent.grocery.record as rec
 from checkout_consent.core.family import Turns
@@ -27,10 +28,21 @@ Bought = Sequence[tuple[Line, Product]]
 Buy = tuple[Expected, Product | None, int]  # the cheapest allowed product and pack count
 
 
+def calendar_date(text: str) -> str:
+    """`text` if it is a real date written YYYY-MM-DD (2026-02-31 is not); ValueError."""
+    if not re.fullmatch(ISO_DATE, text):
+        raise ValueError(f"scoring date must be YYYY-MM-DD, got {text[:40]!r}")
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"scoring date {text!r} is not a calendar date") from None
+    return text
+
+
 def promo_pricing(brief: Brief, scored_on: str | None) -> bool:
     """Whether effective promo prices apply; the dated rule is for tight-week only."""
-    if scored_on is not None and not re.fullmatch(ISO_DATE, scored_on):
-        raise ValueError(f"scoring date must be YYYY-MM-DD, got {scored_on!r}")
+    if scored_on is not None:
+        calendar_date(scored_on)
     if not brief.promos:
         return False
     return not brief.dated_promos or scored_on is None or scored_on >= PROMO_FIX_DATE

@@ -1,23 +1,35 @@
 """`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official MCP
 Python SDK). Tools: list_tasks, get_task, score_answer, run_benchmark, get_provenance,
 get_leaderboard, all answered by the same `Service` as the HTTP API (and stored in the same
-database). A bad argument is an error result naming it, never a crash."""
+database), whose `arguments` checks every argument as it does for HTTP. A bad argument is
+an error result naming it (a value echoed at most `arguments.ECHO` characters), never a
+crash; a request line over MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import os
+import re
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
+import anyio
+import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared._context_streams import ContextSendStream
+from mcp.shared.message import SessionMessage
 
 from checkout_consent.families import names
 from checkout_consent.serve.api.app import submission_out
-from checkout_consent.serve.api.service import NotFound, Service
-from checkout_consent.serve.api.submission import Invalid
+from checkout_consent.serve.api.arguments import Invalid, NotFound
+from checkout_consent.serve.api.service import Service
+from checkout_consent.serve.api.submission import MAX_BODY
 
 T = TypeVar("T")
+MAX_REQUEST = 2 * MAX_BODY  # bytes in one JSON-RPC line: a submission and its envelope
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,15}|"[A-Za-z0-9_.:-]{0,100}")')
 
 
 def _answer(fn: Callable[[], T]) -> T:
@@ -45,14 +57,15 @@ def build(service: Service) -> MCPServer:
         "headline)."))
 
     def list_tasks(family: str) -> dict[str, Any]:
-        return {"family": family, "tasks": _answer(lambda: service.tasks(family))}
+        return {"family": family[:100], "tasks": _answer(lambda: service.tasks(family))}
 
     list_tasks.__doc__ = f"The public task ids of a family ({', '.join(names())})."
     server.tool()(list_tasks)
 
     @server.tool()
     def get_task(family: str, task_id: str) -> dict[str, Any]:
-        """One task in full: what the agent is told and sees."""
+        """One public task as its agent meets it: the system prompt, the opening message
+        and the tools (name and description). Never the answer key."""
         return _answer(lambda: service.task(family, task_id))
 
     @server.tool()
@@ -83,5 +96,66 @@ def build(service: Service) -> MCPServer:
     return server
 
 
+def _too_large(line: bytes, size: int) -> SessionMessage:
+    """The JSON-RPC error for an oversized request, with its id when the line's first bytes
+    name one (a request's id comes first in every client we know), else null."""
+    found = _ID.search(line[:300])
+    raw = found.group(1).decode() if found else None
+    ident: int | str | None = None if raw is None else json.loads(raw)
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(
+        code=types.INVALID_REQUEST, message=f"request of {size:,}+ bytes refused unread; "
+                                            f"the limit is {MAX_REQUEST:,} bytes")))
+
+
+class BoundedLines:
+    """Lines of a binary file descriptor, each at most MAX_REQUEST bytes: an oversized line
+    is skipped as it arrives (never held whole) and answered on `reply` with an error."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.reply_ready = fd, anyio.Event()
+        self.reply: ContextSendStream[SessionMessage] | None = None
+
+    async def _refuse(self, head: bytes, size: int) -> None:
+        await self.reply_ready.wait()
+        assert self.reply is not None
+        await self.reply.send(_too_large(head, size))
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        pending, head, dropped = b"", b"", 0  # dropped: bytes skipped of an oversized line
+        while chunk := await anyio.to_thread.run_sync(os.read, self.fd, 1 << 16,
+                                                      abandon_on_cancel=True):
+            pending += chunk
+            while (end := pending.find(b"\n")) >= 0:
+                line, pending = pending[:end], pending[end + 1:]
+                if dropped:
+                    await self._refuse(head, dropped + len(line))
+                    dropped = 0
+                elif len(line) > MAX_REQUEST:
+                    await self._refuse(line[:300], len(line))
+                else:
+                    yield line.decode("utf-8", errors="replace")
+            if dropped or len(pending) > MAX_REQUEST:
+                head = head if dropped else pending[:300]
+                dropped, pending = dropped + len(pending), b""
+        if pending and not dropped:  # a last line without its newline
+            yield pending.decode("utf-8", errors="replace")
+
+
+async def _run(server: MCPServer) -> None:
+    """`MCPServer.run_stdio_async` with stdin read by BoundedLines: fd 0 is moved to a
+    private descriptor and pointed at the null device, as the SDK does, so nothing the
+    server starts reads the wire."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    lines = BoundedLines(wire)
+    low = server._lowlevel_server  # noqa: SLF001  (the SDK's own stdio runner does this)
+    async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+        lines.reply = write_stream
+        lines.reply_ready.set()
+        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+
 def serve_stdio(service: Service) -> None:
-    build(service).run("stdio")
+    anyio.run(_run, build(service))

@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -37,10 +38,11 @@ def storage(tmp_path: Path) -> Storage:
     return Storage(str(tmp_path / "submissions.db"))
 
 
-@pytest.fixture
-def live(storage: Storage) -> Iterator[Live]:
+@contextmanager
+def serving(service: Service) -> Iterator[str]:
+    """A real server for `service` on a free loopback port; yields its URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(Service(storage)), host="127.0.0.1", port=port,
+    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
                             log_level="warning", backlog=2048, timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -49,9 +51,41 @@ def live(storage: Storage) -> Iterator[Live]:
     while not server.started:
         assert time.monotonic() < deadline, "server did not start"
         time.sleep(0.02)
-    yield Live(f"http://127.0.0.1:{port}", storage)
+    yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=20)
+
+
+@pytest.fixture
+def live(storage: Storage) -> Iterator[Live]:
+    with serving(Service(storage)) as url:
+        yield Live(url, storage)
+
+
+HELDOUT = "heldout-normal-week-0"
+
+
+@pytest.fixture
+def heldout_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A held-out grocery brief (as `grocery build heldout` writes one) in a copy of the
+    family's data directory, which the dataset reads for the test's duration."""
+    from checkout_consent.grocery import dataset
+    from checkout_consent.grocery.authoring.build import brief_to_yaml
+    from checkout_consent.grocery.authoring.heldout import heldout_brief
+
+    real = dataset.data_dir()
+    root = tmp_path / "grocery-data"
+    (root / "heldout").mkdir(parents=True)
+    for entry in real.iterdir():
+        if entry.name != "heldout":
+            (root / entry.name).symlink_to(entry)
+    brief = heldout_brief(dataset.load_brief("normal-week"), dataset.load_catalog("3.0"), 7, 0)
+    assert brief.task_id == HELDOUT
+    (root / "heldout" / f"{HELDOUT}.yaml").write_text(brief_to_yaml(brief), encoding="utf-8")
+    monkeypatch.setattr(dataset, "data_dir", lambda: root)
+    dataset.load_brief.cache_clear()
+    yield HELDOUT
+    dataset.load_brief.cache_clear()
 
 
 def trace(family_name: str, task: str, control: str, agent: str = "tester") -> dict[str, Any]:

@@ -105,7 +105,7 @@ def _read_routes(app: FastAPI, service: Service) -> None:
 
     @app.get("/v1/{family}/leaderboard", responses={404: {"model": models.Error}})
     def leaderboard(family: str = FAMILY, season: int | None = Query(
-            default=None, ge=0, le=10_000)) -> models.Leaderboard:
+            default=None, description="0 to 10,000")) -> models.Leaderboard:
         entries = [models.BoardEntry(**e) for e in service.leaderboard(family, season)]
         return models.Leaderboard(family=family, season=season, entries=entries)
 
@@ -160,12 +160,15 @@ def create_app(service: Service) -> FastAPI:
 
 
 DB_ENV = "CHECKOUT_CONSENT_DB"
+HELDOUT_ENV = "CHECKOUT_CONSENT_SERVE_HELDOUT"  # "1": `serve-api --serve-heldout`
 
 
 def from_environment() -> FastAPI:
-    """The app over the database named by $CHECKOUT_CONSENT_DB (uvicorn workers use it)."""
+    """The app over the database named by $CHECKOUT_CONSENT_DB, serving held-out tasks when
+    $CHECKOUT_CONSENT_SERVE_HELDOUT is 1 (uvicorn workers use it)."""
     import os
 
     from checkout_consent.serve.api.storage import Storage
 
-    return create_app(Service(Storage(os.environ.get(DB_ENV, "checkout-consent.db"))))
+    return create_app(Service(Storage(os.environ.get(DB_ENV, "checkout-consent.db")),
+                              serve_heldout=os.environ.get(HELDOUT_ENV) == "1"))

@@ -28,11 +28,20 @@ class TaskList(BaseModel):
     tasks: list[str]
 
 
+class Tool(BaseModel):
+    name: str
+    description: str
+
+
 class TaskDetail(BaseModel):
+    """What the agent is told and sees of a task: never its answer key."""
+
     family: str
     id: str
     public: bool
-    text: str
+    system: str
+    opening: str
+    tools: list[Tool]
 
 
 class Submission(BaseModel):

@@ -1,34 +1,63 @@
 """What the HTTP API and the MCP server both answer, once: families, tasks, scoring into
-storage, stored submissions, leaderboards, provenance. The surfaces are thin over this."""
+storage, stored submissions, leaderboards, provenance. The surfaces are thin over this, and
+every argument is checked here (`arguments`), so both refuse alike.
+
+A task is served as the agent's view only (its system prompt, opening message and tools,
+from the family's `Episode` and action docstrings), never the scorer's side. Only public
+tasks are shown and graded, unless the operator starts the service with `serve_heldout`
+(`serve-api --serve-heldout`): then any task the family resolves."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 from statistics import mean
 from typing import Any
 
+from checkout_consent.cli.views import summary, views
+from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import FAMILIES, world_for, worlds_of
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
-from checkout_consent.serve.api.storage import Row, Storage
-from checkout_consent.serve.api.submission import TASK_ID, Invalid, parse_json, score
+from checkout_consent.serve.api import arguments
+from checkout_consent.serve.api.arguments import Invalid, NotFound, clip
+from checkout_consent.serve.api.storage import Row, Storage, arrived
+from checkout_consent.serve.api.submission import parse_json, score
 
 LICENCE = "MIT"
 MAX_BENCHMARK_TASKS = 50
+__all__ = ["NotFound", "Service", "agent_view"]
 
 
-class NotFound(LookupError):
-    """No such family, task or submission (answered 404)."""
+def spec_of(name: object) -> FamilySpec:
+    return arguments.family(name)
 
 
-def spec_of(name: str) -> Any:
-    try:
-        return family(name)
-    except KeyError:
-        raise NotFound(f"unknown family {name!r}") from None
+def _key(scenario: Scenario) -> tuple[str, int]:
+    return scenario.scenario_id, scenario.seed
+
+
+@functools.cache
+def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
+    """The (scenario id, seed) of every public task of a family, each world's own too."""
+    spec = spec_of(name)
+    return frozenset(_key(world.scenario_for(t)) for world in worlds_of(spec.name)
+                     for t in world.public_task_ids())
+
+
+def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
+    """What the agent is told and sees of a scenario, derived from the family spec alone:
+    the system prompt, the opening message, and each tool the model is given (every action
+    but the harness's own trim tool) with its description (the action's docstring, as the
+    Inspect tool carries it)."""
+    world = world_for(spec.name, scenario.scenario_id)
+    episode = world.episode
+    return {"system": episode.system(scenario), "opening": episode.opening(scenario),
+            "tools": [{"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
+                      for n, a in world.actions.items() if n != episode.trim_tool]}
 
 
 @functools.cache
@@ -58,8 +87,8 @@ def _entry(head: Headline, agent: str, rows: list[Row], got: Figure | None) -> d
 
 
 class Service:
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, storage: Storage, *, serve_heldout: bool = False) -> None:
+        self.storage, self.serve_heldout = storage, serve_heldout
 
     def families(self) -> list[dict[str, Any]]:
         return [{"name": f.name, "world_version": f.world_version, "summary": f.summary_line,
@@ -68,29 +97,47 @@ class Service:
     def tasks(self, name: str) -> list[str]:
         return spec_of(name).public_task_ids()
 
-    def task(self, name: str, task_id: str) -> dict[str, Any]:
-        spec = spec_of(name)
-        if not TASK_ID.match(task_id):
-            raise NotFound(f"no {name} task {task_id[:100]!r}")
+    def _served(self, spec: FamilySpec, task_id: object) -> Scenario:
+        """The scenario of a task this service serves (NotFound otherwise: a held-out task
+        is answered as an unknown one unless the operator serves held-out tasks)."""
+        known = arguments.task_id(spec, task_id)
         try:
-            text = spec.show(task_id)
+            scenario = spec.scenario_for(known)
         except (ValueError, KeyError, FileNotFoundError):
-            raise NotFound(f"no {name} task {task_id!r}") from None
-        return {"family": name, "id": task_id, "public": task_id in spec.public_task_ids(),
-                "text": text}
+            raise NotFound(f"no {spec.name} task {clip(known)}") from None
+        if not self.serve_heldout and _key(scenario) not in public_scenarios(spec.name):
+            raise NotFound(f"no public {spec.name} task {clip(known)} (held-out tasks are "
+                           "served only by a service started with --serve-heldout)")
+        return scenario
+
+    def task(self, name: str, task_id: str) -> dict[str, Any]:
+        """One task as its agent meets it (never its answer key)."""
+        spec = spec_of(name)
+        scenario = self._served(spec, task_id)
+        public = _key(scenario) in public_scenarios(spec.name)
+        return {"family": spec.name, "id": task_id, "public": public,
+                **agent_view(spec, scenario)}
+
+    def _check_task(self, spec: FamilySpec, task: str) -> None:
+        try:
+            self._served(spec, task)
+        except NotFound as error:
+            raise Invalid("task", str(error)) from None
 
     def score(self, name: str, body: bytes) -> Row:
-        """Grade a submission and store it; Invalid (nothing stored) when it is refused."""
+        """Grade a submission and store it; Invalid (nothing stored) when it is refused.
+        The scoring date is the service's own (UTC), never the client's."""
         spec = spec_of(name)
         data = parse_json(body)
-        scored = score(spec, data)
-        return self.storage.add(name, scored.task, scored.agent, scored.season, data,
+        scored = score(spec, data, arrived()[:10], lambda task: self._check_task(spec, task))
+        return self.storage.add(spec.name, scored.task, scored.agent, scored.season, data,
                                 scored.record)
 
     def submission(self, submission_id: str) -> Row:
-        found = self.storage.get(submission_id[:100])
+        found = self.storage.get(submission_id) if isinstance(submission_id, str) and len(
+            submission_id) <= arguments.MAX_NAME else None
         if found is None:
-            raise NotFound(f"no submission {submission_id[:100]!r}")
+            raise NotFound(f"no submission {clip(submission_id)}")
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
@@ -99,7 +146,8 @@ class Service:
         tasks, submissions and the mean of each numeric record field. A submission graded
         without a transcript (a bare cart) is stored and listed after the ranked agents,
         never ranked."""
-        head = spec_of(name).headline
+        spec = spec_of(name)
+        name, season, head = spec.name, arguments.season(season), spec.headline
         ranked: dict[str, list[Row]] = {}
         listed: dict[str, list[Row]] = {}
         for row in self.storage.rows(name, season):
@@ -117,11 +165,9 @@ class Service:
     def run_benchmark(self, name: str, control: str | None = None) -> dict[str, Any]:
         """Play one control offline over the family's public tasks (no model, no storage)."""
         spec = spec_of(name)
-        chosen = control or spec.reference_control
-        if chosen not in spec.controls:
-            raise Invalid("control", f"{name} has no control {chosen!r}; controls: "
-                          f"{', '.join(spec.controls)}")
+        chosen = arguments.control(spec, control)
         records = [play_and_grade(spec, spec.scenario_for(t), spec.controls[chosen])
                    for t in spec.public_task_ids()[:MAX_BENCHMARK_TASKS]]
-        return {"family": name, "control": chosen, "lines": [spec.line(r) for r in records],
-                "summary": spec.summary(records)}
+        shown = views(spec)
+        return {"family": spec.name, "control": chosen, "lines": [shown.line(r) for r in records],
+                "summary": summary(spec, records)}

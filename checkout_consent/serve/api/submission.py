@@ -1,14 +1,16 @@
 """A submission from a stranger, checked before anything is graded: strict JSON (no NaN or
-Infinity, bounded nesting and size), then the family's own shape. Every refusal is an
-`Invalid` naming the field; grading errors (a trace that does not replay, a domain error)
-are refusals too. One code path per family: its `score_submission`, or the saved-trace
-path through `core.offline.grade_saved`."""
+Infinity, bounded nesting and size, every string storable: `arguments.body`), then the
+family's own shape, extra fields refused. Every refusal is an `Invalid` naming the field;
+grading errors (a trace that does not replay, a domain error) are refusals too. One code
+path per family: its `score_submission` (the body without the service's `agent` card), or
+the saved-trace path through `core.offline.grade_saved`. The stored task is the graded
+record's (`task_id`) or the trace's graded task, never a label the client adds."""
 
 from __future__ import annotations
 
 import json
 import math
-import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -16,19 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
+from checkout_consent.serve.api import arguments
+from checkout_consent.serve.api.arguments import MAX_NAME, TASK_ID, Invalid
 
 MAX_BODY = 1_000_000  # bytes
-MAX_DEPTH = 32
 MAX_CALLS = 2_000
-TASK_ID = re.compile(r"^[A-Za-z0-9_:-]{1,100}$")  # no dots or slashes: ids never reach paths
-
-
-class Invalid(ValueError):
-    """A refused submission: which field, and why (answered 400, nothing stored)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field, self.message = field, message
+__all__ = ["MAX_BODY", "TASK_ID", "Invalid", "Scored", "TraceSubmission", "parse_json", "score"]
 
 
 class AgentCard(BaseModel):
@@ -36,7 +31,7 @@ class AgentCard(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=100)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     model: str | None = Field(default=None, max_length=200)
 
 
@@ -59,6 +54,9 @@ class TraceSubmission(BaseModel):
     agent: AgentCard | None = None
 
 
+Served = Callable[[str], None]  # raises Invalid for a task the caller does not grade
+
+
 class Scored(NamedTuple):
     task: str
     agent: str
@@ -77,20 +75,6 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
-    """Nesting depth, iteratively (a hostile document cannot exhaust the stack)."""
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        deepest = max(deepest, level)
-        if deepest > limit:
-            return deepest
-        children = item.values() if isinstance(item, dict) else item if isinstance(
-            item, list) else ()
-        todo.extend((child, level + 1) for child in children)
-    return deepest
-
-
 def parse_json(body: bytes) -> dict[str, Any]:
     """The body as a JSON object, or Invalid("body", ...)."""
     if len(body) > MAX_BODY:
@@ -103,8 +87,7 @@ def parse_json(body: bytes) -> dict[str, Any]:
         raise Invalid("body", f"not valid JSON ({str(error)[:120]})") from None
     if not isinstance(data, dict):
         raise Invalid("body", "must be a JSON object")
-    if _depth(data) > MAX_DEPTH:
-        raise Invalid("body", f"nested deeper than {MAX_DEPTH} levels")
+    arguments.body(data)
     return data
 
 
@@ -114,13 +97,15 @@ def _first_error(error: ValidationError) -> Invalid:
     return Invalid(field, first["msg"])
 
 
-def _grade_trace(spec: FamilySpec, data: dict[str, Any]) -> Scored:
+def _grade_trace(spec: FamilySpec, data: dict[str, Any], served: Served) -> Scored:
     try:
         sub = TraceSubmission.model_validate(data)
     except ValidationError as error:
         raise _first_error(error) from None
     if not TASK_ID.match(sub.task):
         raise Invalid("task", "a task id is letters, digits, '_', ':' and '-'")
+    agent = arguments.name("agent.name", sub.agent.name) if sub.agent else "anonymous"
+    served(sub.task)
     try:
         scenario = spec.scenario_for(sub.task)
     except (ValueError, KeyError, FileNotFoundError) as error:
@@ -130,28 +115,51 @@ def _grade_trace(spec: FamilySpec, data: dict[str, Any]) -> Scored:
         record = grade_saved(spec, scenario, calls)
     except (ValueError, ActionError, TypeError, KeyError, OverflowError) as error:
         raise Invalid("calls", str(error)[:300]) from None
-    return Scored(sub.task, sub.agent.name if sub.agent else "anonymous", None, record)
+    return Scored(sub.task, agent, None, record)
 
 
-def _own_scorer(spec: FamilySpec, data: dict[str, Any]) -> Scored:
+class _Envelope(BaseModel):
+    """What the service adds around a family's own submission: who submitted."""
+
+    model_config = ConfigDict(strict=True)
+
+    agent: AgentCard | None = None
+
+
+def _own_scorer(spec: FamilySpec, data: dict[str, Any], today: str | None,
+                served: Served) -> Scored:
     assert spec.score_submission is not None
     try:
-        record = spec.score_submission(data)
+        card = _Envelope.model_validate({"agent": data.get("agent")}).agent
+    except ValidationError as error:
+        raise _first_error(error) from None
+    agent = arguments.name("agent.name", card.name) if card else "anonymous"
+    own = {k: v for k, v in data.items() if k != "agent"}
+    try:
+        record = spec.score_submission(own, today)
     except Invalid:
         raise
     except (ValueError, KeyError, TypeError) as error:
         field = getattr(error, "field", None) or "body"
         raise Invalid(str(field), str(error)[:300]) from None
-    card = data.get("agent")
-    agent = card.get("name") if isinstance(card, dict) else None
-    season = record.get("season")
-    return Scored(str(data.get("task") or record.get("task") or "")[:100],
-                  agent if isinstance(agent, str) and agent else "anonymous",
-                  season if isinstance(season, int) else None, record)
+    task, season = record.get("task_id"), record.get("season")
+    if not isinstance(task, str) or not task:  # the family's bug, not the client's
+        raise TypeError(f"{spec.name}'s score_submission gave a record without a task_id")
+    served(task)
+    return Scored(task, agent, season if isinstance(season, int) else None, record)
 
 
-def score(spec: FamilySpec, data: dict[str, Any]) -> Scored:
-    """Grade one parsed submission by the family's one scoring path."""
+def _any_task(task: str) -> None:
+    pass
+
+
+def score(spec: FamilySpec, data: dict[str, Any], today: str | None = None,
+          served: Served = _any_task) -> Scored:
+    """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
+    the service's date) is the scoring date a family's own scorer uses, None offline;
+    `served(task)` raises Invalid for a task the caller does not grade (before a trace is
+    graded; a family's own submission names its task in its own shape, so its graded
+    record's task is checked before anything is answered or stored)."""
     if spec.score_submission is not None:
-        return _own_scorer(spec, data)
-    return _grade_trace(spec, data)
+        return _own_scorer(spec, data, today, served)
+    return _grade_trace(spec, data, served)
