@@ -59,6 +59,7 @@ SPEC = FamilySpec(
     list_items=surface.list_items,
     show=surface.show,
     scenario_for=dataset.scenario,
+    rebuild=dataset.rebuild,
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),
     add_commands=add_commands,
