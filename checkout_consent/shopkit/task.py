@@ -34,6 +34,7 @@ def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int 
     with task_arguments(SPEC.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")
-        scenarios = [dataset.scenario(t, brief) for t in dataset.parse_tasks(text_arg("task", task))]
+        ids = dataset.parse_tasks(text_arg("task", task))
+        scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
     return family_task(SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=budget)
