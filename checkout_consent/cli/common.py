@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from checkout_consent.core.family import FamilySpec
 
@@ -15,6 +15,34 @@ class UsageError(ValueError):
 
 def err(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        err(f"{self.prog}: {' '.join(message.split())} (see {self.prog} --help)")
+        raise SystemExit(2)
+
+
+def log_dir_arg(value: str) -> str:
+    """A log directory: never one that starts with `-` (a mistyped option, e.g. --help)."""
+    if not value.strip() or value.startswith("-"):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a log directory (it starts with "
+                                         f"'-' or is empty; write ./{value} if you mean it)")
+    return value
+
+
+def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
+    """`--log-dir` on this parser and every sub-command under it (before or after the verb;
+    a sub-command's default leaves the top level's value alone)."""
+    if not any("--log-dir" in a.option_strings for a in parser._actions):
+        parser.add_argument("--log-dir", type=log_dir_arg, default=default,
+                            help="where .eval logs go (default: logs)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                add_log_dir(child, default=argparse.SUPPRESS)
 
 
 def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:

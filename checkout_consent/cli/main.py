@@ -13,15 +13,14 @@ import warnings
 from checkout_consent.cli import browse, run, service
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import leaderboard as cli_leaderboard
-from checkout_consent.cli.common import UsageError, err
+from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err
 from checkout_consent.cli.views import commands
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.runner import RunFailed
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="checkout-consent", description=__doc__)
-    ap.add_argument("--log-dir", default="logs", help="where .eval logs go (default: logs)")
+    ap = Parser(prog="checkout-consent", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     run.add_parsers(sub)
     browse.add_parsers(sub)
@@ -32,6 +31,7 @@ def parser() -> argparse.ArgumentParser:
         add = commands(spec)
         if add is not None:
             add(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
+    add_log_dir(ap, default="logs")
     return ap
 
 

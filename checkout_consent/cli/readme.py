@@ -31,7 +31,14 @@ def table(results: dict[str, ControlRecords]) -> str:
     return "\n".join(rows)
 
 
-def main(log_dir: str = "logs") -> int:
+def main(argv: list[str] | None = None) -> int:
+    from checkout_consent.cli.common import Parser, add_log_dir
+
+    ap = Parser(prog="python -m checkout_consent.cli.readme",
+                description="Run every family's controls through Inspect, offline (several "
+                "minutes), and rewrite the controls-results table in README.md.")
+    add_log_dir(ap, default="logs")
+    log_dir: str = ap.parse_args(argv).log_dir
     results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
     path = REPO_ROOT / "README.md"
     regenerate(path, [(START, END, table(results))], check=False)
@@ -40,4 +47,4 @@ def main(log_dir: str = "logs") -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:]))
+    sys.exit(main(sys.argv[1:]))

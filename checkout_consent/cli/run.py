@@ -11,7 +11,9 @@ still comes from a real Inspect run (`python -m checkout_consent.cli.readme`).""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,13 +51,19 @@ def offline_controls(spec: FamilySpec) -> ControlRecords:
             for c in spec.sanity_controls}
 
 
-def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
-    """Play the family's controls offline and assert they bracket the score range."""
+def check_controls(spec: FamilySpec) -> tuple[ControlRecords, list[str]]:
+    """Play the family's controls offline: their records, and every sanity problem."""
     err(f"sanity {spec.label}: playing controls {', '.join(spec.sanity_controls)} offline ...")
     records = offline_controls(spec)
     problems = spec.check_sanity(records)
     for p in problems:
         err(f"  sanity problem: {p}")
+    return records, problems
+
+
+def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
+    """Play the family's controls offline and assert they bracket the score range."""
+    records, problems = check_controls(spec)
     if problems:
         raise RunFailed(f"sanity {spec.label}: {len(problems)} problem(s); refusing to report "
                         "results")
@@ -104,6 +112,33 @@ def _check_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> None:
             check_size(args, spec, arguments)
 
 
+def _controls_verdict(spec: FamilySpec, records: ControlRecords, problems: list[str]) -> str:
+    samples = sum(len(r) for r in records.values())
+    verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
+    return f"{spec.label}: {len(records)} controls, {samples} samples, {verdict}"
+
+
+def _controls_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> tuple[list[Any], int]:
+    """Every world's controls, offline; ends with a line per world and a total line."""
+    out: list[dict[str, Any]] = []
+    lines, failed = [], []
+    for spec in worlds(args, chosen):
+        controls, problems = check_controls(spec)
+        for control, records in controls.items():
+            model = f"control/{spec.name}-{control}"
+            out.append({"family": spec.name, "scenario": spec.variant, "model": model,
+                        "log": "", "records": records, "summary": summary(spec, records)})
+            if not args.json:
+                _print(spec, model, records)
+        lines.append(_controls_verdict(spec, controls, problems))
+        failed += [spec.label] if problems else []
+    total = (f"total: every control of {len(lines)} worlds as expected" if not failed else
+             f"total: {len(failed)} of {len(lines)} worlds NOT as expected: {', '.join(failed)}")
+    say = err if args.json else print
+    say("\n" + "\n".join([*lines, total]))
+    return out, 1 if failed else 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     if args.cassette != "off" and not args.model:
         raise UsageError("--cassette record|replay needs --model")
@@ -114,24 +149,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
     for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, spec, task_args(args, spec))
-    out: list[dict[str, Any]] = []
-    for spec in worlds(args, chosen):
-        controls = sanity(spec, args.log_dir)
-        if args.model:
-            err(f"run {spec.label}: {args.model} ...")
-            results = {args.model: _model_run(args, spec)}
-        else:
-            results = {f"control/{spec.name}-{c}": (r, "") for c, r in controls.items()}
-        for model, (records, log) in results.items():
-            out.append({"family": spec.name, "scenario": spec.variant, "model": model,
-                        "log": log, "records": records, "summary": summary(spec, records)})
-            if not args.json:
-                _print(spec, model, records)
+    if args.json and args.display is None:
+        args.display = "none"  # stdout is the JSON alone; progress lines still go to stderr
+    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        out, status = (_model_runs(args, chosen), 0) if args.model else \
+            _controls_run(args, chosen)
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
-    elif args.model:  # the controls alone play offline and write no logs
+    elif args.model:
         print(f"\nlogs: {args.log_dir}/ (open with `inspect view --log-dir {args.log_dir}`)")
-    return 0
+    return status
+
+
+def _model_runs(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for spec in worlds(args, chosen):
+        sanity(spec, args.log_dir)
+        err(f"run {spec.label}: {args.model} ...")
+        records, log = _model_run(args, spec)
+        out.append({"family": spec.name, "scenario": spec.variant, "model": args.model,
+                    "log": log, "records": records, "summary": summary(spec, records)})
+        if not args.json:
+            _print(spec, args.model, records)
+    return out
 
 
 def cmd_sanity(args: argparse.Namespace) -> int:

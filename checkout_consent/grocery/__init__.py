@@ -68,6 +68,7 @@ SPEC = FamilySpec(
     reference_control="reference",
     check_sanity=surface.check_sanity,
     scenario_for=dataset.scenario,
+    rebuild=dataset.rebuild,
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),
     score_submission=lambda data, today: submission.score_submission(data, today).model_dump(

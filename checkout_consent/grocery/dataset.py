@@ -117,6 +117,15 @@ def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
     return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
 
 
+def rebuild(ref: Scenario) -> Scenario:
+    """The reference the packaged tasks give for a logged one: its task and its scoring
+    date (any other parameter is dropped, so the scorer refuses a log that carries one)."""
+    on = ref.params.get("scored_on")
+    if on is not None and not isinstance(on, str):
+        raise ValueError(f"scored_on must be YYYY-MM-DD text, got {type(on).__name__}")
+    return scenario(ref.scenario_id, on)
+
+
 def scenarios(tasks: str = "public", scored_on: str | None = None) -> list[Scenario]:
     """The task argument's scenarios: "public" (all eleven), "heldout", or ids comma-separated."""
     if tasks == "heldout":

@@ -10,7 +10,7 @@ from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
 from checkout_consent.grocery.tools import tools
 from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task
+from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, text_arg
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
@@ -20,9 +20,12 @@ def grocery_scorer() -> Scorer:
 
 
 @task
-def grocery(tasks: str = "public", scored_on: str | None = None,
+def grocery(tasks: str | list[str] = "public", scored_on: str | None = None,
             turns: int | str = MAX_TURNS) -> Task:
     """The weekly cart. `tasks`: "public", ids comma-separated, or "heldout"; `scored_on`:
-    YYYY-MM-DD for tight-week's dated promo rule; `turns`: the agent's turn budget."""
-    return family_task(SPEC, dataset.scenarios(str(tasks), scored_on or None),
-                       scorer=grocery_scorer(), tools=tools, turns=int(turns))
+    YYYY-MM-DD for tight-week's dated promo rule (`inspect eval` hands it over as a date);
+    `turns`: the agent's turn budget."""
+    with task_arguments(SPEC.name):
+        chosen = dataset.scenarios(text_arg("tasks", tasks),
+                                   optional_text("scored_on", scored_on) or None)
+    return family_task(SPEC, chosen, scorer=grocery_scorer(), tools=tools, turns=turns)

@@ -10,7 +10,7 @@ from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
 from checkout_consent.pizza.tools import tools
 from checkout_consent.runtime.metrics import headline_metrics, pass_hat
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, task_arguments, turns_arg
+from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, turns_arg
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), pass_hat("score"), {"*": [mean()]}])
@@ -22,12 +22,12 @@ def pizza_scorer() -> Scorer:
 
 
 @task
-def pizza(split: str = "public", replies: bool | str = True, tasks: str | None = None,
+def pizza(split: str = "public", replies: bool | str = True, tasks: str | list[str] | None = None,
           splits: str | None = None, max_turns: int | str = MAX_TURNS) -> Task:
     """The refund desk. `split`: "public" or a hidden seed; `splits`: several splits, each
     named by its seed (e.g. 1-3); `replies=false` silences the customer (the seed's one-shot
     setting); `tasks`: ids or template names, comma-separated."""
     with task_arguments(SPEC.name):
-        scenarios = dataset.scenarios(split, splits, tasks, replies)
+        scenarios = dataset.scenarios(split, splits, optional_text("tasks", tasks), replies)
         budget = turns_arg("max_turns", max_turns)
     return family_task(SPEC, scenarios, scorer=pizza_scorer(), tools=tools, turns=budget)

@@ -16,6 +16,14 @@ def prerequisite_error() -> type[Exception]:
     return PrerequisiteError
 
 
+def parse_task_args(items: list[str]) -> dict[str, Any]:
+    """`-T key=value` items as `inspect eval` hands them to a task: each value parsed as
+    YAML (a date, a number, a bool), an unquoted `a,b` split into a list."""
+    from inspect_ai._util.config import parse_cli_args
+
+    return parse_cli_args(items)
+
+
 def enable_zstd_zip() -> None:
     """Teach `zipfile` the zstd compression Inspect's .eval logs use."""
     import inspect_ai._util.zipfile  # noqa: F401

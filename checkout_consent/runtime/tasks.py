@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 from collections.abc import Callable, Iterator, Sequence
 
 from inspect_ai import Task
@@ -28,6 +29,25 @@ def task_arguments(family: str) -> Iterator[None]:
         text = str(err.args[0] if isinstance(err, KeyError) and err.args else err)
         line = " ".join(text.split())[:300]
         raise prerequisite_error()(f"{family}: bad task argument: {line}") from None
+
+
+def text_arg(name: str, value: object) -> str:
+    """A -T value as the text `run` passes: `inspect eval` parses -T as YAML, so `3` comes
+    as an int, `true` as a bool, `2026-10-01` as a date and `a,b` as a list of strings."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.date):  # a datetime too: its ISO text
+        return value.isoformat()
+    if isinstance(value, int | float | str):
+        return str(value)
+    if isinstance(value, list | tuple) and len(value) <= 10_000:
+        return ",".join(text_arg(name, v) for v in value)
+    raise ValueError(f"{name} must be text, got {type(value).__name__}")
+
+
+def optional_text(name: str, value: object) -> str | None:
+    """`text_arg`, with None (the parameter's default) kept as None."""
+    return None if value is None else text_arg(name, value)
 
 
 def turns_arg(name: str, value: object) -> int:

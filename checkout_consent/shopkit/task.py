@@ -10,7 +10,7 @@ from inspect_ai.solver import TaskState
 
 from checkout_consent.runtime.metrics import headline_metrics, mean_of
 from checkout_consent.runtime.scorer import grade_state
-from checkout_consent.runtime.tasks import family_task, task_arguments, turns_arg
+from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
 from checkout_consent.shopkit.tools import tools
 
@@ -29,11 +29,12 @@ def shopkit_scorer() -> Scorer:
 
 
 @task
-def shopkit(task: str = "all", brief: str | None = None, turns: int = 40) -> Task:
+def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int = 40) -> Task:
     """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`."""
     with task_arguments(SPEC.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")
-        scenarios = [dataset.scenario(t, brief) for t in dataset.parse_tasks(str(task))]
+        ids = dataset.parse_tasks(text_arg("task", task))
+        scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
     return family_task(SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=budget)

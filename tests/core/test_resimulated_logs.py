@@ -19,7 +19,7 @@ from inspect_ai.tool import ToolCallError
 
 from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.core.world import apply
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import FAMILIES, family, world_for
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import judge
@@ -32,7 +32,7 @@ GROCERY_LOG = SUBMISSIONS / "grocery" / "control-grocery-gullible" / "logs" / "r
 
 def _spec_and_scenario(sample: Any) -> tuple[FamilySpec, Scenario]:
     scenario = Scenario.model_validate(sample.metadata["scenario"])
-    return family(scenario.family).for_scenario(scenario.scenario_id), scenario
+    return world_for(scenario.family, scenario.scenario_id), scenario
 
 
 def _resimulate(sample: Any, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:

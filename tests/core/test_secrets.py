@@ -56,12 +56,20 @@ PLANTED = _planted()
 SPOTS = ("header", "body", "run.json")
 
 
+def tracked_logs_and_cassettes() -> list[Path]:
+    """Every tracked file under cassettes/ and logs/, and every tracked .eval log anywhere
+    (the leaderboard's example submissions; a stray log directory too, were one committed)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--", "cassettes", "logs", "*.eval"],
+                            cwd=REPO_ROOT, capture_output=True, check=True, timeout=60).stdout
+    return [REPO_ROOT / name for name in listed.decode().split("\0") if name]
+
+
 def test_secret_scan__tracked_cassettes_and_logs_are_clean():
     """Tracked files only: a user's own logs/ may hold anything; the repo may not."""
-    listed = subprocess.run(["git", "ls-files", "-z", "cassettes", "logs"], cwd=REPO_ROOT,
-                            capture_output=True, check=True, timeout=60).stdout
-    tracked = [REPO_ROOT / name for name in listed.decode().split("\0") if name]
+    tracked = tracked_logs_and_cassettes()
     assert any(p.name.endswith(store.SUFFIX) for p in tracked)
+    assert any(p.suffix == ".eval" and "logs" not in p.relative_to(REPO_ROOT).parts[:1]
+               for p in tracked)  # the scan reaches .eval logs outside logs/
     findings = scan(tracked)
     assert findings == [], "\n".join(map(str, findings))
 

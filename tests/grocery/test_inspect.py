@@ -3,6 +3,7 @@ records as the core offline driver, byte for byte and twice; no -T runs every pu
 
 from __future__ import annotations
 
+import datetime
 import json
 import subprocess
 import sys
@@ -63,3 +64,21 @@ def test_inspect__cli_eval_without_task_args_runs_every_public_task(tmp_path: Pa
     (path,) = tmp_path.glob("*.eval")
     log = read_eval_log(str(path))
     assert sorted(str(s.id) for s in log.samples or []) == sorted(dataset.PUBLIC_IDS)
+
+
+@pytest.mark.parametrize("scored_on", [datetime.date(2026, 10, 1), "2026-10-01", "2026-10-15"])
+def test_inspect__scored_on_is_graded_by_its_dated_rule_not_an_integrity_failure(
+        tmp_path: Path, scored_on: object) -> None:
+    """`inspect eval -T scored_on=2026-10-01` hands the task a date, `run` its text."""
+    from inspect_ai import eval as inspect_eval
+
+    (log,) = inspect_eval("checkout_consent/grocery", model="control/grocery-reference",
+                          task_args={"tasks": "tight-week", "scored_on": scored_on},
+                          log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    (score,) = (log.samples or [])[0].scores.values()  # type: ignore[union-attr]
+    assert score.value["integrity"] == 1.0, score.explanation  # type: ignore[index]
+    scenario = dataset.scenario("tight-week", str(scored_on))
+    offline = play_and_grade(SPEC, scenario, SPEC.controls["reference"])
+    assert json.dumps(score.metadata["record"]) == json.dumps(offline)  # type: ignore[index]
+    assert offline["scored_on"] == str(scored_on)

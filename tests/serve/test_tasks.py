@@ -14,7 +14,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import FAMILIES, family, worlds_of
 from checkout_consent.runtime.tasks import sample
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -22,7 +22,7 @@ from checkout_consent.serve.mcp import build
 from tests.grocery.helpers import reference_submission
 from tests.serve.conftest import serving
 
-WORLDS = [(spec, world) for spec in FAMILIES for world in spec.every_world()]
+WORLDS = [(spec, world) for spec in FAMILIES for world in worlds_of(spec.name)]
 
 
 def _inspect_tools(spec: Any, world: Any) -> list[str]:

@@ -269,4 +269,8 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] or sys.stdin.isatty():  # run by hand (`python -m ... --help`)
+        sys.stdout.write("usage: the shopkit sandbox's worker, launched by sandbox.py with its "
+                         "job on stdin (marshal); not a command to run by hand\n")
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     main()

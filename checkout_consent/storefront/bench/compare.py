@@ -110,4 +110,8 @@ def table() -> str:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(prog=f"python -m {__spec__.name}",
+                            description=(__doc__ or "").splitlines()[0]).parse_args()
     print(table())

@@ -1,0 +1,78 @@
+"""What `run` prints: with --json, stdout is the JSON alone (Inspect's display goes to stderr
+or is off), so `| jq` works; the controls-only run ends with one line per world and a total."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkout_consent.cli import run as cli_run
+from checkout_consent.cli.main import main
+from checkout_consent.families import FAMILIES
+
+SPEC = next(f for f in FAMILIES if not f.scenarios and f.epochs == 1)  # a one-world family
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "checkout_consent.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.inspect
+def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
+    spec = FAMILIES[0]
+    model = f"control/{spec.name}-{spec.reference_control}"
+    one = ["--seeds", "0"] if "seeds" in spec.task_params else []
+    out = _cli("run", spec.name, "--model", model, *one, "--json", "--log-dir", "logs",
+               cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (entry,) = json.loads(out.stdout)  # nothing but the JSON on stdout
+    assert entry["model"] == model and entry["records"]
+    assert Path(entry["log"]).is_file() and "sanity" in out.stderr
+    if shutil.which("jq"):  # as a user pipes it
+        piped = subprocess.run(["jq", ".[0].model"], input=out.stdout, capture_output=True,
+                               text=True, timeout=60)
+        assert piped.returncode == 0 and json.loads(piped.stdout) == model
+
+
+def test_run__controls_end_with_a_line_per_world_and_a_total(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", SPEC.name]) == 0
+    tail = capsys.readouterr().out.rstrip().splitlines()[-2:]
+    assert tail[0].startswith(f"{SPEC.label}: {len(SPEC.sanity_controls)} controls, ")
+    assert tail[0].endswith(", as expected")
+    assert tail[1] == "total: every control of 1 worlds as expected"
+
+
+def test_run_json__controls_print_only_json_and_the_total_on_stderr(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", SPEC.name, "--json"]) == 0
+    out = capsys.readouterr()
+    entries = json.loads(out.out)
+    assert {e["model"] for e in entries} == {f"control/{SPEC.name}-{c}"
+                                             for c in SPEC.sanity_controls}
+    assert out.err.rstrip().endswith("total: every control of 1 worlds as expected")
+
+
+def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = dataclasses.replace(SPEC, check_sanity=lambda records: ["forced for the test"])
+    original = cli_run.family
+
+    def family(name: str) -> Any:
+        return broken if name == SPEC.name else original(name)
+
+    monkeypatch.setattr(cli_run, "family", family)
+    assert main(["run", SPEC.name]) == 1
+    out = capsys.readouterr()
+    assert "sanity problem: forced for the test" in out.err
+    assert out.out.rstrip().splitlines()[-1] == (
+        f"total: 1 of 1 worlds NOT as expected: {SPEC.label}")
