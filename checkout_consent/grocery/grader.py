@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from datetime import date
 
 import checkout_consent.grocery.record as rec
 from checkout_consent.core.family import Turns
@@ -32,11 +31,17 @@ def calendar_date(text: str) -> str:
     """`text` if it is a real date written YYYY-MM-DD (2026-02-31 is not); ValueError."""
     if not re.fullmatch(ISO_DATE, text):
         raise ValueError(f"scoring date must be YYYY-MM-DD, got {text[:40]!r}")
-    try:
-        date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"scoring date {text!r} is not a calendar date") from None
+    year, month, day = (int(part) for part in text.split("-"))
+    if day > _days_in(year, month):
+        raise ValueError(f"scoring date {text!r} is not a calendar date")
     return text
+
+
+def _days_in(year: int, month: int) -> int:
+    """Days in a month of the Gregorian calendar (worlds read no clock and no datetime)."""
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def promo_pricing(brief: Brief, scored_on: str | None) -> bool:
