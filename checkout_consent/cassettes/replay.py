@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import vcr
 
-from checkout_consent.cassettes import store
+from checkout_consent.cassettes import Mode, store
 from checkout_consent.cassettes.match import (
     SECRET_HEADERS,
     describe,
@@ -29,8 +29,6 @@ from checkout_consent.cassettes.match import (
 )
 from checkout_consent.runtime.runner import RunFailed
 
-Mode = Literal["record", "replay", "off"]
-MODES: tuple[Mode, ...] = ("record", "replay", "off")
 PLACEHOLDER_KEY = "placeholder-no-key"
 KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")
 # On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,

@@ -34,7 +34,7 @@ def model_args(items: list[str] | None) -> dict[str, Any]:
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
-    from checkout_consent.cassettes.replay import MODES
+    from checkout_consent.cassettes import MODES
 
     p.add_argument("--cassette", choices=MODES, default="off",
                    help="record: run live and save the provider traffic under cassettes/; "

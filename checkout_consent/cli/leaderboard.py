@@ -1,5 +1,6 @@
 """The leaderboard verbs: `submit validate DIR [--json]` (what CI runs on a submission pull
-request) and `leaderboard build [--check]` (render the board from the submissions)."""
+request), `reproduce SUBMISSION [--record]` (a maintainer re-runs the card's model) and
+`leaderboard build [--check]` (render the board from the submissions)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,21 @@ def validate(args: argparse.Namespace) -> int:
     else:
         print("\n".join(v.render() for v in verdicts))
     return 0 if all(v.ok for v in verdicts) else 1
+
+
+def reproduce(args: argparse.Namespace) -> int:
+    from checkout_consent.leaderboard import reproduce as again
+
+    root = Path(args.submission)
+    try:
+        done = again.reproduce(root, Path(args.log_dir_keep) if args.log_dir_keep else None)
+    except again.ReproduceError as error:
+        err(f"checkout-consent: {error}")
+        return 1
+    print(done.line())
+    if done.ok and args.record:
+        print(again.record(root.resolve().parents[2], root, done))
+    return 0 if done.ok else 1
 
 
 def build(args: argparse.Namespace) -> int:
@@ -56,6 +72,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cassettes", action="store_true",
                    help="skip replaying included cassettes (everything else is checked)")
     p.set_defaults(fn=validate)
+    p = sub.add_parser("reproduce", help="re-run a submission's model (your key) on its "
+                       "samples; compare the headline with its 95% CI")
+    p.add_argument("submission", metavar="SUBMISSION",
+                   help="leaderboard/submissions/<family>/<id>")
+    p.add_argument("--record", action="store_true",
+                   help="on success, mark it reproduced in leaderboard/reproduced.yaml")
+    p.add_argument("--keep-logs", dest="log_dir_keep", metavar="DIR",
+                   help="keep the re-run's logs in DIR (default: a temporary folder)")
+    p.set_defaults(fn=reproduce)
     board = sub.add_parser("leaderboard", help="the leaderboard")
     verbs = board.add_subparsers(dest="board_command", required=True)
     p = verbs.add_parser("build", help="render leaderboard/README.md and site/ from submissions")

@@ -3,6 +3,7 @@ a ranked table of model rows with rank bands, then control rows as references.""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from checkout_consent.families import FAMILIES
 from checkout_consent.leaderboard.entries import Entry, entry
 from checkout_consent.leaderboard.headline import headline
+from checkout_consent.leaderboard.reproduce import reproduced
 from checkout_consent.leaderboard.seasons import season_tasks, seasons
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.leaderboard.verdict import Verdict
@@ -51,8 +53,9 @@ def load(root: Path) -> dict[str, list[Entry]]:
         if not verdict.ok:
             raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
         assert verdict.card is not None
+        made = entry(verdict, folder.relative_to(root.parent))
         out.setdefault(verdict.card.family, []).append(
-            entry(verdict, folder.relative_to(root.parent)))
+            dataclasses.replace(made, reproduced=reproduced(root.parent, folder)))
     return out
 
 

@@ -6,7 +6,7 @@ model's re-submission of that submission (`resubmission_of: <submission_id>`).
 Only samples in which the agent acted (an agent call in the trace) count: two different
 models that both do nothing can leave the same empty run. Two controls (`kind: control`,
 reference rows, never ranked) are not compared: scripted policies that share a rule play
-some tasks identically (pizza's mock and reference controls, on half their samples)."""
+some tasks identically (two of the committed example controls do, on half their samples)."""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ class Entry:
     cost_list: float | None
     cost_normalized: float
     season: int | None
+    reproduced: bool = False  # a maintainer re-ran it (leaderboard/reproduced.yaml)
 
     @property
     def ranked(self) -> bool:
@@ -36,7 +37,7 @@ class Entry:
             return self
         kept = tuple(r for r in self.runs if r[1] in tasks)
         return Entry(self.card, self.path, kept, self.tokens, self.cost_list,
-                     self.cost_normalized, self.season)
+                     self.cost_normalized, self.season, self.reproduced)
 
     def per_task(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = defaultdict(list)

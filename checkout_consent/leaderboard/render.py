@@ -24,7 +24,8 @@ def cells(row: Row) -> list[str]:
     is_control = e.card.kind == "control"
     k = "—" if row.pass_k is None else f"{row.pass_k:.1%} (k={e.card.epochs})"
     return [
-        "ref" if is_control else row.rank, e.card.submission_id,
+        "ref" if is_control else row.rank,
+        e.card.submission_id + (" (reproduced)" if e.reproduced else ""),
         f"control: {e.card.model.id}" if is_control else e.card.model.id,
         f"{head.show(row.mean)} ({head.show(row.low)} to {head.show(row.high)})",
         str(row.n), k, _money(e.cost_list), _money(e.cost_normalized), str(e.card.date),
