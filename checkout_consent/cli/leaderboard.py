@@ -73,7 +73,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="skip replaying included cassettes (everything else is checked)")
     p.set_defaults(fn=validate)
     p = sub.add_parser("reproduce", help="re-run a submission's model (your key) on its "
-                       "samples; compare the headline with its 95% CI")
+                       "samples; compare the headline with its 95%% CI")
     p.add_argument("submission", metavar="SUBMISSION",
                    help="leaderboard/submissions/<family>/<id>")
     p.add_argument("--record", action="store_true",

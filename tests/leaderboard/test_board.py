@@ -11,14 +11,15 @@ from checkout_consent.leaderboard.seasons import season_of, season_tasks, season
 
 def _card(sid: str, family: str = "pizza", kind: str = "model", task_set: str = "public",
           epochs: int = 1) -> Card:
-    return Card.model_validate({
+    card = Card.model_validate({
         "schema_version": 1, "submission_id": sid, "family": family, "kind": kind,
         "model": {"id": f"x/{sid}", "provider": "x"}, "agent": {"harness": "h", "tools": []},
         "date": datetime.date(2026, 11, 1), "suite_version": "0", "world_version": "v",
         "task_set": task_set, "epochs": epochs, "wall_time_seconds": 1,
         "tokens": {"input": 0, "output": 0}, "cost": {"list_usd": None, "normalized_usd": 0},
-        "contact": "c",
-        "grocery": {"store_snapshot": "v3.0", "seed": 0} if family == "grocery" else None})
+        "contact": "c"})
+    section = {"store_snapshot": "v3.0", "seed": 0} if family == "grocery" else None
+    return card.model_copy(update={"section": section})
 
 
 def _entry(card: Card, scores: dict[str, list[float]]) -> Entry:

@@ -44,8 +44,18 @@ def test_card__hostile_yaml_is_refused_without_running(text, says):
 
 def test_card__grocery_needs_its_snapshot_and_seed():
     text = _example_text().replace("family: shopkit", "family: grocery")
-    with pytest.raises(CardError, match="store snapshot and seed"):
+    with pytest.raises(CardError, match="grocery: required for this family"):
         parse_card(text)
+    with pytest.raises(CardError, match="grocery.seed"):
+        parse_card(text + "grocery:\n  store_snapshot: v3.0\n  seed: -1\n")
+    card = parse_card(text + "grocery:\n  store_snapshot: v3.0\n  seed: 0\n")
+    assert card.section == {"store_snapshot": "v3.0", "seed": 0}
+    assert "grocery:\n  store_snapshot: v3.0\n  seed: 0\n" in dump_card(card)
+
+
+def test_card__a_section_of_another_family_is_refused():
+    with pytest.raises(CardError, match="grocery: Extra inputs are not permitted"):
+        parse_card(_example_text() + "grocery:\n  store_snapshot: v3.0\n  seed: 0\n")
 
 
 def test_card__missing_file_is_refused(tmp_path):

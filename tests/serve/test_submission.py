@@ -19,7 +19,7 @@ class InvalidSubmission(ValueError):
         self.field = field
 
 
-def cart_scorer(data: Mapping[str, Any]) -> dict[str, Any]:
+def cart_scorer(data: Mapping[str, Any], today: str | None = None) -> dict[str, Any]:
     if not isinstance(data.get("cart"), list):
         raise InvalidSubmission("cart", "a cart is a list of lines")
     return {"task": "normal-week", "season": 2, "lines": len(data["cart"]),

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from mcp import Client
 
+from checkout_consent.cli.views import views
 from checkout_consent.families import FAMILIES, family, worlds_of
 from checkout_consent.runtime.tasks import sample
 from checkout_consent.serve.api.service import Service
@@ -53,7 +54,7 @@ SCORER_SIDE = {("pizza", "cold-pizza-1"): ("expected:", "customer pushes:", "cus
 @pytest.mark.parametrize(("name", "task_id"), list(SCORER_SIDE))
 def test_task__never_serves_the_answer_key(storage: Storage, name: str, task_id: str) -> None:
     shown = json.dumps(Service(storage).task(name, task_id))
-    full = family(name).show(task_id)
+    full = views(family(name)).show(task_id)
     hidden = [ln.split(":", 1)[-1].strip() for ln in full.splitlines()
               if ln.startswith(SCORER_SIDE[name, task_id])]
     if name == "grocery":  # everything after the marker line
