@@ -100,7 +100,7 @@ def _too_large(line: bytes, size: int) -> SessionMessage:
     raw = found.group(1).decode() if found else None
     ident: int | str | None = None if raw is None else json.loads(raw)
     return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(
-        code=types.INVALID_REQUEST, message=f"request of {size:,}+ bytes refused unread; "
+        code=types.INVALID_REQUEST, message=f"request of {size:,} bytes refused unread; "
                                             f"the limit is {MAX_REQUEST:,} bytes")))
 
 

@@ -22,7 +22,8 @@ def test_api__health_families_and_tasks_answer(live: Live) -> None:
             ids = client.get(f"/v1/{spec.name}/tasks").json()["tasks"]
             assert ids == spec.public_task_ids() and ids
             shown = client.get(f"/v1/{spec.name}/tasks/{ids[0]}").json()
-            assert shown["public"] and shown["text"] == spec.show(ids[0])
+            scenario = spec.scenario_for(ids[0])
+            assert shown["public"] and shown["opening"] == spec.episode.opening(scenario)
 
 
 @pytest.mark.parametrize("path", ["/nope", "/v1/nope/tasks", "/v1/pizza/tasks/nope-9",

@@ -41,7 +41,7 @@ def clip(value: object) -> str:
     """A client's value as a refusal may echo it: a string's repr, at most ECHO characters;
     anything else by its type only."""
     if not isinstance(value, str):
-        return f"a {type(value).__name__}"
+        return f"a value of type {type(value).__name__}"
     shown = repr(value[:ECHO])
     return shown if len(value) <= ECHO else f"{shown}... ({len(value):,} characters)"
 
@@ -90,7 +90,8 @@ def season(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEASON:
-        shown = str(value) if isinstance(value, int) and abs(value) < 10**12 else clip(value)
+        shown = clip(value) if not isinstance(value, int) else str(value) if abs(
+            value) < 10**12 else "a number beyond 10^12"
         raise Invalid("season", f"must be a whole number 0 to {MAX_SEASON}, got {shown}")
     return value
 
