@@ -62,7 +62,6 @@ SPEC = FamilySpec(
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),
     add_commands=add_commands,
-    score_submission=lambda data, today: submission.score_submission(data, today).model_dump(
-        mode="json"),
+    score_submission=lambda d, day: submission.score_submission(d, day).model_dump(mode="json"),
     task_ids=lambda: list(dataset.PUBLIC_IDS),
 )

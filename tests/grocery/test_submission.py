@@ -1,6 +1,7 @@
-"""A submitted cart gets no more than the live store allows (its pack cap per product, a
-bounded number of lines, refused before they are parsed), no unknown fields, and a real
-calendar date; the scoring service stores its own date and the graded task."""
+"""A submitted cart gets no more than the live store allows (its pack cap per product), a
+bounded number of lines (the entry points' shared cap, refused before any line is parsed),
+no unknown fields, and a real calendar date; the scoring service stores its own date and
+the graded task."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import dataset, initial
+from checkout_consent.grocery import SPEC, dataset, initial
 from checkout_consent.grocery.actions import ACTIONS, MAX_PACKS
-from checkout_consent.grocery.submission import MAX_LINES, InvalidSubmission, score_submission
+from checkout_consent.grocery.submission import InvalidSubmission, score_submission
+from checkout_consent.serve.api import arguments
+from checkout_consent.serve.api.arguments import MAX_ITEMS
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
-from checkout_consent.serve.api.submission import MAX_BODY, Invalid
+from checkout_consent.serve.api.submission import MAX_BODY, Invalid, parse_json, score
 from tests.grocery.helpers import reference_lines, reference_submission, scenario, submission
 
 SKU = reference_lines("normal-week")[0][0]
@@ -42,7 +45,7 @@ def test_submission__duplicate_lines_get_the_stores_own_pack_cap(
     try:
         record = score_submission(data)
     except InvalidSubmission as refused:
-        assert refused.field == "cart.lines.quantity" and str(MAX_PACKS) in str(refused)
+        assert refused.field == "cart.lines.quantity" and f"over {MAX_PACKS}" in str(refused)
         assert not _store_accepts(quantities)
     else:
         assert _store_accepts(quantities)
@@ -52,13 +55,14 @@ def test_submission__duplicate_lines_get_the_stores_own_pack_cap(
 def test_submission__500000_lines_are_refused_fast_before_they_are_parsed() -> None:
     data = submission("normal-week", [(SKU, 1)] * 500_000)
     start = time.perf_counter()
-    with pytest.raises(InvalidSubmission) as refused:
-        score_submission(data)
+    with pytest.raises(Invalid) as refused:
+        arguments.body(data)  # what `score --cart` and the service run on a parsed body
     assert time.perf_counter() - start < 0.1
-    assert refused.value.field == "cart.lines" and str(MAX_LINES) in str(refused.value)
-    skus = sorted(dataset.load_catalog("3.0").by_sku)[:MAX_LINES]
-    assert len(skus) == MAX_LINES
-    score_submission(submission("normal-week", [(s, 1) for s in skus]))  # the cap itself: ok
+    assert refused.value.field == "cart.lines" and f"{MAX_ITEMS:,}" in str(refused.value)
+    skus = sorted(dataset.load_catalog("3.0").by_sku)[:MAX_ITEMS]
+    assert len(skus) == MAX_ITEMS  # the cap itself is scored
+    score(SPEC, parse_json(json.dumps(submission("normal-week", [(s, 1) for s in skus]))
+                           .encode()))
 
 
 def _score_cart(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> \
@@ -90,7 +94,7 @@ def test_score_cart__a_huge_file_is_refused_before_parsing_in_one_line(
 def test_score_cart__too_many_lines_exit_2_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _score_cart(tmp_path, capsys, json.dumps(
-        submission("normal-week", [(SKU, 1)] * (MAX_LINES + 1))))
+        submission("normal-week", [(SKU, 1)] * (MAX_ITEMS + 1))))
     assert code == 2 and out == "" and err.count("\n") == 1 and "cart.lines" in err
 
 
@@ -111,17 +115,19 @@ def test_submission__unknown_fields_are_refused_naming_them(mutate: Any, field: 
     assert refused.value.field == field
 
 
-@pytest.mark.parametrize("bad", ["2026-02-31", "2026-04-31", "2025-02-29", "0000-01-01"])
+@pytest.mark.parametrize("bad", ["2026-02-31", "2026-04-31", "2025-02-29", "1900-02-29",
+                                 "0000-01-01"])
 def test_submission__scored_on_must_be_a_calendar_date(bad: str) -> None:
     with pytest.raises(InvalidSubmission) as refused:
         score_submission({**reference_submission("tight-week"), "scored_on": bad})
     assert refused.value.field == "scored_on" and "calendar date" in str(refused.value)
 
 
-def test_submission__a_past_date_is_the_offline_scorers_input() -> None:
+@pytest.mark.parametrize("day", ["2020-01-01", "2024-02-29", "2000-02-29"])
+def test_submission__a_past_date_is_the_offline_scorers_input(day: str) -> None:
     """Offline (CLI, pure scorer) a past date reproduces the dated rule as of that day."""
-    record = score_submission({**reference_submission("tight-week"), "scored_on": "2020-01-01"})
-    assert record.scored_on == "2020-01-01" and not record.promo_pricing
+    record = score_submission({**reference_submission("tight-week"), "scored_on": day})
+    assert record.scored_on == day and not record.promo_pricing
 
 
 @pytest.fixture
