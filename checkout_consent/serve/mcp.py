@@ -20,9 +20,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import ContextSendStream
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from checkout_consent.serve.api.app import submission_out
-from checkout_consent.serve.api.arguments import Invalid, NotFound
+from checkout_consent.serve.api.arguments import ECHO, Invalid, NotFound
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.submission import MAX_BODY
 
@@ -48,8 +49,26 @@ def _body(submission: dict[str, Any]) -> bytes:
         raise ToolError("invalid submission: not a finite, bounded JSON object") from None
 
 
+class _OneLineServer(MCPServer):
+    """The SDK's server, its own argument-type refusals made one line naming the field
+    (`invalid season: Input should be a valid integer`), as HTTP's are."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            cause = error.__cause__
+            if not isinstance(cause, ValidationError) or type(error) is not ToolError:
+                raise
+            first = cause.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "arguments"
+            raise ToolError(f"Error executing tool {name[:ECHO]}: invalid {where[:ECHO]}: "
+                            f"{first['msg']}") from cause
+
+
 def build(service: Service) -> MCPServer:
-    server = MCPServer("checkout-consent", instructions=(
+    server = _OneLineServer("checkout-consent", instructions=(
         "Score AI-agent runs on the checkout-consent families: list and read public tasks "
         "(what the agent is told and sees), score a saved trace or a family's own "
         "submission, run the offline controls, read provenance and leaderboards."))

@@ -146,3 +146,14 @@ def test_mcp__list_as_agent_name_is_refused_not_stored_anonymous(tmp_path: Path)
     (result,) = anyio.run(_mcp, Service(storage), [
         ("score_answer", {"family": "grocery", "submission": LIST_NAME})])
     assert result.is_error and "agent.name" in _text(result) and storage.count() == 0
+
+
+@pytest.mark.parametrize(("name", "args", "field"), [
+    ("list_tasks", {"family": ["x"] * 100_000}, "family"), ("list_tasks", {}, "family"),
+    ("get_leaderboard", {"family": "pizza", "season": "x" * 1_000_000}, "season"),
+    ("score_answer", {"family": "pizza", "submission": "not an object"}, "submission")])
+def test_mcp__a_wrongly_typed_argument_is_one_line_naming_it(
+        storage: Storage, name: str, args: dict[str, Any], field: str) -> None:
+    (result,) = anyio.run(_mcp, Service(storage), [(name, args)])
+    assert result.is_error and f"invalid {field}: " in _text(result)
+    assert "\n" not in _text(result) and len(_text(result)) < 300
