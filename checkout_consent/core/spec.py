@@ -1,4 +1,5 @@
-"""Seed lists from the command line: `0-9`, `1,4,7`, `3`."""
+"""Task-argument values from the command line: seed lists (`0-9`, `1,4,7`, `3`), flags and
+calendar dates (YYYY-MM-DD)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 MAX_SEEDS = 1_000_000  # a seed list never grows past this, whatever the text says
 MAX_SEED = 10**9
 _PART = re.compile(r"([0-9]{1,10})(?:-([0-9]{1,10}))?", re.ASCII)
+_DATE = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])", re.ASCII)
 
 
 def _part(part: str, text: object) -> range:
@@ -55,3 +57,20 @@ def parse_flag(value: bool | str | int, name: str = "a flag") -> bool:
     if text in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"{name} must be true or false, got {value!r}")
+
+
+def parse_date(text: object, name: str = "date") -> str | None:
+    """`text` if it is a calendar date written YYYY-MM-DD (2026-02-31 and year 0 are not),
+    None for None; ValueError otherwise. Plain arithmetic: a world checking one reaches no
+    clock. ISO dates order as text."""
+    if text is None:
+        return None
+    found = _DATE.fullmatch(text) if isinstance(text, str) else None
+    if found is None:
+        raise ValueError(f"{name} must be YYYY-MM-DD, got {str(text)[:40]!r}")
+    year, month, day = (int(part) for part in found.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if year == 0 or day > (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[
+            month - 1]:
+        raise ValueError(f"{name} {text!r} is not a calendar date")
+    return str(text)

@@ -14,9 +14,9 @@ import yaml
 
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.money import parse_dollars
+from checkout_consent.core.spec import parse_date
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
-from checkout_consent.grocery.grader import calendar_date
 from checkout_consent.runtime.files import tasks_dir
 
 PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
@@ -111,8 +111,7 @@ def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
     """The scenario of one task (`score --task ID` too: promo prices as after the fix);
     `scored_on` (YYYY-MM-DD) feeds the dated tight-week rule. An unknown task: KeyError."""
     load_brief(task_id)
-    if scored_on is not None:
-        calendar_date(scored_on)
+    parse_date(scored_on, "scored_on")
     params = {"scored_on": scored_on} if scored_on else {}
     return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
 

@@ -6,11 +6,11 @@ Prices come from the catalog only."""
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 
 import checkout_consent.grocery.record as rec
 from checkout_consent.core.family import Turns
+from checkout_consent.core.spec import parse_date
 from checkout_consent.core.trace import Replay
 from checkout_consent.grocery.brief import Brief, Expected
 from checkout_consent.grocery.catalog import Catalog, Product
@@ -21,33 +21,14 @@ VERSION = 1  # world + grader: SPEC.version, Task(version=...), every record's w
 WORLD_VERSION = f"grocery-{VERSION}"
 SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)
 PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on
-ISO_DATE = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"  # ISO dates order as text
 QUESTION_PENALTY = 0.1  # per question beyond the brief's free questions
 Bought = Sequence[tuple[Line, Product]]
 Buy = tuple[Expected, Product | None, int]  # the cheapest allowed product and pack count
 
 
-def calendar_date(text: str) -> str:
-    """`text` if it is a real date written YYYY-MM-DD (2026-02-31 is not); ValueError."""
-    if not re.fullmatch(ISO_DATE, text):
-        raise ValueError(f"scoring date must be YYYY-MM-DD, got {text[:40]!r}")
-    year, month, day = (int(part) for part in text.split("-"))
-    if day > _days_in(year, month):
-        raise ValueError(f"scoring date {text!r} is not a calendar date")
-    return text
-
-
-def _days_in(year: int, month: int) -> int:
-    """Days in a month of the Gregorian calendar (worlds read no clock and no datetime)."""
-    if month == 2:
-        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
 def promo_pricing(brief: Brief, scored_on: str | None) -> bool:
     """Whether effective promo prices apply; the dated rule is for tight-week only."""
-    if scored_on is not None:
-        calendar_date(scored_on)
+    parse_date(scored_on, "scoring date")  # None, or YYYY-MM-DD (ordered as text)
     if not brief.promos:
         return False
     return not brief.dated_promos or scored_on is None or scored_on >= PROMO_FIX_DATE

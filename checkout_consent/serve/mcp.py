@@ -20,10 +20,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import ContextSendStream
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from checkout_consent.families import names
 from checkout_consent.serve.api.app import submission_out
-from checkout_consent.serve.api.arguments import Invalid, NotFound
+from checkout_consent.serve.api.arguments import ECHO, Invalid, NotFound
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.submission import MAX_BODY
 
@@ -49,8 +50,26 @@ def _body(submission: dict[str, Any]) -> bytes:
         raise ToolError("invalid submission: not a finite, bounded JSON object") from None
 
 
+class _OneLineServer(MCPServer):
+    """The SDK's server, its own argument-type refusals made one line naming the field
+    (`invalid season: Input should be a valid integer`), as HTTP's are."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            cause = error.__cause__
+            if not isinstance(cause, ValidationError) or type(error) is not ToolError:
+                raise
+            first = cause.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "arguments"
+            raise ToolError(f"Error executing tool {name[:ECHO]}: invalid {where[:ECHO]}: "
+                            f"{first['msg']}") from cause
+
+
 def build(service: Service) -> MCPServer:
-    server = MCPServer("checkout-consent", instructions=(
+    server = _OneLineServer("checkout-consent", instructions=(
         f"Score AI-agent runs on the checkout-consent families ({', '.join(names())}): "
         "list and read tasks, score a saved trace or a family's own submission, run the "
         "offline controls, read provenance and leaderboards (ranked by each family's "
@@ -103,7 +122,7 @@ def _too_large(line: bytes, size: int) -> SessionMessage:
     raw = found.group(1).decode() if found else None
     ident: int | str | None = None if raw is None else json.loads(raw)
     return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(
-        code=types.INVALID_REQUEST, message=f"request of {size:,}+ bytes refused unread; "
+        code=types.INVALID_REQUEST, message=f"request of {size:,} bytes refused unread; "
                                             f"the limit is {MAX_REQUEST:,} bytes")))
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -68,3 +71,42 @@ def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(
         assert result.is_error and text(result), name
     assert [e["agent"] for e in got["board"]["entries"]] == ["mcp-agent"]
     assert Storage(db).count() == 1
+
+
+def _rpc(ident: int, method: str, params: dict[str, Any]) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": method,
+                       "params": params}).encode() + b"\n"
+
+
+@pytest.mark.slow
+def test_mcp__a_10mb_request_is_refused_fast_and_the_next_is_not_delayed(
+        tmp_path: Path) -> None:
+    """The real stdio server: a 10 MB tools/call is answered with an error naming the cap,
+    and the request after it is answered, both within seconds of sending."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "checkout_consent.cli", "mcp", "--db", str(tmp_path / "m.db")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write(_rpc(1, "initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}))
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        huge = _rpc(2, "tools/call", {"name": "list_tasks",
+                                      "arguments": {"family": "x" * 10_000_000}})
+        start = time.monotonic()
+        server.stdin.write(huge + _rpc(3, "tools/call", {"name": "list_tasks",
+                                                          "arguments": {"family": "pizza"}}))
+        server.stdin.flush()
+        answers = {a["id"]: a for a in (json.loads(server.stdout.readline()) for _ in "ab")}
+        took = time.monotonic() - start
+    finally:
+        server.kill()
+        server.wait(10)
+    assert answers[2]["error"]["code"] == -32600 and "refused unread" in answers[2][
+        "error"]["message"] and len(json.dumps(answers[2])) < 300
+    assert "allergen-1" in answers[3]["result"]["content"][0]["text"]
+    assert took < 5, took

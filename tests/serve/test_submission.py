@@ -22,16 +22,24 @@ class InvalidSubmission(ValueError):
 def cart_scorer(data: Mapping[str, Any], today: str | None = None) -> dict[str, Any]:
     if not isinstance(data.get("cart"), list):
         raise InvalidSubmission("cart", "a cart is a list of lines")
-    return {"task": "normal-week", "season": 2, "lines": len(data["cart"]),
-            "hard_fails": ["over_budget"]}
+    return {"task_id": "normal-week", "season": 2, "lines": len(data["cart"]),
+            "hard_fails": ["over_budget"], "scored_on": today}
 
 
 SPEC = dataclasses.replace(family("pizza"), score_submission=cart_scorer)
 
 
 def test_submission__a_family_scorer_is_the_one_path() -> None:
-    scored = score(SPEC, {"cart": [1, 2], "agent": {"name": "bot"}})
-    assert scored == ("normal-week", "bot", 2, cart_scorer({"cart": [1, 2]}))
+    scored = score(SPEC, {"cart": [1, 2], "agent": {"name": "bot"}}, "2026-12-01")
+    assert scored == ("normal-week", "bot", 2, cart_scorer({"cart": [1, 2]}, "2026-12-01"))
+
+
+def test_submission__a_family_scorer_gets_the_body_without_the_agent_card() -> None:
+    seen: list[Mapping[str, Any]] = []
+    spec = dataclasses.replace(SPEC, score_submission=lambda data, today: seen.append(
+        data) or cart_scorer(data, today))
+    score(spec, {"cart": [], "agent": {"name": "bot"}})
+    assert seen == [{"cart": []}]
 
 
 def test_submission__a_family_scorer_refusal_names_its_field() -> None:

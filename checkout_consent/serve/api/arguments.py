@@ -15,6 +15,7 @@ from checkout_consent.families import family as roster_family
 ECHO = 80  # characters of a client's value a refusal may echo
 MAX_DEPTH = 32
 MAX_TEXT = 100_000  # characters in any one string of a submission (keys included)
+MAX_ITEMS = 2_000  # items in any one list of a submission (a trace's calls, a cart's lines)
 MAX_NAME = 100
 MAX_SEASON = 10_000
 TASK_ID = re.compile(r"^[A-Za-z0-9_:-]{1,100}$")  # no dots or slashes: ids never reach paths
@@ -41,7 +42,7 @@ def clip(value: object) -> str:
     """A client's value as a refusal may echo it: a string's repr, at most ECHO characters;
     anything else by its type only."""
     if not isinstance(value, str):
-        return f"a {type(value).__name__}"
+        return f"a value of type {type(value).__name__}"
     shown = repr(value[:ECHO])
     return shown if len(value) <= ECHO else f"{shown}... ({len(value):,} characters)"
 
@@ -90,7 +91,8 @@ def season(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEASON:
-        shown = str(value) if isinstance(value, int) and abs(value) < 10**12 else clip(value)
+        shown = clip(value) if not isinstance(value, int) else str(value) if abs(
+            value) < 10**12 else "a number beyond 10^12"
         raise Invalid("season", f"must be a whole number 0 to {MAX_SEASON}, got {shown}")
     return value
 
@@ -110,14 +112,16 @@ def _children(item: Any, path: tuple[str, ...]) -> list[tuple[Any, tuple[str, ..
             text(".".join((*path, "<key>")) or "body", key, MAX_TEXT)
         return [(v, (*path, str(k)[:ECHO])) for k, v in item.items()]
     if isinstance(item, list):
+        if len(item) > MAX_ITEMS:  # refused before any item is looked at
+            raise Invalid(".".join(path) or "body", f"{len(item):,} items; at most {MAX_ITEMS:,}")
         return [(v, (*path, str(i))) for i, v in enumerate(item)]
     return []
 
 
 def body(data: Any) -> None:
-    """A parsed JSON body: nested at most MAX_DEPTH levels, and every string (keys too)
-    storable text of at most MAX_TEXT characters; iterative, so no document exhausts the
-    stack."""
+    """A parsed JSON body: nested at most MAX_DEPTH levels, no list over MAX_ITEMS items, and
+    every string (keys too) storable text of at most MAX_TEXT characters; iterative, so no
+    document exhausts the stack."""
     todo: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while todo:
         item, path = todo.pop()

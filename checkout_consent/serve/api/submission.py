@@ -19,10 +19,10 @@ from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
 from checkout_consent.serve.api import arguments
-from checkout_consent.serve.api.arguments import MAX_NAME, TASK_ID, Invalid
+from checkout_consent.serve.api.arguments import MAX_ITEMS, MAX_NAME, TASK_ID, Invalid
 
 MAX_BODY = 1_000_000  # bytes
-MAX_CALLS = 2_000
+MAX_CALLS = MAX_ITEMS
 __all__ = ["MAX_BODY", "TASK_ID", "Invalid", "Scored", "TraceSubmission", "parse_json", "score"]
 
 
