@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
 from checkout_consent.core.trace import Replay
-from checkout_consent.grocery import dataset, grader, prompts, submission, surface
+from checkout_consent.grocery import dataset, grader, prompts, submission, views
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.authoring.build import add_commands
 from checkout_consent.grocery.controls import CONTROLS
+from checkout_consent.grocery.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.grocery.generate import initial_state
 from checkout_consent.grocery.record import GroceryRecord
 from checkout_consent.grocery.state import State
@@ -51,13 +52,13 @@ SPEC = FamilySpec(
         "turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
-    sanity_controls=surface.SANITY_CONTROLS,
+    sanity_controls=SANITY_CONTROLS,
     reference_control="reference",
-    check_sanity=surface.check_sanity,
-    line=surface.line,
-    summary=surface.summary,
-    list_items=surface.list_items,
-    show=surface.show,
+    check_sanity=check_sanity,
+    line=views.line,
+    summary=views.summary,
+    list_items=views.list_items,
+    show=views.show,
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),

@@ -1,6 +1,5 @@
-"""How the CLI prints the grocery family (machinery, not the world): one line per record,
-the summary, what `list` and `show` print. Records are plain dicts. `surface` hands these to
-SPEC."""
+"""How the CLI shows the grocery family: one line per record, the summary, what `list` and
+`show` print. Records are plain dicts."""
 
 from __future__ import annotations
 
