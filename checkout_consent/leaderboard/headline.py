@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from checkout_consent.core.money import fmt_dollars
+
 Record = dict[str, Any]
 
 
@@ -25,7 +27,7 @@ class Headline:
 
     def show(self, x: float) -> str:
         if self.unit == "$":
-            return f"-${-x:,.2f}" if x < 0 else f"${x:,.2f}"
+            return fmt_dollars(x)
         return f"{x:.1%}" if self.unit == "%" else f"{x:.3f}"
 
 
