@@ -25,6 +25,9 @@ VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "pr
 # A scenario that is a world of its own (FamilySpec.scenarios) lives in a subpackage of its
 # family with the same vocabulary (its family's task plays it, so it has no task.py).
 SCENARIO_PACKAGES = {"storefront": ("v1",)}
+# What a family's subpackages may hold, named for it: the control agents with their plans
+# and checks, building task data, executing builds (no `bench/`: nothing here is one).
+SUBPACKAGES = ("controls", "authoring", "sandbox")
 # Size limits that hold everywhere in the package, so no folder is a place to move code to.
 MAX_MODULE_LINES, MAX_FUNCTION_LINES = 400, 60
 
@@ -154,6 +157,14 @@ def test_families__share_one_module_vocabulary():
         assert not missing, f"{folder} lacks {missing}"
         readme = PACKAGE.joinpath(*folder.split("."), "README.md")
         assert "." in folder or readme.is_file(), f"{folder} has no README.md"
+
+
+def test_families__subpackages_are_named_for_what_they_hold():
+    for folder, _ in worlds():
+        root = PACKAGE.joinpath(*folder.split("."))
+        subs = {p.parent.name for p in root.glob("*/__init__.py")}
+        odd = subs - set(SUBPACKAGES) - set(SCENARIO_PACKAGES.get(folder, ()))
+        assert not odd, f"{folder} has subpackages {sorted(odd)}; name them {SUBPACKAGES}"
 
 
 def function_lengths(source: str) -> dict[str, int]:
