@@ -90,7 +90,8 @@ def test_plain__is_the_decimal_text_parse_dollars_reads_back(cents):
 @given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False), st.sampled_from([2, 4]))
 def test_fmt_dollars__signs_groups_and_rounds_as_format_does(dollars, places):
     shown = fmt_dollars(dollars, places)
-    assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else f"${dollars:,.{places}f}")
+    assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else
+                     f"${abs(dollars):,.{places}f}")  # abs: -0.0 is "$0.00", not "$-0.00"
 
 
 def test_fmt_dollars__agrees_with_fmt_on_whole_cents():
