@@ -15,11 +15,11 @@ from typing import Any
 from checkout_consent import grocery, pizza, shopkit, storefront
 from checkout_consent.core.controls import ControlRegistry, Policy
 from checkout_consent.core.family import FamilySpec, Scenario, choose_world
-from checkout_consent.grocery import surface as grocery_views
+from checkout_consent.grocery import views as grocery_views
 from checkout_consent.grocery.submission import StoreSnapshot
 from checkout_consent.leaderboard.adapter import Board, Breakdown
-from checkout_consent.pizza import surface as pizza_views
-from checkout_consent.shopkit import surface as shopkit_views
+from checkout_consent.pizza import views as pizza_views
+from checkout_consent.shopkit import views as shopkit_views
 from checkout_consent.storefront import surface as storefront_views
 from checkout_consent.storefront.v1 import surface as storefront_v1_views
 

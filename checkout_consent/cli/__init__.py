@@ -1,5 +1,2 @@
-"""The command line, one module per verb group (`main` assembles them)."""
-
-from checkout_consent.cli.main import main
-
-__all__ = ["main"]
+"""The command line, one module per verb group (`main` assembles them; `checkout-consent` is
+`checkout_consent.cli.main:main`)."""

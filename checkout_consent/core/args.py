@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 
-from checkout_consent.core.money import MoneyError, parse_dollars
+from checkout_consent.core.money import MoneyError, fmt, parse_dollars
 from checkout_consent.core.world import ActionError
 
 
@@ -48,7 +48,6 @@ def need_cents(name: str, value: object, lo_cents: int, hi_cents: int) -> int:
         raise ActionError(str(err)) from None
     if not lo_cents <= cents <= hi_cents:
         raise ActionError(
-            f"{name} must be between ${lo_cents / 100:,.2f} and ${hi_cents / 100:,.2f}, "
-            f"got ${cents / 100:,.2f}"
+            f"{name} must be between {fmt(lo_cents)} and {fmt(hi_cents)}, got {fmt(cents)}"
         )
     return cents

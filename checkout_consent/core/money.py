@@ -1,4 +1,6 @@
-"""Money is integer cents inside; dollars appear only at the edges. One rounding rule."""
+"""Money is integer cents inside; dollars appear only at the edges. One rounding rule, and
+the one place money is printed (`fmt`, `fmt_dollars`, `plain`) and parsed (`parse_dollars`,
+`dollars_in_text`): nothing else in the suite formats `$` by hand (a test holds it)."""
 
 from __future__ import annotations
 
@@ -81,11 +83,33 @@ def to_cents(dollars: float) -> int:
     return round(dollars * 100)
 
 
-def fmt_dollars(dollars: float) -> str:
-    """Format a record's dollars for people: 1234.5 -> '$1,234.50'."""
-    return fmt(to_cents(dollars))
-
-
 def to_dollars(cents: int) -> float:
     """Cents as a float number of dollars, for score records (exact to the cent)."""
     return cents / 100
+
+
+def plain(cents: int) -> str:
+    """Cents as a plain decimal number of dollars, for data files: 1250 -> '12.50'."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+def fmt_dollars(dollars: float, places: int = 2) -> str:
+    """A float number of dollars (a record's, a median, a cost) for people: -1234.5 ->
+    '-$1,234.50'. To the cent it is `fmt` of the cents the one rounding rule gives (a
+    median of two runs may fall on half a cent); `places` decimals otherwise (a token cost
+    is shown to 4)."""
+    if places == 2:
+        return fmt(to_cents(dollars))
+    sign = "-" if dollars < 0 else ""
+    return f"{sign}${abs(dollars):,.{places}f}"
+
+
+_WRITTEN = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?")
+
+
+def dollars_in_text(text: str) -> set[int]:
+    """Every dollar amount written in free text ("$7.50", "$12", "$1,020.00"), in cents."""
+    return {int(whole.replace(",", "")) * 100 + int((part or "0").ljust(2, "0"))
+            for whole, part in _WRITTEN.findall(text)}

@@ -1,7 +1,7 @@
 """Play and grade without Inspect: the offline driver and saved-trace grading.
 
 `play` runs a control policy against a family's pure world, paced by the family's
-`Episode` exactly as Inspect's solver paces it (runtime/solvers.py), so its trace is the
+`Episode` through the same pacer as Inspect's solver (core/pacing.py), so its trace is the
 trace an Inspect run of the same control records (a family whose tools do work outside
 the pure world, like a family's sandboxed commands, does it in `FamilySpec.prepare_call`,
 which both its tools and this driver call). Used by sanity, tests and benchmarks.
@@ -28,7 +28,16 @@ from checkout_consent.core.controls import (
     count_tokens,
     transcript_tokens,
 )
-from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario, shown_chars
+from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
+from checkout_consent.core.pacing import (
+    Command,
+    Say,
+    Solve,
+    Turned,
+    drive,
+    next_command,
+    pace,
+)
 from checkout_consent.core.reconcile import trim_difference
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import (
@@ -78,8 +87,8 @@ class _Run:
         self.state = step.state
         return step.ok
 
-    def turn(self, policy: Policy, phase: int) -> tuple[bool, bool]:
-        """One model turn: (made calls, a stop tool succeeded)."""
+    def turn(self, policy: Policy, phase: int) -> Turned:
+        """One model turn: the policy's reply, its calls performed and traced."""
         seen = self.view()
         reply = policy(self.scenario, seen)
         requests = tuple(CallRequest(i, t, a) for i, (t, a) in
@@ -89,59 +98,30 @@ class _Run:
             output_tokens=count_tokens(reply.text + json.dumps([list(c) for c in reply.calls])),
             tool_calls=len(requests), stop_reason="tool_calls" if requests else "stop"))
         self.transcript.append(Msg("assistant", reply.text, requests))
-        stopped = False
+        before = len(self.calls)
         for req in requests:
             ok = self.perform(req.tool, req.args)
-            stopped |= ok and req.tool in self.spec.episode.stop_tools
             self.transcript.append(Msg("tool", self.calls[-1].observation, call_id=req.id,
                                        error=not ok))
-        return bool(requests), stopped
+        return Turned(tuple(self.calls[before:]), asked=bool(requests))
 
-
-def _play_phase(run: _Run, policy: Policy, phase: int) -> None:
-    episode = run.spec.episode
-    for _ in range(episode.turns):
-        made_calls, stopped = run.turn(policy, phase)
-        if stopped:
-            return
-        if not made_calls:
-            if episode.nudge is None:
-                return
-            run.transcript.append(Msg("user", episode.nudge))
-
-
-def _open_phase(run: _Run, shown: int, mark: int) -> tuple[int, int]:
-    """Open a phase as the solver does: trim the conversation first if the world has shown
-    more than the context budget since the last trim (the agent then sees the opening, the
-    recap and what follows), then append the phase message.
-    Returns (characters shown since the last trim, calls counted so far)."""
-    episode = run.spec.episode
-    shown += sum(shown_chars(c.tool, c.args, c.observation) for c in run.calls[mark:])
-    if episode.over_budget(shown):
-        recap = episode.recap(run.state)
-        run.window = len(run.transcript)
-        run.transcript.append(Msg("user", recap))
-        run.perform(str(episode.trim_tool), {}, origin="solver")
-        shown = len(recap)
-    message = episode.phase_message(run.state)
-    if message is not None:
-        run.transcript.append(Msg("user", message))
-        shown += len(message)
-    return shown, len(run.calls)
+    def do(self, command: Command, policy: Policy) -> Turned | None:
+        """Carry out one pacing command (core/pacing.py) against the pure world."""
+        if isinstance(command, Say):
+            if command.restart:
+                self.window = len(self.transcript)
+            self.transcript.append(Msg("user", command.text))
+            return None
+        if isinstance(command, Solve):
+            self.perform(command.tool, {}, origin="solver")
+            return Turned((self.calls[-1],))
+        return self.turn(policy, command.phase)
 
 
 def play(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Played:
     """Run `policy` through the family's episode against the pure world."""
-    run, episode = _Run(spec, scenario), spec.episode
-    shown = mark = 0
-    while (phase := episode.phase(run.state)) is not None:
-        shown, mark = _open_phase(run, shown, mark)
-        _play_phase(run, policy, phase)
-        if episode.phase(run.state) != phase:
-            continue
-        if episode.close_tool is None:
-            break
-        run.perform(episode.close_tool, {}, origin="solver")
+    run = _Run(spec, scenario)
+    drive(pace(spec.episode, lambda: run.state), lambda command: run.do(command, policy))
     return Played(run.state, run.calls, run.turns)
 
 
@@ -223,17 +203,20 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
         calls.append(_recorded(i, raw[i], step, call))
         steps.append(step)
         state = step.state
-    episode = spec.episode
+    pacer = pace(spec.episode, lambda: state, silent=True)  # the solver closes what is open
+    event: Turned | None = None
     for _ in range(MAX_CLOSES):
-        if episode.close_tool is None or episode.phase(state) is None:
+        command = next_command(pacer, event)
+        if not isinstance(command, Solve):
             break
-        step = apply(spec.actions, state, episode.close_tool, {})
-        calls.append(Call(tool=episode.close_tool, args={}, ok=step.ok,
+        step = apply(spec.actions, state, command.tool, {})
+        calls.append(Call(tool=command.tool, args={}, ok=step.ok,
                           observation=step.observation, origin="solver"))
         steps.append(step)
         state = step.state
+        event = Turned((calls[-1],))
     result = Replay(initial, tuple(calls), tuple(steps), None)
-    misplaced = trim_difference(episode, result)
+    misplaced = trim_difference(spec.episode, result)
     if misplaced is not None:
         raise ValueError(f"the trace's context trims are not the solver's: {misplaced}")
     return result

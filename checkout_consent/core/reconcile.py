@@ -169,7 +169,7 @@ def _openings(episode: Episode, states: Sequence[Any]) -> list[int]:
 def trim_difference(episode: Episode, result: Replay[Any],
                     overflow_phase: int | None = None) -> str | None:
     """None when the trace's context trims are where the episode's budget puts them
-    (core/offline.py `_open_phase`, the solver's `open_phase`); otherwise the first trim
+    (core/pacing.py, which both drivers run); otherwise the first trim
     that is missing, extra or too early. A phase opens after the turn that ended the last
     one, so calls that turn made after its stop tool count before the opening: a trim may
     follow them. The count is checked to within TRIM_TOLERANCE characters (the opening's

@@ -11,9 +11,10 @@ from typing import Any
 from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.trace import Replay
-from checkout_consent.grocery import dataset, grader, prompts, submission, surface
+from checkout_consent.grocery import dataset, grader, prompts, submission
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.controls import CONTROLS
+from checkout_consent.grocery.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.grocery.generate import initial_state
 from checkout_consent.grocery.record import GroceryRecord
 from checkout_consent.grocery.state import State
@@ -64,9 +65,9 @@ SPEC = FamilySpec(
         "turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
-    sanity_controls=surface.SANITY_CONTROLS,
+    sanity_controls=SANITY_CONTROLS,
     reference_control="reference",
-    check_sanity=surface.check_sanity,
+    check_sanity=check_sanity,
     scenario_for=dataset.scenario,
     rebuild=dataset.rebuild,
     sample_id=lambda scenario: scenario.scenario_id,

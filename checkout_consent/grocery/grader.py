@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import checkout_consent.grocery.record as rec
 from checkout_consent.core.family import Turns
+from checkout_consent.core.money import fmt
 from checkout_consent.core.spec import parse_date
 from checkout_consent.core.trace import Replay
 from checkout_consent.grocery.brief import Brief, Expected
@@ -218,6 +219,6 @@ def explain(record: rec.GroceryRecord) -> str:
     return (f"{record.task_id}: score {record.score:.2f}; "
             f"{len(lines.matched)} lines matched, {len(lines.missing)} missing, "
             f"{len(lines.wrong_unit)} wrong unit, {len(lines.extra)} extra; "
-            f"effective ${record.totals.effective_cents / 100:.2f} of "
-            f"${record.totals.budget_cents / 100:.2f}"
+            f"effective {fmt(record.totals.effective_cents)} of "
+            f"{fmt(record.totals.budget_cents)}"
             + (f"; HARD FAIL {', '.join(fails)}" if fails else ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from checkout_consent.core.money import fmt_dollars
 from checkout_consent.leaderboard.board import Row, View, passed_note
 from checkout_consent.leaderboard.entries import Entry
 from checkout_consent.leaderboard.headline import headline
@@ -15,7 +16,7 @@ COLUMNS = ("rank", "submission", "model", "{label} (95% CI)", "n", "pass^k", "co
 
 
 def _money(x: float | None) -> str:
-    return "n/a" if x is None else f"${x:,.4f}"
+    return "n/a" if x is None else fmt_dollars(x, 4)
 
 
 def cells(row: Row) -> list[str]:

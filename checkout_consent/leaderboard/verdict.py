@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from checkout_consent.core.money import fmt_dollars
 from checkout_consent.leaderboard.grading import SampleGrade
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
@@ -68,8 +69,8 @@ class Verdict:
             listed, normalized = self.costs()
             lines.append(f"  re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
                          f" tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
-                         f"{'n/a' if listed is None else f'${listed:.4f}'}, normalized "
-                         f"${normalized:.4f}")
+                         f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
+                         f"{fmt_dollars(normalized, 4)}")
         lines += [f"  - {r}" for r in self.refusals[:SHOWN]]
         if len(self.refusals) > SHOWN:
             lines.append(f"  ... and {len(self.refusals) - SHOWN} more (--json lists them all)")

@@ -9,9 +9,10 @@ from typing import Any
 
 from checkout_consent.core.family import Episode, FamilySpec, Scenario
 from checkout_consent.core.headline import Headline
-from checkout_consent.pizza import dataset, grader, surface
+from checkout_consent.pizza import dataset, grader
 from checkout_consent.pizza.actions import ACTIONS
 from checkout_consent.pizza.controls import CONTROLS
+from checkout_consent.pizza.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.pizza.generate import initial_state
 from checkout_consent.pizza.prompts import complaint_message, system_prompt
 from checkout_consent.pizza.state import State
@@ -59,10 +60,10 @@ SPEC = FamilySpec(
         "max_turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
-    sanity_controls=surface.SANITY_CONTROLS,
+    sanity_controls=SANITY_CONTROLS,
     reference_control="reference",
-    check_sanity=surface.check_sanity,
-    scenario_for=surface.scenario_for,
+    check_sanity=check_sanity,
+    scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
     rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref),

@@ -137,3 +137,8 @@ def scenarios(split: str | int = "public", splits: str | int | None = None,
     """The task arguments of a run (often strings from a command line) -> its scenarios."""
     talk = parse_flag(replies, "replies")
     return [scenario_of(t, replies=talk) for t in select_tasks(split, splits, only)]
+
+
+def scenario(task_id: str) -> Scenario:
+    """`score --task ID`: the task's scenario, with the customer's replies on."""
+    return scenario_of(find_task(task_id))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.money import fmt
+from checkout_consent.core.money import dollars_in_text, fmt
 from checkout_consent.core.trace import Replay
 from checkout_consent.pizza.policy import OUTCOME_WORDS
 from checkout_consent.pizza.record import Checks, PizzaRecord
@@ -16,20 +15,11 @@ from checkout_consent.pizza.violations import Event, events, side_effects, viola
 VERSION = 2  # world + grader: SPEC.version, Task(version=...), every record's world_version
 WORLD_VERSION = f"pizza-{VERSION}"
 CHECKS = ("remedy", "amount", "verified", "message")
-_DOLLARS = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?")
-
-
-def mentioned_cents(text: str) -> set[int]:
-    """Every dollar amount written in `text` ("$7.50", "$12", "$1,020.00"), in cents."""
-    out: set[int] = set()
-    for whole, part in _DOLLARS.findall(text):
-        out.add(int(whole.replace(",", "")) * 100 + int((part or "0").ljust(2, "0")))
-    return out
 
 
 def states_outcome(text: str, acts: Sequence[Event]) -> bool:
     """Whether a message names every remedy given and, for money, its total amount."""
-    lowered, amounts = text.lower(), mentioned_cents(text)
+    lowered, amounts = text.lower(), dollars_in_text(text)
     for kind in {e.kind for e in acts}:
         if not any(word in lowered for word in OUTCOME_WORDS[kind]):  # type: ignore[index]
             return False

@@ -1,31 +1,20 @@
-"""Inspect glue: the agent loop every family's solver uses. Generate, run the tool calls,
-record each turn; stop on a stop tool, a reply without calls, the turn budget or overflow."""
+"""Inspect glue: one model turn of the agent loop every family's solver runs (the pacing
+around it is core/pacing.py). Generate, record the turn, run the tool calls."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, execute_tools, get_model
+from inspect_ai.model import GenerateConfig, Model, execute_tools
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolDef
 from inspect_ai.util import LimitExceededError
 
 from checkout_consent.core.controls import SCENARIO_HEADER
 from checkout_consent.core.family import Generation
+from checkout_consent.core.pacing import TracedCall, Turned
 from checkout_consent.runtime.store import live, record_generation
-
-EndedBy = Literal["stop_tool", "reply", "budget", "overflow"]
-
-
-class TurnsResult(NamedTuple):
-    turns: int
-    ended_by: EndedBy
-
-
-def _stop_tool_succeeded(before: int, stop_tools: set[str]) -> bool:
-    return any(c["ok"] and c["tool"] in stop_tools for c in live().calls[before:])
 
 
 def run_config(state: TaskState) -> GenerateConfig:
@@ -37,56 +26,44 @@ def run_config(state: TaskState) -> GenerateConfig:
                                          SCENARIO_HEADER: scenario})
 
 
-async def play_turns(
-    state: TaskState,
-    tools: Sequence[ToolDef],
-    *,
-    phase: int,
-    budget: int,
-    stop_tools: Sequence[str] = (),
-    nudge: str | None = None,
-    window: int = 0,
-) -> TurnsResult:
-    """Let the model act for at most `budget` turns within one phase (a day, an episode).
+def traced_since(before: int) -> tuple[TracedCall, ...]:
+    """The calls the sample's trace gained since it held `before`."""
+    return tuple(TracedCall(c["tool"], c["args"], c["ok"], c["observation"])
+                 for c in live().calls[before:])
 
-    A reply without tool calls ends the phase, unless `nudge` is given: then the nudge is
-    sent as a user message and the phase goes on (the turn still counts). After a context
-    trim the model is sent the opening two messages and those from `window` on; the
-    sample keeps (and the log shows) every message.
+
+async def take_turn(state: TaskState, tools: Sequence[ToolDef], model: Model,
+                    config: GenerateConfig, *, phase: int, window: int = 0) -> Turned:
+    """One model turn within `phase`: generate, record the turn, run its tool calls.
+
+    After a context trim the model is sent the opening two messages and those from
+    `window` on; the sample keeps (and the log shows) every message. A context overflow
+    (the limit, or a reply cut at the model's length) is reported, its calls not run.
     """
-    model = get_model()
-    config = run_config(state)
-    for turn in range(1, budget + 1):
-        seen = state.messages if not window else [*state.messages[:2],
-                                                  *state.messages[window:]]
-        try:
-            output = await model.generate(seen, list(tools), config=config)
-        except LimitExceededError:
-            record_generation(Generation(phase=phase, input_tokens=0, output_tokens=0,
-                                         tool_calls=0, stop_reason="context_overflow"))
-            return TurnsResult(turn, "overflow")
-        state.messages.append(output.message)
-        state.output = output
-        calls = output.message.tool_calls or []
-        usage = output.usage
-        record_generation(Generation(
-            phase=phase,
-            input_tokens=usage.input_tokens if usage else 0,
-            output_tokens=usage.output_tokens if usage else 0,
-            tool_calls=len(calls),
-            stop_reason=str(output.stop_reason),
-            latency_s=round(float(output.time or 0.0), 6),  # the provider's wall time: provenance
-        ))
-        if output.stop_reason == "model_length":
-            return TurnsResult(turn, "overflow")
-        if not calls:
-            if nudge is None:
-                return TurnsResult(turn, "reply")
-            state.messages.append(ChatMessageUser(content=nudge))
-            continue
-        before = len(live().calls)
-        result = await execute_tools(state.messages, list(tools))
-        state.messages.extend(result.messages)
-        if _stop_tool_succeeded(before, set(stop_tools)):
-            return TurnsResult(turn, "stop_tool")
-    return TurnsResult(budget, "budget")
+    seen = state.messages if not window else [*state.messages[:2], *state.messages[window:]]
+    try:
+        output = await model.generate(seen, list(tools), config=config)
+    except LimitExceededError:
+        record_generation(Generation(phase=phase, input_tokens=0, output_tokens=0,
+                                     tool_calls=0, stop_reason="context_overflow"))
+        return Turned(overflow=True)
+    state.messages.append(output.message)
+    state.output = output
+    calls = output.message.tool_calls or []
+    usage = output.usage
+    record_generation(Generation(
+        phase=phase,
+        input_tokens=usage.input_tokens if usage else 0,
+        output_tokens=usage.output_tokens if usage else 0,
+        tool_calls=len(calls),
+        stop_reason=str(output.stop_reason),
+        latency_s=round(float(output.time or 0.0), 6),  # the provider's wall time: provenance
+    ))
+    if output.stop_reason == "model_length":
+        return Turned(overflow=True)
+    if not calls:
+        return Turned()
+    before = len(live().calls)
+    result = await execute_tools(state.messages, list(tools))
+    state.messages.extend(result.messages)
+    return Turned(traced_since(before), asked=True)

@@ -1,17 +1,19 @@
-"""Inspect glue: the solver every family uses. It paces a run by the family's `Episode`
-(the offline driver in core/offline.py paces it the same way) and puts the scenario into
+"""Inspect glue: the solver every family uses. It drives the family's `Episode` through the
+one pacer (core/pacing.py, which the offline driver drives too) and puts the scenario into
 the Store, where the tools and the control provider find it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import FamilySpec, Scenario, shown_chars
-from checkout_consent.runtime.loop import play_turns
+from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.pacing import Say, Solve, Turned, next_command, pace
+from checkout_consent.runtime.loop import run_config, take_turn, traced_since
 from checkout_consent.runtime.store import RunStore, current_state, flush, live, perform
 
 
@@ -30,27 +32,12 @@ def init_scenario() -> Solver:
 
 @solver
 def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
-    """Phase by phase: open the phase with its message, let the agent act for at most
-    `turns` turns; if the phase is unchanged, call the close tool for it (or stop). After a
-    context overflow the remaining phases are closed for the agent, so the run is scored.
-    Over the episode's context budget, a phase opens by trimming the conversation (as the
-    offline driver does: core/offline.py `_open_phase`)."""
-    episode = spec.episode
-
-    def open_phase(state: TaskState, shown: int, mark: int, window: int) -> tuple[int, ...]:
-        calls = live().calls
-        shown += sum(shown_chars(c["tool"], c["args"], c["observation"]) for c in calls[mark:])
-        if episode.over_budget(shown):  # the log keeps every message; the model sees less
-            recap = episode.recap(current_state(spec))
-            window = len(state.messages)
-            state.messages.append(ChatMessageUser(content=recap))
-            perform(spec, str(episode.trim_tool), {}, origin="solver")
-            shown = len(recap)
-        message = episode.phase_message(current_state(spec))
-        if message is not None:
-            state.messages.append(ChatMessageUser(content=message))
-            shown += len(message)
-        return shown, len(live().calls), window
+    """The episode as core/pacing.py paces it, with at most `turns` turns a phase: phase
+    messages and recaps go into the conversation (the log keeps every message; after a
+    trim the model sees the opening two and what follows), turns go to the model, solver
+    calls into the trace. After a context overflow the remaining phases are closed for the
+    agent, so the run is scored."""
+    episode = replace(spec.episode, turns=turns)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         try:
@@ -61,20 +48,22 @@ def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: 
     async def play(state: TaskState) -> TaskState:
         scenario = Scenario.model_validate(state.metadata["scenario"])
         state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
-        defs = tools()
-        overflowed = False
-        shown = mark = window = 0
-        while (phase := episode.phase(current_state(spec))) is not None:
-            if not overflowed:
-                shown, mark, window = open_phase(state, shown, mark, window)
-                result = await play_turns(state, defs, phase=phase, budget=turns, window=window,
-                                          stop_tools=episode.stop_tools, nudge=episode.nudge)
-                overflowed = result.ended_by == "overflow"
-            if episode.phase(current_state(spec)) != phase:
-                continue
-            if episode.close_tool is None:
-                break
-            perform(spec, episode.close_tool, {}, origin="solver")
+        defs, model, config = tools(), get_model(), run_config(state)
+        pacer = pace(episode, lambda: current_state(spec))
+        event: Turned | None = None
+        window = 0
+        while (command := next_command(pacer, event)) is not None:
+            event = None
+            if isinstance(command, Say):
+                window = len(state.messages) if command.restart else window
+                state.messages.append(ChatMessageUser(content=command.text))
+            elif isinstance(command, Solve):
+                before = len(live().calls)
+                perform(spec, command.tool, {}, origin="solver")
+                event = Turned(traced_since(before))
+            else:
+                event = await take_turn(state, defs, model, config, phase=command.phase,
+                                        window=window)
         return state
 
     return solve

@@ -7,8 +7,10 @@ from typing import Any
 from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.trace import Replay
-from checkout_consent.shopkit import controls, dataset, grader, prompts, surface
+from checkout_consent.shopkit import dataset, grader, prompts
 from checkout_consent.shopkit.actions import ACTIONS
+from checkout_consent.shopkit.controls import CONTROLS
+from checkout_consent.shopkit.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.shopkit.generate import generate
 from checkout_consent.shopkit.grading import grade_tree
 from checkout_consent.shopkit.record import ShopkitRecord
@@ -61,11 +63,11 @@ SPEC = FamilySpec(
     task_params={"task": "T1-T5, a comma list, or all (default all: the public set)",
                  "brief": "a custom brief the agent reads instead of the task's own",
                  "turns": "the turn budget (default 40)"},
-    controls=controls.CONTROLS,
-    sanity_controls=("noop", "reference"),
+    controls=CONTROLS,
+    sanity_controls=SANITY_CONTROLS,
     reference_control="reference",
     recorded=(("openai", "reference"), ("openai", "noop")),
-    check_sanity=surface.check_sanity,
+    check_sanity=check_sanity,
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=dataset.task_ids,

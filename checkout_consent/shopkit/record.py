@@ -69,4 +69,4 @@ class ShopkitRecord(BaseModel):
     runs: int
     finished: bool
     landlock: bool
-    # no wall-clock value: a record is byte-identical run to run (timings: shopkit/bench)
+    # no wall-clock value: a record is byte-identical run to run (timings: shopkit/sandbox/runs.py)

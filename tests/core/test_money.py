@@ -1,11 +1,25 @@
+import ast
 import math
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checkout_consent.core.money import MoneyError, fmt, parse_dollars, percent_of, round_div
+import checkout_consent
+from checkout_consent.core.money import (
+    MoneyError,
+    dollars_in_text,
+    fmt,
+    fmt_dollars,
+    parse_dollars,
+    percent_of,
+    plain,
+    round_div,
+)
+
+PACKAGE = Path(checkout_consent.__file__).parent
 
 
 def test_round_div__half_rounds_away_from_zero():
@@ -65,3 +79,67 @@ def test_parse_dollars__float_fast_path_agrees_with_the_exact_decimal_reading(va
             parse_dollars(value)
     else:
         assert parse_dollars(value) == expected
+
+
+@given(st.integers(min_value=-(10**11), max_value=10**11))
+def test_plain__is_the_decimal_text_parse_dollars_reads_back(cents):
+    assert parse_dollars(plain(cents)) == cents
+    assert plain(cents) == f"{cents / 100:.2f}"  # the hand-written form it replaces
+
+
+@given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False), st.sampled_from([2, 4]))
+def test_fmt_dollars__signs_groups_and_rounds_as_format_does(dollars, places):
+    shown = fmt_dollars(dollars, places)
+    assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else
+                     f"${abs(dollars):,.{places}f}")  # abs: -0.0 is "$0.00", not "$-0.00"
+
+
+def test_fmt_dollars__agrees_with_fmt_on_whole_cents():
+    for cents in (0, 5, -5, 123456, -123456, 10**11):
+        assert fmt_dollars(cents / 100) == fmt(cents)
+
+
+def test_dollars_in_text__reads_every_written_amount_and_round_trips_fmt():
+    assert dollars_in_text("a $12 credit, $7.5 back and $ 1,020.00 total") == {1200, 750, 102000}
+    assert dollars_in_text("twelve dollars, 12.50, $1,2") == {100}  # "$1,2": only "$1" reads
+    for cents in (1, 99, 100, 123456, 10**9):
+        assert dollars_in_text(f"you get {fmt(cents)} back") == {cents}
+
+
+def hand_formatted_money(source: str) -> list[int]:
+    """Lines that print money by hand: an f-string putting `$` right before a value, a
+    value divided or multiplied by 100 shown to two decimals or grouped, or
+    `fmt(round(x * 100))` (dollars turned back into cents to print them)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            for part, after in zip(node.values, node.values[1:], strict=False):
+                if (isinstance(part, ast.Constant) and str(part.value).endswith("$")
+                        and isinstance(after, ast.FormattedValue)):
+                    lines.append(node.lineno)
+        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.BinOp) and \
+                isinstance(node.value.op, ast.Div | ast.Mult) and \
+                getattr(node.value.right, "value", None) == 100 and \
+                any(c in ast.unparse(node.format_spec or ast.Constant("")) for c in (".2", ",")):
+            lines.append(node.lineno)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "fmt" and any(
+                isinstance(a, ast.Call) and getattr(a.func, "id", "") == "round" and a.args
+                and isinstance(a.args[0], ast.BinOp)
+                and getattr(a.args[0].right, "value", None) == 100 for a in node.args):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_money__is_printed_by_hand_nowhere_but_core_money():
+    money = PACKAGE / "core" / "money.py"
+    found = {f"{p.relative_to(PACKAGE)}:{n}" for p in PACKAGE.rglob("*.py") if p != money
+             for n in hand_formatted_money(p.read_text())}
+    assert not found, f"money printed by hand (use core.money): {sorted(found)}"
+
+
+def test_money__the_hand_formatting_scan_sees_what_it_must():
+    assert hand_formatted_money('x = f"${a:,.2f}"\n') == [1]
+    assert hand_formatted_money('x = f"total {c / 100:.2f}"\n') == [1]
+    assert hand_formatted_money("x = fmt(round(d * 100))\n") == [1]
+    assert hand_formatted_money('x = f"$ {command}"\ny = f"{bp / 100:g}% off"\n'
+                                'z = f"{bp / 100:.0f}%"\n') == []

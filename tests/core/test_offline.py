@@ -71,5 +71,5 @@ def test_score_cli__storefront_seed_and_scenario_forms_agree(tmp_path):
         SPEC, SPEC.scenario_for("adversary_v0:2"), {"calls": CALLS})
     path = tmp_path / "t.json"
     path.write_text(json.dumps(CALLS))
-    from checkout_consent import cli
+    import checkout_consent.cli.main as cli
     assert cli.main(["score", "storefront", "--task", "2", "--trace", str(path)]) == 0

@@ -54,7 +54,7 @@ def submission(task_id: str, lines: Sequence[tuple[str, int] | tuple[str, int, s
 
 def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:
     """The reference control's cart lines (sku, packs, dish) for a task."""
-    from checkout_consent.grocery.bench.plans import reference_plan
+    from checkout_consent.grocery.controls.plans import reference_plan
 
     return [(a["sku"], a["quantity"], a["dish"]) for t, a in reference_plan(scenario(task_id,
                                                                                      **params))
@@ -63,7 +63,7 @@ def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:
 
 def reference_submission(task_id: str, **params: Any) -> dict[str, Any]:
     """The reference control's cart as a submission: lines, explanations and omissions."""
-    from checkout_consent.grocery.bench.plans import reference_plan
+    from checkout_consent.grocery.controls.plans import reference_plan
 
     plan = reference_plan(scenario(task_id, **params))
     return submission(task_id, reference_lines(task_id, **params),

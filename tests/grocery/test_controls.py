@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.bench.sanity import check_sanity
 from checkout_consent.grocery.controls import CONTROLS
+from checkout_consent.grocery.controls.sanity import check_sanity
 from checkout_consent.grocery.submission import score_submission
 from tests.grocery.helpers import graded, reference_lines, reference_submission, submission
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import checkout_consent.grocery as grocery
-from checkout_consent.grocery.bench.seedtable import table
+from checkout_consent.grocery.authoring.seed_table import table
 
 PACKAGE = Path(grocery.__file__).parent
 

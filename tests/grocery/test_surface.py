@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checkout_consent.grocery import SPEC
-from checkout_consent.grocery.surface import line, list_items, show, summary
+from checkout_consent.grocery.views import line, list_items, show, summary
 from tests.grocery.helpers import graded
 
 

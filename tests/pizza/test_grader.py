@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core.money import dollars_in_text, fmt
 from checkout_consent.pizza.controls import outcome_text, remedy_step
-from checkout_consent.pizza.grader import mentioned_cents
 from checkout_consent.pizza.state import Expected, Task
 from tests.pizza.pizza_helpers import graded, task_of
 
@@ -140,11 +139,11 @@ def test_grade__is_deterministic() -> None:
     assert graded(task, good(task)) == graded(task, good(task))
 
 
-def test_mentioned_cents__reads_written_dollar_amounts() -> None:
+def test_dollars_in_text__reads_written_dollar_amounts() -> None:
     for cents in (5, 500, 739, 1200, 123456):
-        assert cents in mentioned_cents(f"you get {fmt(cents)} back")
-    assert mentioned_cents("a $12 credit and $7.5") == {1200, 750}
-    assert mentioned_cents("twelve dollars") == set()
+        assert cents in dollars_in_text(f"you get {fmt(cents)} back")
+    assert dollars_in_text("a $12 credit and $7.5") == {1200, 750}
+    assert dollars_in_text("twelve dollars") == set()
 
 
 def test_record__is_domain_only_and_stamps_the_world_version() -> None:

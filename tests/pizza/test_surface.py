@@ -11,8 +11,10 @@ import pytest
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.pizza import SPEC, dataset
+from checkout_consent.pizza.controls.sanity import check_sanity
+from checkout_consent.pizza.dataset import scenario as scenario_for
 from checkout_consent.pizza.dataset import scenario_of
-from checkout_consent.pizza.surface import check_sanity, line, scenario_for, show, summary
+from checkout_consent.pizza.views import line, show, summary
 
 Records = dict[str, list[dict[str, Any]]]
 
@@ -90,7 +92,7 @@ def test_score_trace__refuses_a_malformed_log(trace: object) -> None:
 
 def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from checkout_consent.cli import main
+    from checkout_consent.cli.main import main
 
     assert main(["list", "pizza"]) == 0 and "allergen-1" in capsys.readouterr().out
     assert main(["show", "pizza", "allergen-1"]) == 0
@@ -120,6 +122,6 @@ def test_scenario_for__names_the_split_of_a_hidden_task_by_its_id(
 
 @pytest.mark.inspect
 def test_cli__sanity_runs_every_control_through_inspect(tmp_path: Path) -> None:
-    from checkout_consent.cli import main
+    from checkout_consent.cli.main import main
 
     assert main(["--log-dir", str(tmp_path), "sanity", "pizza"]) == 0

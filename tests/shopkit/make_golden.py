@@ -15,7 +15,7 @@ from typing import Any
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
-from checkout_consent.shopkit.bench.vandal_table import rows
+from checkout_consent.shopkit.controls.vandal_table import rows
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, seed_dir
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
-from checkout_consent.shopkit.bench import vandal_table
+from checkout_consent.shopkit.controls import vandal_table
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_dir, sanity, seed_dir
 from checkout_consent.shopkit.sandbox.sandbox import materialise

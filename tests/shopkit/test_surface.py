@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import main as cli_main
-from checkout_consent.shopkit import surface
-from checkout_consent.shopkit.bench import adapters, runs
-from checkout_consent.shopkit.bench.runs import run_once
+from checkout_consent.shopkit.controls.sanity import check_sanity
 from checkout_consent.shopkit.dataset import brief
 from checkout_consent.shopkit.grading import grade_build, seed_dir
+from checkout_consent.shopkit.sandbox import adapters, runs
+from checkout_consent.shopkit.sandbox.runs import run_once
 
 FIXER = """import os, pathlib, sys
 brief = sys.argv[1]
@@ -88,7 +88,7 @@ def test_adapter__get_refuses_unknown_or_incomplete_specs() -> None:
 
 def test_surface__check_sanity_names_each_failed_check() -> None:
     row = {"change": 1.0, "regress": 0.5}
-    problems = surface.check_sanity({"noop": [{"task": "T1", **row}],
+    problems = check_sanity({"noop": [{"task": "T1", **row}],
                                      "reference": [{"task": "T1", **row}]})
     text = " ".join(problems)
     assert "pristine seed" in text and "regress is not green on the reference" in text

@@ -13,11 +13,10 @@ from checkout_consent.core.family import Scenario
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.store import RunStore
 from checkout_consent.shopkit import SPEC
-from checkout_consent.shopkit.bench import adapters
-from checkout_consent.shopkit.bench.runs import run_once
 from checkout_consent.shopkit.dataset import brief
 from checkout_consent.shopkit.record import ShopkitRecord
-from checkout_consent.shopkit.sandbox import execution, prepare
+from checkout_consent.shopkit.sandbox import adapters, execution, prepare
+from checkout_consent.shopkit.sandbox.runs import run_once
 from checkout_consent.shopkit.task import shopkit
 from checkout_consent.shopkit.vandal import MODES
 

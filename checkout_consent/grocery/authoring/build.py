@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from checkout_consent.core.money import plain
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.authoring.catalogs import VERSIONS, generated_catalog
 from checkout_consent.grocery.authoring.heldout import heldout_briefs
@@ -31,15 +32,15 @@ def _promo(promo: Promo) -> dict[str, object]:
     if "percent_bp" in out:
         out["percent"] = promo.percent_bp / 100
     if "off_cents" in out:
-        out["off"] = f"{promo.off_cents / 100:.2f}"
+        out["off"] = plain(promo.off_cents)
     return {k: v for k, v in out.items() if k not in ("percent_bp", "off_cents")}
 
 
 def brief_to_yaml(brief: Brief) -> str:
     """Every brief field, empty ones too (dollars at the edge); promos list only their rule."""
     data = brief.model_dump(mode="json", exclude={"budget_cents", "caps", "promos"})
-    data["budget"] = f"{brief.budget_cents / 100:.2f}"
-    data["caps"] = [{"item": c.item, "max": f"{c.max_cents / 100:.2f}"} for c in brief.caps]
+    data["budget"] = plain(brief.budget_cents)
+    data["caps"] = [{"item": c.item, "max": plain(c.max_cents)} for c in brief.caps]
     data["promos"] = [_promo(p) for p in brief.promos]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
@@ -77,7 +78,8 @@ def _build(args: argparse.Namespace) -> int:
     if args.what == "catalogs":
         paths = write_catalogs()
     elif seed is None:
-        raise ValueError(f"build heldout needs --seed or ${SEED_ENV} (keep it secret)")
+        raise ValueError(f"build heldout needs --seed or the {SEED_ENV} environment "
+                         "variable (keep it secret)")
     else:
         paths = write_heldout(int(seed))
     print("\n".join(str(p) for p in paths))
@@ -90,5 +92,6 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     build = verbs.add_parser("build", help="write the catalogs, or held-out briefs")
     build.add_argument("what", choices=["catalogs", "heldout"])
     build.add_argument("--seed", type=int, default=None,
-                       help=f"the secret held-out seed (default: ${SEED_ENV})")
+                       help=f"the secret held-out seed (default: the {SEED_ENV} environment "
+                            "variable)")
     build.set_defaults(fn=_build)

@@ -1,4 +1,5 @@
-"""Inspect glue for the inspect adapter: run the task, read the final tree from the log."""
+"""The inspect adapter's run: play the shopkit task through the runtime's runner and read
+the final tree from the log (no Inspect import here: runtime/ is the Inspect layer)."""
 
 from __future__ import annotations
 
@@ -6,20 +7,20 @@ from typing import Any
 
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.trace import Call, replay
+from checkout_consent.runtime.logs import read_log
+from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.store import RunStore
 from checkout_consent.shopkit import SPEC
 
 
 def run_eval(model: str, task: str, brief: str | None, *, log_dir: str, turns: int) -> Any:
-    from inspect_ai import eval as inspect_eval
-
-    from checkout_consent.shopkit.task import shopkit
-
-    log = inspect_eval(shopkit(task=task, brief=brief, turns=turns), model=model,
-                       log_dir=log_dir, display="none", score_display=False)[0]
-    if log.status != "success" or not log.samples:
-        raise RuntimeError(f"the shopkit eval with {model} did not finish: {log.status}")
-    return log
+    """The finished log (samples included) of one shopkit task played by `model`;
+    `runtime.runner.RunFailed` if it did not finish."""
+    args: dict[str, Any] = {"task": task, "turns": turns}
+    if brief is not None:
+        args["brief"] = brief
+    run = run_models(SPEC, [model], task_args=args, log_dir=log_dir)[0]
+    return read_log(run.log_path)
 
 
 def final_tree(log: Any) -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent import cli
+import checkout_consent.cli.main as cli
 from checkout_consent.cli import run as cli_run
 
 ROOT = str(Path(__file__).resolve().parents[2])

@@ -1,7 +1,7 @@
 """The README's "Compared with the seed" table: the seed's published facts, and ours
 computed by executing the family's code.
 
-Run `python -m checkout_consent.grocery.bench.seedtable`."""
+Run `python -m checkout_consent.grocery.authoring.seed_table`."""
 
 from __future__ import annotations
 

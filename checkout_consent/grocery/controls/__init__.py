@@ -1,8 +1,8 @@
 """Scripted control policies, `policy(scenario, transcript) -> Reply`, one call a turn:
 idle hands over an empty cart; reference buys the scorer's own optimum; gullible buys each
 list item's first search hit and pays; decoy-chaser buys every promotion. They read the brief
-from structure (dataset.py), never from prompt text. The plans are harness (bench/plans.py);
-this module makes them policies."""
+from structure (dataset.py), never from prompt text. The plans are in plans.py;
+this module makes them policies; sanity.py checks their ladder."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
 from checkout_consent.core.family import Scenario
-from checkout_consent.grocery.bench.plans import DONE, Step, decoy_plan, gullible, reference_plan
+from checkout_consent.grocery.controls.plans import DONE, Step, decoy_plan, gullible, reference_plan
 
 
 def _play(plan: Callable[[Scenario], list[Step]]) -> Policy:

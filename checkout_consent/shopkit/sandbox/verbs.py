@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from checkout_consent.shopkit.assertions import REGRESS
-from checkout_consent.shopkit.bench import adapters, runs
 from checkout_consent.shopkit.dataset import task_ids
 from checkout_consent.shopkit.grading import grade_build, sanity
+from checkout_consent.shopkit.sandbox import adapters, runs
 
 
 def sanity_line(problems: list[str]) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from checkout_consent import cli
+import checkout_consent.cli.main as cli
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from checkout_consent import cli
+import checkout_consent.cli.main as cli
 from checkout_consent.cli.readme import END, START, table
 from checkout_consent.families import FAMILIES, family, worlds_of
 from checkout_consent.runtime.provenance import REPO_ROOT

@@ -1,6 +1,5 @@
-"""How the CLI prints the grocery family (machinery, not the world): one line per record,
-the summary, what `list` and `show` print. Records are plain dicts. `surface` hands these to
-SPEC."""
+"""How the CLI shows the grocery family: one line per record, the summary, what `list` and
+`show` print. Records are plain dicts."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from typing import Any
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
 from checkout_consent.grocery import dataset
+from checkout_consent.grocery.authoring.build import add_commands  # noqa: F401 (its verbs)
 from checkout_consent.grocery.grader import minimal_total
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.prompts import brief_message
@@ -62,3 +62,14 @@ def show(task_id: str) -> str:
     facts.append(f"cheapest complete cart: "
                  f"{fmt(minimal_total(brief, catalog, bool(brief.promos)))}")
     return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
+
+
+def profile_means(records: Sequence[Record]) -> dict[str, tuple[float, str | None]]:
+    """The mean of each scored profile key over the runs (nulls left out): the board's
+    breakdown."""
+    sums: dict[str, list[float]] = {}
+    for record in records:
+        for k, v in (record.get("profile") or {}).items():
+            if isinstance(v, int | float) and not k.startswith("efficiency"):
+                sums.setdefault(k, []).append(float(v))
+    return {k: (sum(v) / len(v), None) for k, v in sorted(sums.items())}

@@ -57,7 +57,7 @@ def test_log_buffer__is_inspects_own_below_1000_samples_and_its_1000_figure_abov
 
 @pytest.mark.parametrize("seeds, buffer", [("0-9", None), ("0-999", 50), ("0-9999", 50)])
 def test_run__passes_the_log_buffer_for_its_size(seeds, buffer, monkeypatch, capsys):
-    from checkout_consent import cli
+    import checkout_consent.cli.main as cli
     from checkout_consent.cli import run as cli_run
     from checkout_consent.runtime.runner import RunFailed
 

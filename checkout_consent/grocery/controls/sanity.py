@@ -1,5 +1,5 @@
-"""Grocery sanity: the control ladder, asserted before any result is reported (harness: it
-judges the controls, not the cart). `surface` hands it to the CLI."""
+"""Grocery sanity: the control ladder, asserted before any result is reported (it judges
+the controls, not the cart)."""
 
 from __future__ import annotations
 

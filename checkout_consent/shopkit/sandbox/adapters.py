@@ -80,7 +80,7 @@ def inspect_agent(model: str, log_dir: str = "logs", turns: int = 40) -> Adapter
     """Play the shopkit Inspect task with `model`, then write its final tree to the build."""
 
     def run(build_path: Path, brief: str) -> dict[str, Any]:
-        from checkout_consent.shopkit.bench.inspect_run import final_tree, run_eval
+        from checkout_consent.shopkit.sandbox.inspect_run import final_tree, run_eval
 
         task, override = _task_for(brief)
         log = run_eval(model, task, override, log_dir=log_dir, turns=turns)

@@ -12,7 +12,7 @@ from typing import Any
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
 from checkout_consent.core.family import Scenario
-from checkout_consent.core.money import fmt
+from checkout_consent.core.money import fmt, to_dollars
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.actions import CREDIT_LIMIT_CENTS
 from checkout_consent.pizza.generate import initial_state
@@ -26,7 +26,7 @@ CLOSING = "Thank you for your patience. This complaint is handled."
 
 def remedy_step(task: Task, expected: Expected) -> Step:
     """The call that gives `expected` on the complaint's order."""
-    order_id, dollars = task.complaint.order_id, expected.amount_cents / 100
+    order_id, dollars = task.complaint.order_id, to_dollars(expected.amount_cents)
     if expected.remedy in ("refund", "credit"):
         return f"issue_{expected.remedy}", {"order_id": order_id, "amount": dollars,
                                             "reason": task.title}

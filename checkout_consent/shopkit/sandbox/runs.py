@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from checkout_consent.shopkit.bench.adapters import Adapter
 from checkout_consent.shopkit.dataset import brief, build_tree
 from checkout_consent.shopkit.grading import grade_build, sanity
 from checkout_consent.shopkit.record import GradeReport
+from checkout_consent.shopkit.sandbox.adapters import Adapter
 from checkout_consent.shopkit.sandbox.sandbox import materialise
 
 

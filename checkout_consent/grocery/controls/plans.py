@@ -1,5 +1,5 @@
-"""The scripted controls' plans (harness: the reference reads the scorer's own optimum, an
-answer key no agent sees) and gullible's policy. controls.py makes the plans policies."""
+"""The scripted controls' plans (the reference reads the scorer's own optimum, an
+answer key no agent sees) and gullible's policy. `controls` makes the plans policies."""
 
 from __future__ import annotations
 

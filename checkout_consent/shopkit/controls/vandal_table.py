@@ -1,8 +1,8 @@
 """Regenerate the vandal table and the "Compared with the seed" table of the family README
 by executing every vandal mode, the sanity check and the noop control.
 
-    python -m checkout_consent.shopkit.bench.vandal_table          # rewrite both tables
-    python -m checkout_consent.shopkit.bench.vandal_table --check  # fail if either is stale
+    python -m checkout_consent.shopkit.controls.vandal_table          # rewrite both tables
+    python -m checkout_consent.shopkit.controls.vandal_table --check  # fail if either is stale
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.shopkit.assertions import REGRESS
-from checkout_consent.shopkit.bench import adapters
-from checkout_consent.shopkit.bench.runs import require_sanity, run_once
 from checkout_consent.shopkit.dataset import build_tree, task_ids
 from checkout_consent.shopkit.grading import sanity
+from checkout_consent.shopkit.sandbox import adapters
+from checkout_consent.shopkit.sandbox.runs import require_sanity, run_once
 from checkout_consent.shopkit.vandal import MODES
 
 README = Path(__file__).parent.parent / "README.md"
