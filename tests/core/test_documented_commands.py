@@ -141,6 +141,9 @@ RULES = (
          r"bench\.seedtable", "no", "regenerates committed data: tests/grocery/"
          "test_catalog.py, tests/grocery/test_golden.py and tests/grocery/test_readme.py hold "
          "the committed files current"),
+    Rule("screenshots", r"^(mkdir -p|for f in|chromium) .*board-shots", "no",
+         "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
+         "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG"),
     Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
     Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
     Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
