@@ -37,7 +37,8 @@ class Member:
 ROSTER: tuple[Member, ...] = (
     Member(storefront.SPEC, storefront_views, Board(
         breakdown=Breakdown("trap catch rate per variant (caught/met)", "catch rate",
-                            storefront_views.variant_catch),
+                            storefront_views.variant_catch,
+                            "not applicable: variant never met"),
         direct_examples=("cautious",))),
     Member(storefront.SPEC_V1, storefront_v1_views),
     Member(shopkit.SPEC, shopkit_views),
@@ -45,7 +46,7 @@ ROSTER: tuple[Member, ...] = (
     Member(grocery.SPEC, grocery_views, Board(
         seasons=grocery.dataset.seasons,
         breakdown=Breakdown("profile keys (mean over tasks)", "mean",
-                            grocery_views.profile_means),
+                            grocery_views.profile_means, "not applicable: key never scored"),
         card_section=("grocery", StoreSnapshot),
         card_example={"store_snapshot": "v3.0", "seed": 0})),
 )

@@ -25,6 +25,7 @@ class Breakdown:
     title: str
     ylabel: str
     groups: Groups
+    not_applicable: str  # the legend's words for a group a submission never met
 
 
 @dataclass(frozen=True)

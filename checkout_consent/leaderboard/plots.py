@@ -1,16 +1,25 @@
 """The board's plots, drawn with matplotlib as SVG, byte-identical build to build: a bundled
-font (DejaVu Sans), glyphs as paths, a fixed SVG hash salt, no date or creator metadata."""
+font (DejaVu Sans), glyphs as paths, a fixed SVG hash salt, no date or creator metadata.
+
+Axes start at zero for quantities that cannot be negative (a 0.05-cent cost difference
+must not fill the plot), every label stays inside the figure, an empty view says so, and a
+bar that is zero is drawn differently from one that does not apply."""
 
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter  # noqa: E402
 
 from checkout_consent.leaderboard.adapter import Breakdown  # noqa: E402
 from checkout_consent.leaderboard.board import View  # noqa: E402
@@ -20,6 +29,11 @@ from checkout_consent.leaderboard.headline import headline  # noqa: E402
 STYLE: Any = {"svg.hashsalt": "checkout-consent-board", "svg.fonttype": "path",
          "font.family": "DejaVu Sans", "font.size": 9, "path.simplify": False}
 COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a"}
+EMPTY = "no submissions yet"
+NOT_APPLICABLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "#9a9a9a", "hatch": "////"}
+PLACEHOLDER = 0.04  # the height of a not-applicable bar on a 0-1 axis
+MIN_COST_SPAN = 0.01  # dollars: an axis of costs spans at least a cent
+LABEL_CHARS = 28
 
 
 def _svg(fig: Figure) -> str:
@@ -29,54 +43,110 @@ def _svg(fig: Figure) -> str:
     return out.getvalue()
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 1] + "…"
+
+
+def limits(values: list[float], min_span: float) -> tuple[float, float]:
+    """Axis limits that include zero, span at least `min_span`, padded at both ends so a
+    point on zero or at the top is drawn whole."""
+    lo, hi = min(0.0, *values), max(0.0, *values)
+    if hi - lo < min_span:
+        hi = lo + min_span
+    pad = 0.06 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def _empty(ax: Axes) -> None:
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, EMPTY, transform=ax.transAxes, ha="center", va="center", fontsize=12,
+            color="#666666")
+
+
+def _label(ax: Axes, text: str, x: float, y: float) -> None:
+    """The point's label, on the side of the point that keeps it inside the axes."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    left = (x - x0) > 0.55 * (x1 - x0)
+    high = (y - y0) > 0.85 * (y1 - y0)
+    ax.annotate(_short(text), (x, y), textcoords="offset points", fontsize=7,
+                xytext=(-6 if left else 6, -5 if high else 4), ha="right" if left else "left",
+                va="top" if high else "bottom")
+
+
 def score_cost(view: View) -> str:
     """Headline (with its 95% CI as error bars) against normalized cost, one point a row."""
     head = headline(view.family)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        ax.set_title(textwrap.fill(f"{view.family}{': ' + view.title if view.title else ''}: "
+                                   "score against cost (grey: controls)", 70))
+        if not view.rows:
+            _empty(ax)
+            fig.tight_layout()
+            return _svg(fig)
+        costs = [r.entry.cost_normalized for r in view.rows]
+        ax.set_xlim(*limits(costs, MIN_COST_SPAN))
+        if head.unit == "%":
+            ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))  # 0% to 100%
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        else:
+            bounds = [r.low for r in view.rows] + [r.high for r in view.rows]
+            ax.set_ylim(*limits(bounds, 1.0))
+        ax.xaxis.set_major_locator(MaxNLocator(6))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"${v:,.2f}"))
         for row in view.rows:
-            kind = row.entry.card.kind
             ax.errorbar([row.entry.cost_normalized], [row.mean],
                         yerr=[[row.mean - row.low], [row.high - row.mean]], fmt="o",
-                        color=COLOURS[kind], capsize=3)
-            ax.annotate(row.entry.card.submission_id, (row.entry.cost_normalized, row.mean),
-                        textcoords="offset points", xytext=(5, 4), fontsize=7)
+                        color=COLOURS[row.entry.card.kind], capsize=3)
+            _label(ax, row.entry.card.submission_id, row.entry.cost_normalized, row.mean)
         ax.set_xlabel("cost at normalized rates (USD, whole submission)")
         ax.set_ylabel(head.label + (" ($)" if head.unit == "$" else ""))
-        ax.set_title(f"{view.family}{': ' + view.title if view.title else ''}: "
-                     "score against cost (grey: controls)")
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
         return _svg(fig)
 
 
-def _bars(title: str, groups: list[str], series: dict[str, list[float]], ylabel: str,
-          labels: dict[str, list[str]] | None = None) -> str:
+def _bars(title: str, groups: list[str], series: dict[str, list[float | None]], ylabel: str,
+          labels: dict[str, list[str]], not_applicable: str) -> str:
+    """Grouped bars on a 0-1 axis; None is drawn as a hatched placeholder, zero as a
+    stroke on the axis in the series' colour, each named in the legend."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(7.2, 3.8))
         width = 0.8 / max(1, len(series))
+        handles: list[Any] = []
         for i, (name, values) in enumerate(series.items()):
-            bars = ax.bar([g + i * width for g in range(len(groups))], values, width, label=name)
-            if labels is not None:
-                ax.bar_label(bars, labels[name], fontsize=6, padding=1)
+            xs = [g + i * width for g in range(len(groups))]
+            heights = [PLACEHOLDER if v is None else v for v in values]
+            colour = f"C{i}"
+            bars = ax.bar(xs, heights, width, color=colour)
+            handles.append(Patch(facecolor=colour, label=_short(name)))
+            for x, v, patch in zip(xs, values, bars.patches, strict=True):
+                if v is None:
+                    patch.set(**NOT_APPLICABLE)
+                elif v == 0:
+                    ax.plot([x - width * 0.45, x + width * 0.45], [0, 0], color=colour,
+                            linewidth=3, solid_capstyle="butt", clip_on=False)
+            ax.bar_label(bars, labels[name], fontsize=6, padding=2)
         ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups, rotation=20,
                       ha="right", fontsize=7)
-        ax.set_ylim(0, 1.05)
+        ax.set_ylim(0, 1.1)
         ax.set_ylabel(ylabel)
-        ax.set_title(title)
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.set_title(textwrap.fill(title, 70))
+        handles += [Line2D([], [], color="black", linewidth=3, label="zero: a stroke on the axis"),
+                    Patch(**NOT_APPLICABLE, label=not_applicable)]
+        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         fig.tight_layout()
         return _svg(fig)
 
 
-def breakdown(entries: list[Entry], spec: Breakdown) -> str:
+def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
     """The family's breakdown (`Board.breakdown`): a value per group, one bar per
-    submission, labelled where the family gives a label (a group a submission lacks is
-    drawn at 0)."""
+    submission, labelled as the family labels it; a group a submission never met is not
+    applicable: drawn hatched, labelled n/a."""
     per = {e.card.submission_id: spec.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
-    series = {sid: [got[g][0] if g in got else 0.0 for g in groups] for sid, got in per.items()}
-    labels = {sid: [(got[g][1] or "") if g in got else "" for g in groups]
+    series: dict[str, list[float | None]] = {
+        sid: [got[g][0] if g in got else None for g in groups] for sid, got in per.items()}
+    labels = {sid: [(got[g][1] or f"{got[g][0]:.2f}") if g in got else "n/a" for g in groups]
               for sid, got in per.items()}
-    shown = labels if any(x for row in labels.values() for x in row) else None
-    return _bars(spec.title, groups, series, spec.ylabel, shown)
+    return _bars(title, groups, series, spec.ylabel, labels, spec.not_applicable)

@@ -4,6 +4,7 @@ no external resource; opened straight from the file system."""
 from __future__ import annotations
 
 import html
+import re
 
 from checkout_consent.families import family, member
 from checkout_consent.leaderboard import plots
@@ -13,13 +14,20 @@ from checkout_consent.leaderboard.render import GENERATED, heading, html_table, 
 CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
 th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#eef2f7}
-tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}"""
+tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}
+code{font-family:"DejaVu Sans Mono",monospace;background:#f3f3f3;padding:0 3px;
+white-space:nowrap}"""
+
+
+def inline(text: str) -> str:
+    """Plain text with Markdown's inline code (`...`) as HTML: escaped, `x` -> <code>x</code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def files(views: list[View]) -> dict[str, str]:
     """Relative path (under site/) -> content, for the page and every plot."""
     out: dict[str, str] = {}
-    body = [f"<h1>checkout-consent leaderboard</h1><p>{html.escape(GENERATED)}</p>"]
+    body = [f"<h1>checkout-consent leaderboard</h1><p>{inline(GENERATED)}</p>"]
     nav = "".join(f'<li><a href="#{slug(v)}">{html.escape(heading(v))}</a></li>' for v in views)
     body.append(f'<nav><ul>{nav}</ul></nav>')
     for view in views:
@@ -27,7 +35,7 @@ def files(views: list[View]) -> dict[str, str]:
         out[name] = plots.score_cost(view)
         body += [f'<section><h2>{html.escape(heading(view))}</h2>', html_table(view),
                  f"<p>pass^k counts a run as passed when: "
-                 f"{html.escape(passed_note(view.family))}.</p>",
+                 f"{inline(passed_note(view.family))}.</p>",
                  f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
                  'against cost"></figure>']
         extra = _extra(view)
@@ -47,4 +55,5 @@ def _extra(view: View) -> tuple[str, str, str] | None:
     spec = member(family(view.family)).board.breakdown
     if spec is None or not entries:
         return None
-    return (f"plots/{slug(view)}-breakdown.svg", plots.breakdown(entries, spec), spec.title)
+    title = f"{view.family}: {spec.title}"
+    return (f"plots/{slug(view)}-breakdown.svg", plots.breakdown(entries, spec, title), title)

@@ -59,12 +59,12 @@ def show(item: str) -> str:
 
 
 def variant_catch(records: Sequence[Record]) -> dict[str, tuple[float, str | None]]:
-    """Per hidden-fee variant: the catch rate over the runs, labelled caught/met (a variant
-    the runs never met is 0, labelled 0/0): the board's breakdown."""
+    """Per hidden-fee variant the runs met: the catch rate, labelled caught/met (a variant
+    never met is left out: not applicable): the board's breakdown."""
     out: dict[str, tuple[float, str | None]] = {}
     for v in VARIANTS:
         c = sum(r.get("traps_by_variant", {}).get(v, {}).get("caught", 0) for r in records)
         t = sum(r.get("traps_by_variant", {}).get(v, {}).get("total", 0) for r in records)
-        if any(v in r.get("traps_by_variant", {}) for r in records):
-            out[v] = (c / t if t else 0.0, f"{c}/{t}")
+        if t:
+            out[v] = (c / t, f"{c}/{t}")
     return out

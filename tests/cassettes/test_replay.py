@@ -120,6 +120,7 @@ def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_
         replay(copy, log_dir=tmp_path / "logs")
 
 
+@pytest.mark.slow  # every committed cassette: about a CPU-minute; the tests above replay parts
 def test_committed_cassettes__replay_matches_golden(tmp_path, capsys):
     assert store.run_dirs([store.CASSETTE_ROOT]), "no committed cassettes"
     assert cli.main(["--log-dir", str(tmp_path), "replay"]) == 0, capsys.readouterr().out

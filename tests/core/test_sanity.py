@@ -14,6 +14,9 @@ WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too
 # adversary_v1's four 30-day controls through Inspect take about two minutes for its 10
 # public seeds on this machine: the default run plays 3 of them, the slow layer all 10.
 SEEDS = {"storefront/adversary_v1": "0-2"}
+# The costliest equality checks (each a CPU-minute or so) run in the slow layer; every family
+# is still run end to end through Inspect in the default run by its own tests/<family>/ tests.
+SLOW_WORLDS = {"pizza", "storefront", "storefront/adversary_v1"}
 
 
 def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
@@ -28,7 +31,8 @@ def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
 
 
 @pytest.mark.inspect
-@pytest.mark.parametrize("label", sorted(WORLDS))
+@pytest.mark.parametrize("label", [pytest.param(w, marks=[pytest.mark.slow] * (w in SLOW_WORLDS))
+                                   for w in sorted(WORLDS)])
 def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, tmp_path):
     spec = WORLDS[label]
     args = dict(spec.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})

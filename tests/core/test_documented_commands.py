@@ -1,0 +1,306 @@
+"""Every command the docs show still works as written: each command of README.md,
+CONTRIBUTING.md and the family READMEs (fenced bash blocks, and the command lines of
+untagged blocks) matches exactly one rule below, and a command matching none fails, so a
+newly documented command must be classified. The cheap ones (list, show, sanity, score
+with a file supplied, the family verbs) run as real subprocesses in the default run; a model
+run or an `inspect eval` runs in the slow layer with the family's reference control in the
+model's place (every flag and -T value as written); the rest say what covers them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from checkout_consent.cli.main import parser
+from checkout_consent.core.offline import play
+from checkout_consent.families import FAMILIES, family
+from checkout_consent.runtime.provenance import REPO_ROOT
+
+DOCS = [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md",
+        *sorted(REPO_ROOT.glob("checkout_consent/*/README.md"))]
+COMMAND_WORDS = ("checkout-consent", "inspect", "pytest", "pip", "python", "curl", "ruff",
+                 "mypy", "docker", "export")
+BIN = Path(sys.executable).parent
+TIMEOUT_S = 600
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    return re.findall(r"^```([a-z]*)\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def _unbracket(words: list[str]) -> list[str]:
+    """Optional `[--flag VALUE]` groups kept, their brackets dropped (JSON left alone)."""
+    out, inside = [], False
+    for w in words:
+        if w.startswith("[-"):
+            w, inside = w[1:], True
+        if inside and w.endswith("]"):
+            w, inside = w[:-1], False
+        out.append(w)
+    return out
+
+
+def _commands(words: list[str]) -> list[str]:
+    """One command line's commands: split at `&&`, a trailing `&` dropped."""
+    out, current = [], []
+    for w in [*words, "&&"]:
+        if w == "&&":
+            if current and current[-1] == "&":
+                current.pop()
+            if current:
+                out.append(shlex.join(_unbracket(current)))
+            current = []
+        else:
+            current.append(w)
+    return out
+
+
+def _logical_lines(body: str) -> list[str]:
+    """Commands of a block: lines joined across backslashes and open quotes, comments
+    dropped, `&&` chains split."""
+    out: list[str] = []
+    pending = ""
+    for raw in body.splitlines():
+        pending = f"{pending}\n{raw}" if pending else raw
+        if pending.endswith("\\"):
+            pending = pending[:-1]
+            continue
+        try:
+            words = shlex.split(pending, comments=True)
+        except ValueError:  # an open quote: the command goes on
+            continue
+        out += _commands(words)
+        pending = ""
+    return out
+
+
+def _bare(command: str) -> str:
+    """The command without its leading environment assignments (`KEY=... cmd`)."""
+    return re.sub(r"^([A-Z_]+=\S*\s+)+", "", command)
+
+
+def _is_command(line: str) -> bool:
+    return _bare(line).split(" ", 1)[0] in COMMAND_WORDS
+
+
+def documented() -> list[tuple[str, str]]:
+    """(doc, command) for every command the docs show, `&&` chains split."""
+    out = []
+    for doc in DOCS:
+        for lang, body in _blocks(doc.read_text()):
+            if lang not in ("", "bash", "sh", "shell"):
+                continue
+            out += [(doc.relative_to(REPO_ROOT).as_posix(), line)
+                    for line in _logical_lines(body) if lang or _is_command(line)]
+    return out
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    pattern: str  # a regex searched in the command
+    runs: str  # "default", "slow" or "no"
+    why: str  # for "no": what covers it instead (a test file it names must exist)
+
+
+A_MODEL = r"--model (?!control/)(M\b|\S+/\S+)"
+RULES = (
+    Rule("install", r"^pip install ", "no", "installs the suite; every test runs inside it"),
+    Rule("test runner", r"^pytest\b", "no", "the test runner itself: .ci/run runs `pytest` "
+         "and `pytest -m slow`"),
+    Rule("lint", r"^(ruff|mypy) ", "no", "the linters: run by hand before a commit"),
+    Rule("container", r"^docker ", "no", "needs docker, which this machine does not have"),
+    Rule("a key", r"^export \w+_API_KEY=", "no", "sets a provider key"),
+    Rule("record", r"--cassette record|^checkout-consent record-references", "no",
+         "records through a provider; tests/core/test_cassette_cli.py refuses it without a "
+         "key and tests/core/test_cassette_replay.py records through serve-controls"),
+    Rule("replay", r"^checkout-consent replay|--cassette replay", "no",
+         "replays cassettes through Inspect: tests/core/test_cassette_replay.py "
+         "(`pytest -m cassette`)"),
+    Rule("server", r"^checkout-consent (serve-api|serve-controls|mcp)\b|^curl ", "no",
+         "a server: tests/serve/test_api.py and tests/serve/test_cli.py drive the same "
+         "routes in process and over loopback"),
+    Rule("your agent", r"--adapter command ", "no", "runs the reader's own agent command"),
+    Rule("your log", r"^inspect score ", "no", "re-scores the reader's own log: "
+         "tests/core/test_forged_logs.py re-scores logs, forged and honest"),
+    Rule("bare run", r"^checkout-consent run$", "no",
+         "every family's controls: tests/core/test_cli.py runs it as a subprocess"),
+    Rule("board", r"^checkout-consent (leaderboard build|submit validate)", "no",
+         "writes the committed board / validates a submission: tests/leaderboard/"
+         "test_site.py (build --check) and tests/leaderboard/test_validate.py"),
+    Rule("regenerate data", r"grocery build (catalogs|heldout)|make_golden\.py|"
+         r"bench\.seedtable", "no", "regenerates committed data: tests/grocery/"
+         "test_catalog.py, tests/grocery/test_golden.py and tests/grocery/test_readme.py hold "
+         "the committed files current"),
+    Rule("screenshots", r"^(mkdir -p|for f in|chromium) .*board-shots", "no",
+         "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
+         "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG"),
+    Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
+    Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
+    Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
+    Rule("sanity", r"^checkout-consent sanity \w+$", "default", ""),
+    Rule("browse", r"^checkout-consent (list|show)\b", "default", ""),
+    Rule("score", r"^checkout-consent score \w+ --task \S+ --(trace|cart) \S+$", "default", ""),
+    Rule("family verb", r"^checkout-consent (pizza (generate|compare)|shopkit (run|grade))\b",
+         "default", ""),
+)
+SLOW_DEFAULTS = ("sanity shopkit", "pizza compare")  # 4-6 CPU-s each: the slow layer
+
+
+def rule_for(command: str) -> Rule | None:
+    return next((r for r in RULES if re.search(r.pattern, _bare(command))), None)
+
+
+def layer(command: str, rule: Rule) -> str:
+    if rule.runs == "default" and any(s in command for s in SLOW_DEFAULTS):
+        return "slow"
+    return rule.runs
+
+
+COMMANDS = documented()
+
+
+def test_documented_commands__every_one_matches_a_rule():
+    assert len(COMMANDS) >= 40, COMMANDS
+    unmatched = [f"{doc}: {cmd}" for doc, cmd in COMMANDS if rule_for(cmd) is None]
+    assert not unmatched, ("documented commands no rule classifies (add a rule in "
+                           f"{Path(__file__).name}):\n" + "\n".join(unmatched))
+    names = {r.name for r in RULES}
+    used = {rule_for(cmd).name for _, cmd in COMMANDS}  # type: ignore[union-attr]
+    assert used == names, f"rules no documented command uses: {sorted(names - used)}"
+
+
+def test_documented_commands__what_covers_the_rest_exists():
+    for rule in RULES:
+        for path in re.findall(r"tests/[\w/]+\.py", rule.why):
+            assert (REPO_ROOT / path).is_file(), f"rule {rule.name!r} names {path}"
+
+
+def test_documented_commands__a_new_unclassified_command_fails():
+    assert rule_for("checkout-consent frobnicate --all") is None
+    assert rule_for("inspect view --log-dir logs") is None
+    assert rule_for("checkout-consent score pizza --task t --trace x.json") is not None
+
+
+def _every_verb() -> list[list[str]]:
+    out: list[list[str]] = []
+
+    def walk(p: object, path: list[str]) -> None:
+        out.append(path)
+        for action in getattr(p, "_actions", []):
+            choices = getattr(action, "choices", None)
+            for name, child in (choices.items() if isinstance(choices, dict) else ()):
+                if hasattr(child, "_actions"):
+                    walk(child, [*path, name])
+
+    walk(parser(), [])
+    return out
+
+
+def test_cli__every_verb_answers_help(capsys):
+    verbs = _every_verb()
+    assert len(verbs) >= 15, verbs
+    for verb in verbs:
+        with pytest.raises(SystemExit) as stop:
+            parser().parse_args([*verb, "--help"])
+        assert stop.value.code == 0, verb
+        assert "usage: checkout-consent" in capsys.readouterr().out, verb
+
+
+def _reference(name: str) -> str:
+    spec = family(name)
+    return next(c for _, c in spec.recorded) if spec.recorded else spec.sanity_controls[-1]
+
+
+def _supply_file(command: str, cwd: Path) -> None:
+    """Write the file a `score` command names, as a reader would have it: the family's
+    reference control's calls on that task, or a minimal valid grocery cart."""
+    words = shlex.split(command)
+    name, task = words[2], words[words.index("--task") + 1]
+    flag = "--trace" if "--trace" in words else "--cart"
+    target = cwd / words[words.index(flag) + 1]
+    if (REPO_ROOT / words[words.index(flag) + 1]).is_file():
+        return  # a committed example: run from the repository as written
+    target.parent.mkdir(parents=True, exist_ok=True)
+    spec = family(name)
+    if flag == "--cart":
+        card = {"model": "example", "tools": [], "store_snapshot": "2026-09", "seed": 0,
+                "time_s": 0, "token_cost": 0}
+        target.write_text(json.dumps({"task_id": task, "cart": {"lines": []},
+                                      "agent_card": card}))
+        return
+    played = play(spec, spec.scenario_for(task), spec.controls[_reference(name)])
+    calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin != "solver"]
+    target.write_text(json.dumps(calls))
+
+
+SUBSTITUTE: dict[str, Callable[[str], str]] = {
+    "path/to/build": lambda _: str(REPO_ROOT / "tasks" / "shopkit" / "reference"),
+}
+
+
+def _as_run(command: str) -> str:
+    """The command as the test runs it: a reader's model replaced by the family's reference
+    control, placeholders for committed files filled in."""
+    name = next((f.name for f in FAMILIES if re.search(rf"\b{f.name}\b", command)), None)
+    if name is not None:
+        command = re.sub(A_MODEL, f"--model control/{name}-{_reference(name)}", command)
+    for placeholder, value in SUBSTITUTE.items():
+        command = command.replace(placeholder, value(command))
+    return command
+
+
+def _run(command: str, tmp_path: Path) -> None:
+    cwd = REPO_ROOT
+    if command.startswith("checkout-consent score "):
+        cwd = tmp_path
+        _supply_file(command, tmp_path)
+    elif re.search(r"^(inspect eval|checkout-consent run)", command):
+        cwd = tmp_path  # its logs go to ./logs there
+    words = shlex.split(_as_run(command))
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    out = subprocess.run(words, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S,
+                         env=env, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, (f"documented command failed (exit {out.returncode}): "
+                                 f"{command}\n{out.stderr[-2000:]}")
+    assert (out.stdout + out.stderr).strip(), f"documented command printed nothing: {command}"
+    assert "Traceback" not in out.stderr, command
+
+
+def _params(which: str) -> list:
+    seen: dict[str, str] = {}
+    for doc, cmd in COMMANDS:
+        rule = rule_for(cmd)
+        if rule is not None and layer(cmd, rule) == which:
+            seen.setdefault(cmd, doc)
+    marks = [pytest.mark.slow] if which == "slow" else []
+    return [pytest.param(cmd, id=cmd[:70], marks=marks) for cmd in seen]
+
+
+@pytest.mark.parametrize("command", _params("default"))
+def test_documented_command__runs_as_written(command, tmp_path):
+    _run(command, tmp_path)
+
+
+@pytest.mark.inspect
+@pytest.mark.parametrize("command", _params("slow"))
+def test_documented_command__runs_with_a_control_as_the_model(command, tmp_path):
+    _run(command, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verb", [" ".join(v) for v in _every_verb()])
+def test_cli__every_verb_answers_help_in_a_subprocess(verb):
+    out = subprocess.run([str(BIN / "checkout-consent"), *verb.split(), "--help"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "usage: checkout-consent" in out.stdout, verb
