@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.common import UsageError
+from checkout_consent.cli.common import UsageError, err, sample_count, task_args
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import control_registry, family, names
 
@@ -33,8 +33,22 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    spec = family(args.family)  # `adversary_v1:3` is shown by that scenario's own world
-    print(spec.for_scenario(args.item.rpartition(":")[0]).show(args.item))
+    """One task as the agent meets it. `-T` takes run's options, checked as run checks
+    them; `-T scenario=adversary_v1` (like `adversary_v1:3`) picks that scenario's world."""
+    spec = family(args.family)
+    item = args.item
+    if args.T:
+        arguments = task_args(args, spec)
+        sample_count(spec, arguments)  # every -T value checked as `run` checks it
+        world = spec.for_args(arguments)
+        prefix = item.rpartition(":")[0]
+        if world.variant is not None and not prefix:
+            item = f"{world.variant}:{item}"
+        elif world.variant not in (None, prefix):
+            raise UsageError(f"{item!r} is not a task of -T scenario={world.variant}")
+        for key in {a.partition("=")[0] for a in args.T} - {"scenario"}:
+            err(f"show: -T {key} changes how a run plays, not the task shown")
+    print(spec.for_scenario(item.rpartition(":")[0]).show(item))
     return 0
 
 
@@ -85,6 +99,8 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("show", help="show one task or scenario of a family")
     p.add_argument("family", choices=names())
     p.add_argument("item")
+    p.add_argument("-T", action="append", metavar="KEY=VALUE",
+                   help="run's task arguments, e.g. -T scenario=adversary_v1")
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
