@@ -19,7 +19,7 @@ class InvalidSubmission(ValueError):
     """A submission that cannot be scored (the seed's HTTP 400): names the bad field."""
 
     def __init__(self, field: str, why: str) -> None:
-        super().__init__(why if why.startswith("missing ") else f"field {field}: {why}")
+        super().__init__(f"field {field}: {why}")
         self.field = field
 
 
@@ -69,20 +69,14 @@ def _merged(lines: list[SubmittedLine]) -> tuple[Line, ...]:
     return tuple(out.values())
 
 
-def _parse(data: object) -> Submission:
-    """The submission, or InvalidSubmission naming every missing field at once (and the
-    first few other problems), so a cart is fixed in one go, not one field at a time."""
+def _parse(data: object) -> Submission:  # every missing field named at once
     try:
         return Submission.model_validate(data)
     except ValidationError as err:
-        errors = err.errors()
-        where = [".".join(str(p) for p in e["loc"]) or "submission" for e in errors]
-        missing = [w for w, e in zip(where, errors, strict=True) if e["type"] == "missing"]
-        other = [f"{w}: {e['msg']}" for w, e in zip(where, errors, strict=True)
-                 if e["type"] != "missing"]
-        why = [f"missing {', '.join(missing)}"] if missing else []
-        why += other[:3] + ([f"and {len(other) - 3} more"] if len(other) > 3 else [])
-        raise InvalidSubmission(", ".join(missing) or where[0], "; ".join(why)) from None
+        named = [(".".join(map(str, e["loc"])) or "submission", e) for e in err.errors()]
+        missing = ", ".join(w for w, e in named if e["type"] == "missing")
+        raise InvalidSubmission(missing or named[0][0],
+                                "missing" if missing else named[0][1]["msg"]) from None
 
 
 def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
