@@ -8,11 +8,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.common import UsageError
+from checkout_consent.cli.common import UsageError, err, sample_count, task_args
 from checkout_consent.cli.views import views
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import control_registry, family, names, world_for, worlds_of
+from checkout_consent.families import (
+    control_registry,
+    family,
+    names,
+    world_for,
+    world_of_args,
+    worlds_of,
+)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -35,8 +42,22 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    spec = world_for(args.family, args.item.rpartition(":")[0])  # `variant:3`: its own world
-    print(views(spec).show(args.item))
+    """One task as the agent meets it. `-T` takes run's options, checked as run checks
+    them; `-T scenario=VARIANT` (like `VARIANT:3`) picks that variant's world."""
+    spec = family(args.family)
+    item = args.item
+    if args.T:
+        arguments = task_args(args, spec)
+        sample_count(spec, arguments)  # every -T value checked as `run` checks it
+        world = world_of_args(spec.name, arguments)
+        prefix = item.rpartition(":")[0]
+        if world.variant is not None and not prefix:
+            item = f"{world.variant}:{item}"
+        elif world.variant not in (None, prefix):
+            raise UsageError(f"{item!r} is not a task of -T scenario={world.variant}")
+        for key in {a.partition("=")[0] for a in args.T} - {"scenario"}:
+            err(f"show: -T {key} changes how a run plays, not the task shown")
+    print(views(world_for(spec.name, item.rpartition(":")[0])).show(item))
     return 0
 
 
@@ -100,6 +121,8 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("show", help="show one task or scenario of a family")
     p.add_argument("family", choices=names())
     p.add_argument("item")
+    p.add_argument("-T", action="append", metavar="KEY=VALUE",
+                   help="run's task arguments, e.g. -T scenario=adversary_v1")
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())

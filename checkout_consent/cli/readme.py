@@ -9,7 +9,7 @@ from checkout_consent.cli.views import summary
 from checkout_consent.core.family import ControlRecords
 from checkout_consent.families import WORLDS as ALL_WORLDS
 from checkout_consent.runtime.files import regenerate
-from checkout_consent.runtime.provenance import REPO_ROOT
+from checkout_consent.runtime.provenance import CHECKOUT, REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
 
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
                 "minutes), and rewrite the controls-results table in README.md.")
     add_log_dir(ap, default="logs")
     log_dir: str = ap.parse_args(argv).log_dir
+    if CHECKOUT is None:
+        ap.error("README.md is the checkout's: run this from a source checkout (pip install -e .)")
     results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
     path = REPO_ROOT / "README.md"
     regenerate(path, [(START, END, table(results))], check=False)

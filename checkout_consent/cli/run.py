@@ -136,7 +136,7 @@ def _controls_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> tuple[l
              f"total: {len(failed)} of {len(lines)} worlds NOT as expected: {', '.join(failed)}")
     say = err if args.json else print
     say("\n" + "\n".join([*lines, total]))
-    return out, 1 if failed else 0
+    return out, 2 if failed else 0  # as a failed sanity exits (RunFailed)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

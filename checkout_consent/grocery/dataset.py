@@ -107,25 +107,16 @@ def heldout_ids() -> list[str]:
     return ids
 
 
-def scenario(task_id: str, scored_on: str | None = None) -> Scenario:
-    """The scenario of one task (`score --task ID` too: promo prices as after the fix);
-    `scored_on` (YYYY-MM-DD) feeds the dated tight-week rule. An unknown task: KeyError."""
+def scenario(task_id: str, scored_on: object = None) -> Scenario:
+    """One task's scenario (KeyError if unknown); `scored_on`: YYYY-MM-DD, or a date."""
     load_brief(task_id)
-    parse_date(scored_on, "scored_on")
-    params = {"scored_on": scored_on} if scored_on else {}
+    on = None if scored_on is None else str(scored_on)  # `inspect eval -T` gives a date
+    parse_date(on, "scored_on")
+    params = {"scored_on": on} if on else {}
     return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
 
 
-def rebuild(ref: Scenario) -> Scenario:
-    """The reference the packaged tasks give for a logged one: its task and its scoring
-    date (any other parameter is dropped, so the scorer refuses a log that carries one)."""
-    on = ref.params.get("scored_on")
-    if on is not None and not isinstance(on, str):
-        raise ValueError(f"scored_on must be YYYY-MM-DD text, got {type(on).__name__}")
-    return scenario(ref.scenario_id, on)
-
-
-def scenarios(tasks: str = "public", scored_on: str | None = None) -> list[Scenario]:
+def scenarios(tasks: str = "public", scored_on: object = None) -> list[Scenario]:
     """The task argument's scenarios: "public" (all eleven), "heldout", or ids comma-separated."""
     if tasks == "heldout":
         ids = heldout_ids()

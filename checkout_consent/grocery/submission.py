@@ -74,13 +74,14 @@ def _merged(lines: list[SubmittedLine], skus: Mapping[str, Any]) -> tuple[Line, 
     return tuple(out.values())
 
 
-def _parse(data: object) -> Submission:
+def _parse(data: object) -> Submission:  # every missing field named at once
     try:
         return Submission.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "submission"
-        raise InvalidSubmission(where, first["msg"]) from None
+        named = [(".".join(map(str, e["loc"])) or "submission", e) for e in err.errors()]
+        missing = ", ".join(w for w, e in named if e["type"] == "missing")
+        raise InvalidSubmission(missing or named[0][0],
+                                "missing" if missing else named[0][1]["msg"]) from None
 
 
 def score_submission(data: Mapping[str, Any], today: str | None = None) -> GroceryRecord:

@@ -10,7 +10,7 @@ from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
 from checkout_consent.grocery.tools import tools
 from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, text_arg
+from checkout_consent.runtime.tasks import family_task, text_arg
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
@@ -22,10 +22,6 @@ def grocery_scorer() -> Scorer:
 @task
 def grocery(tasks: str | list[str] = "public", scored_on: str | None = None,
             turns: int | str = MAX_TURNS) -> Task:
-    """The weekly cart. `tasks`: "public", ids comma-separated, or "heldout"; `scored_on`:
-    YYYY-MM-DD for tight-week's dated promo rule (`inspect eval` hands it over as a date);
-    `turns`: the agent's turn budget."""
-    with task_arguments(SPEC.name):
-        chosen = dataset.scenarios(text_arg("tasks", tasks),
-                                   optional_text("scored_on", scored_on) or None)
-    return family_task(SPEC, chosen, scorer=grocery_scorer(), tools=tools, turns=turns)
+    """The weekly cart: -T tasks, scored_on and turns as `checkout-consent list grocery` says."""
+    return family_task(SPEC, lambda: dataset.scenarios(text_arg("tasks", tasks), scored_on),
+                       scorer=grocery_scorer(), tools=tools, turns=turns)

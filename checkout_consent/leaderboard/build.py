@@ -6,8 +6,9 @@ from pathlib import Path
 
 from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import board
+from checkout_consent.runtime.provenance import REPO_ROOT
 
-BOARD = Path(__file__).resolve().parents[2] / "leaderboard"
+BOARD = REPO_ROOT / "leaderboard"  # the checkout's (from a wheel: the current directory's)
 
 
 def rendered(root: Path = BOARD) -> dict[str, str]:

@@ -26,8 +26,9 @@ from checkout_consent.leaderboard.grading import regrade
 from checkout_consent.leaderboard.schema import Card, dump_card
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
+from checkout_consent.runtime.provenance import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = REPO_ROOT  # the checkout (or, from a wheel, the current directory)
 SUBMISSIONS = REPO / "leaderboard" / "submissions"
 CASSETTES = REPO / "cassettes"
 

@@ -16,6 +16,15 @@ def prerequisite_error() -> type[Exception]:
     return PrerequisiteError
 
 
+def active_model_api() -> object | None:
+    """The ModelAPI of the model `inspect eval` is building tasks for (Inspect sets it
+    before it calls each @task function), or None outside an eval."""
+    from inspect_ai.model._model import active_model
+
+    model = active_model()
+    return None if model is None else model.api
+
+
 def parse_task_args(items: list[str]) -> dict[str, Any]:
     """`-T key=value` items as `inspect eval` hands them to a task: each value parsed as
     YAML (a date, a number, a bool), an unquoted `a,b` split into a list."""

@@ -3,22 +3,37 @@ dataset reads), with the safe YAML loader."""
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from checkout_consent.runtime.provenance import REPO_ROOT
+TASKS_PACKAGE = "checkout_consent.tasks_data"  # tasks/ of the repository, as packaged
+
+
+@functools.cache
+def tasks_root() -> Path:
+    """The packaged scenario data: tasks/ at the top of the repository, installed as the
+    package `checkout_consent.tasks_data` (a wheel holds a copy; an editable install maps
+    the checkout's tasks/ there), found through importlib.resources."""
+    try:
+        root = importlib.resources.files(TASKS_PACKAGE)
+    except ModuleNotFoundError:
+        raise FileNotFoundError(f"the scenario data ({TASKS_PACKAGE}) is not installed; "
+                                "reinstall the suite (pip install checkout_consent)") from None
+    path = Path(str(root))
+    if not path.is_dir():  # a zip import is not supported: the tasks are read as files
+        raise FileNotFoundError(f"the scenario data ({TASKS_PACKAGE}) is not a directory")
+    return path
 
 
 def tasks_dir(family: str) -> Path:
-    """The scenario data of a family (tasks/<family>/ at the top of the checkout)."""
-    path = REPO_ROOT / "tasks" / family
+    """The scenario data of one family (tasks/<family>/)."""
+    path = tasks_root() / family
     if not path.is_dir():
-        raise FileNotFoundError(
-            f"scenario data for {family!r} not found at {path}; install the suite from a "
-            "checkout with `pip install -e .` so tasks/ sits beside the package"
-        )
+        raise FileNotFoundError(f"no scenario data for {family!r} under {tasks_root()}")
     return path
 
 

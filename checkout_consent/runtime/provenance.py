@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import subprocess
 from pathlib import Path
 
 from checkout_consent import __version__
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+
+def _checkout() -> Path | None:
+    """The source checkout the package runs from (an editable install: pyproject.toml and
+    tasks/ beside the package), or None for an installed wheel."""
+    here = Path(str(importlib.resources.files("checkout_consent"))).resolve().parent
+    return here if (here / "pyproject.toml").is_file() and (here / "tasks").is_dir() else None
+
+
+CHECKOUT = _checkout()
+# Where the checkout-side folders are read and written (cassettes/, leaderboard/, README.md):
+# the checkout, or for an installed wheel the current directory. The scenario data is never
+# looked up here: it is packaged (runtime/files.py).
+REPO_ROOT = CHECKOUT or Path.cwd()
 
 
 def suite_version() -> str:
@@ -18,10 +31,12 @@ def suite_version() -> str:
 @functools.cache
 def git_sha() -> str | None:
     """The commit of the checkout the suite runs from, or None outside a git checkout."""
+    if CHECKOUT is None:  # an installed wheel: no checkout to name
+        return None
     try:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"],
-            cwd=REPO_ROOT,
+            cwd=CHECKOUT,
             capture_output=True,
             text=True,
             timeout=10,

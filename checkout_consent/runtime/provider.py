@@ -95,4 +95,9 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
         def max_tokens(self) -> int | None:
             return None
 
+        @property
+        def control_family(self) -> str:
+            """The family this control plays (a task of another refuses it up front)."""
+            return registry.family_of(self.model_name)
+
     return ControlModelAPI

@@ -13,7 +13,7 @@ from inspect_ai.scorer import Scorer
 from inspect_ai.tool import ToolDef
 
 from checkout_consent.core.family import FamilySpec, Scenario
-from checkout_consent.runtime.compat import prerequisite_error
+from checkout_consent.runtime.compat import active_model_api, prerequisite_error
 from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
 MAX_TURNS = 1000  # a turn budget above this is a typo, not a run
@@ -68,12 +68,24 @@ def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
                   metadata={"scenario": versioned.model_dump(mode="json")})
 
 
+def refuse_other_controls(spec: FamilySpec) -> None:
+    """A control of another family cannot play this one: refused as the task is built,
+    before any sample runs, in one line (`inspect eval` and `inspect eval-set` alike)."""
+    api = active_model_api()
+    owner = getattr(api, "control_family", None)
+    if isinstance(owner, str) and owner != spec.name:
+        name = getattr(api, "model_name", "")
+        raise prerequisite_error()(f"control/{name} cannot play {spec.name}: it is a {owner} "
+                                   "control")
+
+
 def family_task(spec: FamilySpec,
                 scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]], *,
                 scorer: Scorer, tools: Callable[[], list[ToolDef]],
                 turns: object = None) -> Task:
     """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
     callables: they are then evaluated here, where a bad -T value is one clear line."""
+    refuse_other_controls(spec)
     with task_arguments(spec.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
         budget = turns_arg("the turn budget", (turns() if callable(turns) else turns)

@@ -58,6 +58,11 @@ def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys)
                      public_args={"seeds": "0"})
     monkeypatch.setattr(run, "family", lambda name: broken)
     code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
+    out = capsys.readouterr()
+    assert code == 2 and "planted problem" in out.err  # the controls alone: shown, and named
+    assert "NOT as expected: storefront" in out.out.splitlines()[-1]
+    code = cli.main(["--log-dir", str(tmp_path), "run", "storefront", "--model",
+                     "control/storefront-oracle"])  # a model's run: not reported at all
     err = capsys.readouterr().err
     assert code == 2 and "planted problem" in err and "refusing to report" in err
 

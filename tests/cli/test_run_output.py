@@ -71,7 +71,7 @@ def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
         return broken if name == SPEC.name else original(name)
 
     monkeypatch.setattr(cli_run, "family", family)
-    assert main(["run", SPEC.name]) == 1
+    assert main(["run", SPEC.name]) == 2
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err
     assert out.out.rstrip().splitlines()[-1] == (

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from checkout_consent.runtime.provenance import REPO_ROOT
-from tests.grocery.helpers import reference_submission, submission
+from tests.grocery.helpers import reference_lines, reference_submission, submission
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -110,3 +110,37 @@ def test_run_and_sanity__the_ladder_holds_through_inspect(tmp_path: Path) -> Non
         controls[e["model"]] = e["records"]
     assert {r["score"] for r in controls["control/grocery-reference"]} == {1.0}
     assert entry["family"] == "grocery" and len(controls) == 4
+
+
+EXAMPLE = REPO_ROOT / "checkout_consent" / "grocery" / "examples" / "normal-week-cart.json"
+
+
+def test_score_cart__the_committed_example_is_the_reference_cart_and_scores_1(
+        tmp_path: Path) -> None:
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    lines = [(ln["sku"], ln["quantity"], ln["dish"]) for ln in data["cart"]["lines"]]
+    assert lines == reference_lines("normal-week")
+    out = cli("score", "grocery", "--task", "normal-week", "--cart", str(EXAMPLE), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["score"] == 1.0
+
+
+def test_score_cart__the_readme_documents_every_field_of_the_example() -> None:
+    readme = (REPO_ROOT / "checkout_consent" / "grocery" / "README.md").read_text()
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    fields = [*(k for k, v in data.items() if not isinstance(v, dict)),
+              *(f"cart.{k}" for k in data["cart"]), "agent_card.model"]
+    assert all(f"`{f}`" in readme for f in fields), fields
+    assert "examples/normal-week-cart.json" in readme
+
+
+def test_score_cart__every_missing_field_is_named_at_once(tmp_path: Path) -> None:
+    data = reference_submission("normal-week")
+    for field in ("model", "seed", "time_s"):
+        data["agent_card"].pop(field)
+    data["cart"]["lines"][0].pop("quantity")
+    out = score_cart(tmp_path, data)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    for field in ("agent_card.model", "agent_card.seed", "agent_card.time_s",
+                  "cart.lines.0.quantity"):
+        assert field in out.stderr, out.stderr

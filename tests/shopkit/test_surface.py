@@ -41,6 +41,19 @@ def test_cli__grade_json_matches_the_harness(capsys: pytest.CaptureFixture[str])
         a.passed for a in direct.change_assertions]
 
 
+@pytest.mark.parametrize("where", ["missing", "a-file"])
+def test_cli__grade_of_a_path_that_is_no_build_directory_exits_2_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    build = tmp_path / where
+    if where == "a-file":
+        build.write_text("not a build", encoding="utf-8")
+    assert cli_main(["shopkit", "grade", "--build", str(build), "--task", "T2"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.splitlines()) == 1
+    assert str(build) in out.err and ("does not exist" if where == "missing" else
+                                      "is not a directory") in out.err
+
+
 def test_cli__run_reports_each_epoch(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["shopkit", "run", "--task", "T1", "--adapter",
                      "vandal:kills_error_path", "--epochs", "2", "--json"]) == 0

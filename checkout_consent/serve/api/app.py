@@ -134,8 +134,10 @@ def _score_route(app: FastAPI, service: Service) -> None:
 
 
 def create_app(service: Service) -> FastAPI:
-    app = FastAPI(title="checkout-consent scoring service", version=__version__,
-                  description=__doc__)
+    from fastapi_offline import FastAPIOffline  # /docs and /redoc from packaged assets
+
+    app = FastAPIOffline(title="checkout-consent scoring service", version=__version__,
+                         description=__doc__)
     _handlers(app)
     _read_routes(app, service)
     _score_route(app, service)

@@ -51,7 +51,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    report = grade_build(Path(args.build), args.task)
+    build = Path(args.build)
+    if not build.is_dir():  # a typo is not a broken build: nothing to grade (exit 2)
+        what = "is not a directory" if build.exists() else "does not exist"
+        raise FileNotFoundError(f"shopkit grade: --build {args.build} {what}")
+    report = grade_build(build, args.task)
     if args.json:
         print(json.dumps(runs.as_json(report), indent=2))
         return 0
