@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS, family
 
-SPEC = next(f for f in FAMILIES if f.scenarios)  # a family with a scenario of its own world
-VARIANT = next(iter(SPEC.scenarios))
+VARIANT_WORLD = next(w for w in WORLDS if w.variant is not None)  # a variant: its own world
+SPEC, VARIANT = family(VARIANT_WORLD.name), VARIANT_WORLD.variant
 
 
 def test_show__a_scenario_by_t_shows_what_its_prefixed_item_shows(

@@ -22,8 +22,8 @@ WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 # (CONTRIBUTING, "The family vocabulary"), and a README.md.
 VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "prompts",
               "tools", "task", "controls", "views")
-# A scenario that is a world of its own (FamilySpec.scenarios) lives in a subpackage of its
-# family with the same vocabulary (its family's task plays it, so it has no task.py).
+# A variant (a world of its own inside a family, `FamilySpec.variant`) lives in a subpackage
+# of its family with the same vocabulary.
 SCENARIO_PACKAGES = {"storefront": ("v1",)}
 # What a family's subpackages may hold, named for it: the control agents with their plans
 # and checks, building task data, executing builds (no `bench/`: nothing here is one).
