@@ -17,7 +17,7 @@ from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line, State
 
-VERSION = 1  # world + grader: SPEC.version, Task(version=...), every record's world_version
+VERSION = 2  # world + grader: SPEC.version, Task(version=...), every record's world_version
 WORLD_VERSION = f"grocery-{VERSION}"
 SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)
 PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on
@@ -74,14 +74,33 @@ def best_buy(brief: Brief, catalog: Catalog, e: Expected, promo_on: bool) -> Buy
 
 @functools.lru_cache(maxsize=1024)  # keyed by the whole brief (by value) and the catalog
 def optimum(brief: Brief, catalog: Catalog, promo_on: bool) -> tuple[Buy, ...]:
-    """The cheapest complete cart, line by line (lines share no product, so this is exact)."""
+    """The cheapest complete cart, line by line (lines share no product, so this is exact):
+    any pack count within the 0.75x..2.0x window. What the reference control buys."""
     return tuple(best_buy(brief, catalog, e, promo_on) for e in brief.expected)
 
 
-def minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:
-    """The optimisation figure: the cheapest complete cart's total, promos applied if on."""
+def window_minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:
+    """Ours, reported: the cheapest complete cart's total (`optimum`), promos applied if on."""
     return sum(cost(brief, p, k, promo_on) for _, p, k in optimum(brief, catalog, promo_on)
                if p is not None)
+
+
+def expected_packs(e: Expected, p: Product) -> int:
+    """The fewest whole packs of `p` that hold the expected quantity."""
+    return -(-e.quantity // p.size)
+
+
+@functools.lru_cache(maxsize=1024)  # as `optimum`: paid once per task and pricing
+def minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:
+    """The seed's optimization figure: "the minimal total for the expected quantities through
+    the cheapest allowed product per line, promos applied". Per expected line, the least cost
+    of `expected_packs` of an allowed product, among those whose packs still count for the
+    line (a pack above 2.0x the quantity does not); an unobtainable line adds nothing.
+    Reported, not scored."""
+    return sum(min((cost(brief, p, expected_packs(e, p), promo_on)
+                    for p in allowed(brief, catalog, e)
+                    if in_range(e, expected_packs(e, p) * p.size)), default=0)
+               for e in brief.expected)
 
 
 def _lines(brief: Brief, bought: Bought, obtainable: set[str]) -> tuple[rec.Lines, set[str]]:
@@ -128,10 +147,11 @@ def _waste(brief: Brief, bought: Bought) -> tuple[float, list[str]]:
     return (1 - len(found) / len(bought) if bought else 1.0), found
 
 
-def _taste(brief: Brief, bought: Bought, extra: tuple[str, ...]) -> float | None:
+def _taste(brief: Brief, bought: Bought, extra: tuple[str, ...]) -> tuple[float | None, int]:
+    """(the fit: the mean vote over extra lines, null without one; the votes against)."""
     votes = [p.item == pair.prefer for ln, p in bought if ln.sku in extra
              for pair in brief.preferences if p.item in (pair.prefer, pair.over)]
-    return sum(votes) / len(votes) if votes else None
+    return (sum(votes) / len(votes) if votes else None), votes.count(False)
 
 
 def _collaboration(brief: Brief, cart: Cart, subs: set[str]) -> float:
@@ -152,18 +172,42 @@ def _robustness(brief: Brief, cart: Cart, bought: Bought, subs: set[str]) -> flo
     return sum(credit) / len(hit)
 
 
-def _headline(profile: rec.Profile, fails: rec.HardFails) -> float:
-    """0 on any hard fail, else completeness x the mean of the other non-null scored keys:
-    a cart that buys nothing on the list scores 0, however tidy it is (README: Headline)."""
-    others = [v for k in rec.SCORED_KEYS[1:] if (v := getattr(profile, k)) is not None]
+def headline(brief: Brief, profile: rec.Profile, fails: rec.HardFails, wasted: int,
+             against: int) -> float:
+    """README "Headline": 0 on any hard fail, else completeness x the mean of terms whose
+    presence the brief fixes: collaboration, robustness (tasks with an out-of-stock line),
+    n/(n + waste findings) and, with preference pairs, n/(n + votes against), n the list's
+    lines. Full precision: displays round, the record does not."""
     if any(fails.model_dump().values()):
         return 0.0
-    return round(profile.completeness_accuracy * sum(others) / len(others), 6)
+    n = len(brief.expected)
+    terms = [profile.collaboration_approval, n / (n + wasted)]
+    terms += [] if profile.robustness_out_of_stock is None else [profile.robustness_out_of_stock]
+    terms += [n / (n + against)] if brief.preferences else []
+    return profile.completeness_accuracy * sum(terms) / len(terms)
+
+
+def _totals(brief: Brief, task_catalog: Catalog, bought: Bought, effective: int,
+            promo_on: bool) -> rec.Totals:
+    """The cart's totals; on promo tasks also the task's figures, computed over the task's own
+    catalog (the brief's), so a cart scored under an earlier catalog reports the same ones."""
+    listed = sum(ln.quantity * p.price_cents for ln, p in bought)
+    if not brief.promos:
+        return rec.Totals(budget_cents=brief.budget_cents, list_cents=listed,
+                          effective_cents=effective)
+    minimal = minimal_total(brief, task_catalog, promo_on)
+    return rec.Totals(budget_cents=brief.budget_cents, list_cents=listed,
+                      effective_cents=effective, minimal_cents=minimal,
+                      gap_cents=effective - minimal,
+                      window_minimal_cents=window_minimal_total(brief, task_catalog, promo_on))
 
 
 def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
-          efficiency: rec.Efficiency, invalid: bool = False) -> rec.GroceryRecord:
-    """Grade one cart. Every figure is a pure function of the arguments."""
+          efficiency: rec.Efficiency, task_catalog: Catalog,
+          invalid: bool = False) -> rec.GroceryRecord:
+    """Grade one cart against `catalog` (the one it was built in); `task_catalog` is the
+    brief's own, for the task's reported figures. Every figure is a pure function of the
+    arguments."""
     promo_on = promo_pricing(brief, scored_on)
     bought = [(ln, catalog.by_sku[ln.sku]) for ln in cart.lines]
     effective = sum(costs := [cost(brief, p, ln.quantity, promo_on) for ln, p in bought])
@@ -171,6 +215,7 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
     lines, subs = _lines(brief, bought, obtainable)
     compliance, stated, found = _constraints(brief, bought, costs, effective)
     waste, waste_found = _waste(brief, bought)
+    taste, against = _taste(brief, bought, lines.extra)
     invented = [f"out of stock bought: {p.sku}" for _, p in bought if out_of_stock(brief, p)]
     fails = rec.HardFails(over_budget=effective > brief.budget_cents, invalid_submission=invalid,
                           stated_constraint_violation=stated, invented_availability=bool(invented),
@@ -178,24 +223,21 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
     profile = rec.Profile(
         completeness_accuracy=len(lines.matched) / len(obtainable) if obtainable else 1.0,
         stated_constraint_compliance=compliance,
-        taste_preference_fit=_taste(brief, bought, lines.extra),
+        taste_preference_fit=taste,
         waste_pantry_leftover=waste, collaboration_approval=_collaboration(brief, cart, subs),
         robustness_out_of_stock=_robustness(brief, cart, bought, subs),
         efficiency_reported_not_scored=efficiency)
-    totals = rec.Totals(budget_cents=brief.budget_cents, effective_cents=effective,
-                        list_cents=sum(ln.quantity * p.price_cents for ln, p in bought),
-                        minimal_cents=minimal_total(brief, catalog, promo_on) if brief.promos
-                        else None)
     return rec.GroceryRecord(
         task_id=brief.task_id, world_version=WORLD_VERSION, season=brief.season,
         catalog_version=catalog.version, scorer_version=SCORER_VERSION, scored_on=scored_on,
-        promo_pricing=promo_on,
-        score=_headline(profile, fails), profile=profile, hard_fails=fails, lines=lines,
-        totals=totals, violations=tuple(found + waste_found + invented))
+        promo_pricing=promo_on, score=headline(brief, profile, fails, len(waste_found), against),
+        profile=profile, hard_fails=fails, lines=lines,
+        totals=_totals(brief, task_catalog, bought, effective, promo_on),
+        violations=tuple(found + waste_found + invented))
 
 
-def grade_run(brief: Brief, catalog: Catalog, scored_on: str | None, replay: Replay[State],
-              turns: Turns) -> rec.GroceryRecord:
+def grade_run(brief: Brief, catalog: Catalog, task_catalog: Catalog, scored_on: str | None,
+              replay: Replay[State], turns: Turns) -> rec.GroceryRecord:
     """Grade a replayed trace. A run that never handed the cart over, or whose replay does
     not reproduce what the agent saw, is flagged invalid_submission. Tokens come from the
     run's model turns (input + output); time is not known from a trace."""
@@ -204,7 +246,7 @@ def grade_run(brief: Brief, catalog: Catalog, scored_on: str | None, replay: Rep
     efficiency = rec.Efficiency(token_cost=tokens, tool_calls=len(replay.calls))
     invalid = replay.mismatch is not None or not final.closed
     return score(brief, catalog, final.cart, scored_on=scored_on, efficiency=efficiency,
-                 invalid=invalid)
+                 task_catalog=task_catalog, invalid=invalid)
 
 
 def metrics(record: rec.GroceryRecord) -> dict[str, float]:

@@ -47,12 +47,17 @@ class Lines(Frozen):
 
 
 class Totals(Frozen):
-    """Cents. `minimal_cents`: the cheapest complete cart, promos applied (promo tasks only)."""
+    """Cents. Promo tasks only, else null, all reported, never scored: `minimal_cents`, the
+    seed's optimization figure (the expected quantities through the cheapest allowed product
+    per line, promos applied); `gap_cents`, effective minus that; `window_minimal_cents`,
+    ours, the cheapest complete cart anywhere in the 0.75x..2.0x window (the reference's)."""
 
     budget_cents: int
     list_cents: int
     effective_cents: int
-    minimal_cents: int | None
+    minimal_cents: int | None = None
+    gap_cents: int | None = None
+    window_minimal_cents: int | None = None
 
 
 class GroceryRecord(Frozen):
@@ -63,7 +68,7 @@ class GroceryRecord(Frozen):
     scorer_version: str
     scored_on: str | None
     promo_pricing: bool
-    score: float  # 0 on any hard fail, else completeness x mean of the other scored keys
+    score: float  # grader.headline: full precision, never rounded here
     profile: Profile
     hard_fails: HardFails
     lines: Lines

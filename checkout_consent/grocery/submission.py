@@ -97,4 +97,5 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
                 submitted=True)
     card = sub.agent_card
     return score(brief, catalog, cart, scored_on=sub.scored_on,
-                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost))
+                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost),
+                 task_catalog=dataset.load_catalog(brief.catalog_version))

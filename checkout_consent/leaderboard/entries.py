@@ -15,6 +15,10 @@ from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of
 from checkout_consent.leaderboard.verdict import Verdict
 
+# A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
+# a gap column beside the headline: reported, never ranked.
+GAP_KEY = "gap_cents"
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -48,6 +52,14 @@ class Entry:
         head = headline(self.card.family)
         values = [sum(head.value(r) for r in rs) / len(rs) for rs in self.per_task().values()]
         return bootstrap_ci(values, family=self.card.family)
+
+    def gap(self) -> float | None:
+        """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
+        when no run reports one."""
+        per_task = [[g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
+                    for rs in self.per_task().values()]
+        means = [sum(gs) / len(gs) / 100 for gs in per_task if gs]
+        return sum(means) / len(means) if means else None
 
     def pass_k(self) -> float | None:
         """pass^k at k = the declared epochs (None with one epoch)."""
