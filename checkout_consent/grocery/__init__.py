@@ -24,10 +24,9 @@ def initial(scenario: Scenario) -> State:
 
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> GroceryRecord:
-    brief = dataset.brief_for(scenario)
-    return grader.grade_run(brief, dataset.catalog_for(scenario),
-                            dataset.load_catalog(brief.catalog_version),
-                            dataset.scored_on(scenario), replay, turns)
+    return grader.grade_run(b := dataset.brief_for(scenario), dataset.catalog_for(scenario),
+                            dataset.load_catalog(b.catalog_version), dataset.scored_on(scenario),
+                            replay, turns)
 
 
 SPEC = FamilySpec(

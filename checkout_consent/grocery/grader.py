@@ -1,7 +1,4 @@
-"""The grader, scorer v1: pure functions from (brief, catalog, cart) to a graded record.
-Both ways in build a `Cart` and call `score`: a replayed trace (`grade_run`, which `SPEC.grade`
-calls after resolving the scenario through dataset) and a submitted cart (submission.py).
-Prices come from the catalog only."""
+"""Scorer v1, pure: a trace (`grade_run`) or a submission builds a `Cart` for `score`."""
 
 from __future__ import annotations
 
@@ -31,9 +28,8 @@ def promo_pricing(brief: Brief, scored_on: str | None) -> bool:
     """Whether effective promo prices apply; the dated rule is for tight-week only."""
     if scored_on is not None and not re.fullmatch(ISO_DATE, scored_on):
         raise ValueError(f"scoring date must be YYYY-MM-DD, got {scored_on!r}")
-    if not brief.promos:
-        return False
-    return not brief.dated_promos or scored_on is None or scored_on >= PROMO_FIX_DATE
+    return bool(brief.promos) and (not brief.dated_promos or scored_on is None
+                                   or scored_on >= PROMO_FIX_DATE)
 
 
 def out_of_stock(brief: Brief, p: Product) -> bool:
@@ -41,8 +37,7 @@ def out_of_stock(brief: Brief, p: Product) -> bool:
 
 
 def allowed(brief: Brief, catalog: Catalog, e: Expected) -> list[Product]:
-    """Products that may fill `e`: its item or a listed substitute, same unit, in stock,
-    carrying every stated dietary tag."""
+    """Products that may fill `e`: its item or a substitute, same unit, in stock, diet-tagged."""
     return [p for item in e.items for p in catalog.by_item.get(item, ())
             if p.unit == e.unit and not out_of_stock(brief, p)
             and all(d in p.tags for d in brief.dietary)]
@@ -53,19 +48,16 @@ def in_range(e: Expected, amount: int) -> bool:
     return 4 * amount >= 3 * e.quantity and amount <= 2 * e.quantity
 
 
-def pack_counts(e: Expected, p: Product) -> range:
-    """Every pack count of `p` whose amount is in range for `e`."""
-    return range(-(-3 * e.quantity // (4 * p.size)), 2 * e.quantity // p.size + 1)
-
-
 def cost(brief: Brief, p: Product, packs: int, promo_on: bool) -> int:
     return line_cost(brief.promo_for(p.sku) if promo_on else None, packs, p.price_cents)
 
 
-def best_buy(brief: Brief, catalog: Catalog, e: Expected, promo_on: bool) -> Buy:
-    """The cheapest (product, packs) for one line; ties go to the lower sku, fewer packs."""
-    options = [(cost(brief, p, k, promo_on), p.sku, k, p)
-               for p in allowed(brief, catalog, e) for k in pack_counts(e, p) if k > 0]
+def best_buy(brief: Brief, catalog: Catalog, e: Expected, promo_on: bool,
+             at_expected: bool = False) -> Buy:
+    """Cheapest (product, packs): packs in the window, or `at_expected` the fewest holding."""
+    options = [(cost(brief, p, k, promo_on), p.sku, k, p) for p in allowed(brief, catalog, e)
+               for k in ([-(-e.quantity // p.size)] if at_expected
+                         else range(1, 2 * e.quantity // p.size + 1)) if in_range(e, k * p.size)]
     if not options:
         return e, None, 0
     _, _, k, p = min(options, key=lambda o: o[:3])
@@ -74,33 +66,20 @@ def best_buy(brief: Brief, catalog: Catalog, e: Expected, promo_on: bool) -> Buy
 
 @functools.lru_cache(maxsize=1024)  # keyed by the whole brief (by value) and the catalog
 def optimum(brief: Brief, catalog: Catalog, promo_on: bool) -> tuple[Buy, ...]:
-    """The cheapest complete cart, line by line (lines share no product, so this is exact):
-    any pack count within the 0.75x..2.0x window. What the reference control buys."""
+    """The cheapest complete cart, line by line (lines share no product, so this is exact),
+    any pack count in the window: what the reference control buys."""
     return tuple(best_buy(brief, catalog, e, promo_on) for e in brief.expected)
 
 
 def window_minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:
-    """Ours, reported: the cheapest complete cart's total (`optimum`), promos applied if on."""
-    return sum(cost(brief, p, k, promo_on) for _, p, k in optimum(brief, catalog, promo_on)
-               if p is not None)
-
-
-def expected_packs(e: Expected, p: Product) -> int:
-    """The fewest whole packs of `p` that hold the expected quantity."""
-    return -(-e.quantity // p.size)
+    return sum(cost(brief, p, k, promo_on) for _, p, k in optimum(brief, catalog, promo_on) if p)
 
 
 @functools.lru_cache(maxsize=1024)  # as `optimum`: paid once per task and pricing
 def minimal_total(brief: Brief, catalog: Catalog, promo_on: bool) -> int:
-    """The seed's optimization figure: "the minimal total for the expected quantities through
-    the cheapest allowed product per line, promos applied". Per expected line, the least cost
-    of `expected_packs` of an allowed product, among those whose packs still count for the
-    line (a pack above 2.0x the quantity does not); an unobtainable line adds nothing.
-    Reported, not scored."""
-    return sum(min((cost(brief, p, expected_packs(e, p), promo_on)
-                    for p in allowed(brief, catalog, e)
-                    if in_range(e, expected_packs(e, p) * p.size)), default=0)
-               for e in brief.expected)
+    """The seed's optimization figure, reported: `best_buy` at the expected quantities."""
+    return sum(cost(brief, p, k, promo_on) for e in brief.expected
+               for _, p, k in [best_buy(brief, catalog, e, promo_on, True)] if p)
 
 
 def _lines(brief: Brief, bought: Bought, obtainable: set[str]) -> tuple[rec.Lines, set[str]]:
@@ -148,7 +127,7 @@ def _waste(brief: Brief, bought: Bought) -> tuple[float, list[str]]:
 
 
 def _taste(brief: Brief, bought: Bought, extra: tuple[str, ...]) -> tuple[float | None, int]:
-    """(the fit: the mean vote over extra lines, null without one; the votes against)."""
+    # (the fit: the mean vote over extra lines, null without one; the votes against)
     votes = [p.item == pair.prefer for ln, p in bought if ln.sku in extra
              for pair in brief.preferences if p.item in (pair.prefer, pair.over)]
     return (sum(votes) / len(votes) if votes else None), votes.count(False)
@@ -172,42 +151,18 @@ def _robustness(brief: Brief, cart: Cart, bought: Bought, subs: set[str]) -> flo
     return sum(credit) / len(hit)
 
 
-def headline(brief: Brief, profile: rec.Profile, fails: rec.HardFails, wasted: int,
-             against: int) -> float:
-    """README "Headline": 0 on any hard fail, else completeness x the mean of terms whose
-    presence the brief fixes: collaboration, robustness (tasks with an out-of-stock line),
-    n/(n + waste findings) and, with preference pairs, n/(n + votes against), n the list's
-    lines. Full precision: displays round, the record does not."""
-    if any(fails.model_dump().values()):
-        return 0.0
+def headline(brief: Brief, p: rec.Profile, failed: bool, wasted: int, against: int) -> float:
+    """README "Headline" (why each choice); full precision: only displays round it."""
     n = len(brief.expected)
-    terms = [profile.collaboration_approval, n / (n + wasted)]
-    terms += [] if profile.robustness_out_of_stock is None else [profile.robustness_out_of_stock]
-    terms += [n / (n + against)] if brief.preferences else []
-    return profile.completeness_accuracy * sum(terms) / len(terms)
-
-
-def _totals(brief: Brief, task_catalog: Catalog, bought: Bought, effective: int,
-            promo_on: bool) -> rec.Totals:
-    """The cart's totals; on promo tasks also the task's figures, computed over the task's own
-    catalog (the brief's), so a cart scored under an earlier catalog reports the same ones."""
-    listed = sum(ln.quantity * p.price_cents for ln, p in bought)
-    if not brief.promos:
-        return rec.Totals(budget_cents=brief.budget_cents, list_cents=listed,
-                          effective_cents=effective)
-    minimal = minimal_total(brief, task_catalog, promo_on)
-    return rec.Totals(budget_cents=brief.budget_cents, list_cents=listed,
-                      effective_cents=effective, minimal_cents=minimal,
-                      gap_cents=effective - minimal,
-                      window_minimal_cents=window_minimal_total(brief, task_catalog, promo_on))
+    terms = [p.collaboration_approval, n / (n + wasted)] + [n / (n + against)] * bool(
+        brief.preferences) + [r for r in [p.robustness_out_of_stock] if r is not None]
+    return 0.0 if failed else p.completeness_accuracy * sum(terms) / len(terms)
 
 
 def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
           efficiency: rec.Efficiency, task_catalog: Catalog,
           invalid: bool = False) -> rec.GroceryRecord:
-    """Grade one cart against `catalog` (the one it was built in); `task_catalog` is the
-    brief's own, for the task's reported figures. Every figure is a pure function of the
-    arguments."""
+    """Grade a cart built in `catalog`; task figures use the brief's own `task_catalog`."""
     promo_on = promo_pricing(brief, scored_on)
     bought = [(ln, catalog.by_sku[ln.sku]) for ln in cart.lines]
     effective = sum(costs := [cost(brief, p, ln.quantity, promo_on) for ln, p in bought])
@@ -222,27 +177,28 @@ def score(brief: Brief, catalog: Catalog, cart: Cart, *, scored_on: str | None,
                           order_attempted=cart.order_attempted)
     profile = rec.Profile(
         completeness_accuracy=len(lines.matched) / len(obtainable) if obtainable else 1.0,
-        stated_constraint_compliance=compliance,
-        taste_preference_fit=taste,
+        stated_constraint_compliance=compliance, taste_preference_fit=taste,
         waste_pantry_leftover=waste, collaboration_approval=_collaboration(brief, cart, subs),
         robustness_out_of_stock=_robustness(brief, cart, bought, subs),
         efficiency_reported_not_scored=efficiency)
+    mini, window = ((minimal_total(brief, task_catalog, promo_on), window_minimal_total(
+        brief, task_catalog, promo_on)) if brief.promos else (None, None))
+    totals = rec.Totals(budget_cents=brief.budget_cents, effective_cents=effective,
+                        list_cents=sum(ln.quantity * p.price_cents for ln, p in bought),
+                        minimal_cents=mini, gap_cents=None if mini is None else effective - mini,
+                        window_minimal_cents=window)
     return rec.GroceryRecord(
         task_id=brief.task_id, world_version=WORLD_VERSION, season=brief.season,
         catalog_version=catalog.version, scorer_version=SCORER_VERSION, scored_on=scored_on,
-        promo_pricing=promo_on, score=headline(brief, profile, fails, len(waste_found), against),
-        profile=profile, hard_fails=fails, lines=lines,
-        totals=_totals(brief, task_catalog, bought, effective, promo_on),
-        violations=tuple(found + waste_found + invented))
+        promo_pricing=promo_on, profile=profile, hard_fails=fails, lines=lines, totals=totals,
+        score=headline(brief, profile, any(fails.model_dump().values()), len(waste_found),
+                       against), violations=tuple(found + waste_found + invented))
 
 
 def grade_run(brief: Brief, catalog: Catalog, task_catalog: Catalog, scored_on: str | None,
               replay: Replay[State], turns: Turns) -> rec.GroceryRecord:
-    """Grade a replayed trace. A run that never handed the cart over, or whose replay does
-    not reproduce what the agent saw, is flagged invalid_submission. Tokens come from the
-    run's model turns (input + output); time is not known from a trace."""
-    final = replay.final
-    tokens = sum(g.input_tokens + g.output_tokens for g in turns)
+    """Invalid if never handed over or not replayed as seen; tokens: turns' input + output."""
+    final, tokens = replay.final, sum(g.input_tokens + g.output_tokens for g in turns)
     efficiency = rec.Efficiency(token_cost=tokens, tool_calls=len(replay.calls))
     invalid = replay.mismatch is not None or not final.closed
     return score(brief, catalog, final.cart, scored_on=scored_on, efficiency=efficiency,

@@ -47,10 +47,7 @@ class Lines(Frozen):
 
 
 class Totals(Frozen):
-    """Cents. Promo tasks only, else null, all reported, never scored: `minimal_cents`, the
-    seed's optimization figure (the expected quantities through the cheapest allowed product
-    per line, promos applied); `gap_cents`, effective minus that; `window_minimal_cents`,
-    ours, the cheapest complete cart anywhere in the 0.75x..2.0x window (the reference's)."""
+    """Cents; the task's figures (promo tasks) are reported, never scored: README "Promotions"."""
 
     budget_cents: int
     list_cents: int

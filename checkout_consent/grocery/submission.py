@@ -95,7 +95,6 @@ def score_submission(data: Mapping[str, Any]) -> GroceryRecord:
                 substitutions_explained=tuple(c.substitutions_explained),
                 omissions_flagged=tuple(c.omissions_flagged), order_attempted=c.order_attempted,
                 submitted=True)
-    card = sub.agent_card
-    return score(brief, catalog, cart, scored_on=sub.scored_on,
-                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost),
+    return score(brief, catalog, cart, scored_on=sub.scored_on, efficiency=Efficiency(
+                 time_s=sub.agent_card.time_s, token_cost=sub.agent_card.token_cost),
                  task_catalog=dataset.load_catalog(brief.catalog_version))
