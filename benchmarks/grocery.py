@@ -113,7 +113,8 @@ def bench_scoring(state: State, n: int, rounds: int) -> Callable[[], None]:
 
     def scoring() -> None:
         for c in cs:
-            score(state.brief, state.catalog, c, scored_on=None, efficiency=Efficiency())
+            score(state.brief, state.catalog, c, scored_on=None, efficiency=Efficiency(),
+                  task_catalog=state.catalog)
 
     def submissions() -> None:
         for d in data:

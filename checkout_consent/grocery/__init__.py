@@ -27,8 +27,9 @@ def initial(scenario: Scenario) -> State:
 
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> GroceryRecord:
-    return grader.grade_run(dataset.brief_for(scenario), dataset.catalog_for(scenario),
-                            dataset.scored_on(scenario), replay, turns)
+    return grader.grade_run(b := dataset.brief_for(scenario), dataset.catalog_for(scenario),
+                            dataset.load_catalog(b.catalog_version), dataset.scored_on(scenario),
+                            replay, turns)
 
 
 def _task() -> Any:

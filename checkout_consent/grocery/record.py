@@ -47,12 +47,14 @@ class Lines(Frozen):
 
 
 class Totals(Frozen):
-    """Cents. `minimal_cents`: the cheapest complete cart, promos applied (promo tasks only)."""
+    """Cents; the task's figures (promo tasks) are reported, never scored: README "Promotions"."""
 
     budget_cents: int
     list_cents: int
     effective_cents: int
-    minimal_cents: int | None
+    minimal_cents: int | None = None
+    gap_cents: int | None = None
+    window_minimal_cents: int | None = None
 
 
 class GroceryRecord(Frozen):
@@ -63,7 +65,7 @@ class GroceryRecord(Frozen):
     scorer_version: str
     scored_on: str | None
     promo_pricing: bool
-    score: float  # 0 on any hard fail, else completeness x mean of the other scored keys
+    score: float  # grader.headline: full precision, never rounded here
     profile: Profile
     hard_fails: HardFails
     lines: Lines

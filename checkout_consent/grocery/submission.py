@@ -102,7 +102,8 @@ def score_submission(data: Mapping[str, Any], today: str | None = None) -> Groce
                 submitted=True)
     card = sub.agent_card
     return score(brief, catalog, cart, scored_on=today or sub.scored_on,
-                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost))
+                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost),
+                 task_catalog=dataset.load_catalog(brief.catalog_version))
 
 
 class StoreSnapshot(_Strict):

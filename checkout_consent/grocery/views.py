@@ -12,7 +12,7 @@ from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.authoring.build import add_commands  # noqa: F401 (its verbs)
-from checkout_consent.grocery.grader import minimal_total
+from checkout_consent.grocery.grader import minimal_total, window_minimal_total
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.prompts import brief_message
 from checkout_consent.grocery.record import SCORED_KEYS
@@ -59,8 +59,11 @@ def show(task_id: str) -> str:
              f"out of stock: {', '.join(brief.out_of_stock) or 'none'}"]
     facts += [f"promo {p.sku}: {badge(p)}" + (f" (decoy: {p.decoy})" if p.decoy else "")
               for p in brief.promos]
-    facts.append(f"cheapest complete cart: "
-                 f"{fmt(minimal_total(brief, catalog, bool(brief.promos)))}")
+    on = bool(brief.promos)
+    facts.append(f"cheapest complete cart (0.75x..2.0x window, the reference's): "
+                 f"{fmt(window_minimal_total(brief, catalog, on))}")
+    facts += [f"minimal total at the expected quantities (the seed's optimization figure): "
+              f"{fmt(minimal_total(brief, catalog, on))}"] if on else []
     return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
 
 

@@ -34,6 +34,7 @@ class Row:
     high: float
     n: int
     pass_k: float | None
+    gap: float | None = None  # dollars, when the records report a gap (entries.GAP_KEY)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def _validated(folder: Path) -> Verdict:
 
 def _row(e: Entry) -> Row:
     ci = e.interval()
-    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k())
+    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k(), e.gap())
 
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
@@ -90,7 +91,7 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
     out = []
     for r, k in zip(rows, ranks, strict=True):
         out.append(Row(r.entry, f"={k}" if ranks.count(k) > 1 else str(k), r.mean, r.low,
-                       r.high, r.n, r.pass_k))
+                       r.high, r.n, r.pass_k, r.gap))
     return out
 
 

@@ -15,6 +15,10 @@ from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of
 from checkout_consent.leaderboard.verdict import Verdict
 
+# A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
+# a gap column beside the headline: reported, never ranked.
+GAP_KEY = "gap_cents"
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -50,6 +54,14 @@ class Entry:
         got = headline(self.card.family).figure([(task, r) for task, _, _, r in self.runs])
         return Interval(0.0, 0.0, 0.0, 0) if got is None else Interval(
             got.value, got.low, got.high, got.tasks)
+
+    def gap(self) -> float | None:
+        """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
+        when no run reports one."""
+        per_task = [[g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
+                    for rs in self.per_task().values()]
+        means = [sum(gs) / len(gs) / 100 for gs in per_task if gs]
+        return sum(means) / len(means) if means else None
 
     def pass_k(self) -> float | None:
         """pass^k at k = the declared epochs (None with one epoch)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from checkout_consent.grocery.authoring.build import brief_to_yaml
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.dataset import data_dir, load_catalog
-from checkout_consent.grocery.grader import minimal_total, optimum
+from checkout_consent.grocery.grader import optimum, window_minimal_total
 
 
 def E(item: str, qty: int, unit: str, dish: str, *subs: str) -> dict:  # noqa: N802
@@ -133,7 +133,7 @@ def build(raw: dict, slack: float) -> Brief:
     dishes = list(dict.fromkeys(e["dish"] for e in raw["expected"]))
     draft = brief_from_yaml(dict(raw, template=raw["task_id"], dishes=dishes, budget="1000.00"))
     catalog = load_catalog("3.0")
-    best = minimal_total(draft, catalog, bool(draft.promos))
+    best = window_minimal_total(draft, catalog, bool(draft.promos))
     if slack == 0.0:  # halfway between the promo optimum and the same cart at list prices
         at_list = sum(k * p.price_cents for _, p, k in optimum(draft, catalog, True) if p)
         budget = (best + at_list) // 2 // 100 * 100

@@ -7,7 +7,7 @@ import subprocess
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.authoring import build
 from checkout_consent.grocery.authoring.heldout import heldout_briefs
-from checkout_consent.grocery.grader import minimal_total
+from checkout_consent.grocery.grader import window_minimal_total
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 
@@ -26,7 +26,7 @@ def test_heldout__keeps_each_template_feasible_with_its_promos_and_seasons() -> 
         template = dataset.load_brief(h.template)
         assert (h.season, h.promos, h.out_of_stock) == (template.season, template.promos,
                                                         template.out_of_stock)
-        assert minimal_total(h, cat, bool(h.promos)) <= h.budget_cents
+        assert window_minimal_total(h, cat, bool(h.promos)) <= h.budget_cents
 
 
 def test_heldout__output_directory_is_git_ignored() -> None:
@@ -49,5 +49,5 @@ def test_heldout__same_ids_under_other_seeds_get_their_own_optimum() -> None:
     for seed in (1, 2, 3):
         for h in heldout_briefs(public, cat, seed, 1):
             fresh = [best_buy(h, cat, e, bool(h.promos)) for e in h.expected]
-            assert minimal_total(h, cat, bool(h.promos)) == sum(
+            assert window_minimal_total(h, cat, bool(h.promos)) == sum(
                 cost(h, p, k, bool(h.promos)) for _, p, k in fresh if p)

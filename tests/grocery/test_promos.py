@@ -19,6 +19,7 @@ from checkout_consent.grocery.grader import (
     minimal_total,
     optimum,
     promo_pricing,
+    window_minimal_total,
 )
 from checkout_consent.grocery.promos import Kind, Promo, line_cost
 from checkout_consent.grocery.submission import InvalidSubmission, score_submission
@@ -47,10 +48,11 @@ def test_line_cost__never_above_list_nor_negative(kind: Kind, qty: int, price: i
     assert 0 <= line_cost(promo, qty, price) <= qty * price
 
 
-def brute_force(brief: Brief, promo_on: bool) -> int:
+def brute_force(brief: Brief, promo_on: bool, *, at_expected: bool = False) -> int:
     """Cheapest complete cart by exhaustion, independently of the scorer's helpers: every
-    catalog product, every pack count 1..MAX_PACKS, window checked with exact fractions.
-    Lines share no product (tested below), so the cheapest cart is the sum of line minima."""
+    catalog product, every pack count 1..MAX_PACKS, window checked with exact fractions;
+    `at_expected`: only each product's fewest packs holding the expected quantity (the
+    seed's figure). Lines share no product (tested below): the sum of line minima."""
     catalog = dataset.load_catalog(brief.catalog_version)
     total = 0
     for e in brief.expected:
@@ -58,17 +60,52 @@ def brute_force(brief: Brief, promo_on: bool) -> int:
                    for p in catalog.products for k in range(1, MAX_PACKS + 1)
                    if p.item in e.items and p.unit == e.unit and p.in_stock
                    and p.item not in brief.out_of_stock and set(brief.dietary) <= set(p.tags)
-                   and Fraction(3, 4) <= Fraction(k * p.size, e.quantity) <= 2]
+                   and Fraction(3, 4) <= Fraction(k * p.size, e.quantity) <= 2
+                   and (not at_expected or (k - 1) * p.size < e.quantity <= k * p.size)]
         total += min(options, default=0)
     return total
 
 
 @pytest.mark.parametrize("task", dataset.PUBLIC_IDS)
-def test_minimal_total__equals_brute_force_over_allowed_products(task: str) -> None:
+def test_window_minimal_total__equals_brute_force_over_allowed_products(task: str) -> None:
     brief = dataset.load_brief(task)
     catalog = dataset.load_catalog("3.0")
     for promo_on in (True, False):
-        assert minimal_total(brief, catalog, promo_on) == brute_force(brief, promo_on)
+        assert window_minimal_total(brief, catalog, promo_on) == brute_force(brief, promo_on)
+
+
+@pytest.mark.parametrize("task", dataset.PUBLIC_IDS)
+def test_minimal_total__is_the_expected_quantities_through_the_cheapest_allowed_product(
+        task: str) -> None:
+    brief = dataset.load_brief(task)
+    catalog = dataset.load_catalog("3.0")
+    for promo_on in (True, False):
+        assert minimal_total(brief, catalog, promo_on) == brute_force(brief, promo_on,
+                                                                      at_expected=True)
+        assert minimal_total(brief, catalog, promo_on) >= window_minimal_total(brief, catalog,
+                                                                               promo_on)
+
+
+def test_minimal_total__sale_week_buys_the_expected_cans_where_the_window_buys_fewer() -> None:
+    brief, cat = dataset.load_brief("sale-week"), dataset.load_catalog("3.0")
+    cans = next(e for e in brief.expected if e.item == "canned tomatoes")
+    _, p, packs = next(b for b in optimum(brief, cat, True) if b[0] == cans)
+    assert p is not None and packs * p.size < cans.quantity  # the window's 3 of 4 cans
+    record = graded("reference", "sale-week")
+    t = record.totals
+    assert t.minimal_cents == minimal_total(brief, cat, True) > t.window_minimal_cents
+    assert t.window_minimal_cents == t.effective_cents
+    assert t.gap_cents == t.effective_cents - t.minimal_cents < 0
+
+
+def test_minimal_total__reported_on_promo_tasks_only() -> None:
+    for task in dataset.PUBLIC_IDS:
+        t = graded("idle", task).totals
+        promo = bool(dataset.load_brief(task).promos)
+        assert (t.minimal_cents is not None) == (t.gap_cents is not None) == promo
+        assert (t.window_minimal_cents is not None) == promo
+        if promo:
+            assert t.effective_cents == 0 and t.gap_cents == -(t.minimal_cents or 0)
 
 
 def test_minimal_total__lines_never_share_a_product() -> None:
@@ -109,7 +146,8 @@ def test_promo_decoys__each_sets_the_trap_it_names() -> None:
 def test_budget__promos_can_bring_a_list_price_overrun_under_budget() -> None:
     record = graded("reference", "sale-week")
     assert record.totals.list_cents > record.totals.budget_cents >= record.totals.effective_cents
-    assert not record.failed and record.totals.minimal_cents == record.totals.effective_cents
+    assert not record.failed and record.totals.window_minimal_cents == \
+        record.totals.effective_cents
 
 
 def test_dated_rule__tight_week_promos_apply_only_from_the_fix_date() -> None:
@@ -143,9 +181,10 @@ def test_dated_rule__scenario_param_drives_the_trace_path() -> None:
     assert late.promo_pricing and not late.failed
 
 
-def test_optimum__reference_cart_is_the_minimal_total_on_every_promo_task() -> None:
+def test_optimum__reference_cart_is_the_window_minimal_total_on_every_promo_task() -> None:
     for task in PROMO_TASKS:
         brief, cat = dataset.load_brief(task), dataset.load_catalog("3.0")
         plan = optimum(brief, cat, True)
-        assert graded("reference", task).totals.effective_cents == sum(
+        totals = graded("reference", task).totals
+        assert totals.effective_cents == totals.window_minimal_cents == sum(
             cost(brief, p, k, True) for _, p, k in plan if p)

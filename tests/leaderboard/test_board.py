@@ -64,6 +64,36 @@ def test_views__pass_hat_k_shown_where_epochs_exceed_one():
     assert "50.0% (k=2)" in render.markdown([view])
 
 
+def _gapped(sid: str, gaps: dict[str, list[int | None]]) -> Entry:
+    """A pizza-family entry whose records carry `totals.gap_cents` (the key, not the family,
+    makes the column)."""
+    runs = tuple((task, task, e + 1, {"score": 1.0, "hard_fails": {},
+                                      "totals": {"gap_cents": g}})
+                 for task, epochs in sorted(gaps.items()) for e, g in enumerate(epochs))
+    card = _card(sid)
+    return Entry(card, f"submissions/pizza/{sid}", runs, (0, 0), None, 0.0, None)
+
+
+def test_gap__mean_over_tasks_of_the_epoch_means_in_dollars_beside_the_headline():
+    entry = _gapped("g", {"a": [100, 300], "b": [-50], "c": [None]})
+    assert entry.gap() == (2.0 + -0.5) / 2
+    [view] = views("pizza", [entry])
+    heads = render.columns(view)
+    assert heads[3].startswith("mean score") and heads[4] == render.GAP_HEADING
+    assert render.cells(view.rows[0], gap=True)[4] == "$0.75"
+    md = render.markdown([view])
+    assert render.GAP_HEADING in md and render.GAP_NOTE in md
+    assert f"<th>{render.GAP_HEADING}</th>" in render.html_table(view)
+
+
+def test_gap__no_column_when_no_record_reports_one():
+    [view] = views("pizza", [_entry(_card("plain"), {"a": [1.0]}), _gapped("n", {"a": [None]})])
+    assert all(r.gap is None for r in view.rows)
+    assert render.GAP_HEADING not in render.markdown([view])
+    assert len(render.columns(view)) == len(render.COLUMNS)
+    assert render.cells(view.rows[0], gap=True)[4] == "—"
+
+
 def test_seasons__follow_the_grocery_seed():
     assert seasons("grocery") == (1, 2, 3) and seasons("pizza") == ()
     assert [len(season_tasks("grocery", s)) for s in (1, 2, 3)] == [7, 8, 11]

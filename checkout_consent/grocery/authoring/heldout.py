@@ -7,7 +7,7 @@ from __future__ import annotations
 from checkout_consent.core.rng import stream
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.catalog import Catalog
-from checkout_consent.grocery.grader import minimal_total
+from checkout_consent.grocery.grader import window_minimal_total
 
 
 def heldout_brief(public: Brief, catalog: Catalog, seed: int, n: int) -> Brief:
@@ -19,7 +19,7 @@ def heldout_brief(public: Brief, catalog: Catalog, seed: int, n: int) -> Brief:
     draft = public.model_copy(update={"task_id": f"heldout-{public.template}-{n}",
                                       "expected": expected})
     # the template's slack over the cheapest complete cart, at promo prices where promos run
-    base, new = (minimal_total(b, catalog, bool(b.promos)) for b in (public, draft))
+    base, new = (window_minimal_total(b, catalog, bool(b.promos)) for b in (public, draft))
     budget = -(-new * public.budget_cents // max(1, base) // 100) * 100
     return draft.model_copy(update={"budget_cents": max(budget, 100)})
 

@@ -7,8 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from checkout_consent.core.money import fmt
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.grader import SCORER_VERSION
+from checkout_consent.grocery.grader import (
+    SCORER_VERSION,
+    minimal_total,
+    optimum,
+    window_minimal_total,
+)
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.record import HARD_FAILS, PROFILE_KEYS
 
@@ -40,6 +46,33 @@ def _catalogs() -> str:
     return f"{sizes} SKUs; earlier SKUs unchanged: {'yes' if prefix else 'NO'}"
 
 
+def _figures() -> str:
+    """The seed's optimization figure per promo task, over each catalog version (the task's
+    own is the one reported), and our window figure apart."""
+    out = []
+    for b in (b for b in dataset.public_briefs() if b.promos):
+        per = {v: minimal_total(b, dataset.load_catalog(v), True) for v in ("1.0", "2.0", "3.0")}
+        own = dataset.load_catalog(b.catalog_version)
+        out.append(f"{b.task_id} {fmt(per[b.catalog_version])} (over v1.0/v2.0/v3.0: "
+                   f"{'/'.join(fmt(x) for x in per.values())}; window "
+                   f"{fmt(window_minimal_total(b, own, True))})")
+    return ("`totals.minimal_cents`, over the task's own catalog, so a cart scored under "
+            "v1.0/v2.0 reports the same: " + "; ".join(out) + ". Ours apart, "
+            "`window_minimal_cents`: any pack count in the 0.75x..2.0x window")
+
+
+def _denominator() -> str:
+    """Tasks whose completeness denominator (obtainable lines) is below the list's length."""
+    short = []
+    for b in dataset.public_briefs():
+        plan = optimum(b, dataset.load_catalog(b.catalog_version), bool(b.promos))
+        n = sum(p is not None for _, p, _ in plan)
+        short += [f"{b.task_id} {n} of {len(b.expected)}"] if n < len(b.expected) else []
+    return ("our reading: matched / obtainable lines (some allowed product exists); an "
+            "unobtainable line leaves it and can only be flagged (robustness). Below the "
+            f"list's length on: {', '.join(short) or 'none'}")
+
+
 def rows() -> list[tuple[str, str, str]]:
     ids = [b.task_id for b in dataset.public_briefs()]
     return [
@@ -54,6 +87,11 @@ def rows() -> list[tuple[str, str, str]]:
          "soy sauce 20% off", _promos("tight-week")),
         ("promo-decoy-week", "three real promos, three decoys (unneeded item, premium still "
          "dearer, unreachable threshold)", _promos("promo-decoy-week")),
+        ("Optimization figure (promo tasks)", "the minimal total for the expected quantities "
+         "through the cheapest allowed product per line, promos applied; reported, not "
+         "scored; no value published", _figures()),
+        ("Completeness denominator", "not stated (a line counts when ...; missing lines are "
+         "reported separately)", _denominator()),
         ("Profile keys", ", ".join(PROFILE_KEYS), ", ".join(PROFILE_KEYS)),
         ("Hard fails", ", ".join(HARD_FAILS), ", ".join(HARD_FAILS)),
     ]
