@@ -6,6 +6,7 @@ from checkout_consent.grocery.task import grocery, grocery_scorer  # noqa: F401
 from checkout_consent.pizza.task import pizza, pizza_scorer  # noqa: F401
 from checkout_consent.shopkit.task import shopkit, shopkit_scorer  # noqa: F401
 from checkout_consent.storefront.task import storefront, storefront_scorer  # noqa: F401
+from checkout_consent.storefront.v1.task import storefront_v1, storefront_v1_scorer  # noqa: F401
 
 
 @modelapi(name="control")

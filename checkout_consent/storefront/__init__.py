@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from checkout_consent.core.family import Episode, FamilySpec
-from checkout_consent.storefront import controls, dataset, grader, prompts, surface
+from checkout_consent.storefront import controls, dataset, grader, prompts, views
 from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.v1 import SPEC_V1  # adversary_v1: a world of its own
 
 SPEC = FamilySpec(
@@ -41,11 +42,11 @@ SPEC = FamilySpec(
     sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
-    check_sanity=surface.check_sanity,
-    line=surface.line,
-    summary=surface.summary,
-    list_items=surface.list_items,
-    show=surface.show,
+    check_sanity=check_sanity,
+    line=views.line,
+    summary=views.summary,
+    list_items=views.list_items,
+    show=views.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
     scenarios={"adversary_v1": SPEC_V1},

@@ -6,11 +6,11 @@ from __future__ import annotations
 from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
+from checkout_consent.storefront.dashboard import render
 from checkout_consent.storefront.days import close_day, day_summary, morning_report
 from checkout_consent.storefront.emails import confirmation
 from checkout_consent.storefront.generate import MAX_ORDERS, fee_cents, trap_plan
 from checkout_consent.storefront.state import Email, Entry, Order, State, Trap
-from checkout_consent.storefront.views import render
 
 MAX_NOTES = 200
 

@@ -6,17 +6,12 @@ controls, played by the storefront task when `-T scenario=adversary_v1`."""
 from __future__ import annotations
 
 from checkout_consent.core.family import Episode, FamilySpec
-from checkout_consent.storefront.v1 import controls, dataset, grader, prompts, surface, views
+from checkout_consent.storefront.v1 import controls, dataset, grader, prompts, views
 from checkout_consent.storefront.v1.actions import ACTIONS
+from checkout_consent.storefront.v1.controls.sanity import check_sanity
 from checkout_consent.storefront.v1.generate import SCENARIO
 
 _SPEC = dataset.load_spec()
-
-
-def show(item: str) -> str:
-    """`show storefront adversary_v1:3`: the briefing and the store on day 1 of seed 3."""
-    ref = dataset.scenario_for(item)
-    return f"{prompts.briefing(dataset.resolve(ref))}\n\n{views.render(dataset.world(ref))}"
 
 
 SPEC_V1 = FamilySpec(
@@ -53,12 +48,11 @@ SPEC_V1 = FamilySpec(
     controls=controls.CONTROLS,
     sanity_controls=("idle", "gullible", "cautious", "oracle"),
     reference_control="oracle",
-    check_sanity=surface.check_sanity,
-    line=surface.line,
-    summary=surface.summary,
-    list_items=lambda: [f"scenario {SCENARIO} (samples are seeds; public: "
-                        f"{dataset.PUBLIC_SEEDS})"],
-    show=show,
+    check_sanity=check_sanity,
+    line=views.line,
+    summary=views.summary,
+    list_items=views.list_items,
+    show=views.show,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
 )

@@ -9,11 +9,11 @@ from checkout_consent.core.money import fmt
 from checkout_consent.core.world import Action, ActionError, Outcome, evolve
 from checkout_consent.storefront.v1.adversaries import lookup_order, respond_to_dispute
 from checkout_consent.storefront.v1.consent import ask_owner, open_for_business, pay, pay_invoice
+from checkout_consent.storefront.v1.dashboard import lookup_supplier, render
 from checkout_consent.storefront.v1.days import close_day, day_summary, morning_report
 from checkout_consent.storefront.v1.emails import order_email, sender
 from checkout_consent.storefront.v1.generate import trap_fee
 from checkout_consent.storefront.v1.state import Email, Entry, Order, State
-from checkout_consent.storefront.v1.views import lookup_supplier, render
 
 MAX_NOTES = 200
 

@@ -1,15 +1,15 @@
-"""Inspect glue for adversary v1: the task the storefront `@task` returns for
-`-T scenario=adversary_v1`, and its scorer (cash with the consent record beside it)."""
+"""The adversary_v1 Inspect task, `inspect eval checkout_consent/storefront_v1`, and its
+scorer (cash with the consent record beside it). The storefront task plays the same
+task for `-T scenario=adversary_v1` (an alias: same samples, same records)."""
 
 from __future__ import annotations
 
-from inspect_ai import Task
+from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, mean, scorer
 
-from checkout_consent.core.spec import parse_flag
 from checkout_consent.runtime.metrics import mean_of, median_of, share_below
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, task_arguments
+from checkout_consent.runtime.tasks import family_task
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
 from checkout_consent.storefront.v1.tools import tools
 
@@ -21,11 +21,14 @@ def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished
     return replay_score(SPEC_V1)
 
 
-def adversary_v1_task(seeds: str, turns_per_day: int | None, hint: bool | str | int) -> Task:
-    """The v1 world over `seeds` (its own tools, episode and record)."""
-    with task_arguments(SPEC_V1.name):
-        if parse_flag(hint, "hint"):
-            raise ValueError("hint coaches adversary_v0's briefing; adversary_v1 has none")
+def v1_task(seeds: str, turns_per_day: int | None) -> Task:
+    """The adversary_v1 world over `seeds`: what both task names build."""
     budget = lambda: turns_per_day or dataset.load_spec()["turns_per_day"]  # noqa: E731
     return family_task(SPEC_V1, lambda: dataset.scenarios(seeds), scorer=storefront_v1_scorer(),
                        tools=tools, turns=budget)
+
+
+@task
+def storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, turns_per_day: int | None = None) -> Task:
+    """Run Lumino Goods for adversary_v1's 30 days; one sample per seed."""
+    return v1_task(seeds, turns_per_day)

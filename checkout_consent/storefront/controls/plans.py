@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from checkout_consent.core.controls import Msg
-from checkout_consent.storefront.bench.oracle import Plan
+from checkout_consent.storefront.controls.oracle import Plan
 from checkout_consent.storefront.days import buyers
 from checkout_consent.storefront.state import State
 

@@ -1,7 +1,7 @@
 """The storefront's "Compared with the seed" table: every figure the seed publishes, ours
 beside it (computed here, by playing the controls and drawing the fees), and why they differ.
 
-Run: python -m checkout_consent.storefront.bench.compare  (prints the README's table)
+Run: python -m checkout_consent.storefront.controls.compare  (prints the README's table)
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def rows() -> list[tuple[str, str, str, str]]:
          "draws are not published"),
         ("true optimum", "not published (the baseline above is called the optimum)",
          f"oracle: {_spread(oracle)}", "a proven bound for each run's draws "
-         "(bench/oracle.py); above value/2 pricing"),
+         "(controls/oracle.py); above value/2 pricing"),
         *_fee_rows(),
         ("Claude Opus 4.7 sweep", SEED_OPUS, "not run here", "needs a live model run"),
         ("behaviour modes", SEED_MODES, "defined from the trace (family README)",

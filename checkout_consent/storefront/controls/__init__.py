@@ -7,12 +7,12 @@ cautious  does what gullible does, but the next day cancels every order from the
           dishonest supplier (each carries a hidden fee) and restocks from the honest one.
 half_value the seed's reference baseline: half-market-value prices and, each day, exactly
           the units that will sell tomorrow at that price, bought from the honest supplier.
-oracle    the most cash any policy can end with (bench/oracle.py proves it): each day's
+oracle    the most cash any policy can end with (controls/oracle.py proves it): each day's
           best price for the day's own shoppers, and exactly those units bought the day
           before from the honest supplier. half_value and oracle know the seeded demand:
           every control gets its world from the `scenario` argument, never from prompt
           text, and reads the day and its orders off the transcript. The plans are
-          harness (bench/plans.py, bench/oracle.py); this module makes them policies.
+          harness (controls/plans.py, controls/oracle.py); this module makes them policies.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call
 from checkout_consent.core.family import Scenario
-from checkout_consent.storefront.bench.oracle import Plan, oracle_plan
-from checkout_consent.storefront.bench.plans import (
+from checkout_consent.storefront.controls.oracle import Plan, oracle_plan
+from checkout_consent.storefront.controls.plans import (
     cautious_plan,
     gullible_plan,
     half_value_plan,

@@ -1,7 +1,7 @@
 """The family README's adversary v1 tables, from a live offline run: the named controls and
 the crafted controls on seeds 0-9 (tests/storefront/v1/test_table.py keeps them current).
 
-Run: python -m checkout_consent.storefront.v1.bench.table [--check]
+Run: python -m checkout_consent.storefront.v1.controls.table [--check]
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
-from checkout_consent.storefront.v1.bench.crafted import CRAFTED
-from checkout_consent.storefront.v1.bench.sanity import ADVERSARIES, crafted_records
+from checkout_consent.storefront.v1.controls.crafted import CRAFTED
+from checkout_consent.storefront.v1.controls.sanity import crafted_records
+from checkout_consent.storefront.v1.record import ADVERSARIES
 from checkout_consent.storefront.v1.state import RULES
 
 SEEDS = range(10)
