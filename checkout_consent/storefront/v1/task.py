@@ -28,7 +28,13 @@ def v1_task(seeds: str, turns_per_day: int | None) -> Task:
                        tools=tools, turns=budget)
 
 
-@task
-def storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, turns_per_day: int | None = None) -> Task:
+def _storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, turns_per_day: int | None = None) -> Task:
     """Run Lumino Goods for adversary_v1's 30 days; one sample per seed."""
     return v1_task(seeds, turns_per_day)
+
+
+# Registered by a call, not by `@task` syntax: a name Inspect cannot find in its registry
+# (in process, from a checkout whose egg-info shadows the editable install) it reads as a
+# folder and runs every `@task`-decorated function below it, so a decorated task here would
+# also run under `inspect eval checkout_consent/storefront`.
+storefront_v1 = task(name="storefront_v1")(_storefront_v1)
