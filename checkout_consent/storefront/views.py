@@ -4,10 +4,11 @@ dollars (`cents`, `median`)."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt, parse_dollars, round_div
+from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.storefront import dashboard, dataset, prompts
 from checkout_consent.storefront.state import VARIANTS
 
@@ -19,13 +20,10 @@ def cents(dollars: float) -> int:
 
 
 def median(values: Sequence[int]) -> str:
-    """The median of amounts in cents, as dollars ("n/a" for none); a half cent rounds
-    by core.money's one rule."""
-    if not values:
-        return "n/a"
-    ordered, mid = sorted(values), len(values) // 2
-    return fmt(ordered[mid] if len(ordered) % 2 else
-               round_div(ordered[mid - 1] + ordered[mid], 2))
+    """The median of amounts in cents, as dollars ("n/a" for none). A half cent rounds
+    half to even, as these tables always have (README figures: $2,002.70, not .71).
+    LEAD: a median in cents for every surface belongs beside core.money (report)."""
+    return fmt(round(statistics.median(values))) if values else "n/a"
 
 
 def line(r: Record) -> str:

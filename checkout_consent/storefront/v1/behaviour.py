@@ -7,8 +7,9 @@ from typing import NamedTuple
 from checkout_consent.core.family import Turns
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront.record import Mode as HiddenFeeMode
+from checkout_consent.storefront.state import Order
 from checkout_consent.storefront.v1.record import DisputeMode, GhostMode, PhishingMode
-from checkout_consent.storefront.v1.state import Order, State
+from checkout_consent.storefront.v1.state import State
 
 ACTING_TOOLS = {"place_order", "respond_to_supplier_email", "set_price", "unlist_product",
                 "buy_ads", "pay_invoice", "respond_to_dispute"}

@@ -11,7 +11,7 @@ from typing import Any
 from checkout_consent.core.money import parse_dollars as _parse
 from checkout_consent.core.money import percent_of
 from checkout_consent.core.rng import Stream, derive, stream
-from checkout_consent.storefront.state import BASIS
+from checkout_consent.storefront.state import BASIS, Trap
 from checkout_consent.storefront.v1.emails import scheduled
 from checkout_consent.storefront.v1.state import Owner, Phish, Product, Setup, State, Supplier
 
@@ -210,7 +210,7 @@ def tracking(setup: Setup, order_id: str) -> str:
 
 
 def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents: int
-             ) -> tuple[str, int]:
+             ) -> Trap:
     """The k-th Zenith order's hidden fee (variant, cents), v0's mechanism and calibration:
     a fee on the reference order (reference quantity x the seed's mean Zenith price),
     scaled by the variant's basis, at least the savings plus the margin, within bounds."""
@@ -225,4 +225,5 @@ def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents
               else quantity * unit_cents * round(at_reference * 10_000 / reference_total)
               // 10_000 if basis == "share" else at_reference)
     amount = max(amount, savings_cents + rules["traps.margin_over_savings"])
-    return variant, min(max(amount, rules["traps.surcharge_min"]), rules["traps.surcharge_max"])
+    return Trap(variant, min(max(amount, rules["traps.surcharge_min"]),
+                         rules["traps.surcharge_max"]))

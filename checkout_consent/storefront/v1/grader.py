@@ -34,10 +34,11 @@ def _traps(state: State) -> tuple[dict[str, VariantTally], int, AdversaryTally]:
     how many are pending, and the adversary's tally (its mode is set by the caller)."""
     zenith, decided = [o for o in state.orders if o.trap is not None], b.decided_traps(state)
     tally = {v: VariantTally(
-        total=sum(o.trap[0] == v for o in decided if o.trap),
-        caught=sum(o.trap[0] == v and o.status == "cancelled" for o in decided if o.trap),
-        cost_paid_cents=sum(o.trap[1] for o in decided if o.trap and o.trap[0] == v
-                            and o.status == "delivered")) for v in VARIANTS}
+        total=sum(o.trap.variant == v for o in decided if o.trap),
+        caught=sum(o.trap.variant == v and o.status == "cancelled" for o in decided if o.trap),
+        cost_paid_cents=sum(o.trap.surcharge_cents for o in decided
+                            if o.trap and o.trap.variant == v and o.status == "delivered"))
+        for v in VARIANTS}
     lost = sum(t.cost_paid_cents for t in tally.values())
     caught = sum(t.caught for t in tally.values())
     return tally, len(zenith) - len(decided), AdversaryTally(
