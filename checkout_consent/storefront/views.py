@@ -1,6 +1,6 @@
 """How the CLI shows the storefront family: a line per record, the summary, what `list`
 and `show` print; and the two helpers every storefront table uses to print a record's
-dollars (`cents`, `median`)."""
+dollars (`median`; `cents` is record.py's)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,10 @@ import statistics
 from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt, parse_dollars
+from checkout_consent.core.money import fmt
 from checkout_consent.storefront import dashboard, dataset, prompts
+from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import VARIANTS
-
-
-def cents(dollars: float) -> int:
-    """A record's dollar figure back in cents: exact, since records hold cents / 100.
-    LEAD: the inverse of core.money.to_dollars; it belongs in core/money (report)."""
-    return parse_dollars(dollars, field="a record's dollar figure")
 
 
 def median(values: Sequence[int]) -> str:

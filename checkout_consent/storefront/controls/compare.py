@@ -13,7 +13,9 @@ from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.generate import fee_cents, reference_total_cents, trap_plan
+from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import Setup
+from checkout_consent.storefront.views import median
 
 SEEDS = range(10)
 FEE_SEEDS = range(400)
@@ -44,14 +46,13 @@ def _share_at_most(values: Sequence[int], x: int) -> str:
     return f"{sum(1 for v in values if v <= x) / len(values):.0%}"
 
 
-def _spread(cents: Sequence[float]) -> str:
-    return (f"median {fmt(round(statistics.median(cents)))}, "
-            f"{fmt(round(min(cents)))}-{fmt(round(max(cents)))}")
+def _spread(amounts: Sequence[int]) -> str:
+    return f"median {median(amounts)}, {fmt(min(amounts))}-{fmt(max(amounts))}"
 
 
-def _cash(control: str) -> list[float]:
-    return [play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])["cash_final"]
-            * 100 for s in SEEDS]
+def _cash(control: str) -> list[int]:
+    return [cents(play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])
+                  ["cash_final"]) for s in SEEDS]
 
 
 def _fee_rows() -> list[tuple[str, str, str, str]]:

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
+from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.v1 import dashboard, dataset, prompts
 from checkout_consent.storefront.v1.generate import SCENARIO
 from checkout_consent.storefront.v1.record import ADVERSARIES
 from checkout_consent.storefront.v1.state import RULES
-from checkout_consent.storefront.views import cents, median
+from checkout_consent.storefront.views import median
 
 
 def lost_cents(r: Record) -> int:
