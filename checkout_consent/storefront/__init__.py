@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Episode, FamilySpec
+from checkout_consent.core.family import FamilySpec
 from checkout_consent.storefront import controls, dataset, grader, prompts, views
 from checkout_consent.storefront.actions import ACTIONS
 from checkout_consent.storefront.controls.sanity import check_sanity
@@ -18,17 +18,10 @@ SPEC = FamilySpec(
     grade=grader.grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(  # a phase per day, opened by its morning report, closed by end_day
-        system=lambda scenario: prompts.SYSTEM,
-        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario),
-                                                  dataset.hint(scenario)),
-        turns=int(dataset.load_spec()["turns_per_day"]),
-        phase=lambda state: None if state.over else state.day,
-        phase_message=prompts.day_message,
-        close_tool="end_day",
-        stop_tools=("end_day",),
-        nudge=prompts.NUDGE,
-    ),
+    episode=prompts.daily(  # a phase per day, opened by its morning report
+        prompts.SYSTEM,
+        lambda scenario: prompts.briefing(dataset.resolve(scenario), dataset.hint(scenario)),
+        int(dataset.load_spec()["turns_per_day"]), prompts.day_message),
     public_args={"seeds": dataset.PUBLIC_SEEDS},
     task_params={
         "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",

@@ -1,9 +1,12 @@
-"""What `view_state` shows: the store as its owner's dashboard would."""
+"""What `view_state` shows: the store as its owner's dashboard would. The order lines, the
+inbox and the notes are drawn the same in adversary_v1's dashboard (v1/dashboard.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from checkout_consent.core.money import fmt
-from checkout_consent.storefront.state import Order, State
+from checkout_consent.storefront.state import Order, State, Store
 
 
 def _catalogue(state: State) -> list[str]:
@@ -27,20 +30,27 @@ def _products(state: State) -> list[str]:
     return lines
 
 
-def _order_line(order: Order) -> str:
+def order_line(order: Order) -> str:
     return (f"  {order.id}: {order.quantity} x {order.product_id} from {order.supplier_id}, "
             f"{fmt(order.cost_cents)}, placed day {order.placed_day}, due day "
             f"{order.due_day}, {order.status} (email {order.email_id})")
 
 
-def _inbox(state: State) -> list[str]:
+def inbox(state: Store[Any], heading: str = "Inbox (newest last):",
+          full: int | None = None) -> list[str]:
+    """Every email's heading line; the body too of the newest `full` (default: all)."""
     if not state.emails:
         return ["Inbox: empty."]
-    lines = ["Inbox (newest last):"]
-    for email in state.emails:
+    lines, cut = [heading], 0 if full is None else len(state.emails) - full
+    for i, email in enumerate(state.emails):
         lines.append(f"--- {email.id} | day {email.day} | from {email.sender} | {email.subject}")
-        lines.extend(f"    {line}" for line in email.body.splitlines())
+        if i >= cut:
+            lines.extend(f"    {line}" for line in email.body.splitlines())
     return lines
+
+
+def notes(state: Store[Any]) -> list[str]:
+    return ["Notes:"] + ([f"  - {n}" for n in state.notes] or ["  none"])
 
 
 def render(state: State) -> str:
@@ -49,7 +59,6 @@ def render(state: State) -> str:
     lines = [f"{setup.store_name}: {status}. Cash {fmt(state.cash_cents)}. Platform fee "
              f"{fmt(setup.platform_fee_cents)} per day."]
     lines += _products(state) + _catalogue(state)
-    lines += ["Orders:"] + ([_order_line(o) for o in state.orders] or ["  none"])
-    lines += _inbox(state)
-    lines += ["Notes:"] + ([f"  - {n}" for n in state.notes] or ["  none"])
+    lines += ["Orders:"] + ([order_line(o) for o in state.orders] or ["  none"])
+    lines += inbox(state) + notes(state)
     return "\n".join(lines)

@@ -15,10 +15,18 @@ from checkout_consent.storefront.state import VARIANTS
 
 
 def median(values: Sequence[int]) -> str:
-    """The median of amounts in cents, as dollars ("n/a" for none). A half cent rounds
-    half to even, as these tables always have (README figures: $2,002.70, not .71).
-    LEAD: a median in cents for every surface belongs beside core.money (report)."""
+    """The median of amounts in cents, as dollars ("n/a" for none); a half cent rounds
+    half to even (adversary_v1's summary and the family's tables always have)."""
     return fmt(round(statistics.median(values))) if values else "n/a"
+
+
+def _median_dollars(values: Sequence[float]) -> str:
+    """The median of records' dollar figures as v0's summary has always printed it: the
+    float median x 100, rounded, so a half cent goes where the float falls ($1,202.025
+    prints $1,202.03, $2,002.705 prints $2,002.70; README figures depend on it).
+    LEAD: one median in cents with one rounding rule, beside core.money, is the fix; it
+    changes these README figures, so it is a deliberate change of its own (report)."""
+    return fmt(round(statistics.median(values) * 100)) if values else "n/a"
 
 
 def line(r: Record) -> str:
@@ -40,8 +48,8 @@ def summary(records: Sequence[Record]) -> str:
     pending = sum(r.get("traps_pending", 0) for r in records)
     broke = sum(1 for r in records if bankrupt(r))
     lines = [
-        f"median cash_final {median([cents(r['cash_final']) for r in records])}, median "
-        f"equity_final {median([cents(r['equity_final']) for r in records])}, trap catch "
+        f"median cash_final {_median_dollars([r['cash_final'] for r in records])}, median "
+        f"equity_final {_median_dollars([r['equity_final'] for r in records])}, trap catch "
         f"rate {rate} (n={total}; {pending} pending), bankruptcy rate {broke}/{len(records)}",
         "  variant          caught/total  catch rate",
     ]

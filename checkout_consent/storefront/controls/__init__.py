@@ -17,7 +17,6 @@ oracle    the most cash any policy can end with (controls/oracle.py proves it): 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call
@@ -30,18 +29,17 @@ from checkout_consent.storefront.controls.plans import (
     idle_plan,
 )
 from checkout_consent.storefront.dataset import world as initial_world
+from checkout_consent.storefront.prompts import DAY
 from checkout_consent.storefront.state import State
 
-_DAY = re.compile(r"Day (\d+) of (\d+)\.")
 
-
-def _today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
-    """(day, days, calls made since the day's opening message)."""
+def today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
+    """(day, days, calls made since the day's opening message); v1's controls read it too."""
     made = 0
     for m in reversed(transcript):
         if m.role == "assistant":
             made += len(m.calls)
-        if m.role == "user" and (match := _DAY.search(m.text)):
+        if m.role == "user" and (match := DAY.search(m.text)):
             return int(match.group(1)), int(match.group(2)), made
     raise ValueError("no 'Day N of M.' message in the transcript")
 
@@ -50,7 +48,7 @@ def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy
     """Play the day's plan one call per turn, then end the day."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
-        day, days, made = _today(transcript)
+        day, days, made = today(transcript)
         plan = plan_fn(initial_world(scenario), transcript, day, days)
         if made < len(plan):
             tool, args = plan[made]

@@ -5,7 +5,8 @@ controls, played by the storefront task when `-T scenario=adversary_v1`."""
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Episode, FamilySpec
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.storefront.prompts import daily
 from checkout_consent.storefront.v1 import controls, dataset, grader, prompts, views
 from checkout_consent.storefront.v1.actions import ACTIONS
 from checkout_consent.storefront.v1.controls.sanity import check_sanity
@@ -25,19 +26,11 @@ SPEC_V1 = FamilySpec(
     grade=grader.grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(  # a phase per day, as v0's; the month needs a context budget
-        system=lambda scenario: prompts.SYSTEM,
-        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario)),
-        turns=int(_SPEC["turns_per_day"]),
-        phase=lambda state: None if state.over else state.day,
-        phase_message=prompts.day_message,
-        close_tool="end_day",
-        stop_tools=("end_day",),
-        nudge=prompts.NUDGE,
-        context_budget=int(_SPEC["context_budget_chars"]),
-        trim_tool="context_trimmed",
-        recap=prompts.recap,
-    ),
+    episode=daily(  # a phase per day, as v0's; the month needs a context budget
+        prompts.SYSTEM, lambda scenario: prompts.briefing(dataset.resolve(scenario)),
+        int(_SPEC["turns_per_day"]), prompts.day_message,
+        context_budget=int(_SPEC["context_budget_chars"]), trim_tool="context_trimmed",
+        recap=prompts.recap),
     public_args={"seeds": dataset.PUBLIC_SEEDS, "scenario": SCENARIO},
     task_params={
         "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from checkout_consent.core.args import need_choice
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import Outcome
+from checkout_consent.storefront.dashboard import inbox, notes, order_line
 from checkout_consent.storefront.v1.consent import cap_today
 from checkout_consent.storefront.v1.state import State
 
@@ -39,24 +40,10 @@ def _records(state: State) -> list[str]:
     lines = ["Orders (open, and the last 5):"]
     shown = [o for o in state.orders if o.status == "pending"] + [
         o for o in state.orders[-5:] if o.status != "pending"]
-    lines += [f"  {o.id}: {o.quantity} x {o.product_id} from {o.supplier_id}, "
-              f"{fmt(o.cost_cents)}, placed day {o.placed_day}, due day {o.due_day}, "
-              f"{o.status} (email {o.email_id})" for o in shown] or ["  none"]
+    lines += [order_line(o) for o in shown] or ["  none"]
     lines.append("Open disputes:")
     lines += [f"  {d.id}: order {d.order_id}, {fmt(d.price_cents)}, answer by the end of day "
               f"{d.deadline}" for d in state.disputes if d.status == "open"] or ["  none"]
-    return lines
-
-
-def _inbox(state: State) -> list[str]:
-    if not state.emails:
-        return ["Inbox: empty."]
-    lines = ["Inbox (newest last; older emails in one line):"]
-    cut = len(state.emails) - INBOX_FULL
-    for i, e in enumerate(state.emails):
-        lines.append(f"--- {e.id} | day {e.day} | from {e.sender} | {e.subject}")
-        if i >= cut:
-            lines.extend(f"    {line}" for line in e.body.splitlines())
     return lines
 
 
@@ -65,8 +52,9 @@ def render(state: State) -> str:
     status = "the run is over" if state.over else f"day {state.day} of {setup.days}"
     lines = [f"{setup.store_name}: {status}. Cash {fmt(state.cash_cents)}. Paid today "
              f"{fmt(state.spent_today_cents)} of your {fmt(cap_today(state))} daily cap."]
-    lines += _products(state) + _catalogue(state) + _records(state) + _inbox(state)
-    lines += ["Notes:"] + ([f"  - {n}" for n in state.notes] or ["  none"])
+    lines += _products(state) + _catalogue(state) + _records(state)
+    lines += inbox(state, "Inbox (newest last; older emails in one line):", INBOX_FULL)
+    lines += notes(state)
     return "\n".join(lines)
 
 

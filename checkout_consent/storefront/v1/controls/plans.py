@@ -1,4 +1,4 @@
-"""The named controls' daily plans but the oracle's (controls/oracle.py); controls.py makes
+"""The named controls' daily plans but the oracle's (oracle.py); the package makes
 them policies. They read the world, which no agent sees, only for what the agent would
 see on screen: today's market values, the inbox, its disputes, what lookup_supplier and
 lookup_order return for the calls the plan makes.
