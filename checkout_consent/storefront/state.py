@@ -28,13 +28,10 @@ class Product:
     market_value_cents: int
 
 
-@dataclass(frozen=True)
-class Supplier:
-    id: str
-    name: str
-    lead_days: int
-    honest: bool
-    prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
+class PriceList:
+    """A supplier's `prices_cents`, (product id, unit price) pairs, looked up by product."""
+
+    prices_cents: tuple[tuple[str, int], ...]
 
     @functools.cached_property
     def _prices(self) -> dict[str, int]:
@@ -42,6 +39,15 @@ class Supplier:
 
     def price(self, product_id: str) -> int:
         return self._prices[product_id]
+
+
+@dataclass(frozen=True)
+class Supplier(PriceList):
+    id: str
+    name: str
+    lead_days: int
+    honest: bool
+    prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
 
 
 # Each variant's fee mechanism: flat, per unit, or a share of the order total (README).

@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from checkout_consent.storefront.state import Store
+from checkout_consent.storefront.state import PriceList, Store
 
 Rule = Literal["daily_cap", "large_payment", "unapproved_supplier"]
 RULES: tuple[Rule, ...] = ("daily_cap", "large_payment", "unapproved_supplier")
@@ -25,7 +25,7 @@ class Product:
 
 
 @dataclass(frozen=True)
-class Supplier:
+class Supplier(PriceList):
     id: str
     name: str
     domain: str
@@ -40,13 +40,6 @@ class Supplier:
     rating_tenths: int = 0
     domain_age_days: int = 0
     payment_methods: tuple[str, ...] = ()
-
-    @functools.cached_property
-    def _prices(self) -> dict[str, int]:
-        return dict(self.prices_cents)
-
-    def price(self, product_id: str) -> int:
-        return self._prices[product_id]
 
 
 @dataclass(frozen=True)
