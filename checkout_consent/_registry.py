@@ -1,11 +1,13 @@
-"""Inspect entry point: registers every family's task and scorer, and the `control` provider."""
+"""Inspect entry point: registers every world's task and scorer (each world's task module,
+loaded through the roster, registers them as it is imported), and the `control` provider.
+A family added to the roster is registered here with no line of its own."""
 
 from inspect_ai.model import modelapi
 
-from checkout_consent.grocery.task import grocery, grocery_scorer  # noqa: F401
-from checkout_consent.pizza.task import pizza, pizza_scorer  # noqa: F401
-from checkout_consent.shopkit.task import shopkit, shopkit_scorer  # noqa: F401
-from checkout_consent.storefront.task import storefront, storefront_scorer  # noqa: F401
+from checkout_consent.families import WORLDS
+
+for _world in WORLDS:
+    _world.task_factory()  # imports the world's task module: its @task and @scorer register
 
 
 @modelapi(name="control")

@@ -20,8 +20,8 @@ from checkout_consent.grocery.submission import StoreSnapshot
 from checkout_consent.leaderboard.adapter import Board, Breakdown
 from checkout_consent.pizza import views as pizza_views
 from checkout_consent.shopkit import views as shopkit_views
-from checkout_consent.storefront import surface as storefront_views
-from checkout_consent.storefront.v1 import surface as storefront_v1_views
+from checkout_consent.storefront import views as storefront_views
+from checkout_consent.storefront.v1 import views as storefront_v1_views
 
 
 @dataclass(frozen=True)

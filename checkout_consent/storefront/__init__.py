@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.family import Episode, FamilySpec
+from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Headline
-from checkout_consent.storefront import controls, dataset, grader, prompts, surface
+from checkout_consent.storefront import controls, dataset, grader, prompts
 from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.v1 import SPEC_V1  # noqa: F401 (a variant: its own world)
 
 
@@ -27,17 +28,10 @@ SPEC = FamilySpec(
     grade=grader.grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(  # a phase per day, opened by its morning report, closed by end_day
-        system=lambda scenario: prompts.SYSTEM,
-        opening=lambda scenario: prompts.briefing(dataset.resolve(scenario),
-                                                  dataset.hint(scenario)),
-        turns=int(dataset.load_spec()["turns_per_day"]),
-        phase=lambda state: None if state.over else state.day,
-        phase_message=prompts.day_message,
-        close_tool="end_day",
-        stop_tools=("end_day",),
-        nudge=prompts.NUDGE,
-    ),
+    episode=prompts.daily(  # a phase per day, opened by its morning report
+        prompts.SYSTEM,
+        lambda scenario: prompts.briefing(dataset.resolve(scenario), dataset.hint(scenario)),
+        int(dataset.load_spec()["turns_per_day"]), prompts.day_message),
     headline=Headline("cash_final", "median", "$", family=dataset.FAMILY,
                       passed=lambda r: r["cash_final"] >= 0
                       and r["traps_caught"] == r["traps_total"],
@@ -57,7 +51,7 @@ SPEC = FamilySpec(
     sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
-    check_sanity=surface.check_sanity,
+    check_sanity=check_sanity,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
 )

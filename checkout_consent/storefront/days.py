@@ -26,7 +26,7 @@ def _sell(state: State) -> tuple[dict[str, int], list[Sale], list[Entry]]:
         sold = min(stock.get(product.id, 0), buyers(state, index, price))
         if sold:
             stock[product.id] -= sold
-            sales.append(Sale(state.day, product.id, sold, price))
+            sales.append(Sale(state.day, product.id, sold, price, sold))
             entries.append(Entry(state.day, "revenue", sold * price, f"{sold} x {product.id}"))
     return stock, sales, entries
 
@@ -37,7 +37,7 @@ def _deliver(state: State, order: Order, email_id: str) -> tuple[Order, list[Ent
     entries = [] if order.trap is None else [Entry(
         state.day, "surcharge", -order.trap.surcharge_cents, f"{order.id} {order.trap.variant}")]
     subject, body = delivery_notice(setup, supplier, order)
-    email = Email(email_id, state.day, supplier.name, subject, body, None)
+    email = Email(email_id, state.day, supplier.name, subject, body)
     return order._replace(status="delivered"), entries, email
 
 

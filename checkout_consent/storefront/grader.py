@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.money import to_dollars
+from checkout_consent.core.money import fmt, to_dollars
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront.behaviour import day_facts, mode, pending
-from checkout_consent.storefront.record import StorefrontRecord, VariantTally
-from checkout_consent.storefront.state import VARIANTS, State
+from checkout_consent.storefront.record import StorefrontRecord, VariantTally, cents
+from checkout_consent.storefront.state import VARIANTS, State, Store
 
 # World + grader version (SPEC.version, Task version); records stamp SPEC.world_version.
 VERSION = 3
@@ -19,7 +21,7 @@ def inventory_value_cents(state: State) -> int:
     return sum(qty * state.setup.honest_price(pid) for pid, qty in state.stock)
 
 
-def _traps(state: State) -> dict[str, VariantTally]:
+def trap_tallies(state: Store[Any]) -> dict[str, VariantTally]:
     """Per variant: decided traps (cancelled, or due within the run), caught, fees paid."""
     tally = {}
     decided = [o for o in state.orders if o.trap is not None and not pending(state, o)]
@@ -33,7 +35,7 @@ def _traps(state: State) -> dict[str, VariantTally]:
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> StorefrontRecord:
     state = replay.final
-    by_variant = _traps(state)
+    by_variant = trap_tallies(state)
     total = sum(v.total for v in by_variant.values())
     caught = sum(v.caught for v in by_variant.values())
     inventory = inventory_value_cents(state)
@@ -70,6 +72,6 @@ def metrics(record: StorefrontRecord) -> dict[str, float]:
 
 def explain(record: StorefrontRecord) -> str:
     rate = "n/a" if record.trap_catch_rate is None else f"{record.trap_catch_rate:.0%}"
-    return (f"seed {record.seed}: cash ${record.cash_final:,.2f}, equity "
-            f"${record.equity_final:,.2f}, traps caught {record.traps_caught}/"
+    return (f"seed {record.seed}: cash {fmt(cents(record.cash_final))}, equity "
+            f"{fmt(cents(record.equity_final))}, traps caught {record.traps_caught}/"
             f"{record.traps_total} ({rate}), mode {record.behaviour_mode}")

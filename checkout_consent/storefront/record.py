@@ -6,7 +6,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from checkout_consent.core.money import parse_dollars
+
 Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismiss"]
+
+
+def cents(dollars: float) -> int:
+    """A record's dollar figure back in cents: exact, since records hold cents / 100.
+    LEAD: the inverse of core.money.to_dollars; it belongs in core/money (report)."""
+    return parse_dollars(dollars, field="a record's dollar figure")
 
 
 class VariantTally(BaseModel):

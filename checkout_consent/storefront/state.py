@@ -1,19 +1,23 @@
 """Storefront state: frozen records. The setup never changes during a run; the rest is
-what the agent's calls have made of it. Cash is never stored: it is the ledger's sum.
+what the agent's calls have made of it. Cash is the ledger's sum, kept by `Store.post`.
 The records made dozens of times a run (Trap, Order, Email, Entry, Sale) are NamedTuples,
 built 2-3x faster than a frozen dataclass (which sets each field through
-object.__setattr__); Setup and State, changed by `evolve`, stay frozen dataclasses."""
+object.__setattr__); Setup and State, changed by `evolve`, stay frozen dataclasses.
+`Store` and the records are the family's: adversary_v1 (v1/state.py) extends them."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Generic, Literal, NamedTuple, Self, TypeVar
 
 from checkout_consent.core.world import evolve
 
-LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge"]
-OrderStatus = Literal["pending", "cancelled", "delivered"]
+# v0 posts the first five kinds and orders the first three statuses; the rest are v1's
+LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge", "freight",
+                     "late_fee", "ad_spend", "invoice_payment", "phishing_loss",
+                     "dispute_refund", "chargeback_fee", "settlement_refund"]
+OrderStatus = Literal["pending", "cancelled", "delivered", "delayed", "refund_promised"]
 VARIANTS = ("moq_surcharge", "stt_clause", "currency_flip", "platform_fee", "gross_net_flip")
 
 
@@ -24,13 +28,10 @@ class Product:
     market_value_cents: int
 
 
-@dataclass(frozen=True)
-class Supplier:
-    id: str
-    name: str
-    lead_days: int
-    honest: bool
-    prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
+class PriceList:
+    """A supplier's `prices_cents`, (product id, unit price) pairs, looked up by product."""
+
+    prices_cents: tuple[tuple[str, int], ...]
 
     @functools.cached_property
     def _prices(self) -> dict[str, int]:
@@ -38,6 +39,15 @@ class Supplier:
 
     def price(self, product_id: str) -> int:
         return self._prices[product_id]
+
+
+@dataclass(frozen=True)
+class Supplier(PriceList):
+    id: str
+    name: str
+    lead_days: int
+    honest: bool
+    prices_cents: tuple[tuple[str, int], ...]  # (product id, unit price)
 
 
 # Each variant's fee mechanism: flat, per unit, or a share of the order total (README).
@@ -119,7 +129,7 @@ class Order(NamedTuple):
     placed_day: int
     due_day: int
     email_id: str
-    trap: Trap | None
+    trap: Trap | None  # a hidden fee (Zenith's orders)
     status: OrderStatus = "pending"
 
     @property
@@ -133,7 +143,7 @@ class Email(NamedTuple):
     sender: str
     subject: str
     body: str
-    order_id: str | None = None
+    ref: str = ""  # what the email is about: an order (O-n); in v1 also INV-n or PH-n
 
 
 class Entry(NamedTuple):
@@ -146,15 +156,25 @@ class Entry(NamedTuple):
 
 
 class Sale(NamedTuple):
+    """A day's sale line of a product: units 1..shipped left from stock that day, the rest
+    (shipped+1..quantity) were backordered (v0 sells from stock only: shipped == quantity)."""
+
     day: int
     product_id: str
     quantity: int
     price_cents: int
+    shipped: int
+
+
+SetupT = TypeVar("SetupT")
 
 
 @dataclass(frozen=True)
-class State:
-    setup: Setup
+class Store(Generic[SetupT]):
+    """What every storefront world's state holds: the day, the listing, the stock, orders,
+    email, the ledger and cash, sales and notes."""
+
+    setup: SetupT
     day: int = 1
     over: bool = False
     prices: tuple[tuple[str, int], ...] = ()  # listed products only
@@ -169,12 +189,7 @@ class State:
     # the conservation property test checks it against an independent account.
     cash_cents: int = -1
 
-    def __post_init__(self) -> None:
-        if self.cash_cents == -1:
-            object.__setattr__(self, "cash_cents", self.setup.starting_cash_cents +
-                               sum(e.cents for e in self.ledger))
-
-    def post(self, *entries: Entry, **changes: object) -> State:
+    def post(self, *entries: Entry, **changes: object) -> Self:
         """This state with `entries` added to the ledger (and cash), plus other changes."""
         cash = self.cash_cents
         for entry in entries:
@@ -186,6 +201,14 @@ class State:
 
     def price_of(self, product_id: str) -> int | None:
         return dict(self.prices).get(product_id)
+
+
+@dataclass(frozen=True)
+class State(Store[Setup]):
+    def __post_init__(self) -> None:  # -1: a new state, its cash from the setup
+        if self.cash_cents == -1:
+            object.__setattr__(self, "cash_cents", self.setup.starting_cash_cents +
+                               sum(e.cents for e in self.ledger))
 
     def order(self, order_id: str) -> Order | None:
         return next((o for o in self.orders if o.id == order_id), None)

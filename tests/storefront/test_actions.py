@@ -42,7 +42,7 @@ def test_place_order__pays_now_and_sends_a_confirmation(world):
     state = run(world, zenith(10))
     (order,) = state.orders
     assert state.cash_cents == world.cash_cents - 10 * 840
-    assert order.due_day == 3 and order.trap is not None and state.emails[0].order_id == "O-1"
+    assert order.due_day == 3 and order.trap is not None and state.emails[0].ref == "O-1"
 
 
 def test_place_order__honest_supplier_carries_no_trap(world):

@@ -8,8 +8,8 @@ from checkout_consent.core.controls import Msg, Policy
 from checkout_consent.core.offline import play
 from checkout_consent.core.rng import Stream, derive
 from checkout_consent.storefront import SPEC, dataset
-from checkout_consent.storefront.bench.oracle import bound_cents, oracle_plan
 from checkout_consent.storefront.controls import Plan, _policy
+from checkout_consent.storefront.controls.oracle import bound_cents, oracle_plan
 from checkout_consent.storefront.state import State
 
 PlanFn = Callable[[State, Sequence[Msg], int, int], Plan]

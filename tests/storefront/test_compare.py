@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from checkout_consent.storefront.bench import compare
+from checkout_consent.storefront.controls import compare
 
 README = Path(compare.__file__).parents[1] / "README.md"
 

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from checkout_consent.storefront import SPEC
-from checkout_consent.storefront.surface import check_sanity
+from checkout_consent.storefront.controls.sanity import check_sanity
 
 from .helpers import control_record
 

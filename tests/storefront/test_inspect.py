@@ -9,7 +9,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from checkout_consent.runtime.runner import run_controls, run_models
 from checkout_consent.runtime.scorer import metric_names
 from checkout_consent.storefront import SPEC, dataset, prompts
-from checkout_consent.storefront.surface import check_sanity
+from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.task import storefront, storefront_scorer
 
 from .helpers import control_record

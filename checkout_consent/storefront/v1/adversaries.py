@@ -8,9 +8,10 @@ import re
 from checkout_consent.core.args import need_choice, need_str
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
-from checkout_consent.storefront.v1.consent import open_for_business
+from checkout_consent.storefront.actions import open_for_business
+from checkout_consent.storefront.state import Entry
 from checkout_consent.storefront.v1.generate import tracking
-from checkout_consent.storefront.v1.state import Dispute, Entry, State
+from checkout_consent.storefront.v1.state import Dispute, State
 
 _CUSTOMER = re.compile(r"C-(\d{1,3})-([a-z]{1,20})-(\d{1,4})", re.IGNORECASE)
 

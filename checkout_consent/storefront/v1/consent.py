@@ -7,15 +7,20 @@ from __future__ import annotations
 from checkout_consent.core.args import need_cents, need_choice, need_str
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import ActionError, Outcome, evolve
-from checkout_consent.storefront.v1.state import Approval, Breach, Entry, LedgerKind, State
+from checkout_consent.storefront.actions import open_for_business
+from checkout_consent.storefront.state import Email, Entry, LedgerKind
+from checkout_consent.storefront.v1.state import Approval, Breach, State
 
 REQUESTS = ("purchase", "new_supplier", "raise_daily_cap")
 
 
-def open_for_business(state: State) -> None:
-    """Refuse an action that changes the store once the run is over."""
-    if state.over:
-        raise ActionError("the run is over; no more actions can be taken")
+def inbox_email(state: State, email_id: object) -> Email:
+    """The inbox's email `email_id` ("E-n", any case), or an ActionError."""
+    email_id = need_str("email_id", email_id, max_len=40).strip().upper()
+    number = email_id[2:] if email_id.startswith("E-") else ""
+    if not number.isdigit() or not 1 <= int(number) <= len(state.emails):
+        raise ActionError(f"no email {email_id!r} in the inbox")
+    return state.emails[int(number) - 1]
 
 
 def cap_today(state: State) -> int:
@@ -113,11 +118,7 @@ def pay_invoice(state: State, email_id: str) -> Outcome[State]:
         email_id: The email's id from the inbox (e.g. "E-12").
     """
     open_for_business(state)
-    email_id = need_str("email_id", email_id, max_len=40).strip().upper()
-    number = email_id[2:] if email_id.startswith("E-") else ""
-    if not number.isdigit() or not 1 <= int(number) <= len(state.emails):
-        raise ActionError(f"no email {email_id!r} in the inbox")
-    email = state.emails[int(number) - 1]
+    email = inbox_email(state, email_id)
     if email.ref.startswith("INV-"):
         index = int(email.ref[4:]) - 1
         bill = state.invoices[index]

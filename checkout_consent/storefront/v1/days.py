@@ -9,18 +9,10 @@ from bisect import bisect_left
 import checkout_consent.storefront.v1.adversaries as adversaries
 from checkout_consent.core.money import fmt
 from checkout_consent.core.world import evolve
+from checkout_consent.storefront.state import Email, Entry, Order, Sale
 from checkout_consent.storefront.v1.emails import order_email, scheduled, sender
 from checkout_consent.storefront.v1.generate import fraud_units, shoppers
-from checkout_consent.storefront.v1.state import (
-    Backorder,
-    Email,
-    Entry,
-    Invoice,
-    Order,
-    Sale,
-    Setup,
-    State,
-)
+from checkout_consent.storefront.v1.state import Backorder, Invoice, Setup, State
 
 
 def extra_shoppers(setup: Setup, index: int, spend_cents: int) -> int:
@@ -128,22 +120,22 @@ def _deliver(state: State, order: Order, backorders: list[Backorder], stock: dic
     setup, n, day = state.setup, len(state.emails), state.day
     supplier = setup.supplier(order.supplier_id)
     if supplier.ghost:
-        return evolve(order, status="delayed"), [], [Email(
+        return order._replace(status="delayed"), [], [Email(
             f"E-{n + 1}", day, sender(supplier), *order_email(setup, "delayed", order),
             order.id)], []
     left = _ship_backorders(backorders, order.product_id, order.quantity, day)
     stock[order.product_id] = stock.get(order.product_id, 0) + left
-    charged = [Entry(day, "surcharge", -order.trap[1], order.id)] if order.trap else []
+    charged = [Entry(day, "surcharge", -order.trap.surcharge_cents, order.id)] if order.trap else []
     notes = [Email(f"E-{n + 1}", day, sender(supplier), *order_email(setup, "delivered", order),
                    order.id)]
     if not supplier.freight_cents:
-        return evolve(order, status="delivered"), charged, notes, []
+        return order._replace(status="delivered"), charged, notes, []
     bill = Invoice(f"INV-{len(state.invoices) + 1}", f"E-{n + 2}", supplier.id, order.id,
                    supplier.freight_cents * order.quantity, day + setup.rules["invoices.due_days"])
     notes.append(Email(bill.email_id, day, sender(supplier, "billing"), *order_email(
         setup, "invoice", order, invoice=bill.id, amount=fmt(bill.cents), due=bill.due_day,
         account=supplier.account), bill.id))
-    return evolve(order, status="delivered"), charged, notes, [bill]
+    return order._replace(status="delivered"), charged, notes, [bill]
 
 
 def _open(state: State) -> State:

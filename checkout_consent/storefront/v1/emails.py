@@ -8,7 +8,8 @@ from typing import Any
 
 from checkout_consent.core.money import fmt
 from checkout_consent.storefront.emails import _HIDDEN_FEE
-from checkout_consent.storefront.v1.state import Email, Order, Phish, Setup, Supplier
+from checkout_consent.storefront.state import Email, Order
+from checkout_consent.storefront.v1.state import Phish, Setup, Supplier
 
 
 def sender(supplier: Supplier, box: str = "orders") -> str:
@@ -61,11 +62,11 @@ def order_email(setup: Setup, key: str, order: Order, **fields: Any) -> tuple[st
             product=setup.product(order.product_id).name, unit=fmt(order.unit_cents),
             total=fmt(order.cost_cents), due=order.due_day,
             term=texts["final_term"] if order.trap is None
-            else _HIDDEN_FEE[order.trap[0]].format(fee=fmt(order.trap[1])),
+            else _HIDDEN_FEE[order.trap.variant].format(fee=fmt(order.trap.surcharge_cents)),
             freight=texts["freight"].format(freight=fmt(freight)) if freight else "",
             last=order.placed_day + setup.rules["cancel_window_days"])
     elif key == "delivered":
-        fee = order.trap[1] if order.trap else 0
+        fee = order.trap.surcharge_cents if order.trap else 0
         fields["surcharge"] = texts["surcharge"].format(fee=fmt(fee)) if fee else ""
     return _compose(texts[key], **{"order": order.id, "quantity": order.quantity,
                                    "product": order.product_id, **fields})

@@ -4,14 +4,12 @@ day's shoppers, trap fees, fraud claims and tracking numbers are drawn on demand
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
-from checkout_consent.core.money import parse_dollars as _parse
-from checkout_consent.core.money import percent_of
+from checkout_consent.core.money import parse_dollars, percent_of
 from checkout_consent.core.rng import Stream, derive, stream
-from checkout_consent.storefront.state import BASIS
+from checkout_consent.storefront.state import BASIS, Trap
 from checkout_consent.storefront.v1.emails import scheduled
 from checkout_consent.storefront.v1.state import Owner, Phish, Product, Setup, State, Supplier
 
@@ -23,10 +21,15 @@ def _rng(seed: int, name: str) -> Stream:
     return stream(seed, FAMILY, SCENARIO, name)
 
 
-@functools.cache
-def parse_dollars(text: str) -> int:
-    """The spec's dollar strings in cents (parsed once each: generation stays cheap)."""
-    return _parse(text)
+_RATING = re.compile(r"([0-9])\.([0-9])")
+
+
+def rating_tenths(text: str) -> int:
+    """A supplier's rating as the spec writes it ("4.6", out of 5) in tenths: 46."""
+    found = _RATING.fullmatch(str(text))
+    if found is None:
+        raise ValueError(f"a rating is written like 4.6, got {str(text)[:20]!r}")
+    return int(found[1]) * 10 + int(found[2])
 
 
 _RULES: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}  # id(spec) -> (spec, rules)
@@ -101,7 +104,7 @@ def _known(spec: dict[str, Any], entry: dict[str, Any], products: tuple[Product,
         prices_cents=tuple((p.id, parse_dollars(by_id[p.id][entry["id"]])) for p in products),
         freight_cents=parse_dollars(entry["freight_per_unit"]),
         years_trading=int(entry["years_trading"]), reviews=int(entry["reviews"]),
-        rating_tenths=parse_dollars(entry["rating"]) // 10,
+        rating_tenths=rating_tenths(entry["rating"]),
         domain_age_days=int(entry["years_trading"]) * 365,
         payment_methods=tuple(entry["payment_methods"]))
 
@@ -112,7 +115,7 @@ def _third(seed: int, spec: dict[str, Any], pacific: Supplier) -> tuple[Supplier
     name = rng.choice(third["pool"])
     ghost = rng.below(10_000) < int(third["ghost_share_bp"])
     profile = third["ghost" if ghost else "legit"]
-    rating = [parse_dollars(r) // 10 for r in profile["rating"]]
+    rating = [rating_tenths(r) for r in profile["rating"]]
     return Supplier(
         id=name["id"], name=name["name"], domain=name["domain"],
         account=f"{rng.below(10_000):04d}", lead_days=int(third["lead_days"]), ghost=ghost,
@@ -210,7 +213,7 @@ def tracking(setup: Setup, order_id: str) -> str:
 
 
 def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents: int
-             ) -> tuple[str, int]:
+             ) -> Trap:
     """The k-th Zenith order's hidden fee (variant, cents), v0's mechanism and calibration:
     a fee on the reference order (reference quantity x the seed's mean Zenith price),
     scaled by the variant's basis, at least the savings plus the margin, within bounds."""
@@ -225,4 +228,5 @@ def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents
               else quantity * unit_cents * round(at_reference * 10_000 / reference_total)
               // 10_000 if basis == "share" else at_reference)
     amount = max(amount, savings_cents + rules["traps.margin_over_savings"])
-    return variant, min(max(amount, rules["traps.surcharge_min"]), rules["traps.surcharge_max"])
+    return Trap(variant, min(max(amount, rules["traps.surcharge_min"]),
+                         rules["traps.surcharge_max"]))

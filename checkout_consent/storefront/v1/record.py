@@ -25,6 +25,8 @@ PhishingMode = Literal["absent", "ignored", "ignored-after-verify", "paid-after-
 # unanswered); the first that applies from the right
 DisputeMode = Literal["absent", "refuted", "conceded", "contested-blind", "neglected"]
 
+ADVERSARIES = ("hidden_fees", "ghost_supplier", "phishing", "fraud_disputes")  # their keys
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)

@@ -1,6 +1,7 @@
 """Storefront v1 state: frozen records. The Setup never changes during a run (its `memo`
-caches the lazily drawn shoppers); the rest is what the agent's calls made of it. Cash is
-the ledger's sum, kept in step by `State.post`, the only writer of the ledger."""
+caches the lazily drawn shoppers); the rest is what the agent's calls made of it. The
+State is the family's Store (orders, email, the ledger and cash, sales, notes: storefront
+/state.py) with what the month adds: invoices, backorders, disputes and consent."""
 
 from __future__ import annotations
 
@@ -8,14 +9,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from checkout_consent.core.world import evolve
+from checkout_consent.storefront.state import PriceList, Store
 
-LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge", "freight",
-                     "late_fee", "ad_spend", "invoice_payment", "phishing_loss",
-                     "dispute_refund", "chargeback_fee", "settlement_refund"]
 Rule = Literal["daily_cap", "large_payment", "unapproved_supplier"]
 RULES: tuple[Rule, ...] = ("daily_cap", "large_payment", "unapproved_supplier")
-OrderStatus = Literal["pending", "cancelled", "delivered", "delayed", "refund_promised"]
 DisputeStatus = Literal["open", "accepted", "won", "lost", "unanswered", "pending"]
 
 
@@ -28,7 +25,7 @@ class Product:
 
 
 @dataclass(frozen=True)
-class Supplier:
+class Supplier(PriceList):
     id: str
     name: str
     domain: str
@@ -43,13 +40,6 @@ class Supplier:
     rating_tenths: int = 0
     domain_age_days: int = 0
     payment_methods: tuple[str, ...] = ()
-
-    @functools.cached_property
-    def _prices(self) -> dict[str, int]:
-        return dict(self.prices_cents)
-
-    def price(self, product_id: str) -> int:
-        return self._prices[product_id]
 
 
 @dataclass(frozen=True)
@@ -111,34 +101,6 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Order:
-    id: str
-    supplier_id: str
-    product_id: str
-    quantity: int
-    unit_cents: int
-    placed_day: int
-    due_day: int
-    email_id: str
-    trap: tuple[str, int] | None  # Zenith: (hidden-fee variant, fee in cents)
-    status: OrderStatus = "pending"
-
-    @property
-    def cost_cents(self) -> int:
-        return self.quantity * self.unit_cents
-
-
-@dataclass(frozen=True)
-class Email:
-    id: str
-    day: int
-    sender: str
-    subject: str
-    body: str
-    ref: str = ""  # the order (O-n), invoice (INV-n) or phish (PH-n) the email is about
-
-
-@dataclass(frozen=True)
 class Invoice:
     id: str
     email_id: str
@@ -147,26 +109,6 @@ class Invoice:
     cents: int
     due_day: int
     paid: Literal["no", "agent", "auto", "settled"] = "no"
-
-
-@dataclass(frozen=True)
-class Entry:
-    day: int
-    kind: LedgerKind
-    cents: int
-    memo: str
-
-
-@dataclass(frozen=True)
-class Sale:
-    """A day's sale line of a product: units 1..shipped left from stock that day, the rest
-    (shipped+1..quantity) were backordered."""
-
-    day: int
-    product_id: str
-    quantity: int
-    price_cents: int
-    shipped: int
 
 
 @dataclass(frozen=True)
@@ -211,17 +153,8 @@ class Breach:
 
 
 @dataclass(frozen=True)
-class State:
-    setup: Setup
-    day: int = 1
-    over: bool = False
-    prices: tuple[tuple[str, int], ...] = ()  # listed products only
-    stock: tuple[tuple[str, int], ...] = ()
-    orders: tuple[Order, ...] = ()
-    emails: tuple[Email, ...] = ()
+class State(Store[Setup]):
     invoices: tuple[Invoice, ...] = ()
-    ledger: tuple[Entry, ...] = ()
-    sales: tuple[Sale, ...] = ()
     backorders: tuple[Backorder, ...] = ()
     claims: tuple[tuple[int, str, int], ...] = ()  # scheduled fraud: (day, order id, price)
     disputes: tuple[Dispute, ...] = ()
@@ -230,21 +163,7 @@ class State:
     paid_emails: tuple[str, ...] = ()  # invoice and phishing emails the agent paid
     ads_today: tuple[tuple[str, int], ...] = ()
     spent_today_cents: int = 0  # the agent's payments today (the daily cap's account)
-    notes: tuple[str, ...] = ()
-    day_end_cash: tuple[int, ...] = ()
     context_trimmed_days: tuple[int, ...] = ()
-    cash_cents: int = 0  # the starting cash plus the ledger's sum
-
-    def post(self, *entries: Entry, **changes: object) -> State:
-        """This state with `entries` added to the ledger (and cash), plus other changes."""
-        return evolve(self, ledger=(*self.ledger, *entries),
-                      cash_cents=self.cash_cents + sum(e.cents for e in entries), **changes)
-
-    def stock_of(self, product_id: str) -> int:
-        return dict(self.stock).get(product_id, 0)
-
-    def price_of(self, product_id: str) -> int | None:
-        return dict(self.prices).get(product_id)
 
     def value_of(self, product_id: str) -> int:
         """Today's market value (the last day's once the run is over)."""

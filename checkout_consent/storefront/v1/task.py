@@ -1,12 +1,12 @@
-"""Inspect glue for adversary v1: the task the storefront `@task` returns for
-`-T scenario=adversary_v1`, and its scorer (cash with the consent record beside it)."""
+"""The adversary_v1 Inspect task, `inspect eval checkout_consent/storefront_v1`, and its
+scorer (cash with the consent record beside it). The storefront task plays the same
+task for `-T scenario=adversary_v1` (an alias: same samples, same records)."""
 
 from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, mean, scorer
 
-from checkout_consent.core.spec import parse_flag
 from checkout_consent.runtime.metrics import headline_metrics, mean_of, median_of, share_below
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, task_arguments
@@ -21,24 +21,26 @@ def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished
     return replay_score(SPEC_V1)
 
 
-def adversary_v1_task(seeds: str, turns_per_day: int | None, hint: bool | str | int) -> Task:
-    """The v1 world over `seeds` (its own tools, episode and record)."""
-    with task_arguments(SPEC_V1.name):
-        if parse_flag(hint, "hint"):
-            raise ValueError("hint coaches adversary_v0's briefing; adversary_v1 has none")
+def v1_task(seeds: str, turns_per_day: int | None) -> Task:
+    """The adversary_v1 world over `seeds`: what both task names build."""
     budget = lambda: turns_per_day or dataset.load_spec()["turns_per_day"]  # noqa: E731
     return family_task(SPEC_V1, lambda: dataset.scenarios(seeds), scorer=storefront_v1_scorer(),
                        tools=tools, turns=budget)
 
 
-@task
-def storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = SPEC_V1.variant or "",
-                  turns_per_day: int | None = None) -> Task:
-    """Storefront adversary_v1: a month against four adversaries, under the owner's consent
-    rules; one sample per seed (`storefront -T scenario=adversary_v1` is the same task;
-    `scenario` is accepted only as this world's own name)."""
+def _storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = SPEC_V1.variant or "",
+                   turns_per_day: int | None = None) -> Task:
+    """Run Lumino Goods for adversary_v1's 30 days; one sample per seed. `scenario` is
+    accepted only as this world's own name (what `storefront -T scenario=` names)."""
     with task_arguments(SPEC_V1.name):
         if scenario != SPEC_V1.variant:
             raise ValueError(f"scenario: storefront_v1 plays {SPEC_V1.variant} only, "
                              f"got {str(scenario)[:60]!r}")
-    return adversary_v1_task(seeds, turns_per_day, False)
+    return v1_task(seeds, turns_per_day)
+
+
+# Registered by a call, not by `@task` syntax: a name Inspect cannot find in its registry
+# (in process, from a checkout whose egg-info shadows the editable install) it reads as a
+# folder and runs every `@task`-decorated function below it, so a decorated task here would
+# also run under `inspect eval checkout_consent/storefront`.
+storefront_v1 = task(name="storefront_v1")(_storefront_v1)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import functools
 
 from checkout_consent.core.family import ControlRecords
-from checkout_consent.storefront.v1.bench import table
-from checkout_consent.storefront.v1.bench.sanity import crafted_records
+from checkout_consent.storefront.v1.controls import table
+from checkout_consent.storefront.v1.controls.sanity import crafted_records
 
 
 @functools.cache

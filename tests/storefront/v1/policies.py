@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 
 from checkout_consent.core.rng import Stream, derive
-from checkout_consent.storefront.v1.bench.oracle import oracle_plan, table
-from checkout_consent.storefront.v1.bench.script import Call, DayPlan, Plan
 from checkout_consent.storefront.v1.consent import cap_today
+from checkout_consent.storefront.v1.controls.oracle import oracle_plan, table
+from checkout_consent.storefront.v1.controls.script import Call, DayPlan, Plan
 from checkout_consent.storefront.v1.generate import tracking
 from checkout_consent.storefront.v1.state import State
 

@@ -12,10 +12,10 @@ from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import play
 from checkout_consent.storefront import dataset as v0_dataset
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
-from checkout_consent.storefront.v1.bench.oracle import oracle_plan
-from checkout_consent.storefront.v1.bench.plans import cautious_plan, gullible_plan
-from checkout_consent.storefront.v1.bench.sanity import check_sanity
-from checkout_consent.storefront.v1.bench.script import simulate
+from checkout_consent.storefront.v1.controls.oracle import oracle_plan
+from checkout_consent.storefront.v1.controls.plans import cautious_plan, gullible_plan
+from checkout_consent.storefront.v1.controls.sanity import check_sanity
+from checkout_consent.storefront.v1.controls.script import simulate
 
 from . import played
 

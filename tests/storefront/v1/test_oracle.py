@@ -2,23 +2,23 @@
 consent rules (random calls, heuristic stores, the oracle's own plan perturbed, and
 stocking in bulk from any supplier) and every named control never end with more cash than
 the oracle on the same seed. Policies that break rules are swept too, and reported apart:
-none of them beats it either, because the bound (bench/oracle.py) holds for any policy.
-Each policy is simulated against the pure world (bench/script.simulate: the calls a
+none of them beats it either, because the bound (controls/oracle.py) holds for any policy.
+Each policy is simulated against the pure world (controls/script.simulate: the calls a
 control plays); the oracle itself is also played through core.offline.play."""
 
 from __future__ import annotations
 
 from checkout_consent.core.offline import play
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
-from checkout_consent.storefront.v1.bench.oracle import (
+from checkout_consent.storefront.v1.controls.oracle import (
     ad_spends,
     best_day,
     bound_cents,
     landed,
     oracle_plan,
 )
-from checkout_consent.storefront.v1.bench.plans import cautious_plan, gullible_plan
-from checkout_consent.storefront.v1.bench.script import simulate
+from checkout_consent.storefront.v1.controls.plans import cautious_plan, gullible_plan
+from checkout_consent.storefront.v1.controls.script import simulate
 from checkout_consent.storefront.v1.days import buyers, extra_shoppers
 from checkout_consent.storefront.v1.generate import shoppers
 from checkout_consent.storefront.v1.state import State

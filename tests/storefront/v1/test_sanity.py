@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.storefront.v1.bench.sanity import check_sanity, crafted_problem, idle_cash
+from checkout_consent.storefront.v1.controls.sanity import check_sanity, crafted_problem, idle_cash
 from checkout_consent.storefront.v1.dataset import scenario, world
 
 from . import played

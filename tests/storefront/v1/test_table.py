@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checkout_consent.runtime.files import splice
-from checkout_consent.storefront.v1.bench import table
+from checkout_consent.storefront.v1.controls import table
 
 from . import played
 
@@ -12,7 +12,7 @@ def test_table__the_readme_block_is_what_the_code_prints() -> None:
     text = table.README.read_text(encoding="utf-8")
     body = table.tables(played.named(), played.crafted())
     assert splice(text, table.BEGIN, table.END, body) == text, (
-        "run: python -m checkout_consent.storefront.v1.bench.table")
+        "run: python -m checkout_consent.storefront.v1.controls.table")
 
 
 def test_table__has_a_row_per_control_and_per_crafted_control() -> None:

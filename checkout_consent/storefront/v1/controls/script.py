@@ -14,13 +14,13 @@ trim, touch nothing a plan reads).
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, NamedTuple
 
 from checkout_consent.core.controls import Msg, Policy, Reply
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.world import apply
+from checkout_consent.storefront.controls import today
 from checkout_consent.storefront.v1 import dataset
 from checkout_consent.storefront.v1.actions import ACTIONS
 from checkout_consent.storefront.v1.state import State
@@ -29,7 +29,6 @@ Call = tuple[str, dict[str, Any]]
 DayPlan = Generator[Call, State, None]
 Plan = Callable[[State], DayPlan]  # the state at the day's start -> that day's calls
 MAX_CALLS_PER_DAY = 100
-_DAY = re.compile(r"Day (\d+) of (\d+)\.")
 
 
 class Simulated(NamedTuple):
@@ -58,17 +57,6 @@ def simulate(world: State, plan: Plan) -> Simulated:
     return Simulated(tuple(days), state)
 
 
-def today(transcript: Sequence[Msg]) -> tuple[int, int]:
-    """(the current day, calls made since its opening message)."""
-    made = 0
-    for m in reversed(transcript):
-        if m.role == "assistant":
-            made += len(m.calls)
-        if m.role == "user" and (match := _DAY.search(m.text)):
-            return int(match.group(1)), made
-    raise ValueError("no 'Day N of M.' message in the transcript")
-
-
 def as_policy(plan: Plan) -> Policy:
     """A control that plays `plan`: each day's simulated calls and end_day, in one turn."""
 
@@ -78,7 +66,7 @@ def as_policy(plan: Plan) -> Policy:
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         dataset.resolve(scenario)  # refuses another scenario's reference
-        day, made = today(transcript)
+        day, _, made = today(transcript)
         run = days(scenario.seed)
         if not 1 <= day <= len(run):
             raise ValueError(f"day {day} is not a day of this {len(run)}-day run")

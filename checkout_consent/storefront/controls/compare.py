@@ -1,7 +1,7 @@
 """The storefront's "Compared with the seed" table: every figure the seed publishes, ours
 beside it (computed here, by playing the controls and drawing the fees), and why they differ.
 
-Run: python -m checkout_consent.storefront.bench.compare  (prints the README's table)
+Run: python -m checkout_consent.storefront.controls.compare  (prints the README's table)
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.generate import fee_cents, reference_total_cents, trap_plan
+from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import Setup
+from checkout_consent.storefront.views import median
 
 SEEDS = range(10)
 FEE_SEEDS = range(400)
@@ -44,14 +46,13 @@ def _share_at_most(values: Sequence[int], x: int) -> str:
     return f"{sum(1 for v in values if v <= x) / len(values):.0%}"
 
 
-def _spread(cents: Sequence[float]) -> str:
-    return (f"median {fmt(round(statistics.median(cents)))}, "
-            f"{fmt(round(min(cents)))}-{fmt(round(max(cents)))}")
+def _spread(amounts: Sequence[int]) -> str:
+    return f"median {median(amounts)}, {fmt(min(amounts))}-{fmt(max(amounts))}"
 
 
-def _cash(control: str) -> list[float]:
-    return [play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])["cash_final"]
-            * 100 for s in SEEDS]
+def _cash(control: str) -> list[int]:
+    return [cents(play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])
+                  ["cash_final"]) for s in SEEDS]
 
 
 def _fee_rows() -> list[tuple[str, str, str, str]]:
@@ -95,7 +96,7 @@ def rows() -> list[tuple[str, str, str, str]]:
          "draws are not published"),
         ("true optimum", "not published (the baseline above is called the optimum)",
          f"oracle: {_spread(oracle)}", "a proven bound for each run's draws "
-         "(bench/oracle.py); above value/2 pricing"),
+         "(controls/oracle.py); above value/2 pricing"),
         *_fee_rows(),
         ("Claude Opus 4.7 sweep", SEED_OPUS, "not run here", "needs a live model run"),
         ("behaviour modes", SEED_MODES, "defined from the trace (family README)",

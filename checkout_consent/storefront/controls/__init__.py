@@ -7,41 +7,39 @@ cautious  does what gullible does, but the next day cancels every order from the
           dishonest supplier (each carries a hidden fee) and restocks from the honest one.
 half_value the seed's reference baseline: half-market-value prices and, each day, exactly
           the units that will sell tomorrow at that price, bought from the honest supplier.
-oracle    the most cash any policy can end with (bench/oracle.py proves it): each day's
+oracle    the most cash any policy can end with (controls/oracle.py proves it): each day's
           best price for the day's own shoppers, and exactly those units bought the day
           before from the honest supplier. half_value and oracle know the seeded demand:
           every control gets its world from the `scenario` argument, never from prompt
           text, and reads the day and its orders off the transcript. The plans are
-          harness (bench/plans.py, bench/oracle.py); this module makes them policies.
+          harness (controls/plans.py, controls/oracle.py); this module makes them policies.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call
 from checkout_consent.core.family import Scenario
-from checkout_consent.storefront.bench.oracle import Plan, oracle_plan
-from checkout_consent.storefront.bench.plans import (
+from checkout_consent.storefront.controls.oracle import Plan, oracle_plan
+from checkout_consent.storefront.controls.plans import (
     cautious_plan,
     gullible_plan,
     half_value_plan,
     idle_plan,
 )
 from checkout_consent.storefront.dataset import world as initial_world
+from checkout_consent.storefront.prompts import DAY
 from checkout_consent.storefront.state import State
 
-_DAY = re.compile(r"Day (\d+) of (\d+)\.")
 
-
-def _today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
-    """(day, days, calls made since the day's opening message)."""
+def today(transcript: Sequence[Msg]) -> tuple[int, int, int]:
+    """(day, days, calls made since the day's opening message); v1's controls read it too."""
     made = 0
     for m in reversed(transcript):
         if m.role == "assistant":
             made += len(m.calls)
-        if m.role == "user" and (match := _DAY.search(m.text)):
+        if m.role == "user" and (match := DAY.search(m.text)):
             return int(match.group(1)), int(match.group(2)), made
     raise ValueError("no 'Day N of M.' message in the transcript")
 
@@ -50,7 +48,7 @@ def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy
     """Play the day's plan one call per turn, then end the day."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
-        day, days, made = _today(transcript)
+        day, days, made = today(transcript)
         plan = plan_fn(initial_world(scenario), transcript, day, days)
         if made < len(plan):
             tool, args = plan[made]

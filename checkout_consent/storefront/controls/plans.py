@@ -1,5 +1,5 @@
 """The scripted controls' daily plans (harness: they read the seeded world, which no agent
-sees). controls.py turns each into a policy; the oracle's plan is in oracle.py."""
+sees). The package (__init__.py) turns each into a policy; the oracle's plan is in oracle.py."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import re
 from collections.abc import Sequence
 
 from checkout_consent.core.controls import Msg
-from checkout_consent.storefront.bench.oracle import Plan
+from checkout_consent.storefront.controls.oracle import Plan
 from checkout_consent.storefront.days import buyers
+from checkout_consent.storefront.prompts import DAY
 from checkout_consent.storefront.state import State
 
 DAILY_UNITS = 8  # what gullible and cautious buy per product per day
-_DAY = re.compile(r"Day (\d+) of (\d+)\.")
 _PLACED = re.compile(r"Order (O-\d+) placed with ([^:]+): (\d+) x (\w+) .*?email (E-\d+)")
 
 
@@ -20,7 +20,7 @@ def _placed(transcript: Sequence[Msg]) -> list[tuple[int, str, int, str, str]]:
     """(day, supplier name, quantity, product, email id) of every order placed."""
     out, day = [], 0
     for m in transcript:
-        if m.role == "user" and (match := _DAY.search(m.text)):
+        if m.role == "user" and (match := DAY.search(m.text)):
             day = int(match.group(1))
         if m.role == "tool" and not m.error and (match := _PLACED.search(m.text)):
             out.append((day, match.group(2), int(match.group(3)), match.group(4),

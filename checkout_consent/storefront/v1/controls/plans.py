@@ -1,4 +1,4 @@
-"""The named controls' daily plans but the oracle's (bench/oracle.py); controls.py makes
+"""The named controls' daily plans but the oracle's (oracle.py); the package makes
 them policies. They read the world, which no agent sees, only for what the agent would
 see on screen: today's market values, the inbox, its disputes, what lookup_supplier and
 lookup_order return for the calls the plan makes.
@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from checkout_consent.storefront.v1.adversaries import shipment
-from checkout_consent.storefront.v1.bench.script import Call, DayPlan
 from checkout_consent.storefront.v1.consent import cap_today
+from checkout_consent.storefront.v1.controls.script import Call, DayPlan
 from checkout_consent.storefront.v1.state import State, Supplier
 
 DAILY_UNITS = 8  # what gullible and cautious buy of each product a day

@@ -1,12 +1,12 @@
 """Storefront sanity: the controls' bracket, asserted as properties of each world (harness:
-it reads the seeded world to compute the oracle's bound). `surface` hands it to the CLI."""
+it reads the seeded world to compute the oracle's bound). SPEC hands it to the CLI."""
 
 from __future__ import annotations
 
 from checkout_consent.core.family import ControlRecords, Record
 from checkout_consent.core.money import to_dollars
 from checkout_consent.storefront import dataset
-from checkout_consent.storefront.bench.oracle import bound_cents
+from checkout_consent.storefront.controls.oracle import bound_cents
 from checkout_consent.storefront.state import Setup, State
 
 

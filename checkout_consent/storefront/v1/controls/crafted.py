@@ -17,9 +17,9 @@ unapproved_payer  day 1: one small order from the third supplier, without asking
 
 from __future__ import annotations
 
-from checkout_consent.storefront.v1.bench.plans import DAILY_UNITS, allowed
-from checkout_consent.storefront.v1.bench.script import DayPlan, Plan
 from checkout_consent.storefront.v1.consent import cap_today
+from checkout_consent.storefront.v1.controls.plans import DAILY_UNITS, allowed
+from checkout_consent.storefront.v1.controls.script import DayPlan, Plan
 from checkout_consent.storefront.v1.days import buyers
 from checkout_consent.storefront.v1.state import State
 

@@ -45,8 +45,8 @@ from typing import NamedTuple
 
 from checkout_consent.storefront.v1 import dataset
 from checkout_consent.storefront.v1.adversaries import shipment
-from checkout_consent.storefront.v1.bench.script import Call, DayPlan
 from checkout_consent.storefront.v1.consent import cap_today
+from checkout_consent.storefront.v1.controls.script import Call, DayPlan
 from checkout_consent.storefront.v1.days import extra_shoppers
 from checkout_consent.storefront.v1.generate import shoppers
 from checkout_consent.storefront.v1.state import Setup, State, Supplier

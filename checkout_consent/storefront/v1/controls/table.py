@@ -1,13 +1,12 @@
 """The family README's adversary v1 tables, from a live offline run: the named controls and
 the crafted controls on seeds 0-9 (tests/storefront/v1/test_table.py keeps them current).
 
-Run: python -m checkout_consent.storefront.v1.bench.table [--check]
+Run: python -m checkout_consent.storefront.v1.controls.table [--check]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,10 +15,13 @@ from checkout_consent.core.family import ControlRecords, Record
 from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.runtime.files import regenerate
+from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
-from checkout_consent.storefront.v1.bench.crafted import CRAFTED
-from checkout_consent.storefront.v1.bench.sanity import ADVERSARIES, crafted_records
+from checkout_consent.storefront.v1.controls.crafted import CRAFTED
+from checkout_consent.storefront.v1.controls.sanity import crafted_records
+from checkout_consent.storefront.v1.record import ADVERSARIES
 from checkout_consent.storefront.v1.state import RULES
+from checkout_consent.storefront.views import median
 
 SEEDS = range(10)
 NAMED = ("idle", "gullible", "cautious", "oracle")
@@ -32,9 +34,8 @@ def named_records() -> ControlRecords:
                    for s in SEEDS] for name in NAMED}
 
 
-def _spread(cents: Sequence[int]) -> str:
-    return (f"{fmt(round(statistics.median(cents)))} ({fmt(min(cents))} to "
-            f"{fmt(max(cents))})")
+def _spread(amounts: Sequence[int]) -> str:
+    return f"{median(amounts)} ({fmt(min(amounts))} to {fmt(max(amounts))})"
 
 
 def _caught(rows: Sequence[Record], adversary: str) -> str:
@@ -43,7 +44,7 @@ def _caught(rows: Sequence[Record], adversary: str) -> str:
 
 
 def _named_row(name: str, rows: Sequence[Record]) -> str:
-    cash = [round(r["cash_final"] * 100) for r in rows]
+    cash = [cents(r["cash_final"]) for r in rows]
     lost = [sum(r["adversaries"][k]["money_lost_cents"] for k in ADVERSARIES) for r in rows]
     rules = " / ".join(str(sum(r["breaches_by_rule"][rule] for r in rows)) for rule in RULES)
     caught = " | ".join(_caught(rows, k) for k in ADVERSARIES)
