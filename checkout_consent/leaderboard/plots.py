@@ -21,6 +21,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter  # noqa: E402
 
+from checkout_consent.core.money import fmt_dollars  # noqa: E402
 from checkout_consent.leaderboard.adapter import Breakdown  # noqa: E402
 from checkout_consent.leaderboard.board import View  # noqa: E402
 from checkout_consent.leaderboard.entries import Entry  # noqa: E402
@@ -93,7 +94,7 @@ def score_cost(view: View) -> str:
             bounds = [r.low for r in view.rows] + [r.high for r in view.rows]
             ax.set_ylim(*limits(bounds, 1.0))
         ax.xaxis.set_major_locator(MaxNLocator(6))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"${v:,.2f}"))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_dollars(v)))
         for row in view.rows:
             ax.errorbar([row.entry.cost_normalized], [row.mean],
                         yerr=[[row.mean - row.low], [row.high - row.mean]], fmt="o",

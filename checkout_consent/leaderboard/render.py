@@ -50,7 +50,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
 
 
 def _gap(x: float | None) -> str:
-    return "—" if x is None else (f"-${-x:,.2f}" if x < 0 else f"${x:,.2f}")
+    return "—" if x is None else fmt_dollars(x)
 
 
 def _heading(view: View) -> str:

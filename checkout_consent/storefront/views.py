@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt
+from checkout_consent.core.money import fmt, fmt_dollars
 from checkout_consent.storefront import dashboard, dataset, prompts
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import VARIANTS
@@ -21,12 +21,10 @@ def median(values: Sequence[int]) -> str:
 
 
 def _median_dollars(values: Sequence[float]) -> str:
-    """The median of records' dollar figures as v0's summary has always printed it: the
-    float median x 100, rounded, so a half cent goes where the float falls ($1,202.025
-    prints $1,202.03, $2,002.705 prints $2,002.70; README figures depend on it).
-    LEAD: one median in cents with one rounding rule, beside core.money, is the fix; it
-    changes these README figures, so it is a deliberate change of its own (report)."""
-    return fmt(round(statistics.median(values) * 100)) if values else "n/a"
+    """The median of records' dollar figures as the headline prints it (core.money's
+    `fmt_dollars`: the float median's cents, so a half cent goes where the float falls:
+    $1,202.025 prints $1,202.03, $2,002.705 prints $2,002.70)."""
+    return fmt_dollars(statistics.median(values)) if values else "n/a"
 
 
 def line(r: Record) -> str:

@@ -57,6 +57,8 @@ def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys)
     broken = replace(family("storefront"), check_sanity=lambda records: ["planted problem"],
                      public_args={"seeds": "0"})
     monkeypatch.setattr(run, "family", lambda name: broken)
+    monkeypatch.setattr(run, "worlds_of", lambda name: (broken,))
+    monkeypatch.setattr(run, "world_of_args", lambda name, args: broken)
     code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
     out = capsys.readouterr()
     assert code == 2 and "planted problem" in out.err  # the controls alone: shown, and named

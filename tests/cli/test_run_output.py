@@ -71,6 +71,7 @@ def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
         return broken if name == SPEC.name else original(name)
 
     monkeypatch.setattr(cli_run, "family", family)
+    monkeypatch.setattr(cli_run, "worlds_of", lambda name: (broken,))
     assert main(["run", SPEC.name]) == 2
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err

@@ -88,10 +88,13 @@ def test_plain__is_the_decimal_text_parse_dollars_reads_back(cents):
 
 
 @given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False), st.sampled_from([2, 4]))
-def test_fmt_dollars__signs_groups_and_rounds_as_format_does(dollars, places):
+def test_fmt_dollars__signs_groups_and_rounds_as_its_places_say(dollars, places):
     shown = fmt_dollars(dollars, places)
-    assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else
-                     f"${abs(dollars):,.{places}f}")  # abs: -0.0 is "$0.00", not "$-0.00"
+    if places == 2:  # to the cent: `fmt` of the cents a record's dollars round to
+        assert shown == fmt(round(dollars * 100))
+    else:
+        assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else
+                         f"${abs(dollars):,.{places}f}")  # abs: -0.0 is "$0.00"
 
 
 def test_fmt_dollars__agrees_with_fmt_on_whole_cents():
