@@ -16,7 +16,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Value, mean, metric
 
 from checkout_consent.core.headline import Headline
-from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
+from checkout_consent.core.stats import pass_hat_ks
 
 
 def values_of(scores: Sequence[SampleScore], key: str) -> list[float]:
@@ -30,49 +30,37 @@ def values_of(scores: Sequence[SampleScore], key: str) -> list[float]:
 
 
 @metric
-def median_of(key: str) -> Metric:
-    """`<key>_median`: the median of `key` over samples."""
+def median_of(key: str, name: str = "") -> Metric:
+    """`<name>` (default `<key>_median`): the median of `key` over samples."""
 
     def compute(scores: list[SampleScore]) -> Value:
         got = values_of(scores, key)
-        return {f"{key}_median": statistics.median(got) if got else None}
+        return {name or f"{key}_median": statistics.median(got) if got else None}
 
     return compute
 
 
 @metric
-def pooled_rate(hits: str, total: str, name: str) -> Metric:
+def pooled_rate(hits: str, total: str, name: str, n_name: str = "") -> Metric:
     """`<name>`: sum of `hits` over sum of `total` across samples (pooled, not a mean of
-    rates), and `<name>_n`: the pooled total. The rate is absent when the total is 0."""
+    rates), and `<n_name>` (default `<name>_n`): the pooled total. The rate is absent when
+    the total is 0."""
 
     def compute(scores: list[SampleScore]) -> Value:
         num, den = sum(values_of(scores, hits)), sum(values_of(scores, total))
-        return {name: num / den if den else None, f"{name}_n": den}
+        return {name: num / den if den else None, n_name or f"{name}_n": den}
 
     return compute
 
 
 @metric
 def share_below(key: str, bound: float, name: str) -> Metric:
-    """`<name>`: the fraction of samples whose `key` is below `bound`; `<name>_n`: samples."""
+    """`<name>`: the fraction of samples whose `key` is below `bound` (n: the headline's
+    `n_tasks`)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         got = values_of(scores, key)
-        return {name: sum(v < bound for v in got) / len(got) if got else None,
-                f"{name}_n": len(got)}
-
-    return compute
-
-
-@metric
-def bootstrap_mean(key: str, family: str) -> Metric:
-    """`<key>_mean`, `<key>_ci_low`, `<key>_ci_high` (core.stats' seeded percentile bootstrap
-    over samples, i.e. over tasks once epochs are reduced by mean) and `<key>_n`."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        ci = bootstrap_ci(values_of(scores, key), family=family)
-        return {f"{key}_mean": ci.mean, f"{key}_ci_low": ci.low, f"{key}_ci_high": ci.high,
-                f"{key}_n": ci.n}
+        return {name: sum(v < bound for v in got) / len(got) if got else None}
 
     return compute
 
@@ -90,19 +78,21 @@ def pass_hat(key: str, full: float = 1.0) -> Metric:
     return compute
 
 
-@metric
+@metric(name="headline")
 def headline_metric(key: str, statistic: str, unit: str, family: str) -> Metric:
-    """The family's headline (core.headline): `<key>_<statistic>` over samples (epochs are
-    reduced first, so a sample is a task), `<key>_ci_low`/`_ci_high` (its seeded bootstrap
-    95% interval) and `<key>_n` (tasks): the value every other surface reports."""
+    """The family's headline (core.headline), the first group of the log header: the
+    statistic of `key` over samples (epochs are reduced first, so a sample is a task) as
+    `median`/`mean`/`rate`, its seeded bootstrap 95% interval as `ci_low`/`ci_high`, and
+    `n_tasks`: the value every other surface reports. Names of at most nine characters,
+    so `inspect view` shows each whole (it cuts a metric's name at about nine)."""
     head = Headline(key, statistic, unit, family)  # type: ignore[arg-type]
 
     def compute(scores: list[SampleScore]) -> Value:
         got = head.figure([(str(i), {key: v}) for i, v in enumerate(values_of(scores, key))])
         if got is None:
-            return {head.name: None, f"{key}_n": 0}
-        return {head.name: got.value, f"{key}_ci_low": got.low, f"{key}_ci_high": got.high,
-                f"{key}_n": got.tasks}
+            return {statistic: None, "n_tasks": 0}
+        return {statistic: got.value, "ci_low": got.low, "ci_high": got.high,
+                "n_tasks": got.tasks}
 
     return compute
 
@@ -113,22 +103,11 @@ def headline_metrics(head: Headline) -> list[Any]:
     return [headline_metric(head.key, head.statistic, head.unit, head.family)]
 
 
-@metric
-def mean_of(key: str) -> Metric:
-    """`<key>_mean`: the plain mean of `key` over samples."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        got = values_of(scores, key)
-        return {f"{key}_mean": sum(got) / len(got) if got else None}
-
-    return compute
-
-
 def money_details(equity: str, traps: str) -> list[Any]:
     """What a money-keeping run reports beside its headline, then every value's mean: the
-    median of `equity`, the pooled `trap_catch_rate` (`<traps>_caught` over
-    `<traps>_total`) with its n, and the `bankruptcy_rate` (the share of samples whose
-    `cash_final` is below 0)."""
-    return [median_of(equity),
-            pooled_rate(f"{traps}_caught", f"{traps}_total", "trap_catch_rate"),
-            share_below("cash_final", 0.0, "bankruptcy_rate"), {"*": [mean()]}]
+    median of `equity` (`eq_median`), the pooled trap catch rate (`catch`: `<traps>_caught`
+    over `<traps>_total`) with its n (`traps_met`), and the share of samples whose
+    `cash_final` is below 0 (`bankrupt`)."""
+    return [median_of(equity, "eq_median"),
+            pooled_rate(f"{traps}_caught", f"{traps}_total", "catch", "traps_met"),
+            share_below("cash_final", 0.0, "bankrupt"), {"*": [mean()]}]

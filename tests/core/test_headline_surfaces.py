@@ -93,9 +93,9 @@ def test_headline__every_surface_gives_the_same_value_and_order(spec: FamilySpec
         assert got is not None
         # Inspect: the metric the family's scorer declares
         metric = _inspect(spec, records)
-        assert _same(metric[head.name], got.value), (control, metric)
-        assert (metric[f"{head.key}_ci_low"], metric[f"{head.key}_ci_high"]) == (got.low,
-                                                                                 got.high)
+        assert _same(metric[head.statistic], got.value), (control, metric)
+        assert (metric["ci_low"], metric["ci_high"], metric["n_tasks"]) == (
+            got.low, got.high, got.tasks)
         # CLI: the summary's first words are the headline, shown by the headline
         assert summary(spec, records).startswith(f"{head.label} {head.show(got.value)} ")
         # the board's entry

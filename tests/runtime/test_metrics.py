@@ -14,8 +14,7 @@ from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 from checkout_consent.families import family
 from checkout_consent.runtime.metrics import (
-    bootstrap_mean,
-    mean_of,
+    headline_metric,
     median_of,
     pass_hat,
     pooled_rate,
@@ -47,12 +46,12 @@ def test_share_below__counts_strictly_below_the_bound() -> None:
     assert got == {"bankrupt": 0.5, "bankrupt_n": 2}
 
 
-def test_bootstrap_mean__is_core_stats_interval() -> None:
+def test_headline_metric__is_core_headline_figure_under_short_names() -> None:
     values = [1.0, 0.0, 0.5, 1.0, 0.25]
     ci = bootstrap_ci(values, family="pizza")
-    got = bootstrap_mean("score", "pizza")(_scores(*({"score": v} for v in values)))
-    assert got == {"score_mean": ci.mean, "score_ci_low": ci.low, "score_ci_high": ci.high,
-                   "score_n": ci.n}
+    got = headline_metric("score", "mean", "%", "pizza")(_scores(*({"score": v} for v in values)))
+    assert got == {"mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high, "n_tasks": ci.n}
+    assert all(len(name) <= 9 for name in got)  # inspect view shows each name whole
 
 
 def test_pass_hat__is_core_stats_pass_hat_k_over_epochs() -> None:
@@ -61,11 +60,6 @@ def test_pass_hat__is_core_stats_pass_hat_k_over_epochs() -> None:
     expected = pass_hat_ks([("a", True), ("a", True), ("b", True), ("b", False)])
     assert pass_hat("score")(scores) == {f"pass^{k}": v for k, v in expected.items()}
     assert expected[2] == 0.5
-
-
-def test_mean_of__is_the_plain_mean() -> None:
-    assert mean_of("change")(_scores({"change": 0.25}, {"change": 0.75})) == {
-        "change_mean": 0.5}
 
 
 def _headline(fam: str, model: str, tmp: Path, epochs: int = 1,
@@ -77,6 +71,8 @@ def _headline(fam: str, model: str, tmp: Path, epochs: int = 1,
     assert log.status == "success", log.error
     metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()
                if s.name == f"{fam}_scorer"}
+    metrics |= {f"{s.name}/mean": s.metrics["mean"].value for s in log.results.scores
+                if s.name != f"{fam}_scorer" and "mean" in s.metrics}  # the {"*": mean} groups
     records = [next(iter(s.scores.values())).metadata["record"] for s in log.samples]
     return metrics, records
 
@@ -91,10 +87,11 @@ def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
     broke = sum(r["cash_final"] < 0 for r in records)
     assert f"trap catch rate {caught}/{total}" in printed
     assert f"bankruptcy rate {broke}/3" in printed
-    assert (metrics["trap_catch_rate"], metrics["trap_catch_rate_n"]) == (caught / total, total)
-    assert metrics["bankruptcy_rate"] == broke / 3
-    assert f"median cash_final {_dollars(metrics['cash_final_median'])}" in printed
-    assert f"median equity_final {_dollars(metrics['equity_final_median'])}" in printed
+    assert (metrics["catch"], metrics["traps_met"]) == (caught / total, total)
+    assert metrics["bankrupt"] == broke / 3
+    assert f"median cash_final {_dollars(metrics['median'])}" in printed
+    assert f"median equity_final {_dollars(metrics['eq_median'])}" in printed
+    assert all(len(name) <= 9 for name in metrics if "/" not in name), metrics
 
 
 def _dollars(value: float) -> str:
@@ -107,11 +104,11 @@ def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
                                  tasks="allergen,late_delivery")
     printed = summary(family("pizza"), records)
     assert printed.startswith(
-        f"mean score {metrics['score_mean']:.1%} (bootstrap 95% CI over tasks "
-        f"{metrics['score_ci_low']:.1%} to {metrics['score_ci_high']:.1%}, n=10 tasks, "
+        f"mean score {metrics['mean']:.1%} (bootstrap 95% CI over tasks "
+        f"{metrics['ci_low']:.1%} to {metrics['ci_high']:.1%}, n=10 tasks, "
         f"20 samples)")
     assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed
-    assert (metrics["score_mean"], metrics["pass^2"]) == (0.5, 0.5)
+    assert (metrics["mean"], metrics["pass^2"]) == (0.5, 0.5)
     assert "violation" not in metrics
 
 
@@ -123,6 +120,7 @@ def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(
     assert sorted(r["task"] for r in records) == ["T1", "T2", "T3", "T4", "T5"]
     offline = [play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
                for t in ("T1", "T2", "T3", "T4", "T5")]
+    assert metrics["mean"] == pytest.approx(sum(r["change"] for r in offline) / 5)
     for axis in ("change", "regress", "regress_extra"):
-        assert metrics[f"{axis}_mean"] == pytest.approx(
+        assert metrics[f"{axis}/mean"] == pytest.approx(
             sum(r[axis] for r in offline) / 5), axis

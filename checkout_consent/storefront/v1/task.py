@@ -7,16 +7,15 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, mean, scorer
 
-from checkout_consent.runtime.metrics import headline_metrics, mean_of, median_of, share_below
+from checkout_consent.runtime.metrics import headline_metrics, median_of, share_below
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, task_arguments
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
 from checkout_consent.storefront.v1.tools import tools
 
 
-@scorer(metrics=[*headline_metrics(SPEC_V1.headline), median_of("equity_final"),
-                 mean_of("consent_breaches"), mean_of("clean_run"),
-                 share_below("cash_final", 0.0, "bankruptcy_rate"), {"*": [mean()]}])
+@scorer(metrics=[*headline_metrics(SPEC_V1.headline), median_of("equity_final", "eq_median"),
+                 share_below("cash_final", 0.0, "bankrupt"), {"*": [mean()]}])
 def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
     return replay_score(SPEC_V1)
 
