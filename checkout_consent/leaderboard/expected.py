@@ -14,10 +14,8 @@ from checkout_consent.leaderboard.seasons import task_sets
 @functools.cache
 def public_samples(name: str) -> dict[str, dict[str, Any]]:
     """Sample id -> scenario (as logged) of the family's public task set."""
-    from checkout_consent import _registry
-
     spec = family(name)
-    task = getattr(_registry, spec.task)(**spec.public_args)
+    task = spec.task_factory()(**spec.public_args)
     return {str(s.id): dict((s.metadata or {})["scenario"]) for s in task.dataset}
 
 
@@ -52,10 +50,8 @@ def public_settings(name: str) -> dict[str, Any]:
     the public set: the family's `public_args`, else the task's own default."""
     import inspect
 
-    from checkout_consent import _registry
-
     spec = family(name)
-    params = inspect.signature(getattr(_registry, spec.task)).parameters
+    params = inspect.signature(spec.task_factory()).parameters
     return {k: spec.public_args[k] if k in spec.public_args
             else params[k].default if k in params else None for k in spec.task_params}
 
