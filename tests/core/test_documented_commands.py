@@ -121,19 +121,19 @@ RULES = (
     Rule("container", r"^docker ", "no", "needs docker, which this machine does not have"),
     Rule("a key", r"^export \w+_API_KEY=", "no", "sets a provider key"),
     Rule("record", r"--cassette record|^checkout-consent record-references", "no",
-         "records through a provider; tests/core/test_cassette_cli.py refuses it without a "
-         "key and tests/core/test_cassette_replay.py records through serve-controls"),
+         "records through a provider; tests/cassettes/test_cli.py refuses it without a "
+         "key and tests/cassettes/test_replay.py records through serve-controls"),
     Rule("replay", r"^checkout-consent replay|--cassette replay", "no",
-         "replays cassettes through Inspect: tests/core/test_cassette_replay.py "
+         "replays cassettes through Inspect: tests/cassettes/test_replay.py "
          "(`pytest -m cassette`)"),
     Rule("server", r"^checkout-consent (serve-api|serve-controls|mcp)\b|^curl ", "no",
          "a server: tests/serve/test_api.py and tests/serve/test_cli.py drive the same "
          "routes in process and over loopback"),
     Rule("your agent", r"--adapter command ", "no", "runs the reader's own agent command"),
     Rule("your log", r"^inspect score ", "no", "re-scores the reader's own log: "
-         "tests/core/test_forged_logs.py re-scores logs, forged and honest"),
+         "tests/runtime/test_forged_logs.py re-scores logs, forged and honest"),
     Rule("bare run", r"^checkout-consent run$", "no",
-         "every family's controls: tests/core/test_cli.py runs it as a subprocess"),
+         "every family's controls: tests/cli/test_cli.py runs it as a subprocess"),
     Rule("board", r"^checkout-consent (leaderboard build|submit validate)", "no",
          "writes the committed board / validates a submission: tests/leaderboard/"
          "test_site.py (build --check) and tests/leaderboard/test_validate.py"),
@@ -145,6 +145,11 @@ RULES = (
          "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
          "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG"),
     Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
+    Rule("reproduce", r"checkout-consent reproduce ", "no", "re-runs a submission's model with "
+         "the maintainer's key: tests/leaderboard/test_reproduce.py reproduces control "
+         "submissions"),
+    Rule("seed table", r"python -m checkout_consent\.grocery\.authoring\.seed_table", "no",
+         "regenerates a README table: tests/grocery/test_readme.py holds it current"),
     Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
     Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
     Rule("sanity", r"^checkout-consent sanity \w+$", "default", ""),
@@ -221,15 +226,16 @@ def _reference(name: str) -> str:
     return next(c for _, c in spec.recorded) if spec.recorded else spec.sanity_controls[-1]
 
 
-def _supply_file(command: str, cwd: Path) -> None:
+def _supply_file(command: str, cwd: Path) -> Path:
     """Write the file a `score` command names, as a reader would have it: the family's
-    reference control's calls on that task, or a minimal valid grocery cart."""
+    reference control's calls on that task, or a minimal valid grocery cart. The folder to
+    run the command in: the repository for a committed example file, else `cwd`."""
     words = shlex.split(command)
     name, task = words[2], words[words.index("--task") + 1]
     flag = "--trace" if "--trace" in words else "--cart"
     target = cwd / words[words.index(flag) + 1]
     if (REPO_ROOT / words[words.index(flag) + 1]).is_file():
-        return  # a committed example: run from the repository as written
+        return REPO_ROOT  # a committed example: run from the repository as written
     target.parent.mkdir(parents=True, exist_ok=True)
     spec = family(name)
     if flag == "--cart":
@@ -237,10 +243,11 @@ def _supply_file(command: str, cwd: Path) -> None:
                 "time_s": 0, "token_cost": 0}
         target.write_text(json.dumps({"task_id": task, "cart": {"lines": []},
                                       "agent_card": card}))
-        return
+        return cwd
     played = play(spec, spec.scenario_for(task), spec.controls[_reference(name)])
     calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin != "solver"]
     target.write_text(json.dumps(calls))
+    return cwd
 
 
 SUBSTITUTE: dict[str, Callable[[str], str]] = {
@@ -262,8 +269,7 @@ def _as_run(command: str) -> str:
 def _run(command: str, tmp_path: Path) -> None:
     cwd = REPO_ROOT
     if command.startswith("checkout-consent score "):
-        cwd = tmp_path
-        _supply_file(command, tmp_path)
+        cwd = _supply_file(command, tmp_path)
     elif re.search(r"^(inspect eval|checkout-consent run)", command):
         cwd = tmp_path  # its logs go to ./logs there
     words = shlex.split(_as_run(command))

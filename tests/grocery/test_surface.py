@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from checkout_consent.cli.views import summary as cli_summary
 from checkout_consent.grocery import SPEC
 from checkout_consent.grocery.views import line, list_items, show, summary
 from tests.grocery.helpers import graded
@@ -13,10 +14,10 @@ def test_surface__line_and_summary_show_scores_and_fails() -> None:
     records = [graded(c, "tight-week").model_dump() for c in ("reference", "gullible")]
     assert line(records[0]).startswith("tight-week") and "FAIL" not in line(records[0])
     assert "FAIL:over_budget,order_attempted" in line(records[1])
-    head, row = summary(records).splitlines()
+    head, row = cli_summary(SPEC, records).splitlines()
     assert head.startswith("mean score 0.500") and head.endswith("hard fails 1/2")
     assert row.split() == ["tight-week", "n=2", "mean=0.500", "hard_fails=1"]
-    assert summary([]) == "no records"
+    assert summary([]) == "no records" and cli_summary(SPEC, []) == "no samples"
 
 
 def test_surface__list_and_scenario_for_name_public_tasks_and_refuse_others() -> None:

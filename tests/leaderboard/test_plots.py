@@ -186,7 +186,7 @@ def test_plots__an_empty_view_says_no_submissions_yet(views):
 
 
 def test_plots__zero_and_not_applicable_bars_are_drawn_apart():
-    svg = (PLOTS / "storefront-variants.svg").read_text()
+    svg = (PLOTS / "storefront-breakdown.svg").read_text()
     texts = [t for t, *_ in text_extents(svg)]
     assert "zero: a stroke on the axis" in texts
     assert "not applicable: variant never met" in texts

@@ -70,7 +70,7 @@ def test_site__plain_html_with_a_table_per_family_and_local_plots():
     assert page.tags.get("script", 0) == 0
     assert {"pizza", "shopkit", "storefront"} <= set(page.tables)
     assert page.srcs and all((BOARD / "site" / s).is_file() for s in page.srcs)
-    assert "plots/storefront-variants.svg" in page.srcs
+    assert "plots/storefront-breakdown.svg" in page.srcs
     assert not [u for u in page.srcs + page.links if "://" in u]
     for link in (u for u in page.links if u.startswith("../")):
         assert (BOARD / "site" / link).resolve().is_dir(), link

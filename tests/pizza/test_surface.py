@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
+from checkout_consent.cli.views import summary
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.pizza import SPEC, dataset
 from checkout_consent.pizza.controls.sanity import check_sanity
 from checkout_consent.pizza.dataset import scenario as scenario_for
 from checkout_consent.pizza.dataset import scenario_of
-from checkout_consent.pizza.views import line, show, summary
+from checkout_consent.pizza.views import line, show
 
 Records = dict[str, list[dict[str, Any]]]
 
@@ -48,14 +49,14 @@ def test_check_sanity__catches_each_broken_control(records: Records) -> None:
 def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> None:
     mock = records["mock"]
     ci = bootstrap_ci([r["score"] for r in mock], family="pizza")
-    text = summary(mock)
-    assert text.startswith("mean score 50.0%  (bootstrap 95% CI over tasks 35.0% to 65.0%")
+    text = summary(SPEC, mock)  # the CLI's: the family's headline, then its own lines
+    assert text.startswith("mean score 50.0% (bootstrap 95% CI over tasks 35.0% to 65.0%")
     assert f"{ci.mean:.1%}" in text and f"{ci.low:.1%} to {ci.high:.1%}" in text
     assert "pass^k" not in text
     twice = mock + mock  # a second epoch of every task
-    assert "pass^k: k=1" in summary(twice) and "k=2" in summary(twice)
-    assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(twice)
-    assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(twice)  # the interval is over tasks
+    assert "pass^k: k=1" in summary(SPEC, twice) and "k=2" in summary(SPEC, twice)
+    assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(SPEC, twice)
+    assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(SPEC, twice)  # over tasks
     assert mock[0]["task_id"] in line(mock[0])
 
 

@@ -43,7 +43,7 @@ def test_pooled_rate__pools_counts_and_reports_n_and_none_when_empty() -> None:
 
 def test_share_below__counts_strictly_below_the_bound() -> None:
     got = share_below("cash", 0.0, "bankrupt")(_scores({"cash": -0.01}, {"cash": 0.0}))
-    assert got == {"bankrupt": 0.5, "bankrupt_n": 2}
+    assert got == {"bankrupt": 0.5}
 
 
 def test_headline_metric__is_core_headline_figure_under_short_names() -> None:
