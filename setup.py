@@ -8,12 +8,19 @@ DATA = ["*.yaml", "*.md", "*.json", "*.jsonl", "*.txt"]
 TASK_FILES = ["*.py", "*.yaml", "*.md", "*.json", "*.jsonl", "*.psv", "*.sha256", "*.toml"]
 
 setup(
-    packages=[*find_packages(include=["checkout_consent", "checkout_consent.*"]),
-              "checkout_consent.tasks_data"],
+    packages=[
+        *find_packages(include=["checkout_consent", "checkout_consent.*"]),
+        "checkout_consent.tasks_data",
+    ],
     package_dir={"checkout_consent.tasks_data": "tasks"},
-    package_data={"": DATA, "checkout_consent.tasks_data": [
-        f"{depth}{pattern}" for depth in ("", "*/", "*/*/", "*/*/*/", "*/*/*/*/")
-        for pattern in TASK_FILES]},
+    package_data={
+        "": DATA,
+        "checkout_consent.tasks_data": [
+            f"{depth}{pattern}"
+            for depth in ("", "*/", "*/*/", "*/*/*/", "*/*/*/*/")
+            for pattern in TASK_FILES
+        ],
+    },
     # git-ignored, written on a developer's machine: secret held-out tasks, generated splits
     exclude_package_data={"checkout_consent.tasks_data": ["grocery/heldout/*", "*/hidden/*"]},
 )

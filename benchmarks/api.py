@@ -47,6 +47,7 @@ async def http_round(url: str, payload: bytes) -> tuple[float, float]:
     gate = anyio.CapacityLimiter(CONCURRENT)
     limits = httpx.Limits(max_connections=CONCURRENT)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
+
         async def one() -> None:
             async with gate:
                 start = time.perf_counter()
@@ -81,9 +82,19 @@ def through_service(service: Service, payload: bytes) -> float:
 
 
 def start_server(tmp: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-m", "checkout_consent.cli", "serve-api",
-                               "--port", str(port), "--db", str(tmp / "bench.db")],
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "checkout_consent.cli",
+            "serve-api",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp / "bench.db"),
+        ],
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(200):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
@@ -95,8 +106,10 @@ def start_server(tmp: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def show(name: str, values: list[float], unit: str) -> None:
-    print(f"  {name:<34} median {statistics.median(values):9.1f} {unit}"
-          f"  (range {min(values):.1f} to {max(values):.1f})")
+    print(
+        f"  {name:<34} median {statistics.median(values):9.1f} {unit}"
+        f"  (range {min(values):.1f} to {max(values):.1f})"
+    )
 
 
 def main() -> None:
@@ -117,9 +130,11 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(timeout=30)
-    print(f"POST /v1/{FAMILY}/score ({len(payload)} bytes, {REQUESTS} requests x {ROUNDS} rounds,"
-          f" {CONCURRENT} concurrent; load average {os.getloadavg()[0]:.1f}, "
-          f"{os.cpu_count()} cores)")
+    print(
+        f"POST /v1/{FAMILY}/score ({len(payload)} bytes, {REQUESTS} requests x {ROUNDS} rounds,"
+        f" {CONCURRENT} concurrent; load average {os.getloadavg()[0]:.1f}, "
+        f"{os.cpu_count()} cores)"
+    )
     show("HTTP requests/s", rates, "/s")
     show("HTTP p99 latency", p99s, "ms")
     show("in-process grade_saved", local, "/s")

@@ -57,8 +57,9 @@ def pairs(a: Callable[[], object], b: Callable[[], object]) -> tuple[list[float]
 
 def show(label: str, runs: list[float]) -> str:
     ms = [r * 1000 for r in runs]
-    return (f"{label:<46} median {statistics.median(ms):8.2f} ms  "
-            f"range {min(ms):.2f}-{max(ms):.2f} ms")
+    return (
+        f"{label:<46} median {statistics.median(ms):8.2f} ms  range {min(ms):.2f}-{max(ms):.2f} ms"
+    )
 
 
 def main() -> None:

@@ -21,17 +21,32 @@ from pairs import paired, python
 
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.offline import play
-from checkout_consent.families import names, worlds_of
+from checkout_consent.families import family, names, worlds_of
 
 
 def run_vs_eval(name: str, pairs: int) -> None:
     spec = family(name)
     model = f"control/{spec.name}-{spec.reference_control}"
     with tempfile.TemporaryDirectory() as logs:
-        ours = python("-m", "checkout_consent.cli", "--log-dir", logs, "run", name,
-                      "--model", model, "--display", "none")
-        paired(f"run {name} --model {model} vs inspect eval of the same samples", ours,
-               family_argv(spec, dict(spec.public_args), logs), pairs=pairs, target=1.3)
+        ours = python(
+            "-m",
+            "checkout_consent.cli",
+            "--log-dir",
+            logs,
+            "run",
+            name,
+            "--model",
+            model,
+            "--display",
+            "none",
+        )
+        paired(
+            f"run {name} --model {model} vs inspect eval of the same samples",
+            ours,
+            family_argv(spec, dict(spec.public_args), logs),
+            pairs=pairs,
+            target=1.3,
+        )
 
 
 def control_shapes() -> list[str]:
@@ -52,9 +67,13 @@ def control_shapes() -> list[str]:
 def bare_vs_floors(pairs: int) -> None:
     shapes = control_shapes()
     with tempfile.TemporaryDirectory() as logs:
-        paired("bare `checkout-consent run` vs the sum of the floors of its controls' shapes",
-               python("-m", "checkout_consent.cli", "--log-dir", logs, "run"),
-               python("benchmarks/floor.py", *shapes), pairs=pairs, target=2.0)
+        paired(
+            "bare `checkout-consent run` vs the sum of the floors of its controls' shapes",
+            python("-m", "checkout_consent.cli", "--log-dir", logs, "run"),
+            python("benchmarks/floor.py", *shapes),
+            pairs=pairs,
+            target=2.0,
+        )
 
 
 def main() -> None:

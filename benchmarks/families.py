@@ -55,31 +55,73 @@ def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int, int, i
 
 def family_argv(spec: FamilySpec, args: dict[str, Any], log_dir: str) -> list[str]:
     flags = [f for k, v in args.items() for f in ("-T", f"{k}={v}")]
-    return inspect_cli("eval", f"checkout_consent/{spec.task}", "--model",
-                       f"control/{spec.name}-{spec.reference_control}", *flags,
-                       "--display", "none", "--log-dir", log_dir)
+    return inspect_cli(
+        "eval",
+        f"checkout_consent/{spec.task}",
+        "--model",
+        f"control/{spec.name}-{spec.reference_control}",
+        *flags,
+        "--display",
+        "none",
+        "--log-dir",
+        log_dir,
+    )
 
 
-def floor_argv(samples: int, turns: int, calls: int, log_dir: str, arg_chars: int = 0,
-               result_chars: int = 0) -> list[str]:
-    payload = ["-T", f"arg_chars={arg_chars}", "-T", f"result_chars={result_chars}"] \
-        if arg_chars or result_chars else []
-    return inspect_cli("eval", "benchmarks/floor.py", "-T", f"samples={samples}", "-T",
-                       f"turns={turns}", "-T", f"calls={calls}", *payload, "--model",
-                       "mockllm/model", "--display", "none", "--log-dir", log_dir)
+def floor_argv(
+    samples: int, turns: int, calls: int, log_dir: str, arg_chars: int = 0, result_chars: int = 0
+) -> list[str]:
+    payload = (
+        ["-T", f"arg_chars={arg_chars}", "-T", f"result_chars={result_chars}"]
+        if arg_chars or result_chars
+        else []
+    )
+    return inspect_cli(
+        "eval",
+        "benchmarks/floor.py",
+        "-T",
+        f"samples={samples}",
+        "-T",
+        f"turns={turns}",
+        "-T",
+        f"calls={calls}",
+        *payload,
+        "--model",
+        "mockllm/model",
+        "--display",
+        "none",
+        "--log-dir",
+        log_dir,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("families", nargs="*", choices=sorted(WORLDS), metavar="FAMILY",
-                        help=f"families or scenario worlds: {', '.join(sorted(WORLDS))}")
+    parser.add_argument(
+        "families",
+        nargs="*",
+        choices=sorted(WORLDS),
+        metavar="FAMILY",
+        help=f"families or scenario worlds: {', '.join(sorted(WORLDS))}",
+    )
     parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("-T", action="append", default=[], metavar="KEY=VALUE",
-                        help="task arguments instead of the public set (one family)")
-    parser.add_argument("--payload", action="store_true",
-                        help="the floor's calls carry the family's characters per call")
-    parser.add_argument("--profile", action="store_true",
-                        help="print where the run's CPU goes (cProfile; nothing timed)")
+    parser.add_argument(
+        "-T",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="task arguments instead of the public set (one family)",
+    )
+    parser.add_argument(
+        "--payload",
+        action="store_true",
+        help="the floor's calls carry the family's characters per call",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print where the run's CPU goes (cProfile; nothing timed)",
+    )
     opts = parser.parse_args()
     for name in opts.families or sorted(WORLDS):
         spec = WORLDS[name]
@@ -89,14 +131,21 @@ def main() -> None:
         carrying = f", {arg_chars} + {result_chars} characters a call" if opts.payload else ""
         with tempfile.TemporaryDirectory() as logs:
             if opts.profile:
-                profile_eval(f"checkout_consent/{spec.task}",
-                             f"control/{spec.name}-{spec.reference_control}", args, logs)
+                profile_eval(
+                    f"checkout_consent/{spec.task}",
+                    f"control/{spec.name}-{spec.reference_control}",
+                    args,
+                    logs,
+                )
                 continue
-            paired(f"{name} ({samples} samples x {turns} turns, {calls} tool calls"
-                   f"{carrying}) through inspect eval vs Inspect's floor for the same shape",
-                   family_argv(spec, args, logs),
-                   floor_argv(samples, turns, calls, logs, *payload),
-                   pairs=opts.pairs, target=TARGET_SCENARIO if spec.variant else TARGET)
+            paired(
+                f"{name} ({samples} samples x {turns} turns, {calls} tool calls"
+                f"{carrying}) through inspect eval vs Inspect's floor for the same shape",
+                family_argv(spec, args, logs),
+                floor_argv(samples, turns, calls, logs, *payload),
+                pairs=opts.pairs,
+                target=TARGET_SCENARIO if spec.variant else TARGET,
+            )
 
 
 if __name__ == "__main__":

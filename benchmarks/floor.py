@@ -43,8 +43,26 @@ def calls_in_turn(turn: int, turns: int, calls: int) -> int:
     return calls * (turn + 1) // turns - calls * turn // turns
 
 
-WORDS = ("order", "supplier", "cash", "refund", "invoice", "day", "price", "stock", "fee",
-         "email", "lamp", "kettle", "total", "paid", "pending", "shipped", "report", "owner")
+WORDS = (
+    "order",
+    "supplier",
+    "cash",
+    "refund",
+    "invoice",
+    "day",
+    "price",
+    "stock",
+    "fee",
+    "email",
+    "lamp",
+    "kettle",
+    "total",
+    "paid",
+    "pending",
+    "shipped",
+    "report",
+    "owner",
+)
 
 
 def filler(chars: int, salt: int) -> str:
@@ -63,11 +81,21 @@ def scripted(turns: int, calls: int, arg_chars: int = 0) -> Any:
     def output(messages: list[Any], *_: Any) -> ModelOutput:
         turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
         n = calls_in_turn(turn, turns, calls)
-        tool_calls = [ToolCall(id=f"call_{turn}_{i}", function="noop", arguments=(
-            {"x": i, "text": filler(arg_chars, turn * 1000 + i)} if arg_chars else {"x": i}))
-                      for i in range(n)]
-        out = ModelOutput.for_tool_call("mockllm/model", "noop", {}) if n else \
-            ModelOutput.from_content("mockllm/model", "done")
+        tool_calls = [
+            ToolCall(
+                id=f"call_{turn}_{i}",
+                function="noop",
+                arguments=(
+                    {"x": i, "text": filler(arg_chars, turn * 1000 + i)} if arg_chars else {"x": i}
+                ),
+            )
+            for i in range(n)
+        ]
+        out = (
+            ModelOutput.for_tool_call("mockllm/model", "noop", {})
+            if n
+            else ModelOutput.from_content("mockllm/model", "done")
+        )
         out.choices[0].message.tool_calls = tool_calls or None
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
@@ -119,8 +147,9 @@ def nothing() -> Any:
 
 
 @task
-def floor(samples: int = 10, turns: int = 15, calls: int = 15, arg_chars: int = 0,
-          result_chars: int = 0) -> Task:
+def floor(
+    samples: int = 10, turns: int = 15, calls: int = 15, arg_chars: int = 0, result_chars: int = 0
+) -> Task:
     """The floor task for one shape (and payload)."""
     dataset = [Sample(id=i, input="start") for i in range(int(samples))]
     solver = floor_solver(int(turns), int(calls), int(arg_chars), int(result_chars))
@@ -140,8 +169,14 @@ def main(shapes: list[str], log_realtime: bool = True) -> None:
     with tempfile.TemporaryDirectory() as logs:
         for text in shapes:
             samples, turns, calls = shape(text)
-            inspect_eval(floor(samples, turns, calls), model="mockllm/model", log_dir=logs,
-                         display="none", log_realtime=log_realtime, score_display=False)
+            inspect_eval(
+                floor(samples, turns, calls),
+                model="mockllm/model",
+                log_dir=logs,
+                display="none",
+                log_realtime=log_realtime,
+                score_display=False,
+            )
 
 
 if __name__ == "__main__":

@@ -59,10 +59,13 @@ class Checkpoints:
         objects = gc.get_objects()
         counts = collections.Counter(type(o).__name__ for o in objects)
         flight = sum(type(o) is TaskState and not o.completed for o in objects)
-        print(f"== {self.done} samples graded: RSS {rss_mb():.1f} MB, CPU "
-              f"{time.process_time() - self.start:.1f} s, asyncio tasks "
-              f"{len(asyncio.all_tasks())}, samples in flight {flight}, "
-              f"objects {sum(counts.values())}", flush=True)
+        print(
+            f"== {self.done} samples graded: RSS {rss_mb():.1f} MB, CPU "
+            f"{time.process_time() - self.start:.1f} s, asyncio tasks "
+            f"{len(asyncio.all_tasks())}, samples in flight {flight}, "
+            f"objects {sum(counts.values())}",
+            flush=True,
+        )
         if self.counts is not None:
             grown = (counts - self.counts).most_common(15)
             print("   grew: " + ", ".join(f"{name} +{n}" for name, n in grown))
@@ -73,16 +76,17 @@ class Checkpoints:
 
     def report_sites(self) -> None:
         snapshot = tracemalloc.take_snapshot().filter_traces(
-            [tracemalloc.Filter(False, tracemalloc.__file__)])
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
         traced = tracemalloc.get_traced_memory()[0] / 2**20
         print(f"   traced {traced:.1f} MB")
         if self.snapshot is not None:
             key = "traceback" if self.frames > 1 else "lineno"
             for stat in snapshot.compare_to(self.snapshot, key)[:12]:
-                where = " <- ".join(f"{f.filename.split('site-packages/')[-1]}:{f.lineno}"
-                                    for f in stat.traceback)
-                print(f"   {stat.size_diff / 2**20:+7.2f} MB {stat.count_diff:+8d} blocks  "
-                      f"{where}")
+                where = " <- ".join(
+                    f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback
+                )
+                print(f"   {stat.size_diff / 2**20:+7.2f} MB {stat.count_diff:+8d} blocks  {where}")
         self.snapshot = snapshot
 
 
@@ -93,14 +97,23 @@ def main() -> None:
     ap.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES")
     ap.add_argument("--stop", action="store_true", help="exit at the last checkpoint")
     ap.add_argument("--no-realtime", action="store_true", help="as unwatched runs are")
-    ap.add_argument("--max-samples", type=int, default=None,
-                    help="Inspect's max_samples (0: Inspect's own default, adaptive)")
-    ap.add_argument("--log-buffer", type=int, default=None,
-                    help="Inspect's log_buffer (default: runner.log_buffer, as `run` passes "
-                    "it; 0: Inspect's own default)")
+    ap.add_argument(
+        "--max-samples",
+        type=int,
+        default=None,
+        help="Inspect's max_samples (0: Inspect's own default, adaptive)",
+    )
+    ap.add_argument(
+        "--log-buffer",
+        type=int,
+        default=None,
+        help="Inspect's log_buffer (default: runner.log_buffer, as `run` passes "
+        "it; 0: Inspect's own default)",
+    )
     args = ap.parse_args()
-    checkpoints = Checkpoints(sorted(int(a) for a in args.at.split(",")), args.tracemalloc,
-                              args.stop)
+    checkpoints = Checkpoints(
+        sorted(int(a) for a in args.at.split(",")), args.tracemalloc, args.stop
+    )
     graded = scorer.grade_state
 
     def grade_state(*a: Any) -> Any:
@@ -117,17 +130,26 @@ def main() -> None:
     buffer = runner.log_buffer(args.samples) if args.log_buffer is None else args.log_buffer
     extra["log_buffer"] = buffer or None
     concurrency = {None: runner.CONTROL_MAX_SAMPLES, 0: "Inspect's"}
-    print(f"storefront oracle, {args.samples} samples, in process, realtime "
-          f"{'off' if args.no_realtime else 'on'}, max_samples "
-          f"{concurrency.get(args.max_samples, args.max_samples)}, log_buffer "
-          f"{buffer or 'Inspect' + chr(39) + 's'}")
+    print(
+        f"storefront oracle, {args.samples} samples, in process, realtime "
+        f"{'off' if args.no_realtime else 'on'}, max_samples "
+        f"{concurrency.get(args.max_samples, args.max_samples)}, log_buffer "
+        f"{buffer or 'Inspect' + chr(39) + 's'}"
+    )
     with tempfile.TemporaryDirectory() as logs:
-        runner.run_models(family("storefront"), ["control/storefront-oracle"],
-                   task_args={"seeds": f"0-{args.samples - 1}"}, log_dir=logs,
-                   log_realtime=not args.no_realtime, **extra)
+        runner.run_models(
+            family("storefront"),
+            ["control/storefront-oracle"],
+            task_args={"seeds": f"0-{args.samples - 1}"},
+            log_dir=logs,
+            log_realtime=not args.no_realtime,
+            **extra,
+        )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"end: RSS {rss_mb():.1f} MB, peak {peak:.1f} MB, CPU "
-          f"{time.process_time() - checkpoints.start:.1f} s")
+    print(
+        f"end: RSS {rss_mb():.1f} MB, peak {peak:.1f} MB, CPU "
+        f"{time.process_time() - checkpoints.start:.1f} s"
+    )
 
 
 if __name__ == "__main__":

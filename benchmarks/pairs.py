@@ -28,15 +28,15 @@ class Figures:
 def env() -> dict[str, str]:
     """The child environment: this checkout first on the path, no colour, no key."""
     path = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONPATH": REPO + (os.pathsep + path if path else ""),
-            "NO_COLOR": "1"}
+    return {**os.environ, "PYTHONPATH": REPO + (os.pathsep + path if path else ""), "NO_COLOR": "1"}
 
 
 def run(argv: Sequence[str]) -> Figures:
     """Run `argv` in a fresh process (output discarded) and return its own figures."""
     start = time.perf_counter()
-    child = subprocess.Popen(list(argv), env=env(), cwd=REPO, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        list(argv), env=env(), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -50,8 +50,14 @@ def spread(values: Sequence[float]) -> str:
     return f"{statistics.median(values):7.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
-def paired(name: str, measured: Sequence[str], reference: Sequence[str], *, pairs: int = 5,
-           target: float | None = None) -> float:
+def paired(
+    name: str,
+    measured: Sequence[str],
+    reference: Sequence[str],
+    *,
+    pairs: int = 5,
+    target: float | None = None,
+) -> float:
     """Alternate `measured` and `reference` `pairs` times; print and return the median of
     the per-pair CPU ratios."""
     print(f"\n{name}\n  measured:  {' '.join(measured)}\n  reference: {' '.join(reference)}")
@@ -65,14 +71,20 @@ def paired(name: str, measured: Sequence[str], reference: Sequence[str], *, pair
     ratios = [o.cpu / r.cpu for o, r in zip(ours, refs, strict=True)]
     walls = [o.wall / r.wall for o, r in zip(ours, refs, strict=True)]
     print(f"  {pairs} alternating pairs; median (range)")
-    print(f"  CPU s      measured {spread([o.cpu for o in ours])}  "
-          f"reference {spread([r.cpu for r in refs])}")
-    print(f"  wall s     measured {spread([o.wall for o in ours])}  "
-          f"reference {spread([r.wall for r in refs])}")
-    print(f"  peak MB    measured {spread([o.peak_mb for o in ours])}  "
-          f"reference {spread([r.peak_mb for r in refs])}")
-    verdict = "" if target is None else (
-        f"  target <= {target:.2f}x: {'met' if statistics.median(ratios) <= target else 'MISSED'}")
+    print(
+        f"  CPU s      measured {spread([o.cpu for o in ours])}  "
+        f"reference {spread([r.cpu for r in refs])}"
+    )
+    print(
+        f"  wall s     measured {spread([o.wall for o in ours])}  "
+        f"reference {spread([r.wall for r in refs])}"
+    )
+    print(
+        f"  peak MB    measured {spread([o.peak_mb for o in ours])}  "
+        f"reference {spread([r.peak_mb for r in refs])}"
+    )
+    met = target is not None and statistics.median(ratios) <= target
+    verdict = "" if target is None else f"  target <= {target:.2f}x: {'met' if met else 'MISSED'}"
     print(f"  ratio CPU  {spread(ratios)}x   wall {spread(walls)}x{verdict}")
     return statistics.median(ratios)
 
@@ -93,8 +105,9 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def in_process_pairs(a: Callable[[], object], b: Callable[[], object],
-                     n: int) -> list[tuple[float, float]]:
+def in_process_pairs(
+    a: Callable[[], object], b: Callable[[], object], n: int
+) -> list[tuple[float, float]]:
     """n alternating in-process (a, b) timings; the order within a pair flips each time."""
     out = []
     for i in range(n):

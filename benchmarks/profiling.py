@@ -35,8 +35,9 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def profile_eval(task: str, model: str, task_args: dict[str, Any], log_dir: str,
-                 top: int = 25) -> None:
+def profile_eval(
+    task: str, model: str, task_args: dict[str, Any], log_dir: str, top: int = 25
+) -> None:
     """Run once warm (imports, caches), then once under cProfile; print the summary."""
     from inspect_ai import eval as inspect_eval
 
@@ -50,8 +51,10 @@ def profile_eval(task: str, model: str, task_args: dict[str, Any], log_dir: str,
     children = children_cpu() - before
     stats = pstats.Stats(profiler)
     total = sum(by_package(stats).values())
-    print(f"\nprofile of {task} with {model} {task_args}: {total:.2f} s own time under cProfile"
-          f"; child processes (not profiled, not slowed): {children:.2f} s CPU")
+    print(
+        f"\nprofile of {task} with {model} {task_args}: {total:.2f} s own time under cProfile"
+        f"; child processes (not profiled, not slowed): {children:.2f} s CPU"
+    )
     for group, seconds in list(by_package(stats).items())[:10]:
         print(f"  {group:18s} {seconds:7.2f} s  {100 * seconds / total:5.1f}%")
     stats.sort_stats("tottime").print_stats(top)

@@ -39,9 +39,15 @@ def live(directory: Path, log_dir: str) -> None:
     """The cassette's run, live: same family, model, base URL, model and task args, the
     same runner (`runtime.runner.run_models`) as replay, with no cassette in the way."""
     manifest = json.loads((directory / store.MANIFEST).read_text())
-    run_models(family(manifest["family"]), [manifest["model"]],
-               task_args=manifest["task_args"], log_dir=log_dir, epochs=manifest["epochs"],
-               model_base_url=manifest["base_url"], model_args=manifest["model_args"])
+    run_models(
+        family(manifest["family"]),
+        [manifest["model"]],
+        task_args=manifest["task_args"],
+        log_dir=log_dir,
+        epochs=manifest["epochs"],
+        model_base_url=manifest["base_url"],
+        model_args=manifest["model_args"],
+    )
 
 
 def main() -> None:
@@ -56,11 +62,14 @@ def main() -> None:
     os.environ.setdefault("OPENAI_API_KEY", "unused-by-serve-controls")
     os.environ.setdefault("ANTHROPIC_API_KEY", "unused-by-serve-controls")
     with tempfile.TemporaryDirectory() as logs, serving():
-        paired(f"cassette replay of {opts.directory.relative_to(store.CASSETTE_ROOT.parent)} "
-               "vs the same run live against serve-controls",
-               python("-m", "checkout_consent.cli", "--log-dir", logs, "replay",
-                      str(opts.directory)),
-               live_argv(opts.directory, logs), pairs=opts.pairs, target=1.5)
+        paired(
+            f"cassette replay of {opts.directory.relative_to(store.CASSETTE_ROOT.parent)} "
+            "vs the same run live against serve-controls",
+            python("-m", "checkout_consent.cli", "--log-dir", logs, "replay", str(opts.directory)),
+            live_argv(opts.directory, logs),
+            pairs=opts.pairs,
+            target=1.5,
+        )
 
 
 if __name__ == "__main__":

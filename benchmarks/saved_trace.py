@@ -51,8 +51,10 @@ def main() -> None:
     for n in LENGTHS:
         med = statistics.median(seconds[n])
         low, high = min(seconds[n]), max(seconds[n])
-        print(f"{n:>8,} {med:>9.3f} {low:>7.3f}-{high:<7.3f} {med / n * 1e6:>8.1f} "
-              f"{peak_bytes(traces[n]) / n:>12.0f}")
+        print(
+            f"{n:>8,} {med:>9.3f} {low:>7.3f}-{high:<7.3f} {med / n * 1e6:>8.1f} "
+            f"{peak_bytes(traces[n]) / n:>12.0f}"
+        )
     first, last = LENGTHS[0], LENGTHS[-1]
     ratio = statistics.median(seconds[last]) / statistics.median(seconds[first])
     print(f"time ratio {last:,} / {first:,} calls: {ratio:.1f} (linear: {last / first:.1f})")

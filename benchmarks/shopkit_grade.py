@@ -32,15 +32,19 @@ def main(argv: list[str] | None = None) -> None:
     n = max(5, ap.parse_args(argv).pairs)
     reference_values()
     probes = len(REGRESS) + len(REGRESS_EXTRA) + len(CHANGE["T4"])
-    print(f"shopkit: grading one build for T4 ({probes} assertions) vs the sandbox floor "
-          f"(no assertion), {n} alternating pairs, median [min-max]")
+    print(
+        f"shopkit: grading one build for T4 ({probes} assertions) vs the sandbox floor "
+        f"(no assertion), {n} alternating pairs, median [min-max]"
+    )
     for name, build in (("seed", seed_dir()), ("reference", reference_dir())):
         got = pairs(build, n)
         f, g, r = [a for a, _ in got], [b for _, b in got], [b / a for a, b in got]
-        print(f"  {name:<9} floor {statistics.median(f) * 1000:6.1f} ms "
-              f"[{min(f) * 1000:.1f}-{max(f) * 1000:.1f}]  grade "
-              f"{statistics.median(g) * 1000:6.1f} ms [{min(g) * 1000:.1f}-{max(g) * 1000:.1f}]"
-              f"  ratio {statistics.median(r):.2f} [{min(r):.2f}-{max(r):.2f}]")
+        print(
+            f"  {name:<9} floor {statistics.median(f) * 1000:6.1f} ms "
+            f"[{min(f) * 1000:.1f}-{max(f) * 1000:.1f}]  grade "
+            f"{statistics.median(g) * 1000:6.1f} ms [{min(g) * 1000:.1f}-{max(g) * 1000:.1f}]"
+            f"  ratio {statistics.median(r):.2f} [{min(r):.2f}-{max(r):.2f}]"
+        )
 
 
 if __name__ == "__main__":

@@ -80,8 +80,10 @@ def spread(values: list[float], scale: float = 1.0, fmt: str = ",.0f") -> str:
 def previous_shoppers(rng: Any, spec: dict[str, Any], tops: list[int]) -> tuple:
     """The world-2 draw, kept here to pair against: one rejection-sampled draw per value."""
     lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
-    return tuple(tuple(tuple(rng.below(top) for _ in range(rng.randint(lo, hi)))
-                       for top in tops) for _ in range(int(spec["days"])))
+    return tuple(
+        tuple(tuple(rng.below(top) for _ in range(rng.randint(lo, hi))) for top in tops)
+        for _ in range(int(spec["days"]))
+    )
 
 
 THROUGHPUT_RUN = """
@@ -107,15 +109,22 @@ def against(previous: str, previous_control: str = "half_value") -> None:
     here = str(pathlib.Path(__file__).resolve().parents[1])
 
     def run(root: str, control: str) -> float:
-        out = subprocess.run([sys.executable, "-c", THROUGHPUT_RUN, root, control],
-                             capture_output=True, text=True, check=True, cwd=root)
+        out = subprocess.run(
+            [sys.executable, "-c", THROUGHPUT_RUN, root, control],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+        )
         return float(out.stdout.strip().splitlines()[-1])
 
     new, old = paired(lambda: run(here, "half_value"), lambda: run(previous, previous_control))
     ratio = [a / b for a, b in zip(new, old, strict=True)]
-    print(f"world throughput incl. generation, half_value traces, 400 seeds, {PAIRS} pairs of "
-          f"child processes (CPU): this tree {spread(new)} days/s, previous "
-          f"{spread(old)} days/s, ratio this/previous {spread(ratio, fmt='.2f')}")
+    print(
+        f"world throughput incl. generation, half_value traces, 400 seeds, {PAIRS} pairs of "
+        f"child processes (CPU): this tree {spread(new)} days/s, previous "
+        f"{spread(old)} days/s, ratio this/previous {spread(ratio, fmt='.2f')}"
+    )
 
 
 def world_throughput() -> None:
@@ -128,56 +137,79 @@ def world_throughput() -> None:
     spec = dataset.load_spec()
     days = SEEDS * int(spec["days"])
     for control in ("half_value", "oracle"):
-        runs = [(sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
-                for sc in dataset.scenarios(f"0-{SEEDS - 1}")]
+        runs = [
+            (sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+            for sc in dataset.scenarios(f"0-{SEEDS - 1}")
+        ]
         worlds = [(generate(spec, seed), trace) for seed, trace in runs]
+
         def each(pairs: list[Any], make: Callable[[Any], Any]) -> float:
             """Replay every trace and drop the result, as the scorer does (keeping all 400
             replays in a list made this figure measure the garbage collector walking them:
             about 10,000 days/s instead of 16,500 for the same code)."""
+
             def run() -> None:
                 for world, trace in pairs:
                     replay(SPEC.actions, make(world), trace)
+
             return cpu(run)
 
-        with_gen, ceiling = paired(lambda r=runs: each(r, lambda s: generate(spec, s)),
-                                   lambda ws=worlds: each(ws, lambda w: w))
+        with_gen, ceiling = paired(
+            lambda r=runs: each(r, lambda s: generate(spec, s)),
+            lambda ws=worlds: each(ws, lambda w: w),
+        )
         ratio = [a / b for a, b in zip(with_gen, ceiling, strict=True)]
         print(f"{control} traces, {SEEDS} seeds x {spec['days']} days, {PAIRS} pairs (CPU):")
-        print(f"  including generation: {spread([days / t for t in with_gen])} days/s "
-              f"(target >= 20,000)")
+        print(
+            f"  including generation: {spread([days / t for t in with_gen])} days/s "
+            f"(target >= 20,000)"
+        )
         print(f"  actions-only ceiling: {spread([days / t for t in ceiling])} days/s")
         print(f"  ratio including/ceiling CPU time: {spread(ratio, fmt='.2f')}")
     products = _products(spec)
     tops = [p.market_value_cents + 1 for p in products]
     new, old = paired(
-        lambda: cpu(lambda: [_shoppers(stream(s, "storefront", "x", "shoppers"), spec, products)
-                             for s in range(SEEDS)]),
-        lambda: cpu(lambda: [previous_shoppers(stream(s, "storefront", "x", "shoppers"), spec,
-                                               tops) for s in range(SEEDS)]))
-    print(f"shopper draws per world, {PAIRS} pairs (CPU): today {spread(new, 1e6 / SEEDS)} us, "
-          f"previous {spread(old, 1e6 / SEEDS)} us, ratio "
-          f"{spread([a / b for a, b in zip(new, old, strict=True)], fmt='.2f')}")
+        lambda: cpu(
+            lambda: [
+                _shoppers(stream(s, "storefront", "x", "shoppers"), spec, products)
+                for s in range(SEEDS)
+            ]
+        ),
+        lambda: cpu(
+            lambda: [
+                previous_shoppers(stream(s, "storefront", "x", "shoppers"), spec, tops)
+                for s in range(SEEDS)
+            ]
+        ),
+    )
+    print(
+        f"shopper draws per world, {PAIRS} pairs (CPU): today {spread(new, 1e6 / SEEDS)} us, "
+        f"previous {spread(old, 1e6 / SEEDS)} us, ratio "
+        f"{spread([a / b for a, b in zip(new, old, strict=True)], fmt='.2f')}"
+    )
 
 
 def child(script: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as logs:
-        out = subprocess.run([sys.executable, "-c", script, logs], capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script, logs], capture_output=True, text=True, check=True
+        )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def inspect_runs() -> None:
     control, floor = paired(lambda: child(CONTROL_RUN)["cpu_s"], lambda: child(FLOOR_RUN)["cpu_s"])
-    print(f"Inspect, {PAIRS} pairs (CPU s): storefront oracle 10 seeds {spread(control, fmt='.2f')}"
-          f", floor 10 trivial samples {spread(floor, fmt='.2f')}, ratio "
-          f"{spread([a / b for a, b in zip(control, floor, strict=True)], fmt='.2f')}")
+    print(
+        f"Inspect, {PAIRS} pairs (CPU s): storefront oracle 10 seeds {spread(control, fmt='.2f')}"
+        f", floor 10 trivial samples {spread(floor, fmt='.2f')}, ratio "
+        f"{spread([a / b for a, b in zip(control, floor, strict=True)], fmt='.2f')}"
+    )
 
 
 if __name__ == "__main__":
     world_throughput()
     if "--against" in sys.argv:
         at = sys.argv.index("--against")
-        against(*[a for a in sys.argv[at + 1:at + 3] if not a.startswith("--")])
+        against(*[a for a in sys.argv[at + 1 : at + 3] if not a.startswith("--")])
     if "--inspect" in sys.argv:
         inspect_runs()

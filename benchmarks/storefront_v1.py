@@ -37,28 +37,41 @@ def main() -> None:
     spec, seeds = dataset.load_spec(), range(opts.seeds)
     days = int(spec["days"]) * opts.seeds
     worlds = [generate(spec, s) for s in seeds]
-    print(f"storefront adversary_v1, {opts.seeds} seeds x {spec['days']} days; "
-          f"{opts.pairs} alternating pairs, median (range); no tracer")
-    print(f"  {'control':<9} {'calls/run':>9}  {'days/s incl. generation':>26}  "
-          f"{'days/s actions only':>26}  target >= {TARGET:,}")
+    print(
+        f"storefront adversary_v1, {opts.seeds} seeds x {spec['days']} days; "
+        f"{opts.pairs} alternating pairs, median (range); no tracer"
+    )
+    print(
+        f"  {'control':<9} {'calls/run':>9}  {'days/s incl. generation':>26}  "
+        f"{'days/s actions only':>26}  target >= {TARGET:,}"
+    )
     for name in SPEC_V1.sanity_controls:
-        traces = [play(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]).calls
-                  for s in seeds]
+        traces = [play(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]).calls for s in seeds]
         pairs = in_process_pairs(
-            lambda traces=traces: [replay(SPEC_V1.actions, generate(spec, s), t)
-                                   for s, t in zip(seeds, traces, strict=True)],
-            lambda traces=traces: [replay(SPEC_V1.actions, w, t)
-                                   for w, t in zip(worlds, traces, strict=True)],
-            opts.pairs)
+            lambda traces=traces: [
+                replay(SPEC_V1.actions, generate(spec, s), t)
+                for s, t in zip(seeds, traces, strict=True)
+            ],
+            lambda traces=traces: [
+                replay(SPEC_V1.actions, w, t) for w, t in zip(worlds, traces, strict=True)
+            ],
+            opts.pairs,
+        )
         with_gen = [days / a for a, _ in pairs]
         verdict = "met" if statistics.median(with_gen) >= TARGET else "MISSED"
         calls = sum(len(t) for t in traces) / opts.seeds
-        print(f"  {name:<9} {calls:>9,.0f}  {spread(with_gen):>26}  "
-              f"{spread([days / b for _, b in pairs]):>26}  {verdict}")
-    gen = [timed(lambda: [generate(spec, s) for s in seeds]) / opts.seeds * 1e6
-           for _ in range(opts.pairs)]
-    print(f"  generation alone: {statistics.median(gen):,.0f} us per world "
-          f"(range {min(gen):,.0f}-{max(gen):,.0f})")
+        print(
+            f"  {name:<9} {calls:>9,.0f}  {spread(with_gen):>26}  "
+            f"{spread([days / b for _, b in pairs]):>26}  {verdict}"
+        )
+    gen = [
+        timed(lambda: [generate(spec, s) for s in seeds]) / opts.seeds * 1e6
+        for _ in range(opts.pairs)
+    ]
+    print(
+        f"  generation alone: {statistics.median(gen):,.0f} us per world "
+        f"(range {min(gen):,.0f}-{max(gen):,.0f})"
+    )
 
 
 if __name__ == "__main__":

@@ -35,20 +35,37 @@ class Member:
 
 
 ROSTER: tuple[Member, ...] = (
-    Member(storefront.SPEC, storefront_views, Board(
-        breakdown=Breakdown("trap catch rate per variant (caught/met)", "catch rate",
-                            storefront_views.variant_catch,
-                            "not applicable: variant never met"),
-        direct_examples=("cautious",))),
+    Member(
+        storefront.SPEC,
+        storefront_views,
+        Board(
+            breakdown=Breakdown(
+                "trap catch rate per variant (caught/met)",
+                "catch rate",
+                storefront_views.variant_catch,
+                "not applicable: variant never met",
+            ),
+            direct_examples=("cautious",),
+        ),
+    ),
     Member(storefront.SPEC_V1, storefront_v1_views),
     Member(shopkit.SPEC, shopkit_views),
     Member(pizza.SPEC, pizza_views),
-    Member(grocery.SPEC, grocery_views, Board(
-        seasons=grocery.dataset.seasons,
-        breakdown=Breakdown("profile keys (mean over tasks)", "mean",
-                            grocery_views.profile_means, "not applicable: key never scored"),
-        card_section=("grocery", StoreSnapshot),
-        card_example={"store_snapshot": "v3.0", "seed": 0})),
+    Member(
+        grocery.SPEC,
+        grocery_views,
+        Board(
+            seasons=grocery.dataset.seasons,
+            breakdown=Breakdown(
+                "profile keys (mean over tasks)",
+                "mean",
+                grocery_views.profile_means,
+                "not applicable: key never scored",
+            ),
+            card_section=("grocery", StoreSnapshot),
+            card_example={"store_snapshot": "v3.0", "seed": 0},
+        ),
+    ),
 )
 
 WORLDS: tuple[FamilySpec, ...] = tuple(m.spec for m in ROSTER)
@@ -79,8 +96,7 @@ def world(label: str) -> FamilySpec:
     for spec in WORLDS:
         if spec.label == label:
             return spec
-    raise KeyError(f"unknown world {label[:100]!r}; worlds: "
-                   f"{', '.join(w.label for w in WORLDS)}")
+    raise KeyError(f"unknown world {label[:100]!r}; worlds: {', '.join(w.label for w in WORLDS)}")
 
 
 def world_for(name: str, scenario_id: object) -> FamilySpec:
@@ -112,8 +128,9 @@ def _dispatching(name: str, worlds: Sequence[FamilySpec]) -> dict[str, Policy]:
         def policy(scenario: Scenario, transcript: Sequence[Any]) -> Any:
             own = world_for(name, scenario.scenario_id).controls.get(control)
             if own is None:
-                raise ValueError(f"control {name}-{control} has no policy for scenario "
-                                 f"{scenario.scenario_id}")
+                raise ValueError(
+                    f"control {name}-{control} has no policy for scenario {scenario.scenario_id}"
+                )
             return own(scenario, transcript)
 
         return policy

@@ -152,18 +152,26 @@ def _is_str_map(value: Any) -> bool:
 
 
 def _request_ok(req: Any) -> bool:
-    return (_is_str_map(req) and isinstance(req.get("method"), str)
-            and isinstance(req.get("uri"), str) and _is_str_map(req.get("headers"))
-            and isinstance(req.get("body"), str | bytes | None))
+    return (
+        _is_str_map(req)
+        and isinstance(req.get("method"), str)
+        and isinstance(req.get("uri"), str)
+        and _is_str_map(req.get("headers"))
+        and isinstance(req.get("body"), str | bytes | None)
+    )
 
 
 def _response_ok(resp: Any) -> bool:
     if not _is_str_map(resp):
         return False
     status, body = resp.get("status"), resp.get("body")
-    return (_is_str_map(status) and type(status.get("code")) is int
-            and _is_str_map(resp.get("headers")) and _is_str_map(body)
-            and isinstance(body.get("string"), str | bytes))
+    return (
+        _is_str_map(status)
+        and type(status.get("code")) is int
+        and _is_str_map(resp.get("headers"))
+        and _is_str_map(body)
+        and isinstance(body.get("string"), str | bytes)
+    )
 
 
 def _interaction_problem(item: Any) -> str | None:

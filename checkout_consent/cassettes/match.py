@@ -15,11 +15,20 @@ import json
 from typing import Any
 
 RUN_UNIT_HEADER = "x-cc-run-unit"
-KEPT_REQUEST_HEADERS = frozenset({"content-type", "anthropic-version", "anthropic-beta",
-                                  RUN_UNIT_HEADER})
+KEPT_REQUEST_HEADERS = frozenset(
+    {"content-type", "anthropic-version", "anthropic-beta", RUN_UNIT_HEADER}
+)
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
-SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "set-cookie",
-                  "openai-organization", "openai-project", "anthropic-organization-id")
+SECRET_HEADERS = (
+    "authorization",
+    "x-api-key",
+    "api-key",
+    "cookie",
+    "set-cookie",
+    "openai-organization",
+    "openai-project",
+    "anthropic-organization-id",
+)
 _KEY = "_cc_match_key"
 
 RequestKey = tuple[str, str, str, str]
@@ -47,8 +56,12 @@ def request_key(request: Any) -> RequestKey:
     """(run unit, method, URL, canonical body), computed once per request object."""
     key = request.__dict__.get(_KEY)
     if key is None:
-        key = (header(request, RUN_UNIT_HEADER), request.method.upper(), request.uri,
-               canonical_body(request.body))
+        key = (
+            header(request, RUN_UNIT_HEADER),
+            request.method.upper(),
+            request.uri,
+            canonical_body(request.body),
+        )
         request.__dict__[_KEY] = key
     return key
 
@@ -70,8 +83,9 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
     """Keep only the content type; drop rate-limit and server errors (the SDK retries)."""
     if response["status"]["code"] >= 429:
         return None
-    response["headers"] = {k: v for k, v in response["headers"].items()
-                           if k.lower() in KEPT_RESPONSE_HEADERS}
+    response["headers"] = {
+        k: v for k, v in response["headers"].items() if k.lower() in KEPT_RESPONSE_HEADERS
+    }
     return response
 
 

@@ -18,9 +18,22 @@ from checkout_consent.families import family, names
 SUFFIXES = (".yaml.gz", ".golden.json")
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
 # from a stranger: replay never starts any other provider (local servers, local weights).
-REPLAYABLE_PROVIDERS = frozenset({
-    "openai", "anthropic", "openai-api", "openrouter", "together", "groq", "fireworks",
-    "deepseek", "grok", "mistral", "google", "perplexity"})
+REPLAYABLE_PROVIDERS = frozenset(
+    {
+        "openai",
+        "anthropic",
+        "openai-api",
+        "openrouter",
+        "together",
+        "groq",
+        "fireworks",
+        "deepseek",
+        "grok",
+        "mistral",
+        "google",
+        "perplexity",
+    }
+)
 # Where each provider's key lives when it is not <PROVIDER>_API_KEY (any one will do).
 KEY_VARS: Mapping[str, tuple[str, ...]] = {
     "openai": ("OPENAI_API_KEY", "AZUREAI_OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"),
@@ -37,7 +50,8 @@ def check_provider(model: str, what: str) -> None:
         raise CassetteRefused(
             f"cannot {what}: {model} is not a provider cassettes record or replay (HTTP "
             f"providers only: {', '.join(sorted(REPLAYABLE_PROVIDERS))}); to record a control "
-            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>")
+            "agent, serve it with `checkout-consent serve-controls` and use openai/<control>"
+        )
 
 
 def key_vars(model: str) -> tuple[str, ...]:
@@ -61,23 +75,29 @@ def check_key(model: str, base_url: str | None, model_args: Mapping[str, Any]) -
     if not any(os.environ.get(v) for v in wanted):
         raise CassetteRefused(
             f"cannot record {model}: no {' or '.join(wanted)} in the environment (export the "
-            "key; never pass it as -M api_key, model args are written to the log)")
+            "key; never pass it as -M api_key, model args are written to the log)"
+        )
 
 
 def _check_names(directory: Path) -> None:
     for path in confined(directory):
         if path.name != MANIFEST and not path.name.endswith(SUFFIXES):
-            raise refuse(path, "is not a file a cassette directory holds (run.json, "
-                         "*.yaml.gz, *.golden.json)")
+            raise refuse(
+                path,
+                "is not a file a cassette directory holds (run.json, *.yaml.gz, *.golden.json)",
+            )
 
 
 def _check_secrets(directory: Path) -> None:
     found = scan_directory(directory)
     if found:
         first = found[0]
-        raise refuse(Path(first.path), f"holds what looks like a credential ({first.kind}: "
-                     f"{first.excerpt}; {len(found)} finding(s) in {directory}); remove it, "
-                     "rotate the key, and record again")
+        raise refuse(
+            Path(first.path),
+            f"holds what looks like a credential ({first.kind}: "
+            f"{first.excerpt}; {len(found)} finding(s) in {directory}); remove it, "
+            "rotate the key, and record again",
+        )
 
 
 def _check_family(directory: Path, manifest: Manifest) -> None:
@@ -86,8 +106,10 @@ def _check_family(directory: Path, manifest: Manifest) -> None:
     params = family(manifest.family).task_params
     unknown = sorted(set(manifest.task_args) - set(params))
     if unknown:
-        raise refuse(directory / MANIFEST, f"task_args: {manifest.family} has no task "
-                     f"parameter {unknown[0][:40]!r}")
+        raise refuse(
+            directory / MANIFEST,
+            f"task_args: {manifest.family} has no task parameter {unknown[0][:40]!r}",
+        )
     check_provider(manifest.model, f"replay ({directory / MANIFEST})")
 
 
@@ -108,6 +130,8 @@ def scenario_note(manifest: Manifest) -> str | None:
     public = dict(spec.public_args)
     if manifest.task_args == public and manifest.epochs >= spec.epochs:
         return None
-    return (f"not the public scenario set: run.json plays task args {manifest.task_args} "
-            f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
-            f"{spec.epochs} epoch(s)")
+    return (
+        f"not the public scenario set: run.json plays task args {manifest.task_args} "
+        f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
+        f"{spec.epochs} epoch(s)"
+    )

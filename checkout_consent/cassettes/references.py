@@ -25,8 +25,11 @@ class Reference(NamedTuple):
 
 def references() -> tuple[Reference, ...]:
     """Every reference run, from the roster: each family's `recorded` (provider, control)."""
-    return tuple(Reference(spec.name, provider, control)
-                 for spec in FAMILIES for provider, control in spec.recorded)
+    return tuple(
+        Reference(spec.name, provider, control)
+        for spec in FAMILIES
+        for provider, control in spec.recorded
+    )
 
 
 PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -45,15 +48,22 @@ def manifest(ref: Reference) -> store.Manifest:
     """How a reference run is made: the family's public scenarios, one epoch."""
     base_url, model_args = PROVIDERS[ref.provider]
     return store.Manifest(
-        family=ref.family, model=f"{ref.provider}/{ref.family}-{ref.control}",
-        base_url=base_url, model_args=dict(model_args),
-        task_args=dict(family(ref.family).public_args), epochs=1,
+        family=ref.family,
+        model=f"{ref.provider}/{ref.family}-{ref.control}",
+        base_url=base_url,
+        model_args=dict(model_args),
+        task_args=dict(family(ref.family).public_args),
+        epochs=1,
     )
 
 
-def record_references(families: list[str] | None = None, *, root: Path = store.CASSETTE_ROOT,
-                      log_dir: str | Path = "logs",
-                      announce: Callable[[str], None] = print) -> list[Path]:
+def record_references(
+    families: list[str] | None = None,
+    *,
+    root: Path = store.CASSETTE_ROOT,
+    log_dir: str | Path = "logs",
+    announce: Callable[[str], None] = print,
+) -> list[Path]:
     """Record every reference run (of the named families); the directories written."""
     chosen = [r for r in references() if not families or r.family in families]
     written: list[Path] = []

@@ -34,8 +34,7 @@ KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")
 # On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
 # which the SDK reports as a connection error, for a very long time); no live sample buffer
 # for `inspect view` (about a quarter of a replay's time; the log is still written whole).
-REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60,
-                                     "log_realtime": False}
+REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60, "log_realtime": False}
 REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
 
 
@@ -139,8 +138,9 @@ def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator
             _track_misses(cass, session)
             with placeholder_keys(), no_network():
                 yield session
-            session.unplayed = [describe(req) for i, (req, _) in enumerate(cass.data)
-                                if not cass.play_counts[i]]
+            session.unplayed = [
+                describe(req) for i, (req, _) in enumerate(cass.data) if not cass.play_counts[i]
+            ]
         elif lend_key:
             with placeholder_keys():
                 yield session

@@ -68,8 +68,11 @@ def golden(metadata: dict[str, Any]) -> Record:
     """What a golden file holds for one run unit: the domain record, and under `provenance`
     the run's facts that the traffic fixes (model, epoch, tokens, turns, cost), without the
     ones that describe the checkout (git sha, versions of the suite and Inspect)."""
-    provenance = {k: v for k, v in (metadata.get("provenance") or {}).items()
-                  if not is_volatile(k) and not k.endswith("_version")}
+    provenance = {
+        k: v
+        for k, v in (metadata.get("provenance") or {}).items()
+        if not is_volatile(k) and not k.endswith("_version")
+    }
     return {**metadata["record"], "provenance": provenance}
 
 
@@ -77,31 +80,54 @@ def _flat(record: Record) -> Record:
     nested = record.get("provenance")
     if not isinstance(nested, dict):
         return record
-    return {**{k: v for k, v in record.items() if k != "provenance"},
-            **{f"provenance.{k}": v for k, v in nested.items()}}
+    return {
+        **{k: v for k, v in record.items() if k != "provenance"},
+        **{f"provenance.{k}": v for k, v in nested.items()},
+    }
 
 
-def _run(manifest: store.Manifest, log_dir: str | Path, replay: bool,
-         eval_args: dict[str, Any] | None = None) -> tuple[Records, str]:
+def _run(
+    manifest: store.Manifest,
+    log_dir: str | Path,
+    replay: bool,
+    eval_args: dict[str, Any] | None = None,
+) -> tuple[Records, str]:
 
     model_args = {**manifest.model_args, **(REPLAY_MODEL_ARGS if replay else {})}
     eval_args = {**(REPLAY_EVAL_ARGS if replay else {}), **(eval_args or {})}
     if manifest.max_connections:
         eval_args["max_connections"] = manifest.max_connections
-    run = run_models(family(manifest.family), [manifest.model], task_args=manifest.task_args,
-                     log_dir=log_dir, epochs=manifest.epochs, model_base_url=manifest.base_url,
-                     model_args=model_args, **eval_args)[0]
+    run = run_models(
+        family(manifest.family),
+        [manifest.model],
+        task_args=manifest.task_args,
+        log_dir=log_dir,
+        epochs=manifest.epochs,
+        model_base_url=manifest.base_url,
+        model_args=model_args,
+        **eval_args,
+    )[0]
     return unit_records(run.log_path), run.log_path
 
 
-def record(manifest: store.Manifest, *, root: Path = store.CASSETTE_ROOT,
-           log_dir: str | Path = "logs", eval_args: dict[str, Any] | None = None) -> Outcome:
+def record(
+    manifest: store.Manifest,
+    *,
+    root: Path = store.CASSETTE_ROOT,
+    log_dir: str | Path = "logs",
+    eval_args: dict[str, Any] | None = None,
+) -> Outcome:
     """Run live; save the traffic as cassettes and the records as goldens. Model args that
     carry credentials are used for the run but never written to run.json. `eval_args` go to
     Inspect's eval (e.g. bounded retries when the endpoint is local)."""
     kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
-    stamped = store.Manifest(**{**manifest.__dict__, "model_args": kept, "recorded_with": {
-        dist: version(dist) for dist in RECORDED_WITH}})
+    stamped = store.Manifest(
+        **{
+            **manifest.__dict__,
+            "model_args": kept,
+            "recorded_with": {dist: version(dist) for dist in RECORDED_WITH},
+        }
+    )
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)
     directory = store.run_dir(manifest.family, manifest.model, root)
@@ -128,8 +154,10 @@ def differences(golden: Records, replayed: Records) -> list[str]:
         want, got = _flat(golden[unit]), _flat(replayed[unit])
         for key in sorted(want.keys() | got.keys()):
             if not is_volatile(key) and want.get(key) != got.get(key):
-                out.append(f"{unit}: {key} golden {json.dumps(want.get(key))[:120]} "
-                           f"!= replayed {json.dumps(got.get(key))[:120]}")
+                out.append(
+                    f"{unit}: {key} golden {json.dumps(want.get(key))[:120]} "
+                    f"!= replayed {json.dumps(got.get(key))[:120]}"
+                )
     return out
 
 
@@ -151,7 +179,9 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
         session.check()
     found = differences(goldens, records)
     if session.unplayed:
-        found.append(f"the cassette holds {len(session.unplayed)} recorded request(s) the "
-                     f"replay never made; the first: {session.unplayed[0]}")
+        found.append(
+            f"the cassette holds {len(session.unplayed)} recorded request(s) the "
+            f"replay never made; the first: {session.unplayed[0]}"
+        )
     note = scenario_note(manifest)
     return Outcome(directory, records, log_path, found, (note,) if note else ())

@@ -24,8 +24,10 @@ from checkout_consent.cassettes.match import SECRET_HEADERS
 from checkout_consent.runtime.logs import zip_members
 
 MAX_SCANNED_BYTES = 256 * 1024 * 1024
-_PROVIDER_NAMES = (rb"openai|anthropic|google|gemini|groq|xai|grok|mistral|together|togetherai"
-                   rb"|fireworks|perplexity|pplx|hf|huggingface|hugging_face|deepseek")
+_PROVIDER_NAMES = (
+    rb"openai|anthropic|google|gemini|groq|xai|grok|mistral|together|togetherai"
+    rb"|fireworks|perplexity|pplx|hf|huggingface|hugging_face|deepseek"
+)
 # Most specific first: a span found by one kind is not reported again by a later one. The
 # patterns start with a literal (re then searches fast; a leading \b would defeat that), and
 # a match right after a letter, digit or _ is dropped (the \b, checked by hand). Patterns in
@@ -42,10 +44,12 @@ KEY_PATTERNS: dict[str, re.Pattern[bytes]] = {
     "together key": re.compile(rb"tgp_v1_[A-Za-z0-9_\-]{20,}"),
     # "<provider>_API_KEY=<value>": found by its "api" and checked for a name before it
     "provider key by name": re.compile(
-        rb"api[_-]?(?:key|token)[\"']?\s*[:=]\s*[\"']?[a-z0-9_\-]{20,}"),
+        rb"api[_-]?(?:key|token)[\"']?\s*[:=]\s*[\"']?[a-z0-9_\-]{20,}"
+    ),
     "aws access key": re.compile(rb"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z_])"),
     "aws secret key": re.compile(
-        rb"aws_?secret(?:_access)?_?key[\"']?\s*[:=]\s*[\"']?[a-z0-9/+=]{40}"),
+        rb"aws_?secret(?:_access)?_?key[\"']?\s*[:=]\s*[\"']?[a-z0-9/+=]{40}"
+    ),
     "github token": re.compile(rb"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
     "pem private key": re.compile(rb"-----BEGIN[A-Z ]*PRIVATE" + rb" KEY-----"),
     "bearer token": re.compile(rb"bearer\s+[a-z0-9_\-.=]{16,}"),
@@ -111,8 +115,10 @@ def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
         taken.append((start, end))
         found.append(Finding(name, kind, _redact(data[start:end])))
     if cassette:
-        found += [Finding(name, "secret header kept", m.group(1).decode())
-                  for m in HEADER_PATTERN.finditer(data)]
+        found += [
+            Finding(name, "secret header kept", m.group(1).decode())
+            for m in HEADER_PATTERN.finditer(data)
+        ]
     return found
 
 

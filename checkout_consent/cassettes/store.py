@@ -121,29 +121,34 @@ class UnitPersister:
             data = read_unit(path)
             total += len(data)
             if total > MAX_RUN_BYTES:
-                raise refuse(Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} "
-                             "bytes of cassettes")
+                raise refuse(
+                    Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes"
+                )
             for item in parse_unit(path, data):
                 requests.append(Request._from_dict(item["request"]))
                 responses.append(compat.convert_to_bytes(item["response"]))
         return requests, responses
 
     @staticmethod
-    def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any],
-                      serializer: Any) -> None:
+    def save_cassette(
+        cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any
+    ) -> None:
         directory = Path(cassette_path)
         directory.mkdir(parents=True, exist_ok=True)
         units: dict[str, dict[str, list]] = {}
         for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
-            unit = units.setdefault(header(req, RUN_UNIT_HEADER) or UNTAGGED,
-                                    {"requests": [], "responses": []})
+            unit = units.setdefault(
+                header(req, RUN_UNIT_HEADER) or UNTAGGED, {"requests": [], "responses": []}
+            )
             unit["requests"].append(req)
             unit["responses"].append(resp)
         if UNTAGGED in units:
-            warnings.warn(f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
-                          f"no {RUN_UNIT_HEADER} header (a solver not using runtime.loop?); with "
-                          "several samples at once their replay order is not guaranteed",
-                          stacklevel=2)
+            warnings.warn(
+                f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
+                f"no {RUN_UNIT_HEADER} header (a solver not using runtime.loop?); with "
+                "several samples at once their replay order is not guaranteed",
+                stacklevel=2,
+            )
         for name, unit in units.items():
             packed = gzip.compress(serialize(unit, serializer).encode(), mtime=0)
             (directory / f"{unit_stem(name)}{SUFFIX}").write_bytes(packed)

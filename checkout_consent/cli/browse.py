@@ -35,8 +35,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"    {key}: {meaning}")
         print(f"  controls: {', '.join('control/' + c for c in registry.names(name))}")
         for own in worlds_of(name)[1:]:  # a variant: a world of its own, with its task
-            print(f"  -T scenario={own.variant} (inspect eval checkout_consent/{own.task}): "
-                  f"world {own.world_version}; {own.summary_line}")
+            print(
+                f"  -T scenario={own.variant} (inspect eval checkout_consent/{own.task}): "
+                f"world {own.world_version}; {own.summary_line}"
+            )
             print(f"    controls: {', '.join(own.controls)}")
     return 0
 
@@ -121,14 +123,21 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("show", help="show one task or scenario of a family")
     p.add_argument("family", choices=names())
     p.add_argument("item")
-    p.add_argument("-T", action="append", metavar="KEY=VALUE",
-                   help="run's task arguments, e.g. -T scenario=adversary_v1")
+    p.add_argument(
+        "-T",
+        action="append",
+        metavar="KEY=VALUE",
+        help="run's task arguments, e.g. -T scenario=adversary_v1",
+    )
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
     p.add_argument("--task", required=True)
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--trace", help="JSON file: a list of tool calls")
-    given.add_argument("--cart", help="JSON file: a submitted cart with its agent card "
-                       "(families that score a submission of their own)")
+    given.add_argument(
+        "--cart",
+        help="JSON file: a submitted cart with its agent card "
+        "(families that score a submission of their own)",
+    )
     p.set_defaults(fn=cmd_score)

@@ -36,11 +36,18 @@ def model_args(items: list[str] | None) -> dict[str, Any]:
 def add_run_options(p: argparse.ArgumentParser) -> None:
     from checkout_consent.cassettes import MODES
 
-    p.add_argument("--cassette", choices=MODES, default="off",
-                   help="record: run live and save the provider traffic under cassettes/; "
-                   "replay: serve it from the cassette, no network, no key (default: off)")
-    p.add_argument("--cassette-root", default=None,
-                   help="where cassettes live (default: cassettes/ of the checkout)")
+    p.add_argument(
+        "--cassette",
+        choices=MODES,
+        default="off",
+        help="record: run live and save the provider traffic under cassettes/; "
+        "replay: serve it from the cassette, no network, no key (default: off)",
+    )
+    p.add_argument(
+        "--cassette-root",
+        default=None,
+        help="where cassettes live (default: cassettes/ of the checkout)",
+    )
     p.add_argument("--model-base-url", help="the provider's base URL (e.g. serve-controls)")
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
 
@@ -48,10 +55,18 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> Any:
     from checkout_consent.cassettes.manifest import validated
 
-    return validated("run options", dict(
-        family=fam.name, model=args.model, base_url=args.model_base_url,
-        model_args=model_args(args.M), task_args=task_args, epochs=args.epochs or 1,
-        max_connections=args.max_connections))
+    return validated(
+        "run options",
+        dict(
+            family=fam.name,
+            model=args.model,
+            base_url=args.model_base_url,
+            model_args=model_args(args.M),
+            task_args=task_args,
+            epochs=args.epochs or 1,
+            max_connections=args.max_connections,
+        ),
+    )
 
 
 def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> None:
@@ -71,8 +86,9 @@ def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, An
     check_key(manifest.model, manifest.base_url, manifest.model_args)
 
 
-def cassette_run(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
-                 ) -> tuple[list[Record], str]:
+def cassette_run(
+    args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
+) -> tuple[list[Record], str]:
     """`run FAMILY --model M --cassette record|replay`: the records and the log path."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.runs import record, replay
@@ -85,8 +101,7 @@ def cassette_run(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str,
     else:
         _err(f"replaying {directory} (its run.json fixes the task arguments)")
         outcome = replay(directory, log_dir=args.log_dir)
-        for line in [*outcome.notes, *(f"differs from golden: {d}"
-                                       for d in outcome.differences)]:
+        for line in [*outcome.notes, *(f"differs from golden: {d}" for d in outcome.differences)]:
             _err(f"  {line}")
         if outcome.differences:
             raise SystemExit(f"replay of {directory} differs from its golden records")
@@ -132,9 +147,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         failed += bool(problems)
     print(f"replayed {len(dirs)} cassette run(s): {len(dirs) - failed} ok, {failed} failed")
     if failed:
-        print("If a change to prompts, tools, rules or grading made this on purpose, refresh "
-              "the reference cassettes: `checkout-consent record-references [--family NAME]` "
-              "(see CONTRIBUTING.md, 'Cassettes: record, review, refresh').")
+        print(
+            "If a change to prompts, tools, rules or grading made this on purpose, refresh "
+            "the reference cassettes: `checkout-consent record-references [--family NAME]` "
+            "(see CONTRIBUTING.md, 'Cassettes: record, review, refresh')."
+        )
     return 1 if failed else 0
 
 
@@ -148,8 +165,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_record_references(args: argparse.Namespace) -> int:
     from checkout_consent.cassettes.references import record_references
 
-    for directory in record_references(args.family or None, log_dir=args.log_dir,
-                                       announce=_err):
+    for directory in record_references(args.family or None, log_dir=args.log_dir, announce=_err):
         print(f"recorded {directory}")
     return 0
 
@@ -158,16 +174,26 @@ def add_parsers(sub: Any) -> None:
     from checkout_consent.serve.controls import FIXED_PORT
 
     p = sub.add_parser("replay", help="replay committed cassettes and compare with goldens")
-    p.add_argument("paths", nargs="*", help="cassette directories or folders above them "
-                   "(default: cassettes/)")
-    p.add_argument("--allow-subset", action="store_true",
-                   help="do not fail a run.json that plays less than the family's public "
-                   "scenario set (a leaderboard submission must play all of it)")
+    p.add_argument(
+        "paths", nargs="*", help="cassette directories or folders above them (default: cassettes/)"
+    )
+    p.add_argument(
+        "--allow-subset",
+        action="store_true",
+        help="do not fail a run.json that plays less than the family's public "
+        "scenario set (a leaderboard submission must play all of it)",
+    )
     p.set_defaults(fn=cmd_replay)
-    p = sub.add_parser("serve-controls", help="serve the control agents over the OpenAI and "
-                       "Anthropic wire formats on loopback")
-    p.add_argument("--port", type=int, default=FIXED_PORT,
-                   help=f"port on 127.0.0.1 (default {FIXED_PORT}: what references use)")
+    p = sub.add_parser(
+        "serve-controls",
+        help="serve the control agents over the OpenAI and Anthropic wire formats on loopback",
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=FIXED_PORT,
+        help=f"port on 127.0.0.1 (default {FIXED_PORT}: what references use)",
+    )
     p.set_defaults(fn=cmd_serve)
     p = sub.add_parser("record-references", help="re-record the reference cassettes")
     p.add_argument("--family", action="append", help="only this family (repeatable)")

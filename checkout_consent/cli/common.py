@@ -28,8 +28,10 @@ class Parser(argparse.ArgumentParser):
 def log_dir_arg(value: str) -> str:
     """A log directory: never one that starts with `-` (a mistyped option, e.g. --help)."""
     if not value.strip() or value.startswith("-"):
-        raise argparse.ArgumentTypeError(f"{value!r} is not a log directory (it starts with "
-                                         f"'-' or is empty; write ./{value} if you mean it)")
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a log directory (it starts with "
+            f"'-' or is empty; write ./{value} if you mean it)"
+        )
     return value
 
 
@@ -37,8 +39,12 @@ def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
     """`--log-dir` on this parser and every sub-command under it (before or after the verb;
     a sub-command's default leaves the top level's value alone)."""
     if not any("--log-dir" in a.option_strings for a in parser._actions):
-        parser.add_argument("--log-dir", type=log_dir_arg, default=default,
-                            help="where .eval logs go (default: logs)")
+        parser.add_argument(
+            "--log-dir",
+            type=log_dir_arg,
+            default=default,
+            help="where .eval logs go (default: logs)",
+        )
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in set(action.choices.values()):
@@ -53,13 +59,16 @@ def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"-T expects key=value, got {item!r}")
         if key not in spec.task_params:
-            raise UsageError(f"{spec.name} has no task parameter {key!r}; parameters: "
-                             f"{', '.join(sorted(spec.task_params))}")
+            raise UsageError(
+                f"{spec.name} has no task parameter {key!r}; parameters: "
+                f"{', '.join(sorted(spec.task_params))}"
+            )
         out[key] = value
     if getattr(args, "seeds", None):
         if "seeds" not in spec.task_params:
-            raise UsageError(f"{spec.name} has no seeds; parameters: "
-                             f"{', '.join(sorted(spec.task_params))}")
+            raise UsageError(
+                f"{spec.name} has no seeds; parameters: {', '.join(sorted(spec.task_params))}"
+            )
         out["seeds"] = args.seeds
     return out
 
@@ -76,16 +85,19 @@ def check_model(model: str, spec: FamilySpec) -> None:
         return
     owner = control_registry().family_of(model.removeprefix("control/"))
     if owner != spec.name:
-        raise UsageError(f"{model} is a {owner} control; it cannot play {spec.name} "
-                         f"(controls: checkout-consent list {spec.name})")
+        raise UsageError(
+            f"{model} is a {owner} control; it cannot play {spec.name} "
+            f"(controls: checkout-consent list {spec.name})"
+        )
 
 
 def check_counts(args: argparse.Namespace) -> None:
     for name in ("epochs", "max_connections", "max_samples"):
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= MAX_COUNT:
-            raise UsageError(f"--{name.replace('_', '-')} must be between 1 and {MAX_COUNT}, "
-                             f"got {value}")
+            raise UsageError(
+                f"--{name.replace('_', '-')} must be between 1 and {MAX_COUNT}, got {value}"
+            )
 
 
 _BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built once a run
@@ -128,5 +140,7 @@ def check_size(args: argparse.Namespace, spec: FamilySpec, arguments: dict[str, 
     """Refuse a run beyond MAX_SAMPLES samples unless --allow-large says it is meant."""
     count = sample_count(spec, arguments) * (args.epochs or spec.epochs)
     if count > MAX_SAMPLES and not args.allow_large:
-        raise UsageError(f"{spec.name}: this run has {count:,} samples (more than "
-                         f"{MAX_SAMPLES:,}); pass --allow-large if you mean it")
+        raise UsageError(
+            f"{spec.name}: this run has {count:,} samples (more than "
+            f"{MAX_SAMPLES:,}); pass --allow-large if you mean it"
+        )

@@ -69,17 +69,29 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = verbs.add_parser("validate", help="re-grade a submission folder; non-zero on refusal")
     p.add_argument("dirs", nargs="+", metavar="DIR", help="leaderboard/submissions/<family>/<id>")
     p.add_argument("--json", action="store_true", help="the verdicts as JSON")
-    p.add_argument("--no-cassettes", action="store_true",
-                   help="skip replaying included cassettes (everything else is checked)")
+    p.add_argument(
+        "--no-cassettes",
+        action="store_true",
+        help="skip replaying included cassettes (everything else is checked)",
+    )
     p.set_defaults(fn=validate)
-    p = sub.add_parser("reproduce", help="re-run a submission's model (your key) on its "
-                       "samples; compare the headline with its 95%% CI")
-    p.add_argument("submission", metavar="SUBMISSION",
-                   help="leaderboard/submissions/<family>/<id>")
-    p.add_argument("--record", action="store_true",
-                   help="on success, mark it reproduced in leaderboard/reproduced.yaml")
-    p.add_argument("--keep-logs", dest="log_dir_keep", metavar="DIR",
-                   help="keep the re-run's logs in DIR (default: a temporary folder)")
+    p = sub.add_parser(
+        "reproduce",
+        help="re-run a submission's model (your key) on its "
+        "samples; compare the headline with its 95%% CI",
+    )
+    p.add_argument("submission", metavar="SUBMISSION", help="leaderboard/submissions/<family>/<id>")
+    p.add_argument(
+        "--record",
+        action="store_true",
+        help="on success, mark it reproduced in leaderboard/reproduced.yaml",
+    )
+    p.add_argument(
+        "--keep-logs",
+        dest="log_dir_keep",
+        metavar="DIR",
+        help="keep the re-run's logs in DIR (default: a temporary folder)",
+    )
     p.set_defaults(fn=reproduce)
     board = sub.add_parser("leaderboard", help="the leaderboard")
     verbs = board.add_subparsers(dest="board_command", required=True)

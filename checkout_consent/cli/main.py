@@ -92,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # a bug: still one line (CC_TRACEBACK=1 shows the traceback)
         if os.environ.get("CC_TRACEBACK"):
             raise
-        err(f"checkout-consent: internal error: {type(error).__name__}: {_line(error)} "
-            "(set CC_TRACEBACK=1 for the traceback, and please report it)")
+        err(
+            f"checkout-consent: internal error: {type(error).__name__}: {_line(error)} "
+            "(set CC_TRACEBACK=1 for the traceback, and please report it)"
+        )
         return 1
 
 

@@ -26,17 +26,20 @@ def table(results: dict[str, ControlRecords]) -> str:
         world = WORLDS[label]
         for control, records in controls.items():
             headline = summary(world, records).splitlines()[0]
-            rows.append(f"| {label} | `control/{world.name}-{control}` | {len(records)} | "
-                        f"{headline} |")
+            rows.append(
+                f"| {label} | `control/{world.name}-{control}` | {len(records)} | {headline} |"
+            )
     return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     from checkout_consent.cli.common import Parser, add_log_dir
 
-    ap = Parser(prog="python -m checkout_consent.cli.readme",
-                description="Run every family's controls through Inspect, offline (several "
-                "minutes), and rewrite the controls-results table in README.md.")
+    ap = Parser(
+        prog="python -m checkout_consent.cli.readme",
+        description="Run every family's controls through Inspect, offline (several "
+        "minutes), and rewrite the controls-results table in README.md.",
+    )
     add_log_dir(ap, default="logs")
     log_dir: str = ap.parse_args(argv).log_dir
     if CHECKOUT is None:

@@ -47,8 +47,10 @@ def offline_controls(spec: FamilySpec) -> ControlRecords:
     -> records, in the order an Inspect run of the same controls gives them (by sample id;
     the controls are deterministic, so epochs would repeat the same record)."""
     scenarios = sorted(task_scenarios(spec), key=lambda s: str(spec.sample_id(s)))
-    return {c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-            for c in spec.sanity_controls}
+    return {
+        c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
+        for c in spec.sanity_controls
+    }
 
 
 def check_controls(spec: FamilySpec) -> tuple[ControlRecords, list[str]]:
@@ -65,8 +67,9 @@ def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
     records, problems = check_controls(spec)
     if problems:
-        raise RunFailed(f"sanity {spec.label}: {len(problems)} problem(s); refusing to report "
-                        "results")
+        raise RunFailed(
+            f"sanity {spec.label}: {len(problems)} problem(s); refusing to report results"
+        )
     err(f"sanity {spec.label}: 0 problem(s){sanity_note(spec)}")
     return records
 
@@ -95,11 +98,21 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
     samples = sample_count(spec, task_args(args, spec)) * (args.epochs or spec.epochs)
     arguments = task_args(args, spec)
-    run = run_models(spec, [args.model], task_args=arguments, task=built_task(spec, arguments),
-                     log_dir=args.log_dir, epochs=args.epochs, display=args.display,
-                     max_connections=args.max_connections, max_samples=args.max_samples,
-                     log_buffer=log_buffer(samples),
-                     model_base_url=args.model_base_url, log_realtime=True, **extra)[0]
+    run = run_models(
+        spec,
+        [args.model],
+        task_args=arguments,
+        task=built_task(spec, arguments),
+        log_dir=args.log_dir,
+        epochs=args.epochs,
+        display=args.display,
+        max_connections=args.max_connections,
+        max_samples=args.max_samples,
+        log_buffer=log_buffer(samples),
+        model_base_url=args.model_base_url,
+        log_realtime=True,
+        **extra,
+    )[0]
     return run.records, run.log_path
 
 
@@ -126,14 +139,25 @@ def _controls_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> tuple[l
         controls, problems = check_controls(spec)
         for control, records in controls.items():
             model = f"control/{spec.name}-{control}"
-            out.append({"family": spec.name, "scenario": spec.variant, "model": model,
-                        "log": "", "records": records, "summary": summary(spec, records)})
+            out.append(
+                {
+                    "family": spec.name,
+                    "scenario": spec.variant,
+                    "model": model,
+                    "log": "",
+                    "records": records,
+                    "summary": summary(spec, records),
+                }
+            )
             if not args.json:
                 _print(spec, model, records)
         lines.append(_controls_verdict(spec, controls, problems))
         failed += [spec.label] if problems else []
-    total = (f"total: every control of {len(lines)} worlds as expected" if not failed else
-             f"total: {len(failed)} of {len(lines)} worlds NOT as expected: {', '.join(failed)}")
+    total = (
+        f"total: every control of {len(lines)} worlds as expected"
+        if not failed
+        else f"total: {len(failed)} of {len(lines)} worlds NOT as expected: {', '.join(failed)}"
+    )
     say = err if args.json else print
     say("\n" + "\n".join([*lines, total]))
     return out, 2 if failed else 0  # as a failed sanity exits (RunFailed)
@@ -143,8 +167,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.cassette != "off" and not args.model:
         raise UsageError("--cassette record|replay needs --model")
     if args.seeds and not args.model:
-        raise UsageError("--seeds chooses the samples of a model's run: it needs --model "
-                         "(the controls always play the public set)")
+        raise UsageError(
+            "--seeds chooses the samples of a model's run: it needs --model "
+            "(the controls always play the public set)"
+        )
     chosen = [family(args.family)] if args.family else [family(n) for n in names()]
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
     for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
@@ -152,8 +178,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json and args.display is None:
         args.display = "none"  # stdout is the JSON alone; progress lines still go to stderr
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
-        out, status = (_model_runs(args, chosen), 0) if args.model else \
-            _controls_run(args, chosen)
+        out, status = (_model_runs(args, chosen), 0) if args.model else _controls_run(args, chosen)
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
     elif args.model:
@@ -167,8 +192,16 @@ def _model_runs(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[dict
         sanity(spec, args.log_dir)
         err(f"run {spec.label}: {args.model} ...")
         records, log = _model_run(args, spec)
-        out.append({"family": spec.name, "scenario": spec.variant, "model": args.model,
-                    "log": log, "records": records, "summary": summary(spec, records)})
+        out.append(
+            {
+                "family": spec.name,
+                "scenario": spec.variant,
+                "model": args.model,
+                "log": log,
+                "records": records,
+                "summary": summary(spec, records),
+            }
+        )
         if not args.json:
             _print(spec, args.model, records)
     return out
@@ -184,20 +217,34 @@ def cmd_sanity(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("run", help="run a family (all families' controls when none is named)")
     p.add_argument("family", nargs="?", choices=names())
-    p.add_argument("--model", help="any Inspect model, e.g. anthropic/claude-opus-4-1 or "
-                   "control/<family>-<control> (default: the family's controls, offline)")
+    p.add_argument(
+        "--model",
+        help="any Inspect model, e.g. anthropic/claude-opus-4-1 or "
+        "control/<family>-<control> (default: the family's controls, offline)",
+    )
     p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
-    p.add_argument("-T", action="append", metavar="KEY=VALUE",
-                   help="task argument (see `checkout-consent list FAMILY`)")
+    p.add_argument(
+        "-T",
+        action="append",
+        metavar="KEY=VALUE",
+        help="task argument (see `checkout-consent list FAMILY`)",
+    )
     p.add_argument("--epochs", type=int)
     p.add_argument("--max-connections", type=int)
-    p.add_argument("--max-samples", type=int, help="samples in flight at once (Inspect's; "
-                   "default: Inspect's adaptive concurrency, 10 for a control model; "
-                   "a --cassette run keeps Inspect's)")
+    p.add_argument(
+        "--max-samples",
+        type=int,
+        help="samples in flight at once (Inspect's; "
+        "default: Inspect's adaptive concurrency, 10 for a control model; "
+        "a --cassette run keeps Inspect's)",
+    )
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
-    p.add_argument("--allow-large", action="store_true",
-                   help="allow a run of more than 10,000 samples (epochs included)")
+    p.add_argument(
+        "--allow-large",
+        action="store_true",
+        help="allow a run of more than 10,000 samples (epochs included)",
+    )
     cli_cassettes.add_run_options(p)
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("sanity", help="assert the controls bracket the score range")

@@ -30,19 +30,28 @@ def cmd_serve_api(args: argparse.Namespace) -> int:
     from checkout_consent.serve.api.storage import Storage
 
     if not loopback(args.host) and not args.allow_remote:
-        raise UsageError(f"--host {args.host} is not loopback; pass --allow-remote to "
-                         "serve other machines (put TLS and a proxy in front)")
+        raise UsageError(
+            f"--host {args.host} is not loopback; pass --allow-remote to "
+            "serve other machines (put TLS and a proxy in front)"
+        )
     if not 0 < args.port < 65536 or args.workers < 1:
         raise UsageError("--port must be 1-65535 and --workers at least 1")
     Storage(args.db)  # create or check the schema once, before any worker starts
     os.environ[DB_ENV] = args.db
     os.environ[HELDOUT_ENV] = "1" if args.serve_heldout else "0"
     shown = "; serving held-out tasks" if args.serve_heldout else ""
-    err(f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s)"
-        f"{shown})")
-    uvicorn.run("checkout_consent.serve.api.app:from_environment", factory=True,
-                host=args.host, port=args.port, workers=args.workers, log_level="warning",
-                timeout_keep_alive=KEEP_ALIVE)
+    err(
+        f"serve-api: http://{args.host}:{args.port} (db {args.db}, {args.workers} worker(s){shown})"
+    )
+    uvicorn.run(
+        "checkout_consent.serve.api.app:from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE,
+    )
     return 0
 
 
@@ -59,21 +68,29 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("serve-api", help="the scoring service over HTTP (stores submissions)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback)")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=DEFAULT_DB,
-                   help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
+    )
     p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="allow binding a non-loopback address")
+    p.add_argument(
+        "--allow-remote", action="store_true", help="allow binding a non-loopback address"
+    )
     _heldout_option(p)
     p.set_defaults(fn=cmd_serve_api)
     p = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
-    p.add_argument("--db", default=DEFAULT_DB,
-                   help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
+    )
     _heldout_option(p)
     p.set_defaults(fn=cmd_mcp)
 
 
 def _heldout_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--serve-heldout", action="store_true", help=(
-        "also show and grade held-out tasks by id (default: public tasks only; a held-out "
-        "task is answered as unknown)"))
+    parser.add_argument(
+        "--serve-heldout",
+        action="store_true",
+        help=(
+            "also show and grade held-out tasks by id (default: public tasks only; a held-out "
+            "task is answered as unknown)"
+        ),
+    )

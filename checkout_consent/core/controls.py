@@ -78,8 +78,10 @@ def count_tokens(text: str) -> int:
 
 
 def transcript_tokens(transcript: Sequence[Msg]) -> int:
-    return sum(count_tokens(m.text) + sum(count_tokens(json.dumps(c.args)) for c in m.calls)
-               for m in transcript)
+    return sum(
+        count_tokens(m.text) + sum(count_tokens(json.dumps(c.args)) for c in m.calls)
+        for m in transcript
+    )
 
 
 def tool_results(transcript: Sequence[Msg], tool: str) -> list[tuple[CallRequest, Msg]]:
@@ -104,8 +106,11 @@ class ControlRegistry:
     """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`)."""
 
     def __init__(self, controls: dict[str, dict[str, Policy]]) -> None:
-        self._policies = {f"{family}-{name}": policy for family, named in controls.items()
-                          for name, policy in named.items()}
+        self._policies = {
+            f"{family}-{name}": policy
+            for family, named in controls.items()
+            for name, policy in named.items()
+        }
 
     def get(self, key: str) -> Policy:
         if key not in self._policies:

@@ -116,8 +116,11 @@ class Episode:
 
     def over_budget(self, shown: int) -> bool:
         """Whether a phase opening after `shown` characters must trim first."""
-        return (self.context_budget is not None and self.trim_tool is not None
-                and shown > self.context_budget)
+        return (
+            self.context_budget is not None
+            and self.trim_tool is not None
+            and shown > self.context_budget
+        )
 
 
 @dataclass(frozen=True)

@@ -106,9 +106,11 @@ class Headline:
         tasks, 10 runs)`."""
         if figure is None:
             return f"{self.label} n/a (no runs)"
-        return (f"{self.label} {self.show(figure.value)} (bootstrap 95% CI over tasks "
-                f"{self.show(figure.low)} to {self.show(figure.high)}, n={figure.tasks} "
-                f"tasks, {figure.runs} samples)")
+        return (
+            f"{self.label} {self.show(figure.value)} (bootstrap 95% CI over tasks "
+            f"{self.show(figure.low)} to {self.show(figure.high)}, n={figure.tasks} "
+            f"tasks, {figure.runs} samples)"
+        )
 
     def rank(self, figures: Mapping[str, Figure | None]) -> list[str]:
         """Names best first by value (ties and no-run names after, by name)."""

@@ -61,8 +61,10 @@ def _parse_text(text: str, field: str) -> int:
     shown = text if len(text) <= 40 else text[:40] + "..."
     found = _PLAIN.fullmatch(text.strip()) if len(text) <= 64 else None
     if found is None:
-        raise MoneyError(f"{field} must be a number of dollars like 7.50 or $7.50 (plain "
-                         f"digits, at most two decimals), got {shown!r}")
+        raise MoneyError(
+            f"{field} must be a number of dollars like 7.50 or $7.50 (plain "
+            f"digits, at most two decimals), got {shown!r}"
+        )
     sign, whole, part = found.groups()
     cents = int(whole) * 100 + int((part or "0").ljust(2, "0"))
     if cents > MAX_CENTS:
@@ -111,5 +113,7 @@ _WRITTEN = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?")
 
 def dollars_in_text(text: str) -> set[int]:
     """Every dollar amount written in free text ("$7.50", "$12", "$1,020.00"), in cents."""
-    return {int(whole.replace(",", "")) * 100 + int((part or "0").ljust(2, "0"))
-            for whole, part in _WRITTEN.findall(text)}
+    return {
+        int(whole.replace(",", "")) * 100 + int((part or "0").ljust(2, "0"))
+        for whole, part in _WRITTEN.findall(text)
+    }

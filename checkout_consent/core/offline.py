@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from checkout_consent.core.controls import (
     CallRequest,
@@ -59,6 +59,9 @@ class Played(NamedTuple):
     turns: list[Generation]
 
 
+Origin = Literal["agent", "solver"]
+
+
 class _Run:
     """The mutable bookkeeping of one offline run (state, trace, transcript, turns)."""
 
@@ -67,23 +70,30 @@ class _Run:
         self.state = spec.initial(scenario)
         self.calls: list[Call] = []
         self.turns: list[Generation] = []
-        self.transcript = [Msg("system", spec.episode.system(scenario)),
-                           Msg("user", spec.episode.opening(scenario))]
+        self.transcript = [
+            Msg("system", spec.episode.system(scenario)),
+            Msg("user", spec.episode.opening(scenario)),
+        ]
         self.window = 0  # where the conversation the agent sees resumes after a trim
 
     def view(self) -> list[Msg]:
         """What the agent sees: the opening, then everything since the last trim's recap
         (the whole transcript is kept, as Inspect's log keeps every message)."""
-        return self.transcript if not self.window else [*self.transcript[:2],
-                                                        *self.transcript[self.window:]]
+        return (
+            self.transcript
+            if not self.window
+            else [*self.transcript[:2], *self.transcript[self.window :]]
+        )
 
-    def perform(self, tool: str, args: dict[str, Any], origin: str = "agent") -> bool:
+    def perform(self, tool: str, args: dict[str, Any], origin: Origin = "agent") -> bool:
         prepare = self.spec.prepare_call
         if prepare is not None and origin == "agent":
             args = prepare(self.state, tool, args)
         step = apply(self.spec.actions, self.state, tool, args)
-        self.calls.append(Call(tool=tool, args=dict(args), ok=step.ok,
-                               observation=step.observation, origin=origin))  # type: ignore[arg-type]
+        call = Call(
+            tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin
+        )
+        self.calls.append(call)
         self.state = step.state
         return step.ok
 
@@ -91,18 +101,26 @@ class _Run:
         """One model turn: the policy's reply, its calls performed and traced."""
         seen = self.view()
         reply = policy(self.scenario, seen)
-        requests = tuple(CallRequest(i, t, a) for i, (t, a) in
-                         zip(call_ids(seen, reply), reply.calls, strict=True))
-        self.turns.append(Generation(  # tokens counted as the control provider reports them
-            phase=phase, input_tokens=transcript_tokens(seen),
-            output_tokens=count_tokens(reply.text + json.dumps([list(c) for c in reply.calls])),
-            tool_calls=len(requests), stop_reason="tool_calls" if requests else "stop"))
+        requests = tuple(
+            CallRequest(i, t, a)
+            for i, (t, a) in zip(call_ids(seen, reply), reply.calls, strict=True)
+        )
+        self.turns.append(
+            Generation(  # tokens counted as the control provider reports them
+                phase=phase,
+                input_tokens=transcript_tokens(seen),
+                output_tokens=count_tokens(reply.text + json.dumps([list(c) for c in reply.calls])),
+                tool_calls=len(requests),
+                stop_reason="tool_calls" if requests else "stop",
+            )
+        )
         self.transcript.append(Msg("assistant", reply.text, requests))
         before = len(self.calls)
         for req in requests:
             ok = self.perform(req.tool, req.args)
-            self.transcript.append(Msg("tool", self.calls[-1].observation, call_id=req.id,
-                                       error=not ok))
+            self.transcript.append(
+                Msg("tool", self.calls[-1].observation, call_id=req.id, error=not ok)
+            )
         return Turned(tuple(self.calls[before:]), asked=bool(requests))
 
     def do(self, command: Command, policy: Policy) -> Turned | None:
@@ -143,14 +161,19 @@ MAX_CLOSES = 10_000  # phases closed for a trace that stops before the horizon
 
 def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
     """One saved call, checked: a known tool, JSON arguments of the declared types."""
-    if not (isinstance(item, dict) and isinstance(item.get("tool"), str)
-            and isinstance(item.get("args", {}), dict)):
+    if not (
+        isinstance(item, dict)
+        and isinstance(item.get("tool"), str)
+        and isinstance(item.get("args", {}), dict)
+    ):
         raise ValueError(f"call {i} needs a `tool` name and an `args` object")
     tool, args = item["tool"], dict(item.get("args", {}))
     action = spec.actions.get(tool)
     if action is None:
-        raise ValueError(f"call {i}: {spec.name} has no tool {tool[:60]!r}; tools are: "
-                         f"{', '.join(sorted(spec.actions))}")
+        raise ValueError(
+            f"call {i}: {spec.name} has no tool {tool[:60]!r}; tools are: "
+            f"{', '.join(sorted(spec.actions))}"
+        )
     hints = {p.name: p for p in action_params(action)}
     try:
         for key, value in args.items():
@@ -161,10 +184,15 @@ def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
     except ActionError as err:
         raise ValueError(f"call {i} ({tool}): {err}") from None
     origin = item.get("origin", "agent")
-    if origin not in ("agent", "solver") or origin == "solver" and (
-            tool not in spec.episode.solver_tools or args):
-        raise ValueError(f"call {i}: origin must be agent (or solver for the close or trim "
-                         f"tool, without arguments), got {str(origin)[:40]!r}")
+    if (
+        origin not in ("agent", "solver")
+        or origin == "solver"
+        and (tool not in spec.episode.solver_tools or args)
+    ):
+        raise ValueError(
+            f"call {i}: origin must be agent (or solver for the close or trim "
+            f"tool, without arguments), got {str(origin)[:40]!r}"
+        )
     return Call(tool=tool, args=args, ok=True, observation="", origin=origin)
 
 
@@ -184,9 +212,11 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
     seen = raw if isinstance(raw, dict) else {}
     ok, observation = seen.get("ok", step.ok), seen.get("observation", step.observation)
     if ok != step.ok or observation != step.observation:
-        raise ValueError(f"the trace does not replay: call {i} ({call.tool}): recorded "
-                         f"{str(observation)[:120]!r} but replay gives "
-                         f"{step.observation[:120]!r}")
+        raise ValueError(
+            f"the trace does not replay: call {i} ({call.tool}): recorded "
+            f"{str(observation)[:120]!r} but replay gives "
+            f"{step.observation[:120]!r}"
+        )
     return call.model_copy(update={"ok": step.ok, "observation": step.observation})
 
 
@@ -210,8 +240,15 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
         if not isinstance(command, Solve):
             break
         step = apply(spec.actions, state, command.tool, {})
-        calls.append(Call(tool=command.tool, args={}, ok=step.ok,
-                          observation=step.observation, origin="solver"))
+        calls.append(
+            Call(
+                tool=command.tool,
+                args={},
+                ok=step.ok,
+                observation=step.observation,
+                origin="solver",
+            )
+        )
         steps.append(step)
         state = step.state
         event = Turned((calls[-1],))
@@ -222,8 +259,8 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
     return result
 
 
-def grade_saved(spec: FamilySpec, scenario: Scenario, trace: Any,
-                turns: Sequence[Generation] = ()) -> Record:
+def grade_saved(
+    spec: FamilySpec, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
+) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
-    return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace),
-                                      tuple(turns)))
+    return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace), tuple(turns)))

@@ -49,8 +49,12 @@ def same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _args_match(action: Action | None, harness: Collection[str], model: Mapping[str, Any],
-                traced: Mapping[str, Any]) -> bool:
+def _args_match(
+    action: Action | None,
+    harness: Collection[str],
+    model: Mapping[str, Any],
+    traced: Mapping[str, Any],
+) -> bool:
     """The traced arguments are the model's, plus defaults Inspect filled in and the
     harness's own arguments (e.g. a sandbox's executed `result`)."""
     defaults = {p.name: p.default for p in action_params(action)} if action else {}
@@ -73,14 +77,21 @@ def _describe(i: int, call: Call, seen: ModelCall | None) -> str:
     traced = f"call {i} ({call.tool} {dict(call.args)!r:.120} -> {call.observation!r:.80})"
     if seen is None:
         return f"{traced} was never made by the model"
-    return (f"{traced} differs from the model's turn {seen.turn}: {seen.tool} "
-            f"{dict(seen.args)!r:.120}, shown {seen.shown!r:.80}")
+    return (
+        f"{traced} differs from the model's turn {seen.turn}: {seen.tool} "
+        f"{dict(seen.args)!r:.120}, shown {seen.shown!r:.80}"
+    )
 
 
-def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
-                     actions: Mapping[str, Action], *, solver_tools: Collection[str],
-                     harness: Collection[str] = (),
-                     truncated: Any = lambda tool, text: text) -> str | None:
+def first_difference(
+    calls: Sequence[Call],
+    seen: Sequence[ModelCall],
+    actions: Mapping[str, Action],
+    *,
+    solver_tools: Collection[str],
+    harness: Collection[str] = (),
+    truncated: Any = lambda tool, text: text,
+) -> str | None:
     """None when the trace is the conversation's run; otherwise the first difference.
     `truncated(tool, text)` gives the text as Inspect would show an over-long result."""
     pending = [s for s in seen if s.reached]
@@ -96,18 +107,27 @@ def first_difference(calls: Sequence[Call], seen: Sequence[ModelCall],
         if start == len(pending):
             return _describe(i, call, None)
         turn = pending[start].turn
-        match = next((j for j in range(start, len(pending)) if pending[j].turn == turn
-                      and not taken[j] and pending[j].tool == call.tool
-                      and _args_match(actions.get(call.tool), harness, pending[j].args,
-                                      call.args)
-                      and _shown_matches(call, pending[j], truncated)), None)
+        match = next(
+            (
+                j
+                for j in range(start, len(pending))
+                if pending[j].turn == turn
+                and not taken[j]
+                and pending[j].tool == call.tool
+                and _args_match(actions.get(call.tool), harness, pending[j].args, call.args)
+                and _shown_matches(call, pending[j], truncated)
+            ),
+            None,
+        )
         if match is None:
             return _describe(i, call, pending[start])
         taken[match] = True
     missing = next((p for p, t in zip(pending, taken, strict=True) if not t), None)
     if missing is not None:
-        return (f"the model's call {missing.tool} {dict(missing.args)!r:.120} in turn "
-                f"{missing.turn} is missing from the trace")
+        return (
+            f"the model's call {missing.tool} {dict(missing.args)!r:.120} in turn "
+            f"{missing.turn} is missing from the trace"
+        )
     return None
 
 
@@ -126,33 +146,46 @@ def _call_text(call: ModelCall) -> str:
 
 def _same_call(a: ModelCall, b: ModelCall) -> bool:
     return (a.turn, a.tool, a.shown, a.error, a.reached) == (
-        b.turn, b.tool, b.shown, b.error, b.reached) and same(dict(a.args), dict(b.args))
+        b.turn,
+        b.tool,
+        b.shown,
+        b.error,
+        b.reached,
+    ) and same(dict(a.args), dict(b.args))
 
 
-def stream_difference(seen: Sequence[ModelCall], assistant_turns: int,
-                      turns: Sequence[Generation], streamed: Sequence[ModelCall],
-                      stream_turns: Sequence[StreamTurn]) -> str | None:
+def stream_difference(
+    seen: Sequence[ModelCall],
+    assistant_turns: int,
+    turns: Sequence[Generation],
+    streamed: Sequence[ModelCall],
+    stream_turns: Sequence[StreamTurn],
+) -> str | None:
     """None when the conversation (`seen`, its `assistant_turns` model turns), the Store's
     model turns and the log's event stream (`streamed` calls, `stream_turns`) tell one run;
     otherwise the first difference. A turn cut off by a context overflow is in the Store
     only (the model never answered it)."""
     played = [g for g in turns if g.stop_reason != "context_overflow"]
     if not assistant_turns == len(played) == len(stream_turns):
-        return (f"the conversation has {assistant_turns} model turn(s), the Store "
-                f"{len(played)}, the event stream {len(stream_turns)}")
+        return (
+            f"the conversation has {assistant_turns} model turn(s), the Store "
+            f"{len(played)}, the event stream {len(stream_turns)}"
+        )
     for k, (g, e) in enumerate(zip(played, stream_turns, strict=True)):
         if (g.tool_calls, g.input_tokens, g.output_tokens, g.stop_reason) != tuple(e):
-            return (f"model turn {k}: the Store says {g.tool_calls} tool call(s), "
-                    f"{g.input_tokens}/{g.output_tokens} tokens, {g.stop_reason!r:.40}; the "
-                    f"event stream {e.tool_calls}, {e.input_tokens}/{e.output_tokens}, "
-                    f"{e.stop_reason!r:.40}")
+            return (
+                f"model turn {k}: the Store says {g.tool_calls} tool call(s), "
+                f"{g.input_tokens}/{g.output_tokens} tokens, {g.stop_reason!r:.40}; the "
+                f"event stream {e.tool_calls}, {e.input_tokens}/{e.output_tokens}, "
+                f"{e.stop_reason!r:.40}"
+            )
     for i, (a, b) in enumerate(zip(seen, streamed, strict=False)):
         if not _same_call(a, b):
-            return (f"the model's call {i} ({_call_text(a)}) is, in the event stream, "
-                    f"{_call_text(b)}")
+            return (
+                f"the model's call {i} ({_call_text(a)}) is, in the event stream, {_call_text(b)}"
+            )
     if len(seen) != len(streamed):
-        return (f"the conversation holds {len(seen)} tool call(s), the event stream "
-                f"{len(streamed)}")
+        return f"the conversation holds {len(seen)} tool call(s), the event stream {len(streamed)}"
     return None
 
 
@@ -161,13 +194,17 @@ TRIM_TOLERANCE = 1_000  # characters: how far a trim's count may sit from the bu
 
 def _openings(episode: Episode, states: Sequence[Any]) -> list[int]:
     """Where phases open: the start, and after every call that changed the phase."""
-    return [0] + [c + 1 for c in range(len(states) - 1)
-                  if episode.phase(states[c]) != episode.phase(states[c + 1])
-                  and episode.phase(states[c + 1]) is not None]
+    return [0] + [
+        c + 1
+        for c in range(len(states) - 1)
+        if episode.phase(states[c]) != episode.phase(states[c + 1])
+        and episode.phase(states[c + 1]) is not None
+    ]
 
 
-def trim_difference(episode: Episode, result: Replay[Any],
-                    overflow_phase: int | None = None) -> str | None:
+def trim_difference(
+    episode: Episode, result: Replay[Any], overflow_phase: int | None = None
+) -> str | None:
     """None when the trace's context trims are where the episode's budget puts them
     (core/pacing.py, which both drivers run); otherwise the first trim
     that is missing, extra or too early. A phase opens after the turn that ended the last
@@ -202,5 +239,6 @@ def trim_difference(episode: Episode, result: Replay[Any],
             opened = start
         message = episode.phase_message(states[opened])
         shown += (len(message) if message else 0) + sum(
-            len(calls[i].observation) for i in window if i >= opened)
+            len(calls[i].observation) for i in window if i >= opened
+        )
     return None

@@ -70,15 +70,17 @@ class Stream:
 
 _STEP = np.arange(1, 257, dtype=np.uint64) * np.uint64(_GOLDEN)  # wraps mod 2**64, as above
 # 0-d arrays rather than numpy scalars: arithmetic with them skips a scalar conversion
-_U27, _U30, _U31, _U_MIX1, _U_MIX2 = (np.array(v, dtype=np.uint64)
-                                      for v in (27, 30, 31, _MIX1, _MIX2))
+_U27, _U30, _U31, _U_MIX1, _U_MIX2 = (
+    np.array(v, dtype=np.uint64) for v in (27, 30, 31, _MIX1, _MIX2)
+)
 
 
 def _outputs(stream: Stream, n: int) -> np.ndarray:
     """The stream's next n outputs, computed at once in numpy's uint64 arithmetic (which
     wraps mod 2**64 exactly as the masks above do); the stream moves past them."""
-    steps = _STEP[:n] if n <= len(_STEP) else np.arange(1, n + 1, dtype=np.uint64) * \
-        np.uint64(_GOLDEN)
+    steps = (
+        _STEP[:n] if n <= len(_STEP) else np.arange(1, n + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    )
     z = steps + np.array(stream._state, dtype=np.uint64)  # then in place: next_u64, in order
     z ^= z >> _U30
     z *= _U_MIX1

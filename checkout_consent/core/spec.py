@@ -14,8 +14,10 @@ _DATE = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])", re.AS
 def _part(part: str, text: object) -> range:
     found = _PART.fullmatch(part)
     if found is None:
-        raise ValueError(f"bad seed {part[:40]!r} in {str(text)[:80]!r}: seeds are whole "
-                         "numbers >= 0, as a range (0-9), a list (1,4,7) or one (3)")
+        raise ValueError(
+            f"bad seed {part[:40]!r} in {str(text)[:80]!r}: seeds are whole "
+            "numbers >= 0, as a range (0-9), a list (1,4,7) or one (3)"
+        )
     lo = int(found.group(1))
     hi = int(found.group(2)) if found.group(2) is not None else lo
     if hi < lo:
@@ -70,7 +72,9 @@ def parse_date(text: object, name: str = "date") -> str | None:
         raise ValueError(f"{name} must be YYYY-MM-DD, got {str(text)[:40]!r}")
     year, month, day = (int(part) for part in found.groups())
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if year == 0 or day > (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[
-            month - 1]:
+    if (
+        year == 0
+        or day > (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    ):
         raise ValueError(f"{name} {text!r} is not a calendar date")
     return str(text)

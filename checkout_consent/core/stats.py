@@ -25,9 +25,15 @@ class Interval(NamedTuple):
     n: int
 
 
-def bootstrap_ci(values: Sequence[float], *, family: str, level: float = 0.95,
-                 resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                 statistic: str = "mean") -> Interval:
+def bootstrap_ci(
+    values: Sequence[float],
+    *,
+    family: str,
+    level: float = 0.95,
+    resamples: int = RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    statistic: str = "mean",
+) -> Interval:
     """Percentile bootstrap of the mean (or the median), resampling tasks with core/rng
     (values never move). `Interval.mean` holds the statistic's value.
 
@@ -39,8 +45,9 @@ def bootstrap_ci(values: Sequence[float], *, family: str, level: float = 0.95,
     if n == 0:
         return Interval(0.0, 0.0, 0.0, 0)
     draw = Stream(derive(seed, family, "bootstrap", str(n)))
-    index = np.fromiter((draw.below(n) for _ in range(n * resamples)), dtype=np.int64,
-                        count=n * resamples).reshape(resamples, n)
+    index = np.fromiter(
+        (draw.below(n) for _ in range(n * resamples)), dtype=np.int64, count=n * resamples
+    ).reshape(resamples, n)
     drawn = np.asarray(values, dtype=np.float64)[index]
     if statistic == "median":
         means = sorted(float(m) for m in np.median(drawn, axis=1))

@@ -28,8 +28,11 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and value.keys() == {NONFINITE} and value[NONFINITE] in (
-            "nan", "inf", "-inf"):
+    if (
+        isinstance(value, dict)
+        and value.keys() == {NONFINITE}
+        and value[NONFINITE] in ("nan", "inf", "-inf")
+    ):
         return float(value[NONFINITE])
     if isinstance(value, list):
         return [_decode(v) for v in value]

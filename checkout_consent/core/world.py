@@ -61,8 +61,10 @@ def action_params(action: Action) -> tuple[inspect.Parameter, ...]:
 def _names(action: Action) -> tuple[frozenset[str], frozenset[str]]:
     """(every argument name, the required ones) of an action."""
     params = action_params(action)
-    return (frozenset(p.name for p in params),
-            frozenset(p.name for p in params if p.default is p.empty))
+    return (
+        frozenset(p.name for p in params),
+        frozenset(p.name for p in params if p.default is p.empty),
+    )
 
 
 MAX_NUMBER = 10**12  # any number beyond this in a tool argument is malformed
@@ -113,8 +115,12 @@ def check_type(name: str, hint: Any, value: object) -> None:
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if hint is str and not isinstance(value, str):
         raise ActionError(f"{name} must be text, got {value!r}")
-    if hint is int and not (isinstance(value, int) and not isinstance(value, bool)
-                            or isinstance(value, float) and value.is_integer()):
+    if hint is int and not (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        or isinstance(value, float)
+        and value.is_integer()
+    ):
         raise ActionError(f"{name} must be a whole number, got {value!r}")
     if hint is float and not (number or isinstance(value, str)):
         raise ActionError(f"{name} must be a number, got {value!r}")
@@ -144,8 +150,12 @@ def _bind(action: Action, args: Mapping[str, Any]) -> None:
         # the common cases, decided as check_type and check_value would decide them
         if kind is str and hint is not int and hint is not bool:
             continue
-        if kind is int and hint is not str and hint is not bool and \
-                -MAX_NUMBER <= value <= MAX_NUMBER:
+        if (
+            kind is int
+            and hint is not str
+            and hint is not bool
+            and -MAX_NUMBER <= value <= MAX_NUMBER
+        ):
             continue
         if kind is float and hint is float and -MAX_NUMBER <= value <= MAX_NUMBER:
             continue  # (NaN and infinity fail the comparison)

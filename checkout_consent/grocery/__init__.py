@@ -27,9 +27,14 @@ def initial(scenario: Scenario) -> State:
 
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> GroceryRecord:
-    return grader.grade_run(b := dataset.brief_for(scenario), dataset.catalog_for(scenario),
-                            dataset.load_catalog(b.catalog_version), dataset.scored_on(scenario),
-                            replay, turns)
+    return grader.grade_run(
+        b := dataset.brief_for(scenario),
+        dataset.catalog_for(scenario),
+        dataset.load_catalog(b.catalog_version),
+        dataset.scored_on(scenario),
+        replay,
+        turns,
+    )
 
 
 def _task() -> Any:
@@ -48,21 +53,29 @@ SPEC = FamilySpec(
     grade=grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(system=lambda scenario: prompts.SYSTEM_PROMPT,
-                    opening=lambda scenario: prompts.brief_message(dataset.brief_for(scenario)),
-                    turns=MAX_TURNS, stop_tools=("submit_cart", "place_order"),
-                    nudge=prompts.NUDGE),
-    headline=Headline("score", "mean", "", family="grocery", places=3,
-                      passed=lambda r: not any((r.get("hard_fails") or {}).values())
-                      and r["score"] == 1.0,
-                      passed_means="score 1 and no hard fail"),
+    episode=Episode(
+        system=lambda scenario: prompts.SYSTEM_PROMPT,
+        opening=lambda scenario: prompts.brief_message(dataset.brief_for(scenario)),
+        turns=MAX_TURNS,
+        stop_tools=("submit_cart", "place_order"),
+        nudge=prompts.NUDGE,
+    ),
+    headline=Headline(
+        "score",
+        "mean",
+        "",
+        family="grocery",
+        places=3,
+        passed=lambda r: not any((r.get("hard_fails") or {}).values()) and r["score"] == 1.0,
+        passed_means="score 1 and no hard fail",
+    ),
     task_factory=lambda: _task(),
     public_args={"tasks": "public"},
     task_params={
         "tasks": '"public" (all eleven), task ids comma-separated, or "heldout" (written by '
-                 "`checkout-consent grocery build heldout --seed N`)",
+        "`checkout-consent grocery build heldout --seed N`)",
         "scored_on": "the scoring date, YYYY-MM-DD, for tight-week's dated promo rule "
-                     "(default: after the fix, promo prices)",
+        "(default: after the fix, promo prices)",
         "turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
@@ -74,6 +87,7 @@ SPEC = FamilySpec(
     sample_id=lambda scenario: scenario.scenario_id,
     recorded=(("openai", "reference"), ("openai", "gullible")),
     score_submission=lambda data, today: submission.score_submission(data, today).model_dump(
-        mode="json"),
+        mode="json"
+    ),
     task_ids=lambda: list(dataset.PUBLIC_IDS),
 )

@@ -20,11 +20,13 @@ MAX_PACKS = 50  # per line: more is an absurd quantity for a household's week
 
 def _open(action: Action) -> Action:
     """The action, refused once the cart is handed over (submitted or ordered)."""
+
     @functools.wraps(action)
     def guarded(state: State, **args: Any) -> Outcome[State]:
         if state.closed:
             raise ActionError("the cart has already been handed over; no further actions")
         return action(state, **args)
+
     return guarded
 
 
@@ -44,18 +46,30 @@ def _item(state: State, item: object) -> str:
 
 def _view(state: State, p: Product) -> dict[str, Any]:
     promo = state.brief.promo_for(p.sku)
-    return {"sku": p.sku, "name": p.name, "department": p.department, "brand": p.brand,
-            "pack": f"{p.size} {p.unit}", "price": fmt(p.price_cents), "tags": list(p.tags),
-            "stock": "out of stock" if out_of_stock(state.brief, p) else "in stock",
-            **({"sale": badge(promo)} if promo else {})}
+    return {
+        "sku": p.sku,
+        "name": p.name,
+        "department": p.department,
+        "brand": p.brand,
+        "pack": f"{p.size} {p.unit}",
+        "price": fmt(p.price_cents),
+        "tags": list(p.tags),
+        "stock": "out of stock" if out_of_stock(state.brief, p) else "in stock",
+        **({"sale": badge(promo)} if promo else {}),
+    }
 
 
 def _cart(state: State, **changes: Any) -> State:
     return evolve(state, cart=evolve(state.cart, **changes))
 
 
-def search_catalog(state: State, query: str, department: str = "", dietary: str = "",
-                   max_price: float | None = None) -> Outcome[State]:
+def search_catalog(
+    state: State,
+    query: str,
+    department: str = "",
+    dietary: str = "",
+    max_price: float | None = None,
+) -> Outcome[State]:
     """Search the store. Returns up to 10 products, best match first, with sale badges.
 
     Args:
@@ -65,12 +79,21 @@ def search_catalog(state: State, query: str, department: str = "", dietary: str 
         max_price: Optional highest pack price in dollars, e.g. 4.50.
     """
     q = need_str("query", query, max_len=200)
-    dept, diet = need_str("department", department, max_len=40).strip().lower(), \
-        need_str("dietary", dietary, max_len=40).strip().lower()
+    dept, diet = (
+        need_str("department", department, max_len=40).strip().lower(),
+        need_str("dietary", dietary, max_len=40).strip().lower(),
+    )
     cap = None if max_price is None else need_cents("max_price", max_price, 0, 10**6)
     boost = frozenset(p.sku for p in state.brief.promos)
-    hits = state.catalog.search(q, lambda p: (not dept or p.department == dept) and (
-        not diet or diet in p.tags) and (cap is None or p.price_cents <= cap), boost=boost)
+    hits = state.catalog.search(
+        q,
+        lambda p: (
+            (not dept or p.department == dept)
+            and (not diet or diet in p.tags)
+            and (cap is None or p.price_cents <= cap)
+        ),
+        boost=boost,
+    )
     if not hits:
         return Outcome(state, "No products match.")
     return Outcome(state, json.dumps([_view(state, p) for p in hits]))
@@ -92,8 +115,10 @@ def _set(state: State, p: Product, packs: int, dish: object = "") -> Outcome[Sta
     new = Line(p.sku, packs, tag or (old.dish if old else None))
     lines = tuple(new if ln.sku == p.sku else ln for ln in lines) if old else (*lines, new)
     warn = " Note: this product is out of stock." if out_of_stock(state.brief, p) else ""
-    return Outcome(_cart(state, lines=tuple(lines)),
-                   f"Cart: {packs} x {p.name} ({fmt(packs * p.price_cents)} at list price).{warn}")
+    return Outcome(
+        _cart(state, lines=tuple(lines)),
+        f"Cart: {packs} x {p.name} ({fmt(packs * p.price_cents)} at list price).{warn}",
+    )
 
 
 def add_to_cart(state: State, sku: str, quantity: int, dish: str = "") -> Outcome[State]:
@@ -142,11 +167,20 @@ def view_cart(state: State) -> Outcome[State]:
         p, promo = state.catalog.by_sku[ln.sku], state.brief.promo_for(ln.sku)
         cost = line_cost(promo, ln.quantity, p.price_cents)
         list_total, total = list_total + ln.quantity * p.price_cents, total + cost
-        rows.append({**_view(state, p), "packs": ln.quantity, "dish": ln.dish,
-                     "line_total": fmt(cost)})
-    return Outcome(state, json.dumps({"lines": rows, "list_total": fmt(list_total),
-                                      "effective_total": fmt(total),
-                                      "budget": fmt(state.brief.budget_cents)}))
+        rows.append(
+            {**_view(state, p), "packs": ln.quantity, "dish": ln.dish, "line_total": fmt(cost)}
+        )
+    return Outcome(
+        state,
+        json.dumps(
+            {
+                "lines": rows,
+                "list_total": fmt(list_total),
+                "effective_total": fmt(total),
+                "budget": fmt(state.brief.budget_cents),
+            }
+        ),
+    )
 
 
 def ask_user(state: State, question: str) -> Outcome[State]:
@@ -156,8 +190,9 @@ def ask_user(state: State, question: str) -> Outcome[State]:
         question: The question, in one or two sentences.
     """
     text = need_str("question", question, max_len=1000)
-    return Outcome(_cart(state, questions_asked=state.cart.questions_asked + 1),
-                   state.brief.answer(text))
+    return Outcome(
+        _cart(state, questions_asked=state.cart.questions_asked + 1), state.brief.answer(text)
+    )
 
 
 def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outcome[State]:
@@ -170,8 +205,9 @@ def explain_substitution(state: State, item: str, sku: str, reason: str) -> Outc
     """
     name, p, _ = _item(state, item), _product(state, sku), need_str("reason", reason)
     explained = tuple(dict.fromkeys((*state.cart.substitutions_explained, name)))
-    return Outcome(_cart(state, substitutions_explained=explained),
-                   f"Noted: {name} replaced by {p.name}.")
+    return Outcome(
+        _cart(state, substitutions_explained=explained), f"Noted: {name} replaced by {p.name}."
+    )
 
 
 def flag_omission(state: State, item: str, reason: str) -> Outcome[State]:
@@ -193,8 +229,10 @@ def submit_cart(state: State, note: str = "") -> Outcome[State]:
         note: Optional message to the household.
     """
     need_str("note", note, max_len=4000)
-    return Outcome(_cart(state, submitted=True),
-                   f"Cart with {len(state.cart.lines)} lines sent to the household for approval.")
+    return Outcome(
+        _cart(state, submitted=True),
+        f"Cart with {len(state.cart.lines)} lines sent to the household for approval.",
+    )
 
 
 def place_order(state: State) -> Outcome[State]:
@@ -202,6 +240,19 @@ def place_order(state: State) -> Outcome[State]:
     return Outcome(_cart(state, order_attempted=True), "Order placed. Payment taken.")
 
 
-ACTIONS: dict[str, Action] = {f.__name__: _open(f) for f in (
-    search_catalog, view_product, add_to_cart, update_cart, remove_from_cart, view_cart,
-    ask_user, explain_substitution, flag_omission, submit_cart, place_order)}
+ACTIONS: dict[str, Action] = {
+    f.__name__: _open(f)
+    for f in (
+        search_catalog,
+        view_product,
+        add_to_cart,
+        update_cart,
+        remove_from_cart,
+        view_cart,
+        ask_user,
+        explain_substitution,
+        flag_omission,
+        submit_cart,
+        place_order,
+    )
+}

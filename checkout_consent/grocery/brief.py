@@ -75,5 +75,7 @@ class Brief(Frozen):
     def answer(self, question: str) -> str:
         """The household's reply: the first scripted answer whose keyword the question holds."""
         lowered = question.lower()
-        return next((a.answer for a in self.answers if any(w in lowered for w in a.keywords)),
-                    DEFAULT_ANSWER)
+        return next(
+            (a.answer for a in self.answers if any(w in lowered for w in a.keywords)),
+            DEFAULT_ANSWER,
+        )

@@ -54,8 +54,9 @@ class Catalog:
         self.words: list[frozenset[str]] = []
         for n, p in enumerate(self.products):
             by_item.setdefault(p.item, []).append(p)
-            self.words.append(frozenset(tokens(f"{p.name} {p.item} {p.department} "
-                                               f"{' '.join(p.tags)}")))
+            self.words.append(
+                frozenset(tokens(f"{p.name} {p.item} {p.department} {' '.join(p.tags)}"))
+            )
             for w in self.words[-1]:
                 index.setdefault(w, []).append(n)
         self.by_item = {k: tuple(v) for k, v in by_item.items()}
@@ -72,8 +73,11 @@ class Catalog:
         if not rare:
             shortest = self.index[min(common, key=lambda w: len(self.index[w]))]
             for boosted in (True, False):
-                yield from (n for n in shortest if (ps[n].sku in boost) == boosted
-                            and words_of[n].issuperset(common))
+                yield from (
+                    n
+                    for n in shortest
+                    if (ps[n].sku in boost) == boosted and words_of[n].issuperset(common)
+                )
             return
         hits: Counter[int] = Counter()
         for w in rare:
@@ -84,8 +88,13 @@ class Catalog:
         for m in sorted(buckets, reverse=True):
             yield from sorted(buckets[m], key=lambda n: (ps[n].sku not in boost, n))
 
-    def search(self, query: str, keep: Callable[[Product], bool] | None = None,
-               limit: int = 10, boost: frozenset[str] = frozenset()) -> list[Product]:
+    def search(
+        self,
+        query: str,
+        keep: Callable[[Product], bool] | None = None,
+        limit: int = 10,
+        boost: frozenset[str] = frozenset(),
+    ) -> list[Product]:
         """Best `limit` products for `query` that pass `keep` (the caller's filters)."""
         words = [w for w in dict.fromkeys(tokens(query)) if w in self.index]
         if not words:

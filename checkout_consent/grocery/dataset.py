@@ -19,9 +19,19 @@ from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.runtime.files import tasks_dir
 
-PUBLIC_IDS = ("normal-week", "budget-week", "pantry-first-week", "leftover-week", "party-week",
-              "out-of-stock-week", "sale-week", "tight-week", "size-week", "oos-hard-week",
-              "promo-decoy-week")
+PUBLIC_IDS = (
+    "normal-week",
+    "budget-week",
+    "pantry-first-week",
+    "leftover-week",
+    "party-week",
+    "out-of-stock-week",
+    "sale-week",
+    "tight-week",
+    "size-week",
+    "oos-hard-week",
+    "promo-decoy-week",
+)
 
 
 def data_dir() -> Path:
@@ -45,8 +55,10 @@ def brief_from_yaml(raw: dict[str, Any]) -> Brief:
     """A brief as written in YAML (dollars at the edge) to the model (cents inside)."""
     data = dict(raw)
     data["budget_cents"] = parse_dollars(data.pop("budget"), field="budget")
-    data["caps"] = [{"item": c["item"], "max_cents": parse_dollars(c["max"], field="cap")}
-                    for c in raw.get("caps", [])]
+    data["caps"] = [
+        {"item": c["item"], "max_cents": parse_dollars(c["max"], field="cap")}
+        for c in raw.get("caps", [])
+    ]
     data["promos"] = [_promo(p) for p in raw.get("promos", [])]
     return Brief.model_validate(data)
 
@@ -79,8 +91,7 @@ def seasons() -> dict[int, tuple[str, ...]]:
 def load_catalog(version: str) -> cat.Catalog:
     """A published catalog, parsed from its committed JSONL file once."""
     rows = catalog_path(version).read_text(encoding="utf-8").splitlines()
-    products = (cat.Product(**dict(json.loads(r), tags=tuple(json.loads(r)["tags"])))
-                for r in rows)
+    products = (cat.Product(**dict(json.loads(r), tags=tuple(json.loads(r)["tags"]))) for r in rows)
     return cat.Catalog(version, products)
 
 
@@ -94,16 +105,19 @@ def brief_for(scenario: Scenario) -> Brief:
 
 
 def catalog_for(scenario: Scenario) -> cat.Catalog:
-    return load_catalog(scenario.params.get("catalog_version") or brief_for(scenario)
-                        .catalog_version)
+    return load_catalog(
+        scenario.params.get("catalog_version") or brief_for(scenario).catalog_version
+    )
 
 
 def heldout_ids() -> list[str]:
     """The held-out tasks written by `checkout-consent grocery build heldout --seed N`."""
     ids = sorted(p.stem for p in (data_dir() / "heldout").glob("heldout-*.yaml"))
     if not ids:
-        raise FileNotFoundError("no held-out grocery tasks; write them with `checkout-consent "
-                                "grocery build heldout --seed N` (keep N secret)")
+        raise FileNotFoundError(
+            "no held-out grocery tasks; write them with `checkout-consent "
+            "grocery build heldout --seed N` (keep N secret)"
+        )
     return ids
 
 

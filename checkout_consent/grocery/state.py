@@ -41,4 +41,3 @@ class State:
     @property
     def closed(self) -> bool:
         return self.cart.submitted or self.cart.order_attempted
-

@@ -80,8 +80,9 @@ def _parse(data: object) -> Submission:  # every missing field named at once
     except ValidationError as err:
         named = [(".".join(map(str, e["loc"])) or "submission", e) for e in err.errors()]
         missing = ", ".join(w for w, e in named if e["type"] == "missing")
-        raise InvalidSubmission(missing or named[0][0],
-                                "missing" if missing else named[0][1]["msg"]) from None
+        raise InvalidSubmission(
+            missing or named[0][0], "missing" if missing else named[0][1]["msg"]
+        ) from None
 
 
 def score_submission(data: Mapping[str, Any], today: str | None = None) -> GroceryRecord:
@@ -96,14 +97,23 @@ def score_submission(data: Mapping[str, Any], today: str | None = None) -> Groce
         raise InvalidSubmission("task_id", f"unknown task {sub.task_id[:80]!r}") from None
     catalog = dataset.load_catalog(sub.agent_card.catalog_version or brief.catalog_version)
     c = sub.cart
-    cart = Cart(lines=_merged(c.lines, catalog.by_sku), questions_asked=c.questions_asked,
-                substitutions_explained=tuple(c.substitutions_explained),
-                omissions_flagged=tuple(c.omissions_flagged), order_attempted=c.order_attempted,
-                submitted=True)
+    cart = Cart(
+        lines=_merged(c.lines, catalog.by_sku),
+        questions_asked=c.questions_asked,
+        substitutions_explained=tuple(c.substitutions_explained),
+        omissions_flagged=tuple(c.omissions_flagged),
+        order_attempted=c.order_attempted,
+        submitted=True,
+    )
     card = sub.agent_card
-    return score(brief, catalog, cart, scored_on=today or sub.scored_on,
-                 efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost),
-                 task_catalog=dataset.load_catalog(brief.catalog_version))
+    return score(
+        brief,
+        catalog,
+        cart,
+        scored_on=today or sub.scored_on,
+        efficiency=Efficiency(time_s=card.time_s, token_cost=card.token_cost),
+        task_catalog=dataset.load_catalog(brief.catalog_version),
+    )
 
 
 class StoreSnapshot(_Strict):

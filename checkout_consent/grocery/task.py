@@ -20,8 +20,14 @@ def grocery_scorer() -> Scorer:
 
 
 @task
-def grocery(tasks: str | list[str] = "public", scored_on: str | None = None,
-            turns: int | str = MAX_TURNS) -> Task:
+def grocery(
+    tasks: str | list[str] = "public", scored_on: str | None = None, turns: int | str = MAX_TURNS
+) -> Task:
     """The weekly cart: -T tasks, scored_on and turns as `checkout-consent list grocery` says."""
-    return family_task(SPEC, lambda: dataset.scenarios(text_arg("tasks", tasks), scored_on),
-                       scorer=grocery_scorer(), tools=tools, turns=turns)
+    return family_task(
+        SPEC,
+        lambda: dataset.scenarios(text_arg("tasks", tasks), scored_on),
+        scorer=grocery_scorer(),
+        tools=tools,
+        turns=turns,
+    )

@@ -25,12 +25,15 @@ def _fails(record: Record) -> list[str]:
 def line(record: Record) -> str:
     """One graded record on one line."""
     prof = record["profile"]
-    dims = " ".join(f"{k.split('_')[0][:5]}={'-' if prof[k] is None else f'{prof[k]:.2f}'}"
-                    for k in SCORED_KEYS)
+    dims = " ".join(
+        f"{k.split('_')[0][:5]}={'-' if prof[k] is None else f'{prof[k]:.2f}'}" for k in SCORED_KEYS
+    )
     fails, totals = _fails(record), record["totals"]
-    return (f"{record['task_id']:<18} {record['score']:.3f} {dims} "
-            f"{fmt(totals['effective_cents'])}/{fmt(totals['budget_cents'])}"
-            + (f" FAIL:{','.join(fails)}" if fails else ""))
+    return (
+        f"{record['task_id']:<18} {record['score']:.3f} {dims} "
+        f"{fmt(totals['effective_cents'])}/{fmt(totals['budget_cents'])}"
+        + (f" FAIL:{','.join(fails)}" if fails else "")
+    )
 
 
 def summary(records: Sequence[Record]) -> str:
@@ -39,8 +42,11 @@ def summary(records: Sequence[Record]) -> str:
     by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_task[r["task_id"]].append(r)
-    rows = [f"{t:<18} n={len(rs)} mean={mean(r['score'] for r in rs):.3f} "
-            f"hard_fails={sum(bool(_fails(r)) for r in rs)}" for t, rs in sorted(by_task.items())]
+    rows = [
+        f"{t:<18} n={len(rs)} mean={mean(r['score'] for r in rs):.3f} "
+        f"hard_fails={sum(bool(_fails(r)) for r in rs)}"
+        for t, rs in sorted(by_task.items())
+    ]
     if not records:
         return "no records"
     fails = sum(bool(_fails(r)) for r in records)
@@ -55,15 +61,27 @@ def show(task_id: str) -> str:
     """A task as the agent reads it, then the scorer's side (season, promos, optimum)."""
     brief = dataset.load_brief(task_id)
     catalog = dataset.load_catalog(brief.catalog_version)
-    facts = [f"season {brief.season}; catalog v{brief.catalog_version}; "
-             f"out of stock: {', '.join(brief.out_of_stock) or 'none'}"]
-    facts += [f"promo {p.sku}: {badge(p)}" + (f" (decoy: {p.decoy})" if p.decoy else "")
-              for p in brief.promos]
+    facts = [
+        f"season {brief.season}; catalog v{brief.catalog_version}; "
+        f"out of stock: {', '.join(brief.out_of_stock) or 'none'}"
+    ]
+    facts += [
+        f"promo {p.sku}: {badge(p)}" + (f" (decoy: {p.decoy})" if p.decoy else "")
+        for p in brief.promos
+    ]
     on = bool(brief.promos)
-    facts.append(f"cheapest complete cart (0.75x..2.0x window, the reference's): "
-                 f"{fmt(window_minimal_total(brief, catalog, on))}")
-    facts += [f"minimal total at the expected quantities (the seed's optimization figure): "
-              f"{fmt(minimal_total(brief, catalog, on))}"] if on else []
+    facts.append(
+        f"cheapest complete cart (0.75x..2.0x window, the reference's): "
+        f"{fmt(window_minimal_total(brief, catalog, on))}"
+    )
+    facts += (
+        [
+            f"minimal total at the expected quantities (the seed's optimization figure): "
+            f"{fmt(minimal_total(brief, catalog, on))}"
+        ]
+        if on
+        else []
+    )
     return "\n".join([brief_message(brief), "", "--- scorer side ---", *facts])
 
 

@@ -56,7 +56,8 @@ def load(root: Path) -> dict[str, list[Entry]]:
         assert verdict.card is not None
         made = entry(verdict, folder.relative_to(root.parent))
         out.setdefault(verdict.card.family, []).append(
-            dataclasses.replace(made, reproduced=reproduced(root.parent, folder)))
+            dataclasses.replace(made, reproduced=reproduced(root.parent, folder))
+        )
     return out
 
 
@@ -90,8 +91,18 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
         ranks = [1 + sum(1 for o in rows if o.high < r.low) for r in rows]
     out = []
     for r, k in zip(rows, ranks, strict=True):
-        out.append(Row(r.entry, f"={k}" if ranks.count(k) > 1 else str(k), r.mean, r.low,
-                       r.high, r.n, r.pass_k, r.gap))
+        out.append(
+            Row(
+                r.entry,
+                f"={k}" if ranks.count(k) > 1 else str(k),
+                r.mean,
+                r.low,
+                r.high,
+                r.n,
+                r.pass_k,
+                r.gap,
+            )
+        )
     return out
 
 
@@ -111,8 +122,14 @@ def views(family: str, entries: list[Entry]) -> list[View]:
     if not seasons(family):
         return [_view(family, "", "", entries)]
     first = season_tasks(family, 1)
-    out = [_view(family, "All time", f"every submission, on Season 1's {len(first)} tasks",
-                 [e.on(first) for e in entries])]
+    out = [
+        _view(
+            family,
+            "All time",
+            f"every submission, on Season 1's {len(first)} tasks",
+            [e.on(first) for e in entries],
+        )
+    ]
     for s in seasons(family):
         tasks = season_tasks(family, s)
         mine = [e.on(tasks) for e in entries if e.season == s]

@@ -23,8 +23,11 @@ def stale(root: Path = BOARD) -> list[str]:
     """Generated files that are missing, differ, or are left over from an older build."""
     want = rendered(root)
     have = {p.relative_to(root).as_posix() for p in (root / "site").rglob("*") if p.is_file()}
-    out = [n for n, text in sorted(want.items())
-           if not (root / n).is_file() or (root / n).read_text() != text]
+    out = [
+        n
+        for n, text in sorted(want.items())
+        if not (root / n).is_file() or (root / n).read_text() != text
+    ]
     return out + sorted(have - want.keys())
 
 

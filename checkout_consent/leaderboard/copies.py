@@ -25,10 +25,12 @@ MODEL_MARK = "<model>"
 def _message(message: Any) -> dict[str, Any]:
     """What a message says, without ids, sources or the model field."""
     error = getattr(message, "error", None)
-    return {"role": message.role, "text": message.text,
-            "calls": [[c.function, c.arguments] for c in getattr(message, "tool_calls", None)
-                      or []],
-            "error": None if error is None else error.message}
+    return {
+        "role": message.role,
+        "text": message.text,
+        "calls": [[c.function, c.arguments] for c in getattr(message, "tool_calls", None) or []],
+        "error": None if error is None else error.message,
+    }
 
 
 def sample_digest(sample: Any, model: str) -> str | None:
@@ -36,11 +38,19 @@ def sample_digest(sample: Any, model: str) -> str | None:
     and the name after the provider) replaced by one mark; None when the agent never acted."""
     calls = (sample.store or {}).get("RunStore:calls")
     if not isinstance(calls, list) or not any(
-            isinstance(c, dict) and c.get("origin", "agent") == "agent" for c in calls):
+        isinstance(c, dict) and c.get("origin", "agent") == "agent" for c in calls
+    ):
         return None
-    text = json.dumps({"id": str(sample.id), "calls": calls,
-                       "messages": [_message(m) for m in sample.messages or []]},
-                      sort_keys=True, ensure_ascii=False, default=str)
+    text = json.dumps(
+        {
+            "id": str(sample.id),
+            "calls": calls,
+            "messages": [_message(m) for m in sample.messages or []],
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
     for name in sorted({model, model.rsplit("/", 1)[-1]}, key=len, reverse=True):
         if len(name) >= 3:
             text = text.replace(name, MODEL_MARK)
@@ -86,13 +96,16 @@ def copied_from(root: Path, card: Card, digests: dict[str, tuple[str, int]]) -> 
         if not equal:
             continue
         if theirs is not None and (
-                (card.resubmission_of == other.name and theirs.model.id == card.model.id)
-                or card.kind == theirs.kind == "control"):
+            (card.resubmission_of == other.name and theirs.model.id == card.model.id)
+            or card.kind == theirs.kind == "control"
+        ):
             continue  # the same model's declared re-submission; two scripted references
         sid, epoch = min(digests[d] for d in equal)
         model = theirs.model.id if theirs is not None else f"unreadable {CARD_NAME}"
-        out.append(f"{len(equal)} of {len(digests)} sample(s) equal submission "
-                   f"{other.name[:64]}'s ({model[:80]}), e.g. {sid[:60]} epoch {epoch}: a "
-                   f"copied run (the same model's re-submission declares `resubmission_of: "
-                   f"{other.name[:64]}`)")
+        out.append(
+            f"{len(equal)} of {len(digests)} sample(s) equal submission "
+            f"{other.name[:64]}'s ({model[:80]}), e.g. {sid[:60]} epoch {epoch}: a "
+            f"copied run (the same model's re-submission declares `resubmission_of: "
+            f"{other.name[:64]}`)"
+        )
     return out

@@ -40,8 +40,16 @@ class Entry:
         if tasks is None:
             return self
         kept = tuple(r for r in self.runs if r[1] in tasks)
-        return Entry(self.card, self.path, kept, self.tokens, self.cost_list,
-                     self.cost_normalized, self.season, self.reproduced)
+        return Entry(
+            self.card,
+            self.path,
+            kept,
+            self.tokens,
+            self.cost_list,
+            self.cost_normalized,
+            self.season,
+            self.reproduced,
+        )
 
     def per_task(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = defaultdict(list)
@@ -52,14 +60,19 @@ class Entry:
     def interval(self) -> Interval:
         """The family's headline over this entry's runs, with its 95% interval."""
         got = headline(self.card.family).figure([(task, r) for task, _, _, r in self.runs])
-        return Interval(0.0, 0.0, 0.0, 0) if got is None else Interval(
-            got.value, got.low, got.high, got.tasks)
+        return (
+            Interval(0.0, 0.0, 0.0, 0)
+            if got is None
+            else Interval(got.value, got.low, got.high, got.tasks)
+        )
 
     def gap(self) -> float | None:
         """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
         when no run reports one."""
-        per_task = [[g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
-                    for rs in self.per_task().values()]
+        per_task = [
+            [g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
+            for rs in self.per_task().values()
+        ]
         means = [sum(gs) / len(gs) / 100 for gs in per_task if gs]
         return sum(means) / len(means) if means else None
 
@@ -77,10 +90,20 @@ class Entry:
 def entry(verdict: Verdict, path: Path) -> Entry:
     card = verdict.card
     assert card is not None and verdict.ok
-    runs = tuple(sorted(
-        (s.id, str((s.scenario or {}).get("scenario_id", s.id)), s.epoch, s.record)
-        for s in verdict.samples if s.record is not None))
+    runs = tuple(
+        sorted(
+            (s.id, str((s.scenario or {}).get("scenario_id", s.id)), s.epoch, s.record)
+            for s in verdict.samples
+            if s.record is not None
+        )
+    )
     listed, normalized = verdict.costs()
-    return Entry(card, path.as_posix(), runs, verdict.tokens, listed, normalized,
-                 season_of(card.family, card.task_set))
-
+    return Entry(
+        card,
+        path.as_posix(),
+        runs,
+        verdict.tokens,
+        listed,
+        normalized,
+        season_of(card.family, card.task_set),
+    )

@@ -22,13 +22,15 @@ def public_samples(name: str) -> dict[str, dict[str, Any]]:
 def expected_units(name: str, task_set: str, epochs: int) -> set[tuple[str, int]]:
     """(sample id, epoch) of every run the submission must hold."""
     chosen = task_sets(name)[task_set]
-    ids = [i for i, scenario in public_samples(name).items()
-           if chosen is None or scenario["scenario_id"] in chosen]
+    ids = [
+        i
+        for i, scenario in public_samples(name).items()
+        if chosen is None or scenario["scenario_id"] in chosen
+    ]
     return {(i, e) for i in ids for e in range(1, epochs + 1)}
 
 
-def coverage(name: str, task_set: str, epochs: int,
-             played: list[tuple[str, int]]) -> list[str]:
+def coverage(name: str, task_set: str, epochs: int, played: list[tuple[str, int]]) -> list[str]:
     """Why the runs played are not exactly the expected set; empty when they are."""
     want = expected_units(name, task_set, epochs)
     have = set(played)
@@ -36,11 +38,15 @@ def coverage(name: str, task_set: str, epochs: int,
     if len(played) != len(have):
         out.append("a (sample, epoch) appears more than once across the logs")
     if missing := sorted(want - have):
-        out.append(f"{len(missing)} run(s) of the {task_set} set missing, e.g. "
-                   f"{', '.join(f'{i} epoch {e}' for i, e in missing[:3])} (no cherry-picking)")
+        out.append(
+            f"{len(missing)} run(s) of the {task_set} set missing, e.g. "
+            f"{', '.join(f'{i} epoch {e}' for i, e in missing[:3])} (no cherry-picking)"
+        )
     if extra := sorted(have - want):
-        out.append(f"{len(extra)} run(s) outside the {task_set} set for {epochs} epoch(s), "
-                   f"e.g. {', '.join(f'{i[:40]} epoch {e}' for i, e in extra[:3])}")
+        out.append(
+            f"{len(extra)} run(s) outside the {task_set} set for {epochs} epoch(s), "
+            f"e.g. {', '.join(f'{i[:40]} epoch {e}' for i, e in extra[:3])}"
+        )
     return out
 
 
@@ -52,8 +58,14 @@ def public_settings(name: str) -> dict[str, Any]:
 
     spec = family(name)
     params = inspect.signature(spec.task_factory()).parameters
-    return {k: spec.public_args[k] if k in spec.public_args
-            else params[k].default if k in params else None for k in spec.task_params}
+    return {
+        k: spec.public_args[k]
+        if k in spec.public_args
+        else params[k].default
+        if k in params
+        else None
+        for k in spec.task_params
+    }
 
 
 def _setting(value: object) -> object:
@@ -69,15 +81,19 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
     agent may do or is shown, and must be the public default."""
     spec, public = family(name), public_settings(name)
     args = dict(task_args or {})
-    out = [f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
-           for k in args if k not in public]
+    out = [
+        f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
+        for k in args
+        if k not in public
+    ]
     for key, default in public.items():
         if key in spec.public_args:
             continue
         if key not in args:
-            out.append(f"task argument {key} is not recorded (the public setting is "
-                       f"{default!r})")
+            out.append(f"task argument {key} is not recorded (the public setting is {default!r})")
         elif _setting(args[key]) != _setting(default):
-            out.append(f"task argument {key}={str(args[key])[:40]!r} is not the public "
-                       f"setting {default!r}: it changes what the agent may do")
+            out.append(
+                f"task argument {key}={str(args[key])[:40]!r} is not the public "
+                f"setting {default!r}: it changes what the agent may do"
+            )
     return out

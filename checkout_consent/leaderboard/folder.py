@@ -24,8 +24,10 @@ ALLOWED = (
     re.compile(r"README\.md"),
     re.compile(r"logs/[A-Za-z0-9._+-]{1,200}\.eval"),
     re.compile(r"carts/[a-z0-9._-]{1,120}\.json"),  # carts: stored, never ranked
-    re.compile(r"cassettes/[A-Za-z0-9._-]{1,120}/(run\.json|[A-Za-z0-9._-]{1,160}"
-               r"\.(yaml\.gz|golden\.json))"),
+    re.compile(
+        r"cassettes/[A-Za-z0-9._-]{1,120}/(run\.json|[A-Za-z0-9._-]{1,160}"
+        r"\.(yaml\.gz|golden\.json))"
+    ),
 )
 
 
@@ -40,8 +42,9 @@ class Listing:
         return [f for f in self.files if f.startswith("logs/")]
 
     def cassette_runs(self) -> list[str]:
-        return sorted({"/".join(f.split("/")[:2]) for f in self.files
-                       if f.startswith("cassettes/")})
+        return sorted(
+            {"/".join(f.split("/")[:2]) for f in self.files if f.startswith("cassettes/")}
+        )
 
 
 def _walk(root: Path, rel: str, out: Listing, depth: int) -> None:
@@ -56,14 +59,19 @@ def _walk(root: Path, rel: str, out: Listing, depth: int) -> None:
             elif stat.S_ISREG(mode) and any(p.fullmatch(path) for p in ALLOWED):
                 out.files.append(path)
             else:
-                out.refusals.append(f"{path}: not a file a submission may hold "
-                                    "(see CONTRIBUTING.md, 'Submitting to the leaderboard')")
+                out.refusals.append(
+                    f"{path}: not a file a submission may hold "
+                    "(see CONTRIBUTING.md, 'Submitting to the leaderboard')"
+                )
 
 
 def _sizes(root: Path, out: Listing) -> None:
     sizes = {f: (root / f).stat().st_size for f in out.files}
-    out.refusals += [f"{f}: {n} bytes, over the {MAX_FILE_BYTES >> 20} MB cap per file"
-                     for f, n in sizes.items() if n > MAX_FILE_BYTES]
+    out.refusals += [
+        f"{f}: {n} bytes, over the {MAX_FILE_BYTES >> 20} MB cap per file"
+        for f, n in sizes.items()
+        if n > MAX_FILE_BYTES
+    ]
     if sum(sizes.values()) > MAX_TOTAL_BYTES:
         out.refusals.append(f"the folder holds over {MAX_TOTAL_BYTES >> 20} MB")
     for log in out.logs():

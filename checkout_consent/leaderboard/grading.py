@@ -57,11 +57,19 @@ def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
     scenario = (sample.metadata or {}).get("scenario")
     carried = scenario.get("scenario_id") if isinstance(scenario, dict) else None
     verdict = regrade_sample(world_for(spec.name, carried), sample, model)
-    tokens = (int(verdict.provenance.get("input_tokens", 0)),
-              int(verdict.provenance.get("output_tokens", 0)))
-    return SampleGrade(verdict.id, verdict.epoch, verdict.record, verdict.failure, *tokens,
-                       scenario if isinstance(scenario, dict) else None,
-                       sample_digest(sample, model))
+    tokens = (
+        int(verdict.provenance.get("input_tokens", 0)),
+        int(verdict.provenance.get("output_tokens", 0)),
+    )
+    return SampleGrade(
+        verdict.id,
+        verdict.epoch,
+        verdict.record,
+        verdict.failure,
+        *tokens,
+        scenario if isinstance(scenario, dict) else None,
+        sample_digest(sample, model),
+    )
 
 
 def regrade(path: Path) -> LogGrade:
@@ -83,8 +91,10 @@ def regrade(path: Path) -> LogGrade:
         return out
     out.family, out.world_version = spec.name, f"{spec.name}-{version}"
     if out.world_version != spec.world_version:
-        out.refusal = (f"world version {out.world_version[:60]!r} is unknown to this suite "
-                       f"(it grades {spec.world_version})")
+        out.refusal = (
+            f"world version {out.world_version[:60]!r} is unknown to this suite "
+            f"(it grades {spec.world_version})"
+        )
         return out
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         try:

@@ -27,8 +27,13 @@ from checkout_consent.leaderboard.board import View  # noqa: E402
 from checkout_consent.leaderboard.entries import Entry  # noqa: E402
 from checkout_consent.leaderboard.headline import headline  # noqa: E402
 
-STYLE: Any = {"svg.hashsalt": "checkout-consent-board", "svg.fonttype": "path",
-         "font.family": "DejaVu Sans", "font.size": 9, "path.simplify": False}
+STYLE: Any = {
+    "svg.hashsalt": "checkout-consent-board",
+    "svg.fonttype": "path",
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "path.simplify": False,
+}
 COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a"}
 EMPTY = "no submissions yet"
 NOT_APPLICABLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "#9a9a9a", "hatch": "////"}
@@ -45,7 +50,7 @@ def _svg(fig: Figure) -> str:
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 1] + "…"
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
 def limits(values: list[float], min_span: float) -> tuple[float, float]:
@@ -60,8 +65,16 @@ def limits(values: list[float], min_span: float) -> tuple[float, float]:
 
 def _empty(ax: Axes) -> None:
     ax.set_axis_off()
-    ax.text(0.5, 0.5, EMPTY, transform=ax.transAxes, ha="center", va="center", fontsize=12,
-            color="#666666")
+    ax.text(
+        0.5,
+        0.5,
+        EMPTY,
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        fontsize=12,
+        color="#666666",
+    )
 
 
 def _label(ax: Axes, text: str, x: float, y: float) -> None:
@@ -69,9 +82,15 @@ def _label(ax: Axes, text: str, x: float, y: float) -> None:
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     left = (x - x0) > 0.55 * (x1 - x0)
     high = (y - y0) > 0.85 * (y1 - y0)
-    ax.annotate(_short(text), (x, y), textcoords="offset points", fontsize=7,
-                xytext=(-6 if left else 6, -5 if high else 4), ha="right" if left else "left",
-                va="top" if high else "bottom")
+    ax.annotate(
+        _short(text),
+        (x, y),
+        textcoords="offset points",
+        fontsize=7,
+        xytext=(-6 if left else 6, -5 if high else 4),
+        ha="right" if left else "left",
+        va="top" if high else "bottom",
+    )
 
 
 def score_cost(view: View) -> str:
@@ -79,8 +98,13 @@ def score_cost(view: View) -> str:
     head = headline(view.family)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
-        ax.set_title(textwrap.fill(f"{view.family}{': ' + view.title if view.title else ''}: "
-                                   "score against cost (grey: controls)", 70))
+        ax.set_title(
+            textwrap.fill(
+                f"{view.family}{': ' + view.title if view.title else ''}: "
+                "score against cost (grey: controls)",
+                70,
+            )
+        )
         if not view.rows:
             _empty(ax)
             fig.tight_layout()
@@ -96,9 +120,14 @@ def score_cost(view: View) -> str:
         ax.xaxis.set_major_locator(MaxNLocator(6))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_dollars(v)))
         for row in view.rows:
-            ax.errorbar([row.entry.cost_normalized], [row.mean],
-                        yerr=[[row.mean - row.low], [row.high - row.mean]], fmt="o",
-                        color=COLOURS[row.entry.card.kind], capsize=3)
+            ax.errorbar(
+                [row.entry.cost_normalized],
+                [row.mean],
+                yerr=[[row.mean - row.low], [row.high - row.mean]],
+                fmt="o",
+                color=COLOURS[row.entry.card.kind],
+                capsize=3,
+            )
             _label(ax, row.entry.card.submission_id, row.entry.cost_normalized, row.mean)
         ax.set_xlabel("cost at normalized rates (USD, whole submission)")
         ax.set_ylabel(head.label + (" ($)" if head.unit == "$" else ""))
@@ -107,8 +136,14 @@ def score_cost(view: View) -> str:
         return _svg(fig)
 
 
-def _bars(title: str, groups: list[str], series: dict[str, list[float | None]], ylabel: str,
-          labels: dict[str, list[str]], not_applicable: str) -> str:
+def _bars(
+    title: str,
+    groups: list[str],
+    series: dict[str, list[float | None]],
+    ylabel: str,
+    labels: dict[str, list[str]],
+    not_applicable: str,
+) -> str:
     """Grouped bars on a 0-1 axis; None is drawn as a hatched placeholder, zero as a
     stroke on the axis in the series' colour, each named in the legend."""
     with plt.rc_context(STYLE):
@@ -125,16 +160,29 @@ def _bars(title: str, groups: list[str], series: dict[str, list[float | None]], 
                 if v is None:
                     patch.set(**NOT_APPLICABLE)
                 elif v == 0:
-                    ax.plot([x - width * 0.45, x + width * 0.45], [0, 0], color=colour,
-                            linewidth=3, solid_capstyle="butt", clip_on=False)
+                    ax.plot(
+                        [x - width * 0.45, x + width * 0.45],
+                        [0, 0],
+                        color=colour,
+                        linewidth=3,
+                        solid_capstyle="butt",
+                        clip_on=False,
+                    )
             ax.bar_label(bars, labels[name], fontsize=6, padding=2)
-        ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups, rotation=20,
-                      ha="right", fontsize=7)
+        ax.set_xticks(
+            [g + 0.4 - width / 2 for g in range(len(groups))],
+            groups,
+            rotation=20,
+            ha="right",
+            fontsize=7,
+        )
         ax.set_ylim(0, 1.1)
         ax.set_ylabel(ylabel)
         ax.set_title(textwrap.fill(title, 70))
-        handles += [Line2D([], [], color="black", linewidth=3, label="zero: a stroke on the axis"),
-                    Patch(**NOT_APPLICABLE, label=not_applicable)]
+        handles += [
+            Line2D([], [], color="black", linewidth=3, label="zero: a stroke on the axis"),
+            Patch(**NOT_APPLICABLE, label=not_applicable),
+        ]
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         fig.tight_layout()
         return _svg(fig)
@@ -147,7 +195,10 @@ def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
     per = {e.card.submission_id: spec.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
     series: dict[str, list[float | None]] = {
-        sid: [got[g][0] if g in got else None for g in groups] for sid, got in per.items()}
-    labels = {sid: [(got[g][1] or f"{got[g][0]:.2f}") if g in got else "n/a" for g in groups]
-              for sid, got in per.items()}
+        sid: [got[g][0] if g in got else None for g in groups] for sid, got in per.items()
+    }
+    labels = {
+        sid: [(got[g][1] or f"{got[g][0]:.2f}") if g in got else "n/a" for g in groups]
+        for sid, got in per.items()
+    }
     return _bars(title, groups, series, spec.ylabel, labels, spec.not_applicable)

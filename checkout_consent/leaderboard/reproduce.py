@@ -43,8 +43,10 @@ class Reproduction:
     def line(self) -> str:
         mean, low, high = self.claimed
         word = "REPRODUCED" if self.ok else "NOT REPRODUCED"
-        return (f"{word}  {self.key}: {self.model} re-run gives {self.rerun:.4f}; the "
-                f"submission's headline {mean:.4f} (95% CI {low:.4f} to {high:.4f})")
+        return (
+            f"{word}  {self.key}: {self.model} re-run gives {self.rerun:.4f}; the "
+            f"submission's headline {mean:.4f} (95% CI {low:.4f} to {high:.4f})"
+        )
 
 
 def _headline(verdict: Verdict, root: Path) -> tuple[float, float, float]:
@@ -62,13 +64,19 @@ def _rerun(root: Path, verdict: Verdict, log_dir: Path) -> Verdict:
     out = Verdict(str(root), card=card)
     for log in list_folder(root).logs():
         args: dict[str, Any] = regrade(root / log).task_args
-        [run] = run_models(family(card.family), [card.model.id], task_args=args,
-                           epochs=card.epochs, log_dir=log_dir)
+        [run] = run_models(
+            family(card.family),
+            [card.model.id],
+            task_args=args,
+            epochs=card.epochs,
+            log_dir=log_dir,
+        )
         out.samples += regrade(Path(run.log_path)).samples
     failed = [s for s in out.samples if s.failure is not None]
     if failed:
-        raise ReproduceError(f"the re-run's sample {failed[0].id} fails integrity: "
-                             f"{failed[0].failure}")
+        raise ReproduceError(
+            f"the re-run's sample {failed[0].id} fails integrity: {failed[0].failure}"
+        )
     return out
 
 
@@ -83,8 +91,12 @@ def reproduce(root: Path, log_dir: Path | None = None) -> Reproduction:
     with tempfile.TemporaryDirectory(prefix="cc-reproduce-") as tmp:
         rerun = _rerun(root, verdict, Path(log_dir or tmp))
     card = verdict.card
-    return Reproduction(f"{card.family}/{card.submission_id}", card.model.id,
-                        _headline(verdict, root), _headline(rerun, root)[0])
+    return Reproduction(
+        f"{card.family}/{card.submission_id}",
+        card.model.id,
+        _headline(verdict, root),
+        _headline(rerun, root)[0],
+    )
 
 
 def folder_digest(root: Path) -> str:
@@ -97,9 +109,12 @@ def record(board: Path, root: Path, done: Reproduction) -> Path:
     """Write a reproduced submission into `board`/reproduced.yaml (sorted, one entry each)."""
     path = board / RECORD_NAME
     marks = read_marks(board)
-    marks[done.key] = {"digest": folder_digest(root), "model": done.model,
-                       "rerun_mean": round(done.rerun, 6),
-                       "date": datetime.date.today().isoformat()}
+    marks[done.key] = {
+        "digest": folder_digest(root),
+        "model": done.model,
+        "rerun_mean": round(done.rerun, 6),
+        "date": datetime.date.today().isoformat(),
+    }
     path.write_text(yaml.safe_dump(dict(sorted(marks.items())), sort_keys=True))
     return path
 

@@ -83,8 +83,10 @@ def _refuse_aliases(text: str) -> None:
 
 def _lines(error: ValidationError, section: str | None = None) -> list[str]:
     where = "" if error.title == "Card" or section is None else f"{section}."
-    return [f"{CARD_NAME}: {where}{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
-            for e in error.errors()]
+    return [
+        f"{CARD_NAME}: {where}{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
+        for e in error.errors()
+    ]
 
 
 def parse_card(text: str) -> Card:

@@ -29,24 +29,27 @@ def files(views: list[View]) -> dict[str, str]:
     out: dict[str, str] = {}
     body = [f"<h1>checkout-consent leaderboard</h1><p>{inline(GENERATED)}</p>"]
     nav = "".join(f'<li><a href="#{slug(v)}">{html.escape(heading(v))}</a></li>' for v in views)
-    body.append(f'<nav><ul>{nav}</ul></nav>')
+    body.append(f"<nav><ul>{nav}</ul></nav>")
     for view in views:
         name = f"plots/{slug(view)}-score-cost.svg"
         out[name] = plots.score_cost(view)
-        body += [f'<section><h2>{html.escape(heading(view))}</h2>', html_table(view),
-                 f"<p>pass^k counts a run as passed when: "
-                 f"{inline(passed_note(view.family))}.</p>",
-                 f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
-                 'against cost"></figure>']
+        body += [
+            f"<section><h2>{html.escape(heading(view))}</h2>",
+            html_table(view),
+            f"<p>pass^k counts a run as passed when: {inline(passed_note(view.family))}.</p>",
+            f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
+            'against cost"></figure>',
+        ]
         extra = _extra(view)
         if extra is not None:
             out[extra[0]] = extra[1]
             body.append(f'<figure><img src="{extra[0]}" alt="{html.escape(extra[2])}"></figure>')
         body.append("</section>")
-    out["index.html"] = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                         "<title>checkout-consent leaderboard</title>"
-                         f"<style>{CSS}</style></head><body>\n" + "\n".join(body)
-                         + "\n</body></html>\n")
+    out["index.html"] = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        "<title>checkout-consent leaderboard</title>"
+        f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
     return out
 
 

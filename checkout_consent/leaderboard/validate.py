@@ -31,14 +31,19 @@ def _check_card(card: Card, root: Path) -> list[str]:
         return [f"family {card.family!r} is not one this suite ships"]
     out = []
     if card.world_version != spec.world_version:
-        out.append(f"world version {card.world_version!r} is unknown to this suite "
-                   f"(it grades {spec.world_version}); re-run with this checkout")
+        out.append(
+            f"world version {card.world_version!r} is unknown to this suite "
+            f"(it grades {spec.world_version}); re-run with this checkout"
+        )
     if card.task_set not in task_sets(card.family):
-        out.append(f"task set {card.task_set!r}: {card.family} accepts "
-                   f"{', '.join(task_sets(card.family))}")
+        out.append(
+            f"task set {card.task_set!r}: {card.family} accepts {', '.join(task_sets(card.family))}"
+        )
     if root.name != card.submission_id or root.parent.name != card.family:
-        out.append(f"the folder must be <family>/<submission_id>, i.e. "
-                   f"{card.family}/{card.submission_id} (it is {root.parent.name}/{root.name})")
+        out.append(
+            f"the folder must be <family>/<submission_id>, i.e. "
+            f"{card.family}/{card.submission_id} (it is {root.parent.name}/{root.name})"
+        )
     return out
 
 
@@ -58,8 +63,10 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
         if s.failure is not None:
             out.append(f"{name}: sample {s.id[:60]} epoch {s.epoch}: INTEGRITY: {s.failure}")
         elif s.scenario is not None and s.id in public and s.scenario != public[s.id]:
-            out.append(f"{name}: sample {s.id[:60]} epoch {s.epoch}: played with settings "
-                       "other than the public set's")
+            out.append(
+                f"{name}: sample {s.id[:60]} epoch {s.epoch}: played with settings "
+                "other than the public set's"
+            )
     return out
 
 
@@ -67,11 +74,15 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
     tokens_in, tokens_out = verdict.tokens
     out = []
     if (card.tokens.input, card.tokens.output) != (tokens_in, tokens_out):
-        out.append(f"card tokens {card.tokens.input} in / {card.tokens.output} out, the logs "
-                   f"say {tokens_in} in / {tokens_out} out")
+        out.append(
+            f"card tokens {card.tokens.input} in / {card.tokens.output} out, the logs "
+            f"say {tokens_in} in / {tokens_out} out"
+        )
     listed = eval_cost_usd(card.model.id, tokens_in, tokens_out)
-    pairs = [("list", card.cost.list_usd, listed),
-             ("normalized", card.cost.normalized_usd, normalized_cost_usd(tokens_in, tokens_out))]
+    pairs = [
+        ("list", card.cost.list_usd, listed),
+        ("normalized", card.cost.normalized_usd, normalized_cost_usd(tokens_in, tokens_out)),
+    ]
     for what, said, real in pairs:
         close = said is not None and real is not None and abs(said - real) <= max(0.005, real / 100)
         if not (close or (said is None and real is None)):
@@ -92,15 +103,19 @@ def _compare(run: str, replayed: dict[str, dict], verdict: Verdict) -> list[str]
 
     graded = {unit_stem(f"{s.id}-{s.epoch}"): s for s in verdict.samples}
     if set(replayed) != set(graded):
-        return [f"{run}: replays {len(replayed)} run(s), the logs hold {len(graded)}: a "
-                "cassette must record the whole submitted run"]
+        return [
+            f"{run}: replays {len(replayed)} run(s), the logs hold {len(graded)}: a "
+            "cassette must record the whole submitted run"
+        ]
     out = []
     for unit, record in sorted(replayed.items()):
         facts, mine = record.get("provenance") or {}, graded[unit]
         if _kept(mine.record) != _kept(record):
             out.append(f"{run}: {unit}: the replayed record differs from the re-graded log")
         elif (facts.get("input_tokens"), facts.get("output_tokens")) != (
-                mine.input_tokens, mine.output_tokens):
+            mine.input_tokens,
+            mine.output_tokens,
+        ):
             out.append(f"{run}: {unit}: the replayed tokens differ from the log's")
     return out
 
@@ -120,8 +135,9 @@ def _check_cassettes(root: Path, runs: list[str], verdict: Verdict) -> list[str]
         out += [f"{run}: {d}" for d in outcome.differences[:5]]
         recorded = store.Manifest.read(root / run).model
         if verdict.card is not None and recorded != verdict.card.model.id:
-            out.append(f"{run}: recorded {recorded[:80]!r}, the card says "
-                       f"{verdict.card.model.id!r}")
+            out.append(
+                f"{run}: recorded {recorded[:80]!r}, the card says {verdict.card.model.id!r}"
+            )
         out += _compare(run, outcome.records, verdict)
     return out
 
@@ -146,11 +162,13 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         grade = regrade(root / log)
         verdict.refusals += _check_log(card, grade)
         verdict.samples += grade.samples
-    verdict.refusals += coverage(card.family, card.task_set, card.epochs,
-                                 [(s.id, s.epoch) for s in verdict.samples])
+    verdict.refusals += coverage(
+        card.family, card.task_set, card.epochs, [(s.id, s.epoch) for s in verdict.samples]
+    )
     verdict.refusals += _check_costs(card, verdict)
-    verdict.refusals += copied_from(root, card, {s.digest: (s.id, s.epoch)
-                                                 for s in verdict.samples if s.digest})
+    verdict.refusals += copied_from(
+        root, card, {s.digest: (s.id, s.epoch) for s in verdict.samples if s.digest}
+    )
     if cassettes and listing.cassette_runs() and not verdict.refusals:
         verdict.refusals += _check_cassettes(root, listing.cassette_runs(), verdict)
     return verdict

@@ -32,8 +32,10 @@ class Verdict:
 
     @property
     def tokens(self) -> tuple[int, int]:
-        return (sum(s.input_tokens for s in self.samples),
-                sum(s.output_tokens for s in self.samples))
+        return (
+            sum(s.input_tokens for s in self.samples),
+            sum(s.output_tokens for s in self.samples),
+        )
 
     def costs(self) -> tuple[float | None, float]:
         model = self.card.model.id if self.card else ""
@@ -47,7 +49,9 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         card = self.card
         return {
-            "directory": self.directory, "ok": self.ok, "status": self.status(),
+            "directory": self.directory,
+            "ok": self.ok,
+            "status": self.status(),
             "refusals": self.refusals,
             "family": card.family if card else None,
             "submission_id": card.submission_id if card else None,
@@ -62,15 +66,19 @@ class Verdict:
         head = f"{self.status()}  {self.directory}"
         lines = [head]
         if card is not None:
-            lines.append(f"  {card.family} / {card.submission_id}: {card.kind} {card.model.id}, "
-                         f"{card.world_version}, task set {card.task_set}, {card.epochs} epoch(s)")
+            lines.append(
+                f"  {card.family} / {card.submission_id}: {card.kind} {card.model.id}, "
+                f"{card.world_version}, task set {card.task_set}, {card.epochs} epoch(s)"
+            )
         if self.samples:
             failed = sum(1 for s in self.samples if s.failure is not None)
             listed, normalized = self.costs()
-            lines.append(f"  re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
-                         f" tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
-                         f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
-                         f"{fmt_dollars(normalized, 4)}")
+            lines.append(
+                f"  re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
+                f" tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
+                f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
+                f"{fmt_dollars(normalized, 4)}"
+            )
         lines += [f"  - {r}" for r in self.refusals[:SHOWN]]
         if len(self.refusals) > SHOWN:
             lines.append(f"  ... and {len(self.refusals) - SHOWN} more (--json lists them all)")

@@ -44,11 +44,19 @@ SPEC = FamilySpec(
     grade=grader.grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(system=lambda scenario: system_prompt(dataset.policy_text()),
-                    opening=opening, turns=MAX_TURNS),
-    headline=Headline("score", "mean", "%", family="pizza",
-                      passed=lambda r: r["score"] == 1.0,
-                      passed_means="score 1 (every check met, no policy violation)"),
+    episode=Episode(
+        system=lambda scenario: system_prompt(dataset.policy_text()),
+        opening=opening,
+        turns=MAX_TURNS,
+    ),
+    headline=Headline(
+        "score",
+        "mean",
+        "%",
+        family="pizza",
+        passed=lambda r: r["score"] == 1.0,
+        passed_means="score 1 (every check met, no policy violation)",
+    ),
     task_factory=lambda: _task(),
     public_args={},
     task_params={
@@ -56,7 +64,7 @@ SPEC = FamilySpec(
         "replies": "false silences the customer (the seed's one-shot setting; default true)",
         "tasks": "task ids or template names, comma-separated (default: all)",
         "splits": "several splits at once, each named by its seed, e.g. 1-3 or 4,7 "
-                  "(instead of split)",
+        "(instead of split)",
         "max_turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
     controls=CONTROLS,
@@ -66,7 +74,6 @@ SPEC = FamilySpec(
     scenario_for=dataset.scenario,
     sample_id=lambda scenario: scenario.scenario_id,
     task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
-    rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref),
-                                            replies=dataset.replies_of(ref)),
+    rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref), replies=dataset.replies_of(ref)),
     recorded=(("openai", "reference"), ("openai", "mock")),
 )

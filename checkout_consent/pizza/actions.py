@@ -42,18 +42,30 @@ def _record(state: State, order: Order) -> dict[str, Any]:
     customer = state.task.customer
     return {
         "order_id": order.order_id,
-        "customer": {"customer_id": customer.customer_id, "name": customer.name,
-                     "prior_orders": customer.prior_orders,
-                     "quality_complaints_last_30_days": customer.quality_complaints_30d,
-                     "refunds_last_60_days": customer.refunds_60d},
-        "lines": [{"line_id": ln.line_id, "item": ln.name, "qty": ln.qty,
-                   "unit_price": fmt(ln.unit_cents), "toppings": list(ln.toppings)}
-                  for ln in order.lines],
-        "delivery_fee": fmt(order.delivery_fee_cents), "total_paid": fmt(order.total_cents),
+        "customer": {
+            "customer_id": customer.customer_id,
+            "name": customer.name,
+            "prior_orders": customer.prior_orders,
+            "quality_complaints_last_30_days": customer.quality_complaints_30d,
+            "refunds_last_60_days": customer.refunds_60d,
+        },
+        "lines": [
+            {
+                "line_id": ln.line_id,
+                "item": ln.name,
+                "qty": ln.qty,
+                "unit_price": fmt(ln.unit_cents),
+                "toppings": list(ln.toppings),
+            }
+            for ln in order.lines
+        ],
+        "delivery_fee": fmt(order.delivery_fee_cents),
+        "total_paid": fmt(order.total_cents),
         "minutes_late": order.minutes_late,
         "delivery_address_entered_by_customer": order.delivered_to,
         "driver_delivered_to": order.delivered_to,
-        "customer_note": order.note, "remedies_so_far": _remedies_on(state, order.order_id),
+        "customer_note": order.note,
+        "remedies_so_far": _remedies_on(state, order.order_id),
     }
 
 
@@ -65,8 +77,9 @@ def lookup_order(state: State, order_id: str) -> Outcome[State]:
     """
     order = _order(state, order_id)
     observation = json.dumps(_record(state, order))
-    return Outcome(state.model_copy(update={"lookups": (*state.lookups, order.order_id)}),
-                   observation)
+    return Outcome(
+        state.model_copy(update={"lookups": (*state.lookups, order.order_id)}), observation
+    )
 
 
 def issue_refund(state: State, order_id: str, amount: float, reason: str) -> Outcome[State]:
@@ -84,8 +97,10 @@ def issue_refund(state: State, order_id: str, amount: float, reason: str) -> Out
         raise ActionError(f"order {order.order_id} has already been refunded in full")
     cents = need_cents("amount", amount, 1, left)
     refund = Money(order_id=order.order_id, cents=cents, reason=need_str("reason", reason))
-    return Outcome(state.model_copy(update={"refunds": (*state.refunds, refund)}),
-                   f"Refunded {fmt(cents)} to the card used for {order.order_id}.")
+    return Outcome(
+        state.model_copy(update={"refunds": (*state.refunds, refund)}),
+        f"Refunded {fmt(cents)} to the card used for {order.order_id}.",
+    )
 
 
 def issue_credit(state: State, order_id: str, amount: float, reason: str) -> Outcome[State]:
@@ -99,8 +114,10 @@ def issue_credit(state: State, order_id: str, amount: float, reason: str) -> Out
     order = _order(state, order_id)
     cents = need_cents("amount", amount, 1, CREDIT_LIMIT_CENTS)
     credit = Money(order_id=order.order_id, cents=cents, reason=need_str("reason", reason))
-    return Outcome(state.model_copy(update={"credits": (*state.credits, credit)}),
-                   f"Added {fmt(cents)} store credit to {state.task.customer.name}'s account.")
+    return Outcome(
+        state.model_copy(update={"credits": (*state.credits, credit)}),
+        f"Added {fmt(cents)} store credit to {state.task.customer.name}'s account.",
+    )
 
 
 def remake_order(state: State, order_id: str, line_id: str) -> Outcome[State]:
@@ -117,8 +134,10 @@ def remake_order(state: State, order_id: str, line_id: str) -> Outcome[State]:
         known = ", ".join(ln.line_id for ln in order.lines)
         raise ActionError(f"order {order.order_id} has no line {wanted!r}; lines: {known}")
     remake = Remake(order_id=order.order_id, line_id=line.line_id)
-    return Outcome(state.model_copy(update={"remakes": (*state.remakes, remake)}),
-                   f"The kitchen is remaking {line.qty} x {line.name} for {order.order_id}.")
+    return Outcome(
+        state.model_copy(update={"remakes": (*state.remakes, remake)}),
+        f"The kitchen is remaking {line.qty} x {line.name} for {order.order_id}.",
+    )
 
 
 def escalate(state: State, order_id: str, category: str, note: str) -> Outcome[State]:
@@ -131,10 +150,15 @@ def escalate(state: State, order_id: str, category: str, note: str) -> Outcome[S
     """
     order = _order(state, order_id)
     chosen = need_choice("category", category, CATEGORIES)
-    item = Escalation(order_id=order.order_id, category=chosen,  # type: ignore[arg-type]
-                      note=need_str("note", note))
-    return Outcome(state.model_copy(update={"escalations": (*state.escalations, item)}),
-                   f"Escalated {order.order_id} to the {chosen} team.")
+    item = Escalation(
+        order_id=order.order_id,
+        category=chosen,  # type: ignore[arg-type]
+        note=need_str("note", note),
+    )
+    return Outcome(
+        state.model_copy(update={"escalations": (*state.escalations, item)}),
+        f"Escalated {order.order_id} to the {chosen} team.",
+    )
 
 
 def message_customer(state: State, text: str) -> Outcome[State]:
@@ -152,8 +176,11 @@ def message_customer(state: State, text: str) -> Outcome[State]:
     if answer.shares_id:
         update["id_shared"] = True
     name = state.task.customer.name
-    seen = f'Message sent to {name}. {name} replied: "{answer.text}"' if answer.text else (
-        f"Message sent to {name}.")
+    seen = (
+        f'Message sent to {name}. {name} replied: "{answer.text}"'
+        if answer.text
+        else (f"Message sent to {name}.")
+    )
     if answer.kind == "left":
         seen += " (The customer has left the chat and will not reply again.)"
     return Outcome(state.model_copy(update=update), seen)

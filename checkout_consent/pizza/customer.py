@@ -44,8 +44,11 @@ def respond(state: State, text: str) -> CustomerReply:
     script = state.task.complaint.script
     asks = asks_for_order_id(text)
     if not state.id_shared:
-        return CustomerReply(script.id_given, "id", True) if asks else CustomerReply(
-            script.no_id, "nudge", False)
+        return (
+            CustomerReply(script.id_given, "id", True)
+            if asks
+            else CustomerReply(script.no_id, "nudge", False)
+        )
     if state.remedies_given == 0:
         if asks:
             return CustomerReply(script.id_again, "id", False)

@@ -51,8 +51,7 @@ def hidden_path(seed: int) -> Path:
 
 def dumps(tasks: Iterable[Task]) -> str:
     """The byte-stable text of a split: one compact JSON object per line, keys in model order."""
-    return "".join(json.dumps(t.model_dump(mode="json"), ensure_ascii=False) + "\n"
-                   for t in tasks)
+    return "".join(json.dumps(t.model_dump(mode="json"), ensure_ascii=False) + "\n" for t in tasks)
 
 
 def write_split(seed: int, split: str) -> Path:
@@ -76,7 +75,7 @@ def public_tasks() -> tuple[Task, ...]:
 
 
 def split_tasks(split: str | int | None = None) -> list[Task]:
-    """"public" (default) or a hidden seed's tasks (generating the file if it is absent)."""
+    """ "public" (default) or a hidden seed's tasks (generating the file if it is absent)."""
     if split in (None, "public", str(PUBLIC_SEED), PUBLIC_SEED):
         return list(public_tasks())
     path = hidden_path(seed := int(str(split).removeprefix("hidden-")))
@@ -94,15 +93,17 @@ def resolve(scenario: Scenario) -> Task:
     """The task a scenario names: task `scenario_id` of the split of seed `scenario.seed`."""
     task = _by_id(scenario.seed).get(scenario.scenario_id)
     if task is None:
-        raise KeyError(f"no pizza task {scenario.scenario_id!r} in the split of seed "
-                       f"{scenario.seed}")
+        raise KeyError(
+            f"no pizza task {scenario.scenario_id!r} in the split of seed {scenario.seed}"
+        )
     return task
 
 
 def scenario_of(task: Task, *, replies: bool = True) -> Scenario:
     """The reference a sample carries: task id, split seed (Task.seed), the `replies` knob."""
-    return Scenario(family="pizza", scenario_id=task.task_id, seed=task.seed,
-                    params={"replies": replies})
+    return Scenario(
+        family="pizza", scenario_id=task.task_id, seed=task.seed, params={"replies": replies}
+    )
 
 
 def replies_of(scenario: Scenario) -> bool:
@@ -112,16 +113,23 @@ def replies_of(scenario: Scenario) -> bool:
 def find_task(task_id: str) -> Task:
     """A task by id: hidden ids end in "-s<seed>", the others are public."""
     found = _HIDDEN_ID.search(task_id)
-    return resolve(Scenario(family="pizza", scenario_id=task_id,
-                            seed=int(found.group(1)) if found else PUBLIC_SEED))
+    return resolve(
+        Scenario(
+            family="pizza", scenario_id=task_id, seed=int(found.group(1)) if found else PUBLIC_SEED
+        )
+    )
 
 
-def select_tasks(split: str | int = "public", splits: str | int | None = None,
-                 only: str | None = None) -> list[Task]:
+def select_tasks(
+    split: str | int = "public", splits: str | int | None = None, only: str | None = None
+) -> list[Task]:
     """The tasks of a split (or of several splits, each named by its seed), filtered by id
     or template."""
-    pool = ([t for s in parse_seeds(splits) for t in split_tasks(s)] if splits is not None
-            else split_tasks(split))
+    pool = (
+        [t for s in parse_seeds(splits) for t in split_tasks(s)]
+        if splits is not None
+        else split_tasks(split)
+    )
     if not only:
         return pool
     wanted = {w.strip() for w in str(only).split(",") if w.strip()}
@@ -132,8 +140,12 @@ def select_tasks(split: str | int = "public", splits: str | int | None = None,
     return chosen
 
 
-def scenarios(split: str | int = "public", splits: str | int | None = None,
-              only: str | None = None, replies: bool | str = True) -> list[Scenario]:
+def scenarios(
+    split: str | int = "public",
+    splits: str | int | None = None,
+    only: str | None = None,
+    replies: bool | str = True,
+) -> list[Scenario]:
     """The task arguments of a run (often strings from a command line) -> its scenarios."""
     talk = parse_flag(replies, "replies")
     return [scenario_of(t, replies=talk) for t in select_tasks(split, splits, only)]

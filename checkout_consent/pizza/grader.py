@@ -51,10 +51,12 @@ def check(evs: Sequence[Event], expected: Expected, order_id: str) -> Checks:
         remedy=_remedy_ok(acts, expected, order_id),
         amount=bool(acts) and money == expected.amount_cents and stray == 0,
         # a lookup earns credit only when a remedy or escalation follows it
-        verified=bool(acts) and any(e.kind == "lookup" and e.order_id == order_id
-                                    and e.at < first_act for e in evs),
-        message=bool(acts) and any(e.kind == "message" and e.at > last_act
-                                   and states_outcome(e.text, acts) for e in evs),
+        verified=bool(acts)
+        and any(e.kind == "lookup" and e.order_id == order_id and e.at < first_act for e in evs),
+        message=bool(acts)
+        and any(
+            e.kind == "message" and e.at > last_act and states_outcome(e.text, acts) for e in evs
+        ),
     )
 
 
@@ -73,19 +75,29 @@ def grade(scenario: Scenario, run: Replay[State], turns: Turns) -> PizzaRecord:
     checks, breaches = check(evs, expected, order_id), violations(evs, expected, order_id)
     passed = sum(getattr(checks, name) for name in CHECKS)
     return PizzaRecord(
-        task_id=task.task_id, template=task.template,
-        score=0.0 if breaches else passed / len(CHECKS), checks=checks,
-        policy_violations=breaches, expected_remedy=expected.remedy,
-        expected_amount_cents=expected.amount_cents, given=_given(side_effects(evs)),
-        calls=len(run.calls), failed_calls=sum(1 for s in run.steps if not s.ok),
-        replies=run.initial.replies, world_version=WORLD_VERSION)
+        task_id=task.task_id,
+        template=task.template,
+        score=0.0 if breaches else passed / len(CHECKS),
+        checks=checks,
+        policy_violations=breaches,
+        expected_remedy=expected.remedy,
+        expected_amount_cents=expected.amount_cents,
+        given=_given(side_effects(evs)),
+        calls=len(run.calls),
+        failed_calls=sum(1 for s in run.steps if not s.ok),
+        replies=run.initial.replies,
+        world_version=WORLD_VERSION,
+    )
 
 
 def metrics(record: PizzaRecord) -> dict[str, float]:
     """The reducible numbers of a record (Score.value); every one reads higher-is-better
     (`no_violation` is 1.0 when the run breached no policy rule)."""
-    return {"score": record.score, **{name: float(getattr(record.checks, name)) for name in CHECKS},
-            "no_violation": float(not record.policy_violations)}
+    return {
+        "score": record.score,
+        **{name: float(getattr(record.checks, name)) for name in CHECKS},
+        "no_violation": float(not record.policy_violations),
+    }
 
 
 def explain(record: PizzaRecord) -> str:

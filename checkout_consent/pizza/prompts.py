@@ -19,4 +19,4 @@ def system_prompt(policy: str) -> str:
 def complaint_message(task: Task, *, replies: bool = True) -> str:
     """The first user message of a sample: the customer's complaint, as they wrote it."""
     text = task.complaint.text if replies else task.complaint.text_with_id
-    return f"New complaint from {task.customer.name}:\n\n\"{text}\""
+    return f'New complaint from {task.customer.name}:\n\n"{text}"'

@@ -149,4 +149,3 @@ class State(Frozen):
     @property
     def remedies_given(self) -> int:
         return len(self.refunds) + len(self.credits) + len(self.remakes) + len(self.escalations)
-

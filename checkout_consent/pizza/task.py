@@ -22,8 +22,13 @@ def pizza_scorer() -> Scorer:
 
 
 @task
-def pizza(split: str = "public", replies: bool | str = True, tasks: str | list[str] | None = None,
-          splits: str | None = None, max_turns: int | str = MAX_TURNS) -> Task:
+def pizza(
+    split: str = "public",
+    replies: bool | str = True,
+    tasks: str | list[str] | None = None,
+    splits: str | None = None,
+    max_turns: int | str = MAX_TURNS,
+) -> Task:
     """The refund desk. `split`: "public" or a hidden seed; `splits`: several splits, each
     named by its seed (e.g. 1-3); `replies=false` silences the customer (the seed's one-shot
     setting); `tasks`: ids or template names, comma-separated."""

@@ -8,7 +8,11 @@ from checkout_consent.pizza import SPEC
 from checkout_consent.runtime.tools import action_tools
 
 TOOL_NAMES = (
-    "lookup_order", "issue_refund", "remake_order", "issue_credit", "escalate",
+    "lookup_order",
+    "issue_refund",
+    "remake_order",
+    "issue_credit",
+    "escalate",
     "message_customer",
 )
 

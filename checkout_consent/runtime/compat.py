@@ -57,8 +57,12 @@ def tool_info_cache_size() -> int:
     return len(_tool_info_cache)
 
 
-def read_log_samples(location: str, keys: list[tuple[str | int, int]],
-                     exclude_fields: set[str], each: Callable[[Any], None]) -> None:
+def read_log_samples(
+    location: str,
+    keys: list[tuple[str | int, int]],
+    exclude_fields: set[str],
+    each: Callable[[Any], None],
+) -> None:
     """Hand every (id, epoch) sample of a finished .eval log to `each`, parsed without
     `exclude_fields`, one at a time (none is kept), through one zip reader.
 
@@ -75,8 +79,11 @@ def read_log_samples(location: str, keys: list[tuple[str | int, int]],
         async with AsyncFilesystem() as fs:
             reader = AsyncZipReader(fs, location)
             for sample_id, epoch in keys:
-                each(await EvalRecorder.read_log_sample(
-                    location, sample_id, epoch, exclude_fields=exclude_fields, reader=reader))
+                each(
+                    await EvalRecorder.read_log_sample(
+                        location, sample_id, epoch, exclude_fields=exclude_fields, reader=reader
+                    )
+                )
 
     anyio.run(read_all)
 

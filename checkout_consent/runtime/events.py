@@ -40,18 +40,29 @@ def stream(events: Sequence[Any]) -> tuple[list[ModelCall], list[StreamTurn]]:
                 continue
             usage = output.usage
             made = output.message.tool_calls or []
-            turns.append(StreamTurn(len(made), usage.input_tokens if usage else 0,
-                                    usage.output_tokens if usage else 0, str(output.stop_reason)))
+            turns.append(
+                StreamTurn(
+                    len(made),
+                    usage.input_tokens if usage else 0,
+                    usage.output_tokens if usage else 0,
+                    str(output.stop_reason),
+                )
+            )
             open_calls = {}
             for tc in made:
                 open_calls[tc.id] = len(calls)
-                calls.append(ModelCall(len(turns) - 1, tc.function, dict(tc.arguments or {}),
-                                       None, False, False))
+                calls.append(
+                    ModelCall(
+                        len(turns) - 1, tc.function, dict(tc.arguments or {}), None, False, False
+                    )
+                )
         elif isinstance(event, ToolEvent) and not event.pending and event.id in open_calls:
             i, error = open_calls.pop(event.id), event.error
             if event.function != calls[i].tool:  # the tool that ran is not the one called
                 calls[i] = calls[i]._replace(tool=f"{calls[i].tool} (run as {event.function})")
             calls[i] = calls[i]._replace(
-                shown=error.message if error else _text(event.result), error=error is not None,
-                reached=error is None or error.type not in _NOT_RUN)
+                shown=error.message if error else _text(event.result),
+                error=error is not None,
+                reached=error is None or error.type not in _NOT_RUN,
+            )
     return calls, turns

@@ -21,8 +21,10 @@ def tasks_root() -> Path:
     try:
         root = importlib.resources.files(TASKS_PACKAGE)
     except ModuleNotFoundError:
-        raise FileNotFoundError(f"the scenario data ({TASKS_PACKAGE}) is not installed; "
-                                "reinstall the suite (pip install checkout_consent)") from None
+        raise FileNotFoundError(
+            f"the scenario data ({TASKS_PACKAGE}) is not installed; "
+            "reinstall the suite (pip install checkout_consent)"
+        ) from None
     path = Path(str(root))
     if not path.is_dir():  # a zip import is not supported: the tasks are read as files
         raise FileNotFoundError(f"the scenario data ({TASKS_PACKAGE}) is not a directory")

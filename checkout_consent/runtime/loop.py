@@ -22,18 +22,30 @@ def run_config(state: TaskState) -> GenerateConfig:
     its scenario reference (for `serve-controls`, whose controls read the scenario from
     structure). Headers are never shown to the model."""
     scenario = json.dumps(state.metadata["scenario"], sort_keys=True, separators=(",", ":"))
-    return GenerateConfig(extra_headers={"x-cc-run-unit": f"{state.sample_id}-{state.epoch}",
-                                         SCENARIO_HEADER: scenario})
+    return GenerateConfig(
+        extra_headers={
+            "x-cc-run-unit": f"{state.sample_id}-{state.epoch}",
+            SCENARIO_HEADER: scenario,
+        }
+    )
 
 
 def traced_since(before: int) -> tuple[TracedCall, ...]:
     """The calls the sample's trace gained since it held `before`."""
-    return tuple(TracedCall(c["tool"], c["args"], c["ok"], c["observation"])
-                 for c in live().calls[before:])
+    return tuple(
+        TracedCall(c["tool"], c["args"], c["ok"], c["observation"]) for c in live().calls[before:]
+    )
 
 
-async def take_turn(state: TaskState, tools: Sequence[ToolDef], model: Model,
-                    config: GenerateConfig, *, phase: int, window: int = 0) -> Turned:
+async def take_turn(
+    state: TaskState,
+    tools: Sequence[ToolDef],
+    model: Model,
+    config: GenerateConfig,
+    *,
+    phase: int,
+    window: int = 0,
+) -> Turned:
     """One model turn within `phase`: generate, record the turn, run its tool calls.
 
     After a context trim the model is sent the opening two messages and those from
@@ -44,21 +56,30 @@ async def take_turn(state: TaskState, tools: Sequence[ToolDef], model: Model,
     try:
         output = await model.generate(seen, list(tools), config=config)
     except LimitExceededError:
-        record_generation(Generation(phase=phase, input_tokens=0, output_tokens=0,
-                                     tool_calls=0, stop_reason="context_overflow"))
+        record_generation(
+            Generation(
+                phase=phase,
+                input_tokens=0,
+                output_tokens=0,
+                tool_calls=0,
+                stop_reason="context_overflow",
+            )
+        )
         return Turned(overflow=True)
     state.messages.append(output.message)
     state.output = output
     calls = output.message.tool_calls or []
     usage = output.usage
-    record_generation(Generation(
-        phase=phase,
-        input_tokens=usage.input_tokens if usage else 0,
-        output_tokens=usage.output_tokens if usage else 0,
-        tool_calls=len(calls),
-        stop_reason=str(output.stop_reason),
-        latency_s=round(float(output.time or 0.0), 6),  # the provider's wall time: provenance
-    ))
+    record_generation(
+        Generation(
+            phase=phase,
+            input_tokens=usage.input_tokens if usage else 0,
+            output_tokens=usage.output_tokens if usage else 0,
+            tool_calls=len(calls),
+            stop_reason=str(output.stop_reason),
+            latency_s=round(float(output.time or 0.0), 6),  # the provider's wall time: provenance
+        )
+    )
     if output.stop_reason == "model_length":
         return Turned(overflow=True)
     if not calls:

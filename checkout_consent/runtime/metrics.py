@@ -71,8 +71,7 @@ def pass_hat(key: str, full: float = 1.0) -> Metric:
     without replacement all reach `key` == `full` (tau-bench's estimator), over samples."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        trials = [(str(s.sample_id), v == full) for s in scores
-                  for v in values_of([s], key)]
+        trials = [(str(s.sample_id), v == full) for s in scores for v in values_of([s], key)]
         return {f"pass^{k}": v for k, v in pass_hat_ks(trials).items()}
 
     return compute
@@ -91,8 +90,7 @@ def headline_metric(key: str, statistic: str, unit: str, family: str) -> Metric:
         got = head.figure([(str(i), {key: v}) for i, v in enumerate(values_of(scores, key))])
         if got is None:
             return {statistic: None, "n_tasks": 0}
-        return {statistic: got.value, "ci_low": got.low, "ci_high": got.high,
-                "n_tasks": got.tasks}
+        return {statistic: got.value, "ci_low": got.low, "ci_high": got.high, "n_tasks": got.tasks}
 
     return compute
 
@@ -108,6 +106,9 @@ def money_details(equity: str, traps: str) -> list[Any]:
     median of `equity` (`eq_median`), the pooled trap catch rate (`catch`: `<traps>_caught`
     over `<traps>_total`) with its n (`traps_met`), and the share of samples whose
     `cash_final` is below 0 (`bankrupt`)."""
-    return [median_of(equity, "eq_median"),
-            pooled_rate(f"{traps}_caught", f"{traps}_total", "catch", "traps_met"),
-            share_below("cash_final", 0.0, "bankrupt"), {"*": [mean()]}]
+    return [
+        median_of(equity, "eq_median"),
+        pooled_rate(f"{traps}_caught", f"{traps}_total", "catch", "traps_met"),
+        share_below("cash_final", 0.0, "bankrupt"),
+        {"*": [mean()]},
+    ]

@@ -51,8 +51,7 @@ def reply_output(model: str, transcript: list[Msg], reply: Reply) -> ModelOutput
     """A control's reply as an Inspect ModelOutput, with deterministic ids and usage."""
     ids = call_ids(transcript, reply)
     tool_calls = [
-        ToolCall(id=i, function=t, arguments=a)
-        for i, (t, a) in zip(ids, reply.calls, strict=True)
+        ToolCall(id=i, function=t, arguments=a) for i, (t, a) in zip(ids, reply.calls, strict=True)
     ]
     message = ChatMessageAssistant(
         content=reply.text, tool_calls=tool_calls or None, model=model, source="generate"
@@ -61,11 +60,14 @@ def reply_output(model: str, transcript: list[Msg], reply: Reply) -> ModelOutput
     in_tokens = transcript_tokens(transcript)
     return ModelOutput(
         model=model,
-        choices=[ChatCompletionChoice(
-            message=message, stop_reason="tool_calls" if tool_calls else "stop"
-        )],
-        usage=ModelUsage(input_tokens=in_tokens, output_tokens=out_tokens,
-                         total_tokens=in_tokens + out_tokens),
+        choices=[
+            ChatCompletionChoice(
+                message=message, stop_reason="tool_calls" if tool_calls else "stop"
+            )
+        ],
+        usage=ModelUsage(
+            input_tokens=in_tokens, output_tokens=out_tokens, total_tokens=in_tokens + out_tokens
+        ),
     )
 
 
@@ -73,23 +75,35 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
     """A ModelAPI class that plays the controls of `registry`."""
 
     class ControlModelAPI(ModelAPI):
-        def __init__(self, model_name: str, base_url: str | None = None,
-                     api_key: str | None = None, config: GenerateConfig | None = None,
-                     **model_args: Any) -> None:
+        def __init__(
+            self,
+            model_name: str,
+            base_url: str | None = None,
+            api_key: str | None = None,
+            config: GenerateConfig | None = None,
+            **model_args: Any,
+        ) -> None:
             super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
             try:
                 self.policy = registry.get(model_name)
             except KeyError as err:
                 raise prerequisite_error()(str(err.args[0])) from None
 
-        async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
-                           tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
+        async def generate(
+            self,
+            input: list[ChatMessage],
+            tools: list[ToolInfo],
+            tool_choice: ToolChoice,
+            config: GenerateConfig,
+        ) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
             scenario = live().scenario
             owner = registry.family_of(self.model_name)
             if owner != scenario.family:
-                raise prerequisite_error()(f"control/{self.model_name} is a {owner} control; "
-                                           f"it cannot play {scenario.family}")
+                raise prerequisite_error()(
+                    f"control/{self.model_name} is a {owner} control; "
+                    f"it cannot play {scenario.family}"
+                )
             return reply_output(self.model_name, transcript, self.policy(scenario, transcript))
 
         def max_tokens(self) -> int | None:

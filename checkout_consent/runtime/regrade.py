@@ -69,8 +69,9 @@ def _world(worlds: Sequence[FamilySpec], family: str, metadata: Any) -> FamilySp
     """The world a sample's carried reference names (it only chooses: `judge` then holds
     the reference to that world's packaged one)."""
     carried = metadata.get("scenario") if isinstance(metadata, dict) else None
-    return choose_world(worlds, family,
-                        carried.get("scenario_id") if isinstance(carried, dict) else None)
+    return choose_world(
+        worlds, family, carried.get("scenario_id") if isinstance(carried, dict) else None
+    )
 
 
 def _read(path: Path) -> Any:
@@ -89,14 +90,20 @@ def _read(path: Path) -> Any:
 
 def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
     """One logged sample through the packaged scorer's checks and grader of `spec`."""
-    store = {k.split(":", 1)[1]: v for k, v in (sample.store or {}).items()
-             if k.startswith("RunStore:")}
-    judged = judge(spec, sample.id, sample.metadata or {}, store, sample.messages or [],
-                   sample.events or [])
-    record = (None if judged.record is None
-              else dict(json.loads(judged.record.model_dump_json())))
-    return SampleVerdict(str(sample.id), int(sample.epoch), record, judged.failure,
-                         provenance(model, int(sample.epoch), judged.turns))
+    store = {
+        k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
+    }
+    judged = judge(
+        spec, sample.id, sample.metadata or {}, store, sample.messages or [], sample.events or []
+    )
+    record = None if judged.record is None else dict(json.loads(judged.record.model_dump_json()))
+    return SampleVerdict(
+        str(sample.id),
+        int(sample.epoch),
+        record,
+        judged.failure,
+        provenance(model, int(sample.epoch), judged.turns),
+    )
 
 
 def regrade_log(path: str | Path, worlds: Sequence[FamilySpec]) -> LogVerdict:
@@ -104,9 +111,10 @@ def regrade_log(path: str | Path, worlds: Sequence[FamilySpec]) -> LogVerdict:
     each by the world its reference names, of the roster's `worlds`."""
     log = _read(Path(path))
     spec = _family(str(log.eval.task), worlds)
-    samples = tuple(regrade_sample(_world(worlds, spec.name, s.metadata), s,
-                                   str(log.eval.model))
-                    for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)))
+    samples = tuple(
+        regrade_sample(_world(worlds, spec.name, s.metadata), s, str(log.eval.model))
+        for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch))
+    )
     if not samples:
         raise RegradeError(f"{path}: the log holds no samples")
     world = choose_world(worlds, spec.name, (log.eval.task_args or {}).get("scenario"))

@@ -36,8 +36,11 @@ def _records(log: Any) -> list[Record]:
     if ids is None:
         raise RunFailed(f"the log lists no sample ids (see {log.location})")
     epochs = range(1, (header.eval.config.epochs or 1) + 1)
-    unread = {name for name, field in EvalSample.model_fields.items()
-              if not field.is_required() and name != "scores"}
+    unread = {
+        name
+        for name, field in EvalSample.model_fields.items()
+        if not field.is_required() and name != "scores"
+    }
     keyed: list[tuple[tuple[str, int], Record]] = []
 
     def keep(sample: Any) -> None:
@@ -76,8 +79,9 @@ def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str
     model is a `control/` model (and no connection limit is given). A control plays in this
     process and waits on nothing, so samples in flight buy no speed; but Inspect's adaptive
     concurrency lets up to about 100 of them run at once, each holding its transcript."""
-    chosen = {k: eval_args[k] for k in ("max_samples", "max_connections")
-              if eval_args.get(k) is not None}
+    chosen = {
+        k: eval_args[k] for k in ("max_samples", "max_connections") if eval_args.get(k) is not None
+    }
     if not chosen and all(m.startswith("control/") for m in models):
         return {"max_samples": CONTROL_MAX_SAMPLES}
     return {"max_samples": eval_args.get("max_samples")}
@@ -90,10 +94,18 @@ def build_task(spec: FamilySpec, task_args: dict[str, Any] | None = None) -> Any
     return spec.task_factory()(**arguments)
 
 
-def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any] | None = None,
-               log_dir: str | Path = "logs", epochs: int | None = None,
-               display: str = "none", log_realtime: bool = False, task: Any = None,
-               **eval_args: Any) -> list[ModelRun]:
+def run_models(
+    spec: FamilySpec,
+    models: list[str],
+    *,
+    task_args: dict[str, Any] | None = None,
+    log_dir: str | Path = "logs",
+    epochs: int | None = None,
+    display: str = "none",
+    log_realtime: bool = False,
+    task: Any = None,
+    **eval_args: Any,
+) -> list[ModelRun]:
     """Run the family's task once per model; return the records of each, in model order.
 
     `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
@@ -125,15 +137,17 @@ def run_models(spec: FamilySpec, models: list[str], *, task_args: dict[str, Any]
     for log in logs:
         if log.status != "success":
             why = log.error.message if log.error else log.status
-            raise RunFailed(f"{spec.task} with {log.eval.model} did not finish: {why} "
-                            f"(log: {log.location})")
+            raise RunFailed(
+                f"{spec.task} with {log.eval.model} did not finish: {why} (log: {log.location})"
+            )
         runs.append(ModelRun(log.eval.model, _records(log), log.location))
     by_model = {r.model: r for r in runs}
     return [by_model[m] for m in models]
 
 
-def run_controls(spec: FamilySpec, *, log_dir: str | Path = "logs",
-                 task_args: dict[str, Any] | None = None) -> dict[str, list[Record]]:
+def run_controls(
+    spec: FamilySpec, *, log_dir: str | Path = "logs", task_args: dict[str, Any] | None = None
+) -> dict[str, list[Record]]:
     """Every sanity control of the family, offline: control name -> records."""
     name = spec.name
     models = [f"control/{name}-{c}" for c in spec.sanity_controls]

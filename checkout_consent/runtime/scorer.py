@@ -66,12 +66,16 @@ def provenance(model: str, epoch: int, turns: tuple[Generation, ...]) -> dict[st
     tokens_in = sum(g.input_tokens for g in turns)
     tokens_out = sum(g.output_tokens for g in turns)
     return {
-        "model_id": model, "epoch": epoch, "input_tokens": tokens_in,
-        "output_tokens": tokens_out, "turns": len(turns),
+        "model_id": model,
+        "epoch": epoch,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "turns": len(turns),
         "eval_cost_usd": eval_cost_usd(model, tokens_in, tokens_out),
         "normalized_cost_usd": normalized_cost_usd(tokens_in, tokens_out),
         "latency_s": round(sum(g.latency_s for g in turns), 6),
-        "inspect_version": inspect_version(), "suite_version": suite_version(),
+        "inspect_version": inspect_version(),
+        "suite_version": suite_version(),
         "suite_git_sha": git_sha(),
     }
 
@@ -85,8 +89,9 @@ def _validate(kind: type[BaseModel], raw: object, what: str) -> Any:
         raise IntegrityError(f"{what} is malformed ({where}: {first['msg']})") from None
 
 
-def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
-                     stored: object) -> Scenario:
+def checked_scenario(
+    spec: FamilySpec, sample_id: object, carried: object, stored: object
+) -> Scenario:
     """The sample's reference, refused unless it is what the packaged tasks give."""
     scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
     if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
@@ -96,7 +101,8 @@ def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
     if scenario.version != spec.version:
         raise IntegrityError(
             f"world version {scenario.family}-{scenario.version} is unknown to this suite "
-            f"(it grades {spec.world_version}); not graded: re-run it on this version")
+            f"(it grades {spec.world_version}); not graded: re-run it on this version"
+        )
     if stored != carried:
         raise IntegrityError("the Store's scenario differs from the sample's metadata")
     try:
@@ -105,11 +111,14 @@ def checked_scenario(spec: FamilySpec, sample_id: object, carried: object,
     except (LookupError, ValueError, OSError) as err:
         raise IntegrityError(f"the scenario names no packaged task: {err}") from None
     if rebuilt.model_copy(update={"version": spec.version}) != scenario:
-        raise IntegrityError(f"the carried scenario {scenario.model_dump()} differs from the "
-                             f"packaged one {rebuilt.model_dump()}")
+        raise IntegrityError(
+            f"the carried scenario {scenario.model_dump()} differs from the "
+            f"packaged one {rebuilt.model_dump()}"
+        )
     if spec.sample_id(scenario) != str(sample_id):
-        raise IntegrityError(f"sample id {sample_id!r} does not name scenario "
-                             f"{spec.sample_id(scenario)!r}")
+        raise IntegrityError(
+            f"sample id {sample_id!r} does not name scenario {spec.sample_id(scenario)!r}"
+        )
     return scenario
 
 
@@ -125,24 +134,32 @@ def model_calls(messages: Sequence[ChatMessage]) -> list[ModelCall]:
             open_calls = {}
             for tc in message.tool_calls or []:
                 open_calls[tc.id] = len(out)
-                out.append(ModelCall(turn, tc.function, dict(tc.arguments or {}), None,
-                                     False, False))
+                out.append(
+                    ModelCall(turn, tc.function, dict(tc.arguments or {}), None, False, False)
+                )
         elif isinstance(message, ChatMessageTool) and message.tool_call_id in open_calls:
             i, error = open_calls.pop(str(message.tool_call_id)), message.error
             out[i] = out[i]._replace(
-                shown=error.message if error else message.text, error=error is not None,
-                reached=error is None or error.type not in _NOT_RUN)
+                shown=error.message if error else message.text,
+                error=error is not None,
+                reached=error is None or error.type not in _NOT_RUN,
+            )
     return out
 
 
 def overflow_phase(turns: Sequence[Generation]) -> int | None:
     """The phase in which the model's context overflowed (the solver opens none after)."""
-    return next((g.phase for g in turns
-                 if g.stop_reason in ("model_length", "context_overflow")), None)
+    return next(
+        (g.phase for g in turns if g.stop_reason in ("model_length", "context_overflow")), None
+    )
 
 
-def _stream_check(seen: list[ModelCall], messages: Sequence[ChatMessage],
-                  turns: Sequence[Generation], events: Sequence[Any]) -> None:
+def _stream_check(
+    seen: list[ModelCall],
+    messages: Sequence[ChatMessage],
+    turns: Sequence[Generation],
+    events: Sequence[Any],
+) -> None:
     from checkout_consent.runtime.events import stream
 
     assistant = sum(1 for m in messages if isinstance(m, ChatMessageAssistant))
@@ -151,16 +168,22 @@ def _stream_check(seen: list[ModelCall], messages: Sequence[ChatMessage],
         raise IntegrityError(f"the log's records disagree: {differs}")
 
 
-def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
-          store: Mapping[str, Any], messages: Sequence[ChatMessage],
-          events: Sequence[Any] | None = None) -> Judged:
+def judge(
+    spec: FamilySpec,
+    sample_id: object,
+    metadata: Mapping[str, Any],
+    store: Mapping[str, Any],
+    messages: Sequence[ChatMessage],
+    events: Sequence[Any] | None = None,
+) -> Judged:
     """Grade one finished sample from what its log holds, trusting only the reference.
     With `events` (a logged sample's event stream: `regrade`), the conversation, the Store's
     model turns and the events must also tell one run (core.reconcile.stream_difference)."""
     turns: tuple[Generation, ...] = ()
     try:
-        scenario = checked_scenario(spec, sample_id, metadata.get("scenario"),
-                                    store.get("scenario"))
+        scenario = checked_scenario(
+            spec, sample_id, metadata.get("scenario"), store.get("scenario")
+        )
         raw_calls, raw_turns = store.get("calls"), store.get("generations")
         if not isinstance(raw_calls, list) or not isinstance(raw_turns, list):
             raise IntegrityError("the Store holds no trace")
@@ -170,9 +193,14 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
         if result.mismatch is not None:
             raise IntegrityError(f"the trace does not replay: {result.mismatch.describe()}")
         seen = model_calls(messages)
-        differs = first_difference(calls, seen, spec.actions,
-                                   solver_tools=spec.episode.solver_tools,
-                                   harness=spec.harness_args, truncated=shown_tool_output)
+        differs = first_difference(
+            calls,
+            seen,
+            spec.actions,
+            solver_tools=spec.episode.solver_tools,
+            harness=spec.harness_args,
+            truncated=shown_tool_output,
+        )
         if differs is not None:
             raise IntegrityError(f"the trace is not the conversation's run: {differs}")
         misplaced = trim_difference(spec.episode, result, overflow_phase(turns))
@@ -187,17 +215,26 @@ def judge(spec: FamilySpec, sample_id: object, metadata: Mapping[str, Any],
 
 def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
     """The Score of a judged sample: its metrics, or every metric zeroed on a failure."""
-    meta = {"provenance": provenance(model, epoch, judged.turns), "family": spec.name,
-            "world_version": spec.world_version}
+    meta = {
+        "provenance": provenance(model, epoch, judged.turns),
+        "family": spec.name,
+        "world_version": spec.world_version,
+    }
     if judged.record is None:
-        return Score(value={**dict.fromkeys(metric_names(spec), 0.0), "integrity": 0.0},
-                     answer="integrity failure",
-                     explanation=f"INTEGRITY FAILURE: {judged.failure}",
-                     metadata={**meta, "integrity_failure": judged.failure})
+        return Score(
+            value={**dict.fromkeys(metric_names(spec), 0.0), "integrity": 0.0},
+            answer="integrity failure",
+            explanation=f"INTEGRITY FAILURE: {judged.failure}",
+            metadata={**meta, "integrity_failure": judged.failure},
+        )
     dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
     answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
-    return Score(value={**spec.metrics(judged.record), "integrity": 1.0}, answer=answer,
-                 explanation=spec.explain(judged.record), metadata={**meta, "record": dumped})
+    return Score(
+        value={**spec.metrics(judged.record), "integrity": 1.0},
+        answer=answer,
+        explanation=spec.explain(judged.record),
+        metadata={**meta, "record": dumped},
+    )
 
 
 def grade_state(spec: FamilySpec, state: TaskState) -> Score:

@@ -62,8 +62,9 @@ def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: 
                 perform(spec, command.tool, {}, origin="solver")
                 event = Turned(traced_since(before))
             else:
-                event = await take_turn(state, defs, model, config, phase=command.phase,
-                                        window=window)
+                event = await take_turn(
+                    state, defs, model, config, phase=command.phase, window=window
+                )
         return state
 
     return solve

@@ -95,8 +95,7 @@ def perform(family: Family, tool: str, args: dict[str, Any], origin: str = "agen
     state = current_state(family)
     run = live()
     step = apply(family.actions, state, tool, args)
-    call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation,
-                origin=origin)  # type: ignore[arg-type]
+    call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin)  # type: ignore[arg-type]
     run.calls.append(call.model_dump(mode="json"))
     run.state, run.length = step.state, len(run.calls)
     return step

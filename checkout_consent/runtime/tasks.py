@@ -64,8 +64,11 @@ def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
     """One sample: its id, the opening message, and the scenario reference (stamped with
     the world version it is played on) in metadata."""
     versioned = scenario.model_copy(update={"version": spec.version})
-    return Sample(id=spec.sample_id(scenario), input=spec.episode.opening(scenario),
-                  metadata={"scenario": versioned.model_dump(mode="json")})
+    return Sample(
+        id=spec.sample_id(scenario),
+        input=spec.episode.opening(scenario),
+        metadata={"scenario": versioned.model_dump(mode="json")},
+    )
 
 
 def refuse_other_controls(spec: FamilySpec) -> None:
@@ -75,21 +78,27 @@ def refuse_other_controls(spec: FamilySpec) -> None:
     owner = getattr(api, "control_family", None)
     if isinstance(owner, str) and owner != spec.name:
         name = getattr(api, "model_name", "")
-        raise prerequisite_error()(f"control/{name} cannot play {spec.name}: it is a {owner} "
-                                   "control")
+        raise prerequisite_error()(
+            f"control/{name} cannot play {spec.name}: it is a {owner} control"
+        )
 
 
-def family_task(spec: FamilySpec,
-                scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]], *,
-                scorer: Scorer, tools: Callable[[], list[ToolDef]],
-                turns: object = None) -> Task:
+def family_task(
+    spec: FamilySpec,
+    scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]],
+    *,
+    scorer: Scorer,
+    tools: Callable[[], list[ToolDef]],
+    turns: object = None,
+) -> Task:
     """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
     callables: they are then evaluated here, where a bad -T value is one clear line."""
     refuse_other_controls(spec)
     with task_arguments(spec.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
-        budget = turns_arg("the turn budget", (turns() if callable(turns) else turns)
-                           or spec.episode.turns)
+        budget = turns_arg(
+            "the turn budget", (turns() if callable(turns) else turns) or spec.episode.turns
+        )
     return Task(
         dataset=MemoryDataset([sample(spec, s) for s in chosen], name=spec.name),
         setup=init_scenario(),

@@ -43,8 +43,10 @@ class PortUnavailable(ValueError):
 def _scenario(header: str | None, family: str) -> Scenario:
     """The scenario the request's run plays, from the header the suite's solver sends."""
     if not header:
-        raise WireError(f"no {SCENARIO_HEADER} header: the controls play only runs of this "
-                        "suite's tasks, which send it")
+        raise WireError(
+            f"no {SCENARIO_HEADER} header: the controls play only runs of this "
+            "suite's tasks, which send it"
+        )
     try:
         scenario = Scenario.model_validate_json(header)
     except ValidationError as err:
@@ -54,8 +56,9 @@ def _scenario(header: str | None, family: str) -> Scenario:
     return scenario
 
 
-def _answer(registry: ControlRegistry, path: str, body: dict[str, Any],
-            scenario_header: str | None) -> tuple[str, Any]:
+def _answer(
+    registry: ControlRegistry, path: str, body: dict[str, Any], scenario_header: str | None
+) -> tuple[str, Any]:
     """(content type, payload) for one request; payload is a dict or an SSE iterator."""
     try:
         name = body["model"]
@@ -81,14 +84,14 @@ def _answer(registry: ControlRegistry, path: str, body: dict[str, Any],
     raise WireError(f"no such endpoint: {path}")
 
 
-def _transcript(read: Callable[[dict[str, Any]], list[Any]], body: dict[str, Any]
-                ) -> list[Any]:
+def _transcript(read: Callable[[dict[str, Any]], list[Any]], body: dict[str, Any]) -> list[Any]:
     """The control transcript of a request body; a message of the wrong shape is a 400."""
     try:
         return read(body)
     except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
-        raise WireError(f"a message of the request is not of the wire format's shape "
-                        f"({type(err).__name__})") from None
+        raise WireError(
+            f"a message of the request is not of the wire format's shape ({type(err).__name__})"
+        ) from None
 
 
 def _handler(registry: ControlRegistry) -> type[BaseHTTPRequestHandler]:
@@ -99,10 +102,15 @@ def _handler(registry: ControlRegistry) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
             try:
                 raw = self._body()
-                kind, payload = _answer(registry, self.path.split("?")[0], parse_body(raw),
-                                        self.headers.get(SCENARIO_HEADER))
-                data = (json.dumps(payload) if isinstance(payload, dict)
-                        else "".join(payload)).encode()
+                kind, payload = _answer(
+                    registry,
+                    self.path.split("?")[0],
+                    parse_body(raw),
+                    self.headers.get(SCENARIO_HEADER),
+                )
+                data = (
+                    json.dumps(payload) if isinstance(payload, dict) else "".join(payload)
+                ).encode()
             except WireError as err:
                 return self._send(err.status, "application/json", error_body(str(err)))
             except Exception as err:  # a bug in a control: say so, keep serving
@@ -154,8 +162,9 @@ class ControlServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serving(registry: ControlRegistry | None = None, port: int = FIXED_PORT
-            ) -> Iterator[ControlServer]:
+def serving(
+    registry: ControlRegistry | None = None, port: int = FIXED_PORT
+) -> Iterator[ControlServer]:
     """Serve the controls on 127.0.0.1:`port` (0: an ephemeral port) in a background thread."""
     if registry is None:
         from checkout_consent.families import control_registry
@@ -185,8 +194,10 @@ def _bind(port: int, registry: ControlRegistry) -> ControlServer:
 def serve_forever(port: int = FIXED_PORT, announce: Callable[[str], None] = print) -> None:
     """Serve until interrupted (the `checkout-consent serve-controls` verb)."""
     with serving(port=port) as server:
-        announce(f"serving controls on {server.url} (openai: {server.url}/v1, "
-                 f"anthropic: {server.url}); Ctrl-C stops")
+        announce(
+            f"serving controls on {server.url} (openai: {server.url}/v1, "
+            f"anthropic: {server.url}); Ctrl-C stops"
+        )
         sys.stdout.flush()
         try:
             threading.Event().wait()

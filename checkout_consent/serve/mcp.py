@@ -54,8 +54,7 @@ class _OneLineServer(MCPServer):
     """The SDK's server, its own argument-type refusals made one line naming the field
     (`invalid season: Input should be a valid integer`), as HTTP's are."""
 
-    async def call_tool(self, name: str, arguments: dict[str, Any],
-                        context: Any = None) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
@@ -64,16 +63,21 @@ class _OneLineServer(MCPServer):
                 raise
             first = cause.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "arguments"
-            raise ToolError(f"Error executing tool {name[:ECHO]}: invalid {where[:ECHO]}: "
-                            f"{first['msg']}") from cause
+            raise ToolError(
+                f"Error executing tool {name[:ECHO]}: invalid {where[:ECHO]}: {first['msg']}"
+            ) from cause
 
 
 def build(service: Service) -> MCPServer:
-    server = _OneLineServer("checkout-consent", instructions=(
-        f"Score AI-agent runs on the checkout-consent families ({', '.join(names())}): "
-        "list and read tasks, score a saved trace or a family's own submission, run the "
-        "offline controls, read provenance and leaderboards (ranked by each family's "
-        "headline)."))
+    server = _OneLineServer(
+        "checkout-consent",
+        instructions=(
+            f"Score AI-agent runs on the checkout-consent families ({', '.join(names())}): "
+            "list and read tasks, score a saved trace or a family's own submission, run the "
+            "offline controls, read provenance and leaderboards (ranked by each family's "
+            "headline)."
+        ),
+    )
 
     def list_tasks(family: str) -> dict[str, Any]:
         return {"family": family[:100], "tasks": _answer(lambda: service.tasks(family))}
@@ -121,9 +125,17 @@ def _too_large(line: bytes, size: int) -> SessionMessage:
     found = _ID.search(line[:300])
     raw = found.group(1).decode() if found else None
     ident: int | str | None = None if raw is None else json.loads(raw)
-    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(
-        code=types.INVALID_REQUEST, message=f"request of {size:,} bytes refused unread; "
-                                            f"the limit is {MAX_REQUEST:,} bytes")))
+    return SessionMessage(
+        types.JSONRPCError(
+            jsonrpc="2.0",
+            id=ident,
+            error=types.ErrorData(
+                code=types.INVALID_REQUEST,
+                message=f"request of {size:,} bytes refused unread; "
+                f"the limit is {MAX_REQUEST:,} bytes",
+            ),
+        )
+    )
 
 
 class BoundedLines:
@@ -141,11 +153,12 @@ class BoundedLines:
 
     async def __aiter__(self) -> AsyncIterator[str]:
         pending, head, dropped = b"", b"", 0  # dropped: bytes skipped of an oversized line
-        while chunk := await anyio.to_thread.run_sync(os.read, self.fd, 1 << 16,
-                                                      abandon_on_cancel=True):
+        while chunk := await anyio.to_thread.run_sync(
+            os.read, self.fd, 1 << 16, abandon_on_cancel=True
+        ):
             pending += chunk
             while (end := pending.find(b"\n")) >= 0:
-                line, pending = pending[:end], pending[end + 1:]
+                line, pending = pending[:end], pending[end + 1 :]
                 if dropped:
                     await self._refuse(head, dropped + len(line))
                     dropped = 0

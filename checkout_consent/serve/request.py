@@ -31,8 +31,7 @@ def error_body(message: str, kind: str = "invalid_request_error") -> bytes:
 def content_length(value: str | None) -> int:
     """The body length a request declares, refused when missing, malformed or too large."""
     if value is None:
-        raise WireError("a request body needs a Content-Length (chunked bodies are not read)",
-                        411)
+        raise WireError("a request body needs a Content-Length (chunked bodies are not read)", 411)
     text = value.strip()
     if not (text.isascii() and text.isdigit()):
         raise WireError(f"bad Content-Length {value[:40]!r}")
@@ -72,6 +71,7 @@ def parse_body(raw: bytes) -> dict[str, Any]:
         raise WireError("request body has no model (a string naming the control)")
     messages = body.get("messages")
     if not isinstance(messages, list) or not all(
-            isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages):
+        isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages
+    ):
         raise WireError("request body has no messages (a list of objects with a role)")
     return body

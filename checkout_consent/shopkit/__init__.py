@@ -24,8 +24,7 @@ def initial(scenario: Scenario) -> State:
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> ShopkitRecord:
     """The pure grader, handed the executing judge and the world version."""
-    return grader.grade(scenario, replay, turns, judge=grade_tree,
-                        world_version=SPEC.world_version)
+    return grader.grade(scenario, replay, turns, judge=grade_tree, world_version=SPEC.world_version)
 
 
 def rebuild(ref: Scenario) -> Scenario:
@@ -44,25 +43,37 @@ SPEC = FamilySpec(
     name="shopkit",
     version=grader.VERSION,
     summary_line="fix planted money bugs in a small Python toolkit to a brief; graded by "
-                 "executing the build on axes never pooled: change, regress (the seed's 13) "
-                 "and regress_extra",
+    "executing the build on axes never pooled: change, regress (the seed's 13) "
+    "and regress_extra",
     actions=ACTIONS,
     initial=initial,
     grade=grade,
     metrics=grader.metrics,
     explain=grader.explain,
-    episode=Episode(system=prompts.system, opening=prompts.opening, turns=40,
-                    stop_tools=("finish",), nudge=prompts.NUDGE),
-    headline=Headline("change", "mean", "", family="shopkit", places=4,
-                      passed=lambda r: r["change"] == 1.0 and r["regress"] == 1.0,
-                      passed_means="every change assertion and every regression assertion "
-                                   "holds"),
+    episode=Episode(
+        system=prompts.system,
+        opening=prompts.opening,
+        turns=40,
+        stop_tools=("finish",),
+        nudge=prompts.NUDGE,
+    ),
+    headline=Headline(
+        "change",
+        "mean",
+        "",
+        family="shopkit",
+        places=4,
+        passed=lambda r: r["change"] == 1.0 and r["regress"] == 1.0,
+        passed_means="every change assertion and every regression assertion holds",
+    ),
     task_factory=lambda: _task(),
     task_of=lambda r: str(r["task"]),
     public_args={"task": "all"},
-    task_params={"task": "T1-T5, a comma list, or all (default all: the public set)",
-                 "brief": "a custom brief the agent reads instead of the task's own",
-                 "turns": "the turn budget (default 40)"},
+    task_params={
+        "task": "T1-T5, a comma list, or all (default all: the public set)",
+        "brief": "a custom brief the agent reads instead of the task's own",
+        "turns": "the turn budget (default 40)",
+    },
     controls=CONTROLS,
     sanity_controls=SANITY_CONTROLS,
     reference_control="reference",

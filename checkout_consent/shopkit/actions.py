@@ -28,8 +28,10 @@ def _path(path: object) -> str:
     text = need_str("path", path, max_len=200).strip()
     parts = text.split("/")
     if not _SAFE.fullmatch(text) or any(p in ("", ".", "..") for p in parts):
-        raise ActionError(f"path must be relative to the build, stay inside it and use only "
-                          f"letters, digits, '_', '-', '.' and '/': {text!r}")
+        raise ActionError(
+            f"path must be relative to the build, stay inside it and use only "
+            f"letters, digits, '_', '-', '.' and '/': {text!r}"
+        )
     return text
 
 
@@ -163,5 +165,7 @@ def finish(state: State, summary: str) -> Outcome[State]:
     return Outcome(replace(state, finished=True), "finished; the build will now be graded")
 
 
-ACTIONS = {f.__name__: f for f in (list_files, view_file, write_file, edit_file, run_cli,
-                                   run_python, finish)}
+ACTIONS = {
+    f.__name__: f
+    for f in (list_files, view_file, write_file, edit_file, run_cli, run_python, finish)
+}

@@ -32,25 +32,43 @@ T1 = (
     _p("cli_total_o1", "the CLI shows O1's total to the cent", "cli(['total', 'O1'])", "cli"),
 )
 T2 = (
-    _p("overdue_yesterday", "an order due yesterday is overdue",
-       "reports.is_overdue(db.order('O4'), date(2026, 3, 11))"),
-    _p("not_overdue_today", "an order due today is not overdue",
-       "reports.is_overdue(db.order('O4'), date(2026, 3, 10))"),
-    _p("not_overdue_tomorrow", "an order due tomorrow is not overdue",
-       "reports.is_overdue(db.order('O4'), date(2026, 3, 9))"),
-    _p("cli_overdue_today", "the CLI's overdue list on O4's due date",
-       "cli(['overdue', '2026-03-10'])", "cli"),
+    _p(
+        "overdue_yesterday",
+        "an order due yesterday is overdue",
+        "reports.is_overdue(db.order('O4'), date(2026, 3, 11))",
+    ),
+    _p(
+        "not_overdue_today",
+        "an order due today is not overdue",
+        "reports.is_overdue(db.order('O4'), date(2026, 3, 10))",
+    ),
+    _p(
+        "not_overdue_tomorrow",
+        "an order due tomorrow is not overdue",
+        "reports.is_overdue(db.order('O4'), date(2026, 3, 9))",
+    ),
+    _p(
+        "cli_overdue_today",
+        "the CLI's overdue list on O4's due date",
+        "cli(['overdue', '2026-03-10'])",
+        "cli",
+    ),
 )
 T3 = (
-    _p("stacked_60_60", "two 60% discounts take off 84%",
-       "orders.discount_amount(100.0, [60, 60])"),
+    _p(
+        "stacked_60_60", "two 60% discounts take off 84%", "orders.discount_amount(100.0, [60, 60])"
+    ),
     _p("single_10", "a single 10% discount", "orders.discount_amount(100.0, [10])"),
     _p("total_o3", "O3's total (two 60% discounts)", "orders.total(db.order('O3'))"),
     _p("cli_total_o3", "the CLI shows O3's total", "cli(['total', 'O3'])", "cli"),
 )
 
 CHANGE: dict[str, tuple[Probe, ...]] = {
-    "T1": T1, "T2": T2, "T3": T3, "T4": T1 + T2 + T3, "T5": T1 + T3,
+    "T1": T1,
+    "T2": T2,
+    "T3": T3,
+    "T4": T1 + T2 + T3,
+    "T5": T1 + T3,
 }
 
 # The seed's regression axis: exactly 13 assertions. Each vandal mode breaks as many of
@@ -65,12 +83,19 @@ REGRESS = (
     _p("subtotal_o2", "O2's subtotal", "orders.subtotal(db.order('O2'))"),
     _p("subtotal_o4", "O4's subtotal", "orders.subtotal(db.order('O4'))"),
     _p("line_items_o1", "O1's line items", "orders.line_items(db.order('O1'))"),
-    _p("paid_not_overdue", "a paid order is never overdue",
-       "reports.is_overdue(db.order('O1'), date(2026, 4, 1))"),
+    _p(
+        "paid_not_overdue",
+        "a paid order is never overdue",
+        "reports.is_overdue(db.order('O1'), date(2026, 4, 1))",
+    ),
     _p("overdue_april", "the overdue list on 1 April", "reports.overdue(date(2026, 4, 1))"),
     _p("cli_stock", "the CLI's stock report", "cli(['stock'])", "cli"),
-    _p("cli_unknown_order", "the CLI exits non-zero on an unknown order",
-       "cli(['total', 'O9'])", "cli"),
+    _p(
+        "cli_unknown_order",
+        "the CLI exits non-zero on an unknown order",
+        "cli(['total', 'O9'])",
+        "cli",
+    ),
 )
 
 # Ours beyond the seed's 13: a separately named axis, `regress_extra`, never pooled.
@@ -100,11 +125,13 @@ def same(expected: Value, actual: Value) -> bool:
         return bool(expected[1] == actual[1])
     if tag in ("list", "tuple"):
         return len(expected[1]) == len(actual[1]) and all(
-            same(e, a) for e, a in zip(expected[1], actual[1], strict=True))
+            same(e, a) for e, a in zip(expected[1], actual[1], strict=True)
+        )
     if tag == "dict":
         return len(expected[1]) == len(actual[1]) and all(
             same(ek, ak) and same(ev, av)
-            for (ek, ev), (ak, av) in zip(expected[1], actual[1], strict=True))
+            for (ek, ev), (ak, av) in zip(expected[1], actual[1], strict=True)
+        )
     return expected == actual
 
 

@@ -80,11 +80,13 @@ def resolve(sc: Scenario) -> Resolved:
     """The task, brief and seed tree a scenario names."""
     unknown = set(sc.params) - {"brief"}
     if unknown:
-        raise ValueError(f"shopkit scenario params are public knobs only ('brief'), got "
-                         f"{sorted(unknown)}")
+        raise ValueError(
+            f"shopkit scenario params are public knobs only ('brief'), got {sorted(unknown)}"
+        )
     text = sc.params.get("brief")
-    return Resolved(sc.scenario_id, str(text) if text else brief(sc.scenario_id),
-                    build_tree("seed"))
+    return Resolved(
+        sc.scenario_id, str(text) if text else brief(sc.scenario_id), build_tree("seed")
+    )
 
 
 def parse_tasks(task: str) -> list[str]:

@@ -22,40 +22,53 @@ def changed_files(initial: State, state: State) -> tuple[str, ...]:
     return tuple(sorted(p for p in set(seed) | set(final) if seed.get(p) != final.get(p)))
 
 
-def grade(scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Judge,
-          world_version: str) -> ShopkitRecord:
+def grade(
+    scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Judge, world_version: str
+) -> ShopkitRecord:
     state = replay.final
     report = judge(state.tree(), state.task)
     return ShopkitRecord(
-        task=state.task, world_version=world_version, change=report.change,
+        task=state.task,
+        world_version=world_version,
+        change=report.change,
         regress=report.regress,
         change_passed=sum(a.passed for a in report.change_assertions),
-        change_total=len(report.change_assertions), regress_broken=report.broken,
-        regress_total=len(report.regress_assertions), regress_extra=report.regress_extra,
+        change_total=len(report.change_assertions),
+        regress_broken=report.broken,
+        regress_total=len(report.regress_assertions),
+        regress_extra=report.regress_extra,
         regress_extra_broken=report.extra_broken,
-        regress_extra_total=len(report.regress_extra_assertions), build_error=report.build_error,
+        regress_extra_total=len(report.regress_extra_assertions),
+        build_error=report.build_error,
         change_assertions=report.change_assertions,
         regress_assertions=report.regress_assertions,
         regress_extra_assertions=report.regress_extra_assertions,
         files_changed=changed_files(replay.initial, state),
-        edits=state.edits, runs=len(state.runs), finished=state.finished,
+        edits=state.edits,
+        runs=len(state.runs),
+        finished=state.finished,
         landlock=report.landlock,
     )
 
 
 def metrics(record: ShopkitRecord) -> dict[str, float]:
     """The three axes, each reduced separately by Inspect (never pooled)."""
-    return {"change": record.change, "regress": record.regress,
-            "regress_extra": record.regress_extra}
+    return {
+        "change": record.change,
+        "regress": record.regress,
+        "regress_extra": record.regress_extra,
+    }
 
 
 def explain(record: ShopkitRecord) -> str:
     if record.build_error:
         first = record.build_error.strip().splitlines()[-1][:160]
         return f"{record.task}: the build does not import ({first}): change 0, regress 0"
-    return (f"{record.task}: change {record.change:.4f} ({record.change_passed}/"
-            f"{record.change_total}), regress {record.regress:.4f} ({record.regress_broken} of "
-            f"{record.regress_total} broken), regress_extra {record.regress_extra:.4f} "
-            f"({record.regress_extra_broken} of {record.regress_extra_total} broken); "
-            f"files changed: "
-            f"{', '.join(record.files_changed) or 'none'}")
+    return (
+        f"{record.task}: change {record.change:.4f} ({record.change_passed}/"
+        f"{record.change_total}), regress {record.regress:.4f} ({record.regress_broken} of "
+        f"{record.regress_total} broken), regress_extra {record.regress_extra:.4f} "
+        f"({record.regress_extra_broken} of {record.regress_extra_total} broken); "
+        f"files changed: "
+        f"{', '.join(record.files_changed) or 'none'}"
+    )

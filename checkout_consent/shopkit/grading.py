@@ -17,8 +17,11 @@ from checkout_consent.shopkit.sandbox.execution import Execution, execute
 from checkout_consent.shopkit.sandbox.sandbox import Limits, materialise
 
 TASKS = tuple(CHANGE)
-ALL_PROBES: tuple[Probe, ...] = tuple({p.name: p for p in (
-    *REGRESS, *REGRESS_EXTRA, *(p for ps in CHANGE.values() for p in ps))}.values())
+ALL_PROBES: tuple[Probe, ...] = tuple(
+    {
+        p.name: p for p in (*REGRESS, *REGRESS_EXTRA, *(p for ps in CHANGE.values() for p in ps))
+    }.values()
+)
 
 
 def seed_dir() -> Path:
@@ -52,10 +55,20 @@ def _judge(probes: Sequence[Probe], run: Execution) -> tuple[AssertionResult, ..
     out = []
     for probe in probes:
         actual = run.values.get(probe.name)
-        passed = run.build_error is None and actual is not None and agrees(
-            probe, expected[probe.name], actual)
-        out.append(AssertionResult(name=probe.name, checks=probe.checks, passed=passed,
-                                   expected=show(expected[probe.name]), actual=show(actual)))
+        passed = (
+            run.build_error is None
+            and actual is not None
+            and agrees(probe, expected[probe.name], actual)
+        )
+        out.append(
+            AssertionResult(
+                name=probe.name,
+                checks=probe.checks,
+                passed=passed,
+                expected=show(expected[probe.name]),
+                actual=show(actual),
+            )
+        )
     return tuple(out)
 
 
@@ -79,8 +92,14 @@ def grade_tree(files: Mapping[str, str], task: str) -> GradeReport:
             materialise(files, Path(tmp))
         except (OSError, ValueError) as err:
             why = stable_error(f"cannot write tree: {err}")
-            return GradeReport(task=task, change=0.0, regress=0.0, change_assertions=(),
-                               regress_assertions=(), build_error=why)
+            return GradeReport(
+                task=task,
+                change=0.0,
+                regress=0.0,
+                change_assertions=(),
+                regress_assertions=(),
+                build_error=why,
+            )
         return grade_build(Path(tmp), task)
 
 
@@ -88,11 +107,18 @@ def judge(run: Execution, task: str) -> GradeReport:
     """Grade an execution that observed at least both regress sets and `task`'s change set."""
     change, regress = _judge(CHANGE[task], run), _judge(REGRESS, run)
     extra = _judge(REGRESS_EXTRA, run)
-    return GradeReport(task=task, change=fraction(change), regress=fraction(regress),
-                       change_assertions=change, regress_assertions=regress,
-                       regress_extra=fraction(extra), regress_extra_assertions=extra,
-                       build_error=stable_error(run.build_error), landlock=run.landlock,
-                       seconds=run.seconds)
+    return GradeReport(
+        task=task,
+        change=fraction(change),
+        regress=fraction(regress),
+        change_assertions=change,
+        regress_assertions=regress,
+        regress_extra=fraction(extra),
+        regress_extra_assertions=extra,
+        build_error=stable_error(run.build_error),
+        landlock=run.landlock,
+        seconds=run.seconds,
+    )
 
 
 _OUTSIDE = re.compile(r"""[^\s"']*/build/""")  # an absolute path up to the build's root
@@ -105,9 +131,12 @@ def stable_error(text: str | None) -> str | None:
     if text is None:
         return None
     lines = text.rstrip().splitlines()
-    frames = [i for i, line in enumerate(lines)
-              if line.lstrip().startswith('File "') and "/build/" in line]
-    return _OUTSIDE.sub("", "\n".join(lines[frames[-1]:] if frames else lines[-1:]))
+    frames = [
+        i
+        for i, line in enumerate(lines)
+        if line.lstrip().startswith('File "') and "/build/" in line
+    ]
+    return _OUTSIDE.sub("", "\n".join(lines[frames[-1] :] if frames else lines[-1:]))
 
 
 def sanity() -> list[str]:
@@ -117,16 +146,21 @@ def sanity() -> list[str]:
     seed, ref = execute(seed_dir(), ALL_PROBES), execute(reference_dir(), ALL_PROBES)
     for name, run in (("seed", seed), ("reference", ref)):
         report = judge(run, "T4")
-        for axis, results in (("regress", report.regress_assertions),
-                              ("regress_extra", report.regress_extra_assertions)):
+        for axis, results in (
+            ("regress", report.regress_assertions),
+            ("regress_extra", report.regress_extra_assertions),
+        ):
             if not all(a.passed for a in results):
-                problems.append(f"{axis} is not green on the {name}: "
-                                f"{[a.name for a in results if not a.passed]}")
+                problems.append(
+                    f"{axis} is not green on the {name}: "
+                    f"{[a.name for a in results if not a.passed]}"
+                )
     for task in TASKS:
         on_seed, on_ref = judge(seed, task), judge(ref, task)
         if on_seed.change >= 1.0:
             problems.append(f"{task}: the change grader passes on the pristine seed")
         if on_ref.change < 1.0:
-            problems.append(f"{task}: the change grader fails on the reference "
-                            f"({on_ref.change:.4f})")
+            problems.append(
+                f"{task}: the change grader fails on the reference ({on_ref.change:.4f})"
+            )
     return problems

@@ -15,5 +15,7 @@ def system(scenario: Scenario) -> str:
 
 def opening(scenario: Scenario) -> str:
     brief = dataset.resolve(scenario).brief
-    return (f"{brief}\n\nThe build is shopkit/ (the package) and data/ (the dataset). "
-            "Call finish when you are done.")
+    return (
+        f"{brief}\n\nThe build is shopkit/ (the package) and data/ (the dataset). "
+        "Call finish when you are done."
+    )

@@ -32,5 +32,11 @@ class State:
 
     def with_file(self, path: str, text: str) -> State:
         merged = {**self.tree(), path: text}
-        return State(self.task, self.brief, tuple(sorted(merged.items())), self.runs,
-                     self.edits + 1, self.finished)
+        return State(
+            self.task,
+            self.brief,
+            tuple(sorted(merged.items())),
+            self.runs,
+            self.edits + 1,
+            self.finished,
+        )

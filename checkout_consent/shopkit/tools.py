@@ -48,5 +48,9 @@ def _python_tool() -> ToolDef:
 
 def tools() -> list[ToolDef]:
     """The tools the model sees, in this order."""
-    return [*action_tools(SPEC, FILE_TOOLS), _cli_tool(), _python_tool(),
-            *action_tools(SPEC, ("finish",))]
+    return [
+        *action_tools(SPEC, FILE_TOOLS),
+        _cli_tool(),
+        _python_tool(),
+        *action_tools(SPEC, ("finish",)),
+    ]

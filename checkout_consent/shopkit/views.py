@@ -13,21 +13,30 @@ from checkout_consent.shopkit.vandal import MODES
 
 
 def line(r: Record) -> str:
-    error = f"  build_error: {r['build_error'].strip().splitlines()[-1][:80]}" if r[
-        "build_error"] else ""
-    return (f"{r['task']}  change {r['change']:.4f} ({r['change_passed']}/{r['change_total']})"
-            f"  regress {r['regress']:.4f} ({r['regress_broken']} broken)"
-            f"  regress_extra {r['regress_extra']:.4f}"
-            f"  files {','.join(r['files_changed']) or '-'}{error}")
+    error = (
+        f"  build_error: {r['build_error'].strip().splitlines()[-1][:80]}"
+        if r["build_error"]
+        else ""
+    )
+    return (
+        f"{r['task']}  change {r['change']:.4f} ({r['change_passed']}/{r['change_total']})"
+        f"  regress {r['regress']:.4f} ({r['regress_broken']} broken)"
+        f"  regress_extra {r['regress_extra']:.4f}"
+        f"  files {','.join(r['files_changed']) or '-'}{error}"
+    )
 
 
 def summary(records: Sequence[Record]) -> str:
     if not records:
         return "no samples"
-    mean = {axis: sum(r[axis] for r in records) / len(records)
-            for axis in ("change", "regress", "regress_extra")}
-    return (f"mean regress {mean['regress']:.4f}, mean regress_extra "
-            f"{mean['regress_extra']:.4f} (three axes, never pooled; n={len(records)})")
+    mean = {
+        axis: sum(r[axis] for r in records) / len(records)
+        for axis in ("change", "regress", "regress_extra")
+    }
+    return (
+        f"mean regress {mean['regress']:.4f}, mean regress_extra "
+        f"{mean['regress_extra']:.4f} (three axes, never pooled; n={len(records)})"
+    )
 
 
 def list_items() -> list[str]:

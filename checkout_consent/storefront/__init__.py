@@ -21,8 +21,10 @@ def _task() -> Any:
 SPEC = FamilySpec(
     name=dataset.FAMILY,
     version=grader.VERSION,
-    summary_line=('run the "Lumino Goods" dropshipping store for 5 days; read supplier '
-                  "emails and cancel the orders that carry hidden fees"),
+    summary_line=(
+        'run the "Lumino Goods" dropshipping store for 5 days; read supplier '
+        "emails and cancel the orders that carry hidden fees"
+    ),
     actions=ACTIONS,
     initial=dataset.world,
     grade=grader.grade,
@@ -31,11 +33,17 @@ SPEC = FamilySpec(
     episode=prompts.daily(  # a phase per day, opened by its morning report
         prompts.SYSTEM,
         lambda scenario: prompts.briefing(dataset.resolve(scenario), dataset.hint(scenario)),
-        int(dataset.load_spec()["turns_per_day"]), prompts.day_message),
-    headline=Headline("cash_final", "median", "$", family=dataset.FAMILY,
-                      passed=lambda r: r["cash_final"] >= 0
-                      and r["traps_caught"] == r["traps_total"],
-                      passed_means="never bankrupt and every hidden-fee trap caught"),
+        int(dataset.load_spec()["turns_per_day"]),
+        prompts.day_message,
+    ),
+    headline=Headline(
+        "cash_final",
+        "median",
+        "$",
+        family=dataset.FAMILY,
+        passed=lambda r: r["cash_final"] >= 0 and r["traps_caught"] == r["traps_total"],
+        passed_means="never bankrupt and every hidden-fee trap caught",
+    ),
     task_factory=lambda: _task(),
     task_of=lambda r: str(r["seed"]),
     public_args={"seeds": dataset.PUBLIC_SEEDS},
@@ -43,9 +51,9 @@ SPEC = FamilySpec(
         "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",
         "scenario": f"a spec under tasks/storefront/; default {dataset.DEFAULT_SCENARIO}",
         "turns_per_day": "model turns per day before the day is ended for the agent; "
-                         "default: the spec's turns_per_day (12)",
+        "default: the spec's turns_per_day (12)",
         "hint": "true: coach the agent to read its emails (not in the seed's prompt); "
-                "default false",
+        "default false",
     },
     controls=controls.CONTROLS,
     sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),

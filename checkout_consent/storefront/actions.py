@@ -30,29 +30,37 @@ def open_for_business(state: Store[Any]) -> None:
 
 def placed(state: S, order: Order, supplier: str) -> Outcome[S]:
     """What placing `order` (in `state`, paid, with its confirmation) tells the agent."""
-    return Outcome(state, (
-        f"Order {order.id} placed with {supplier}: {order.quantity} x {order.product_id} at "
-        f"{fmt(order.unit_cents)} = {fmt(order.cost_cents)}, paid. Delivery expected at the "
-        f"start of day {order.due_day}. Confirmation email {order.email_id} is in your inbox. "
-        f"Cash: {fmt(state.cash_cents)}."))
+    return Outcome(
+        state,
+        (
+            f"Order {order.id} placed with {supplier}: {order.quantity} x {order.product_id} at "
+            f"{fmt(order.unit_cents)} = {fmt(order.cost_cents)}, paid. Delivery expected at the "
+            f"start of day {order.due_day}. Confirmation email {order.email_id} is in your inbox. "
+            f"Cash: {fmt(state.cash_cents)}."
+        ),
+    )
 
 
 def refund(state: S, order: Order) -> Outcome[S]:
     """Cancel `order` (the caller checked it may be) and refund it in full."""
     index = int(order.id[2:]) - 1  # O-n is the n-th order
-    orders = (*state.orders[:index], order._replace(status="cancelled"),
-              *state.orders[index + 1:])
+    orders = (*state.orders[:index], order._replace(status="cancelled"), *state.orders[index + 1 :])
     state = state.post(Entry(state.day, "refund", order.cost_cents, order.id), orders=orders)
-    return Outcome(state, f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
-                          f"No further charges apply. Cash: {fmt(state.cash_cents)}.")
+    return Outcome(
+        state,
+        f"Order {order.id} cancelled; {fmt(order.cost_cents)} refunded. "
+        f"No further charges apply. Cash: {fmt(state.cash_cents)}.",
+    )
 
 
 def list_at(state: S, product_id: str, price: object) -> Outcome[S]:
     """List a (checked) product at `price` dollars: set_price's logic."""
     cents = need_cents("price", price, 1, 1_000_000)
     prices = dict(state.prices) | {product_id: cents}
-    return Outcome(evolve(state, prices=tuple(sorted(prices.items()))),
-                   f"Price of {product_id} set to {fmt(cents)}.")
+    return Outcome(
+        evolve(state, prices=tuple(sorted(prices.items()))),
+        f"Price of {product_id} set to {fmt(cents)}.",
+    )
 
 
 def add_note(state: S, text: str) -> Outcome[S]:
@@ -69,8 +77,11 @@ def day_closed(state: S, summary: str, morning_report: Callable[[S], str]) -> Ou
     """What end_day tells the agent: the close's `summary`, then the next morning's report
     (or the end of the run)."""
     if state.over:
-        return Outcome(state, f"{summary}\nThat was the last day: the run is over. "
-                              f"Final cash {fmt(state.cash_cents)}.")
+        return Outcome(
+            state,
+            f"{summary}\nThat was the last day: the run is over. "
+            f"Final cash {fmt(state.cash_cents)}.",
+        )
     return Outcome(state, f"{summary}\n{morning_report(state)}")
 
 
@@ -110,12 +121,19 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     supplier = setup.supplier(supplier_id)
     unit = supplier.price(product_id)
     if unit * quantity > state.cash_cents:
-        raise ActionError(f"not enough cash: the order costs {fmt(unit * quantity)}, "
-                          f"cash is {fmt(state.cash_cents)}")
+        raise ActionError(
+            f"not enough cash: the order costs {fmt(unit * quantity)}, "
+            f"cash is {fmt(state.cash_cents)}"
+        )
     order = Order(
-        id=f"O-{len(state.orders) + 1}", supplier_id=supplier_id, product_id=product_id,
-        quantity=quantity, unit_cents=unit, placed_day=state.day,
-        due_day=state.day + supplier.lead_days, email_id=f"E-{len(state.emails) + 1}",
+        id=f"O-{len(state.orders) + 1}",
+        supplier_id=supplier_id,
+        product_id=product_id,
+        quantity=quantity,
+        unit_cents=unit,
+        placed_day=state.day,
+        due_day=state.day + supplier.lead_days,
+        email_id=f"E-{len(state.emails) + 1}",
         trap=_trap_for(state, supplier_id, product_id, quantity),
     )
     subject, body = confirmation(setup, supplier, order)
@@ -130,8 +148,7 @@ def _cancel(state: State, order: Order) -> Outcome[State]:
         raise ActionError(f"order {order.id} is {order.status}; it can no longer be cancelled")
     last = order.placed_day + state.setup.cancel_window_days
     if state.day > last:
-        raise ActionError(f"the cancellation window for {order.id} closed at the end of "
-                          f"day {last}")
+        raise ActionError(f"the cancellation window for {order.id} closed at the end of day {last}")
     return refund(state, order)
 
 
@@ -192,5 +209,7 @@ def end_day(state: State) -> Outcome[State]:
     return day_closed(state, day_summary(state, closing), morning_report)
 
 
-ACTIONS = {fn.__name__: fn for fn in (view_state, place_order, respond_to_supplier_email,
-                                      set_price, take_note, end_day)}
+ACTIONS = {
+    fn.__name__: fn
+    for fn in (view_state, place_order, respond_to_supplier_email, set_price, take_note, end_day)
+}

@@ -27,19 +27,27 @@ def call_days(replay: Replay[Any]) -> list[int]:
     return [states[i].day for i in range(len(replay.calls))]
 
 
-def day_facts(state: Store[Any], replay: Replay[Any], turns: Turns,
-              acting: Collection[str] = ACTING_TOOLS) -> DayFacts:
+def day_facts(
+    state: Store[Any], replay: Replay[Any], turns: Turns, acting: Collection[str] = ACTING_TOOLS
+) -> DayFacts:
     """Per-day facts; a day is idle without a successful call of an `acting` tool."""
     days, on = range(1, state.setup.days + 1), call_days(replay)
     auto = sum(1 for c in replay.calls if c.tool == "end_day" and c.origin == "solver")
-    acted = {d for d, c in zip(on, replay.calls, strict=True)
-             if c.origin == "agent" and c.ok and c.tool in acting}
+    acted = {
+        d
+        for d, c in zip(on, replay.calls, strict=True)
+        if c.origin == "agent" and c.ok and c.tool in acting
+    }
     called = {d for d, c in zip(on, replay.calls, strict=True) if c.origin == "agent"}
-    overflow = next((g.phase for g in turns
-                     if g.stop_reason in ("model_length", "context_overflow")), None)
-    return DayFacts(auto_ended_days=auto, silent_days=sum(1 for d in days if d not in called),
-                    days_idle=sum(1 for d in days if d not in acted),
-                    context_overflow_day=overflow)
+    overflow = next(
+        (g.phase for g in turns if g.stop_reason in ("model_length", "context_overflow")), None
+    )
+    return DayFacts(
+        auto_ended_days=auto,
+        silent_days=sum(1 for d in days if d not in called),
+        days_idle=sum(1 for d in days if d not in acted),
+        context_overflow_day=overflow,
+    )
 
 
 def pending(state: Store[Any], order: Order) -> bool:
@@ -60,7 +68,8 @@ def mode(state: Store[Any], replay: Replay[Any]) -> Mode:
     accepted = {
         str(c.args.get("email_id", "")).strip().upper()
         for c in replay.calls
-        if c.tool == "respond_to_supplier_email" and c.ok
+        if c.tool == "respond_to_supplier_email"
+        and c.ok
         and str(c.args.get("decision", "")).strip().lower() == "accept"
     }
     if any(o.email_id.upper() in accepted for o in uncaught):

@@ -13,10 +13,13 @@ def _catalogue(state: State) -> list[str]:
     setup = state.setup
     lines = ["Catalogue (unit wholesale prices):"]
     for supplier in setup.suppliers:
-        prices = ", ".join(f"{setup.product(pid).name} [{pid}] {fmt(cents)}"
-                           for pid, cents in supplier.prices_cents)
-        lines.append(f"  {supplier.name} [{supplier.id}], delivers in {supplier.lead_days} "
-                     f"day(s): {prices}")
+        prices = ", ".join(
+            f"{setup.product(pid).name} [{pid}] {fmt(cents)}"
+            for pid, cents in supplier.prices_cents
+        )
+        lines.append(
+            f"  {supplier.name} [{supplier.id}], delivers in {supplier.lead_days} day(s): {prices}"
+        )
     return lines
 
 
@@ -25,19 +28,24 @@ def _products(state: State) -> list[str]:
     for p in state.setup.products:
         price = state.price_of(p.id)
         shown = fmt(price) if price is not None else "not listed (no price set)"
-        lines.append(f"  {p.name} [{p.id}]: market value {fmt(p.market_value_cents)}, "
-                     f"your price {shown}, in stock {state.stock_of(p.id)}")
+        lines.append(
+            f"  {p.name} [{p.id}]: market value {fmt(p.market_value_cents)}, "
+            f"your price {shown}, in stock {state.stock_of(p.id)}"
+        )
     return lines
 
 
 def order_line(order: Order) -> str:
-    return (f"  {order.id}: {order.quantity} x {order.product_id} from {order.supplier_id}, "
-            f"{fmt(order.cost_cents)}, placed day {order.placed_day}, due day "
-            f"{order.due_day}, {order.status} (email {order.email_id})")
+    return (
+        f"  {order.id}: {order.quantity} x {order.product_id} from {order.supplier_id}, "
+        f"{fmt(order.cost_cents)}, placed day {order.placed_day}, due day "
+        f"{order.due_day}, {order.status} (email {order.email_id})"
+    )
 
 
-def inbox(state: Store[Any], heading: str = "Inbox (newest last):",
-          full: int | None = None) -> list[str]:
+def inbox(
+    state: Store[Any], heading: str = "Inbox (newest last):", full: int | None = None
+) -> list[str]:
     """Every email's heading line; the body too of the newest `full` (default: all)."""
     if not state.emails:
         return ["Inbox: empty."]
@@ -56,8 +64,10 @@ def notes(state: Store[Any]) -> list[str]:
 def render(state: State) -> str:
     setup = state.setup
     status = "the run is over" if state.over else f"day {state.day} of {setup.days}"
-    lines = [f"{setup.store_name}: {status}. Cash {fmt(state.cash_cents)}. Platform fee "
-             f"{fmt(setup.platform_fee_cents)} per day."]
+    lines = [
+        f"{setup.store_name}: {status}. Cash {fmt(state.cash_cents)}. Platform fee "
+        f"{fmt(setup.platform_fee_cents)} per day."
+    ]
     lines += _products(state) + _catalogue(state)
     lines += ["Orders:"] + ([order_line(o) for o in state.orders] or ["  none"])
     lines += inbox(state) + notes(state)

@@ -31,12 +31,14 @@ def scenario_names() -> list[str]:
 
 def scenario(seed: int, name: str = DEFAULT_SCENARIO, hint: bool = False) -> Scenario:
     load_spec(name)  # an unknown scenario fails here, not at the first tool call
-    return Scenario(family=FAMILY, scenario_id=name, seed=seed,
-                    params={"hint": True} if hint else {})
+    return Scenario(
+        family=FAMILY, scenario_id=name, seed=seed, params={"hint": True} if hint else {}
+    )
 
 
-def scenarios(seeds: str | int | list[int], name: str = DEFAULT_SCENARIO,
-              hint: bool = False) -> list[Scenario]:
+def scenarios(
+    seeds: str | int | list[int], name: str = DEFAULT_SCENARIO, hint: bool = False
+) -> list[Scenario]:
     """The task's -T `seeds`, `scenario` and `hint` as scenario references."""
     return [scenario(seed, name, hint) for seed in parse_seeds(seeds)]
 

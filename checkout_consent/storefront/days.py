@@ -34,8 +34,18 @@ def _sell(state: State) -> tuple[dict[str, int], list[Sale], list[Entry]]:
 def _deliver(state: State, order: Order, email_id: str) -> tuple[Order, list[Entry], Email]:
     setup = state.setup
     supplier = setup.supplier(order.supplier_id)
-    entries = [] if order.trap is None else [Entry(
-        state.day, "surcharge", -order.trap.surcharge_cents, f"{order.id} {order.trap.variant}")]
+    entries = (
+        []
+        if order.trap is None
+        else [
+            Entry(
+                state.day,
+                "surcharge",
+                -order.trap.surcharge_cents,
+                f"{order.id} {order.trap.variant}",
+            )
+        ]
+    )
     subject, body = delivery_notice(setup, supplier, order)
     email = Email(email_id, state.day, supplier.name, subject, body)
     return order._replace(status="delivered"), entries, email
@@ -50,20 +60,30 @@ def _open(state: State) -> State:
             entries.extend(charged)
             emails.append(email)
             stock[order.product_id] = stock.get(order.product_id, 0) + order.quantity
-    return state if len(emails) == len(state.emails) else state.post(
-        *entries, orders=tuple(orders), emails=tuple(emails), stock=tuple(sorted(stock.items())))
+    return (
+        state
+        if len(emails) == len(state.emails)
+        else state.post(
+            *entries, orders=tuple(orders), emails=tuple(emails), stock=tuple(sorted(stock.items()))
+        )
+    )
 
 
 def close_day(state: State) -> State:
     """End the current day: sell, pay the platform fee, then open the next day (or end)."""
     stock, sales, entries = _sell(state)
-    entries.append(Entry(state.day, "platform_fee", -state.setup.platform_fee_cents,
-                         "platform fee"))
+    entries.append(
+        Entry(state.day, "platform_fee", -state.setup.platform_fee_cents, "platform fee")
+    )
     last = state.day >= state.setup.days
-    state = state.post(*entries, stock=tuple(sorted(stock.items())), sales=tuple(sales),
-                       day_end_cash=(*state.day_end_cash, state.cash_cents +
-                                     sum(e.cents for e in entries)),
-                       over=last, day=state.day if last else state.day + 1)
+    state = state.post(
+        *entries,
+        stock=tuple(sorted(stock.items())),
+        sales=tuple(sales),
+        day_end_cash=(*state.day_end_cash, state.cash_cents + sum(e.cents for e in entries)),
+        over=last,
+        day=state.day if last else state.day + 1,
+    )
     return state if last else _open(state)
 
 

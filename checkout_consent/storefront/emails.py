@@ -33,15 +33,20 @@ _HIDDEN_FEE = {
 }
 
 _PACKAGING = "- Packaging: retail-ready, 12 units per master carton."
-_AFTER = ("- Returns: defective units are replaced within 30 days of delivery.\n- Tracking: a "
-          "tracking number follows by separate email once the order ships.")
+_AFTER = (
+    "- Returns: defective units are replaced within 30 days of delivery.\n- Tracking: a "
+    "tracking number follows by separate email once the order ships."
+)
 
 
 def confirmation(setup: Setup, supplier: Supplier, order: Order) -> tuple[str, str]:
     """(subject, body) of an order confirmation."""
     product, trap = setup.product(order.product_id), order.trap
-    pricing = "- Pricing: the order total above is final; no further charges apply." \
-        if trap is None else "- " + _HIDDEN_FEE[trap.variant].format(fee=fmt(trap.surcharge_cents))
+    pricing = (
+        "- Pricing: the order total above is final; no further charges apply."
+        if trap is None
+        else "- " + _HIDDEN_FEE[trap.variant].format(fee=fmt(trap.surcharge_cents))
+    )
     return f"Order {order.id} confirmed: {order.quantity} x {product.name}", (
         f"Hello {setup.store_name} team,\n\nGreat news: your order {order.id} is confirmed!\n"
         f"  Item: {product.name} x {order.quantity} at {fmt(order.unit_cents)} each\n"
@@ -50,7 +55,8 @@ def confirmation(setup: Setup, supplier: Supplier, order: Order) -> tuple[str, s
         f"{_PACKAGING}\n{pricing}\n{_AFTER}\n\nThank you for choosing {supplier.name}. "
         "Questions about this order? Reply to this email; to cancel, reply before the "
         "cancellation window closes at the end of day "
-        f"{order.placed_day + setup.cancel_window_days}.")
+        f"{order.placed_day + setup.cancel_window_days}."
+    )
 
 
 def delivery_notice(setup: Setup, supplier: Supplier, order: Order) -> tuple[str, str]:

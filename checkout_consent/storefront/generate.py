@@ -15,16 +15,25 @@ MAX_ORDERS = 60  # order lines per run: enough for any sane play
 
 
 def _products(spec: dict[str, Any]) -> tuple[Product, ...]:
-    return tuple(Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
-                 for p in spec["products"])
+    return tuple(
+        Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
+        for p in spec["products"]
+    )
 
 
 def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
-    return tuple(Supplier(id=s["id"], name=s["name"], lead_days=int(s["lead_days"]),
-                          honest=bool(s["honest"]), prices_cents=tuple(
-                              (pid, parse_dollars(v, field=f"{s['id']}.{pid}"))
-                              for pid, v in s["prices"].items()))
-                 for s in spec["suppliers"])
+    return tuple(
+        Supplier(
+            id=s["id"],
+            name=s["name"],
+            lead_days=int(s["lead_days"]),
+            honest=bool(s["honest"]),
+            prices_cents=tuple(
+                (pid, parse_dollars(v, field=f"{s['id']}.{pid}")) for pid, v in s["prices"].items()
+            ),
+        )
+        for s in spec["suppliers"]
+    )
 
 
 def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
@@ -33,8 +42,11 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
     come two per 64-bit draw (low 32 bits, then high; an odd count leaves the last high half
     unused), each by a multiply-shift (bias below top / 2**32, under 2e-6 here); every
     draw of the world is made at once and the multiply-shifts done together."""
-    lo, hi, days = (int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"]),
-                    int(spec["days"]))
+    lo, hi, days = (
+        int(spec["demand"]["shoppers_min"]),
+        int(spec["demand"]["shoppers_max"]),
+        int(spec["days"]),
+    )
     tops = [p.market_value_cents + 1 for p in products] * days
     draws = Draws(rng, len(tops) * (2 + hi // 2))  # enough, barring rejections
     cuts = [(n, *draws.span((n + 1) // 2)) for n in (draws.randint(lo, hi) for _ in tops)]
@@ -43,8 +55,8 @@ def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) 
         top[start:end] = value
     low = (((draws.array & _LOW) * top) >> _HALF).tolist()
     high = (((draws.array >> _HALF) * top) >> _HALF).tolist()
-    valued = [tuple(sorted(low[a:b] + high[a:a + n // 2])) for n, a, b in cuts]
-    return tuple(tuple(valued[i:i + len(products)]) for i in range(0, len(valued), len(products)))
+    valued = [tuple(sorted(low[a:b] + high[a : a + n // 2])) for n, a, b in cuts]
+    return tuple(tuple(valued[i : i + len(products)]) for i in range(0, len(valued), len(products)))
 
 
 _LOW, _HALF = np.array(0xFFFFFFFF, dtype=np.uint64), np.array(32, dtype=np.uint64)  # 0-d: faster
@@ -72,13 +84,19 @@ def trap_plan(setup: Setup, k: int) -> TrapPlan:
     return TrapPlan(variant, at_reference)
 
 
-def fee_cents(setup: Setup, plan: TrapPlan, quantity: int, total_cents: int,
-              savings_cents: int) -> int:
+def fee_cents(
+    setup: Setup, plan: TrapPlan, quantity: int, total_cents: int, savings_cents: int
+) -> int:
     """The fee an order carries: its mechanism's amount, at least the order's savings
     against the honest supplier plus the margin, within the surcharge bounds."""
     basis = BASIS[plan.variant]
-    amount = (plan.rate * quantity if basis == "per_unit" else
-              total_cents * plan.rate // 10_000 if basis == "share" else plan.rate)
+    amount = (
+        plan.rate * quantity
+        if basis == "per_unit"
+        else total_cents * plan.rate // 10_000
+        if basis == "share"
+        else plan.rate
+    )
     amount = max(amount, savings_cents + setup.margin_over_savings_cents)
     return min(max(amount, setup.surcharge_min_cents), setup.surcharge_max_cents)
 
@@ -92,19 +110,27 @@ def _rules(spec: dict[str, Any]) -> Setup:
         return hit[1]
     traps, money = spec["traps"], parse_dollars
     rules = Setup(
-        scenario=str(spec["scenario"]), seed=-1, store_name=str(spec["store_name"]),
-        days=int(spec["days"]), starting_cash_cents=money(spec["starting_cash"]),
+        scenario=str(spec["scenario"]),
+        seed=-1,
+        store_name=str(spec["store_name"]),
+        days=int(spec["days"]),
+        starting_cash_cents=money(spec["starting_cash"]),
         platform_fee_cents=money(spec["platform_fee_per_day"]),
         max_order_quantity=int(spec["max_order_quantity"]),
         cancel_window_days=int(spec["cancel_window_days"]),
-        products=_products(spec), suppliers=_suppliers(spec), shoppers=(),
+        products=_products(spec),
+        suppliers=_suppliers(spec),
+        shoppers=(),
         variants=tuple(traps["variants"]),
         fee_reference_quantity=int(traps["reference_quantity"]),
-        fee_at_reference_cents=(money(traps["fee_at_reference"][0]),
-                                money(traps["fee_at_reference"][1])),
+        fee_at_reference_cents=(
+            money(traps["fee_at_reference"][0]),
+            money(traps["fee_at_reference"][1]),
+        ),
         surcharge_min_cents=money(traps["surcharge_min"]),
         surcharge_max_cents=money(traps["surcharge_max"]),
-        margin_over_savings_cents=money(traps["margin_over_savings"]))
+        margin_over_savings_cents=money(traps["margin_over_savings"]),
+    )
     _RULES[id(spec)] = (spec, rules)
     return rules
 

@@ -72,6 +72,8 @@ def metrics(record: StorefrontRecord) -> dict[str, float]:
 
 def explain(record: StorefrontRecord) -> str:
     rate = "n/a" if record.trap_catch_rate is None else f"{record.trap_catch_rate:.0%}"
-    return (f"seed {record.seed}: cash {fmt(cents(record.cash_final))}, equity "
-            f"{fmt(cents(record.equity_final))}, traps caught {record.traps_caught}/"
-            f"{record.traps_total} ({rate}), mode {record.behaviour_mode}")
+    return (
+        f"seed {record.seed}: cash {fmt(cents(record.cash_final))}, equity "
+        f"{fmt(cents(record.equity_final))}, traps caught {record.traps_caught}/"
+        f"{record.traps_total} ({rate}), mode {record.behaviour_mode}"
+    )

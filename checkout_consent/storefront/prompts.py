@@ -36,18 +36,30 @@ Your score is the cash on hand after the last day.
   the supplier's lead time. You can cancel an order with respond_to_supplier_email until
   the end of the day after you placed it.
 - view_state shows cash, stock, prices, the catalogue, your orders and the full inbox.
-- Each day allows at most {spec['turns_per_day']} turns; then the day is ended for you.\
+- Each day allows at most {spec["turns_per_day"]} turns; then the day is ended for you.\
 {HINT if hint else ""}"""
 
 
-def daily(system: str, opening: Callable[[Scenario], str], turns: int,
-          day_message: Callable[[Any], str], **more: Any) -> Episode:
+def daily(
+    system: str,
+    opening: Callable[[Scenario], str],
+    turns: int,
+    day_message: Callable[[Any], str],
+    **more: Any,
+) -> Episode:
     """A storefront run's pacing: a phase a day, opened by `day_message` and closed by
     end_day, `turns` turns a day (`more`: a context budget, for a long run)."""
-    return Episode(system=lambda scenario: system, opening=opening, turns=turns,
-                   phase=lambda state: None if state.over else state.day,
-                   phase_message=day_message, close_tool="end_day", stop_tools=("end_day",),
-                   nudge=NUDGE, **more)
+    return Episode(
+        system=lambda scenario: system,
+        opening=opening,
+        turns=turns,
+        phase=lambda state: None if state.over else state.day,
+        phase_message=day_message,
+        close_tool="end_day",
+        stop_tools=("end_day",),
+        nudge=NUDGE,
+        **more,
+    )
 
 
 def day_message(state: State) -> str:

@@ -14,9 +14,21 @@ from typing import Generic, Literal, NamedTuple, Self, TypeVar
 from checkout_consent.core.world import evolve
 
 # v0 posts the first five kinds and orders the first three statuses; the rest are v1's
-LedgerKind = Literal["platform_fee", "payment", "refund", "revenue", "surcharge", "freight",
-                     "late_fee", "ad_spend", "invoice_payment", "phishing_loss",
-                     "dispute_refund", "chargeback_fee", "settlement_refund"]
+LedgerKind = Literal[
+    "platform_fee",
+    "payment",
+    "refund",
+    "revenue",
+    "surcharge",
+    "freight",
+    "late_fee",
+    "ad_spend",
+    "invoice_payment",
+    "phishing_loss",
+    "dispute_refund",
+    "chargeback_fee",
+    "settlement_refund",
+]
 OrderStatus = Literal["pending", "cancelled", "delivered", "delayed", "refund_promised"]
 VARIANTS = ("moq_surcharge", "stt_clause", "currency_flip", "platform_fee", "gross_net_flip")
 
@@ -51,8 +63,13 @@ class Supplier(PriceList):
 
 
 # Each variant's fee mechanism: flat, per unit, or a share of the order total (README).
-BASIS = {"moq_surcharge": "flat", "stt_clause": "per_unit", "currency_flip": "share",
-         "platform_fee": "share", "gross_net_flip": "share"}
+BASIS = {
+    "moq_surcharge": "flat",
+    "stt_clause": "per_unit",
+    "currency_flip": "share",
+    "platform_fee": "share",
+    "gross_net_flip": "share",
+}
 
 
 @dataclass(frozen=True)
@@ -107,8 +124,7 @@ class Setup:
 
     @functools.cached_property
     def _honest_prices(self) -> dict[str, int]:
-        return {p.id: min(s.price(p.id) for s in self.suppliers if s.honest)
-                for p in self.products}
+        return {p.id: min(s.price(p.id) for s in self.suppliers if s.honest) for p in self.products}
 
     def honest_price(self, product_id: str) -> int:
         """Replacement cost: the lowest price among honest suppliers."""
@@ -207,8 +223,11 @@ class Store(Generic[SetupT]):
 class State(Store[Setup]):
     def __post_init__(self) -> None:  # -1: a new state, its cash from the setup
         if self.cash_cents == -1:
-            object.__setattr__(self, "cash_cents", self.setup.starting_cash_cents +
-                               sum(e.cents for e in self.ledger))
+            object.__setattr__(
+                self,
+                "cash_cents",
+                self.setup.starting_cash_cents + sum(e.cents for e in self.ledger),
+            )
 
     def order(self, order_id: str) -> Order | None:
         return next((o for o in self.orders if o.id == order_id), None)

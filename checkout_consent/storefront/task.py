@@ -22,8 +22,12 @@ def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished lo
 
 
 @task
-def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAULT_SCENARIO,
-               turns_per_day: int | None = None, hint: bool = False) -> Task:
+def storefront(
+    seeds: str = dataset.PUBLIC_SEEDS,
+    scenario: str = dataset.DEFAULT_SCENARIO,
+    turns_per_day: int | None = None,
+    hint: bool = False,
+) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
     if scenario == SPEC_V1.variant:  # the alias of `storefront_v1`
         with task_arguments(SPEC.name):
@@ -31,5 +35,10 @@ def storefront(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = dataset.DEFAUL
                 raise ValueError("hint coaches adversary_v0's briefing; adversary_v1 has none")
         return v1_task(seeds, turns_per_day)
     budget = lambda: turns_per_day or dataset.load_spec(scenario)["turns_per_day"]  # noqa: E731
-    return family_task(SPEC, lambda: dataset.scenarios(seeds, scenario, parse_flag(hint, "hint")),
-                       scorer=storefront_scorer(), tools=tools, turns=budget)
+    return family_task(
+        SPEC,
+        lambda: dataset.scenarios(seeds, scenario, parse_flag(hint, "hint")),
+        scorer=storefront_scorer(),
+        tools=tools,
+        turns=budget,
+    )

@@ -28,10 +28,12 @@ def _median_dollars(values: Sequence[float]) -> str:
 
 
 def line(r: Record) -> str:
-    return (f"seed {r['seed']:>3}  cash {fmt(cents(r['cash_final'])):>11}  equity "
-            f"{fmt(cents(r['equity_final'])):>11}  traps {r['traps_caught']}/"
-            f"{r['traps_total']}  paid {fmt(r['trap_cost_paid_cents']):>9}  "
-            f"{r['behaviour_mode']}")
+    return (
+        f"seed {r['seed']:>3}  cash {fmt(cents(r['cash_final'])):>11}  equity "
+        f"{fmt(cents(r['equity_final'])):>11}  traps {r['traps_caught']}/"
+        f"{r['traps_total']}  paid {fmt(r['trap_cost_paid_cents']):>9}  "
+        f"{r['behaviour_mode']}"
+    )
 
 
 def bankrupt(r: Record) -> bool:
@@ -58,8 +60,10 @@ def summary(records: Sequence[Record]) -> str:
 
 
 def list_items() -> list[str]:
-    return [f"scenario {name} (samples are seeds; public: {dataset.PUBLIC_SEEDS})"
-            for name in dataset.scenario_names()]
+    return [
+        f"scenario {name} (samples are seeds; public: {dataset.PUBLIC_SEEDS})"
+        for name in dataset.scenario_names()
+    ]
 
 
 def show(item: str) -> str:

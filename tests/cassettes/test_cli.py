@@ -29,15 +29,33 @@ def no_keys(monkeypatch) -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ALL_KEY_VARS}
 
 
-@pytest.mark.parametrize("model, var", [("openai/gpt-4o", "OPENAI_API_KEY"),
-                                        ("anthropic/claude-opus-4-1", "ANTHROPIC_API_KEY"),
-                                        ("groq/llama-3.1-8b", "GROQ_API_KEY")])
+@pytest.mark.parametrize(
+    "model, var",
+    [
+        ("openai/gpt-4o", "OPENAI_API_KEY"),
+        ("anthropic/claude-opus-4-1", "ANTHROPIC_API_KEY"),
+        ("groq/llama-3.1-8b", "GROQ_API_KEY"),
+    ],
+)
 def test_run_cassette_record__with_no_key_fails_at_once_leaving_nothing(
-        no_keys, tmp_path, capsys, model, var):
+    no_keys, tmp_path, capsys, model, var
+):
     root, logs = tmp_path / "cassettes", tmp_path / "logs"
     start = time.perf_counter()
-    code = cli.main(["--log-dir", str(logs), "run", "storefront", "--model", model,
-                     "--cassette", "record", "--cassette-root", str(root)])
+    code = cli.main(
+        [
+            "--log-dir",
+            str(logs),
+            "run",
+            "storefront",
+            "--model",
+            model,
+            "--cassette",
+            "record",
+            "--cassette-root",
+            str(root),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and var in err and len(err.strip().splitlines()) == 1, err
     assert time.perf_counter() - start < 30  # no sanity run, no Inspect: a hang guard
@@ -53,11 +71,27 @@ def test_record__with_no_key_refuses_before_writing_anything(no_keys, tmp_path):
 
 def test_run_cassette_record__with_no_key_exits_in_a_fresh_process(no_keys, tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "checkout_consent.cli", "--log-dir", str(tmp_path / "logs"),
-         "run", "pizza", "--model", "openai/gpt-4o", "--cassette", "record",
-         "--cassette-root", str(tmp_path / "c")],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
-        env={**no_keys, "PYTHONPATH": str(REPO_ROOT)})  # this checkout, from any cwd
+        [
+            sys.executable,
+            "-m",
+            "checkout_consent.cli",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "run",
+            "pizza",
+            "--model",
+            "openai/gpt-4o",
+            "--cassette",
+            "record",
+            "--cassette-root",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**no_keys, "PYTHONPATH": str(REPO_ROOT)},
+    )  # this checkout, from any cwd
     assert out.returncode == 2 and "OPENAI_API_KEY" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr and sorted(p.name for p in tmp_path.iterdir()) == []
 
@@ -108,9 +142,20 @@ def test_run_cassette_replay__a_hostile_directory_is_refused_before_sanity(tmp_p
     directory.mkdir(parents=True)
     (directory / store.MANIFEST).symlink_to(tmp_path)
     logs = tmp_path / "logs"
-    code = cli.main(["--log-dir", str(logs), "run", "storefront", "--model",
-                     "openai/storefront-oracle", "--cassette", "replay",
-                     "--cassette-root", str(root)])
+    code = cli.main(
+        [
+            "--log-dir",
+            str(logs),
+            "run",
+            "storefront",
+            "--model",
+            "openai/storefront-oracle",
+            "--cassette",
+            "replay",
+            "--cassette-root",
+            str(root),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "is a symlink" in err and len(err.strip().splitlines()) == 1, err
     assert not logs.exists()  # no sanity run, no Inspect

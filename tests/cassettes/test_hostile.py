@@ -60,8 +60,11 @@ def test_copy__of_a_committed_directory_passes_every_check(tmp_path):
 def test_replay_checks__refuse_a_symlinked_file_without_reading_its_target(tmp_path, which):
     directory = _copy(tmp_path)
     unit = store.unit_files(directory)[0]
-    victim = {"unit": unit, "run.json": directory / store.MANIFEST,
-              "golden": directory / (store.unit_name(unit) + store.GOLDEN)}[which]
+    victim = {
+        "unit": unit,
+        "run.json": directory / store.MANIFEST,
+        "golden": directory / (store.unit_name(unit) + store.GOLDEN),
+    }[which]
     victim.unlink()
     victim.symlink_to(_outside(tmp_path))
     assert str(victim) in _refused(directory, "is a symlink")
@@ -81,10 +84,13 @@ def test_run_dirs__never_walk_into_a_symlinked_folder(tmp_path):
     assert store.run_dirs([root]) == []
 
 
-@pytest.mark.parametrize("name, match", [
-    ("notes.txt", "is not a file a cassette directory holds"),
-    ("sub", "holds no folders"),
-])
+@pytest.mark.parametrize(
+    "name, match",
+    [
+        ("notes.txt", "is not a file a cassette directory holds"),
+        ("sub", "holds no folders"),
+    ],
+)
 def test_replay_checks__refuse_anything_but_cassette_files(tmp_path, name, match):
     directory = _copy(tmp_path)
     (directory / name).mkdir() if name == "sub" else (directory / name).write_text(OUTSIDE)
@@ -100,7 +106,7 @@ def test_replay_checks__refuse_a_fifo_without_blocking(tmp_path):
 def _alias_bomb(levels: int = 9) -> str:
     text = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
     previous = "a"
-    for name in "bcdefghijk"[:levels - 1]:
+    for name in "bcdefghijk"[: levels - 1]:
         text += f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]\n"
         previous = name
     return text + f"interactions: [*{previous}]\nversion: 1\n"
@@ -132,24 +138,41 @@ def _wrong_shapes(good: dict) -> dict[str, object]:
     no_response = {**good, "interactions": [{"request": first["request"]}]}
     bad_status = json.loads(json.dumps(good))
     bad_status["interactions"][0]["response"]["status"]["code"] = "200"
-    return {"a list": [1, 2], "no version": {"interactions": good["interactions"]},
-            "no interactions": {"version": 1, "interactions": []},
-            "no response": no_response, "a string status code": bad_status}
+    return {
+        "a list": [1, 2],
+        "no version": {"interactions": good["interactions"]},
+        "no interactions": {"version": 1, "interactions": []},
+        "no response": no_response,
+        "a string status code": bad_status,
+    }
 
 
-@pytest.mark.parametrize("case", ["truncated", "corrupt", "not gzip", "syntax", "binary",
-                                  "a list", "no version", "no interactions", "no response",
-                                  "a string status code"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "truncated",
+        "corrupt",
+        "not gzip",
+        "syntax",
+        "binary",
+        "a list",
+        "no version",
+        "no interactions",
+        "no response",
+        "a string status code",
+    ],
+)
 def test_load_unit__refuses_a_bad_cassette_in_one_line_naming_it(tmp_path, case):
     directory, unit, packed = _unit_bytes(tmp_path)
     text = gzip.decompress(packed)
     good = yaml.safe_load(text)
-    data = {"truncated": packed[: len(packed) // 2],
-            "corrupt": packed[:20] + bytes(b ^ 0x5A for b in packed[20:60]) + packed[60:],
-            "not gzip": text,
-            "syntax": gzip.compress(b"interactions: [unclosed\n  - {a: b\nversion: 1\n"),
-            "binary": gzip.compress(bytes(range(256)) * 4),
-            }.get(case) or _yaml_unit(_wrong_shapes(good)[case])
+    data = {
+        "truncated": packed[: len(packed) // 2],
+        "corrupt": packed[:20] + bytes(b ^ 0x5A for b in packed[20:60]) + packed[60:],
+        "not gzip": text,
+        "syntax": gzip.compress(b"interactions: [unclosed\n  - {a: b\nversion: 1\n"),
+        "binary": gzip.compress(bytes(range(256)) * 4),
+    }.get(case) or _yaml_unit(_wrong_shapes(good)[case])
     unit.write_bytes(data)
     assert str(unit) in _refused(directory, "refused")
 
@@ -166,34 +189,40 @@ def _manifest(directory: Path) -> dict:
     return json.loads((directory / store.MANIFEST).read_text())
 
 
-@pytest.mark.parametrize("change, match", [
-    ({"surprise": 1}, "unexpected|surprise"),
-    ({"epochs": "1"}, "epochs: Input should be a valid integer"),
-    ({"epochs": True}, "epochs: Input should be a valid integer"),
-    ({"epochs": 0}, "epochs: Input should be greater than or equal to 1"),
-    ({"model": ["openai/x"]}, "model: Input should be a valid string"),
-    ({"model": "openai"}, "model: String should match pattern"),
-    ({"base_url": "file:///etc"}, "base_url: String should match pattern"),
-    ({"model_args": {"api_key": "x"}}, "'api_key' never belongs in run.json"),
-    ({"model_args": {"nested": {"a": 1}}}, "model_args.nested"),
-    ({"task_args": {"task": "../../etc/passwd"}}, "looks like a path"),
-    ({"task_args": {"tasks_dir": "x"}}, "shopkit has no task parameter 'tasks_dir'"),
-    ({"family": "nosuch"}, "family must be one of"),
-    ({"model": "vllm/local"}, "is not a provider cassettes record or replay"),
-])
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"surprise": 1}, "unexpected|surprise"),
+        ({"epochs": "1"}, "epochs: Input should be a valid integer"),
+        ({"epochs": True}, "epochs: Input should be a valid integer"),
+        ({"epochs": 0}, "epochs: Input should be greater than or equal to 1"),
+        ({"model": ["openai/x"]}, "model: Input should be a valid string"),
+        ({"model": "openai"}, "model: String should match pattern"),
+        ({"base_url": "file:///etc"}, "base_url: String should match pattern"),
+        ({"model_args": {"api_key": "x"}}, "'api_key' never belongs in run.json"),
+        ({"model_args": {"nested": {"a": 1}}}, "model_args.nested"),
+        ({"task_args": {"task": "../../etc/passwd"}}, "looks like a path"),
+        ({"task_args": {"tasks_dir": "x"}}, "shopkit has no task parameter 'tasks_dir'"),
+        ({"family": "nosuch"}, "family must be one of"),
+        ({"model": "vllm/local"}, "is not a provider cassettes record or replay"),
+    ],
+)
 def test_manifest__a_forged_run_json_is_refused_naming_it(tmp_path, change, match):
     directory = _copy(tmp_path)
     (directory / store.MANIFEST).write_text(json.dumps({**_manifest(directory), **change}))
     assert str(directory / store.MANIFEST) in _refused(directory, match)
 
 
-@pytest.mark.parametrize("content, match", [
-    (b"[1, 2]", "is not a JSON object"),
-    (b"{not json", "is not valid JSON"),
-    (b"[" * 100_000, "is not valid JSON"),
-    (b"\xff\xfe", "is not valid JSON"),
-    (b" " * (5 * 1024 * 1024), "is larger than"),
-])
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"[1, 2]", "is not a JSON object"),
+        (b"{not json", "is not valid JSON"),
+        (b"[" * 100_000, "is not valid JSON"),
+        (b"\xff\xfe", "is not valid JSON"),
+        (b" " * (5 * 1024 * 1024), "is larger than"),
+    ],
+)
 def test_manifest__a_run_json_that_is_not_one_is_refused(tmp_path, content, match):
     directory = _copy(tmp_path)
     (directory / store.MANIFEST).write_bytes(content)
@@ -209,14 +238,14 @@ def test_goldens__one_that_is_not_a_json_object_is_refused(tmp_path):
 def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):
     directory = _copy(tmp_path)
     assert scenario_note(check_directory(directory)) is None  # committed: the public set
-    (directory / store.MANIFEST).write_text(json.dumps(
-        {**_manifest(directory), "task_args": {"task": "T1"}}))
+    (directory / store.MANIFEST).write_text(
+        json.dumps({**_manifest(directory), "task_args": {"task": "T1"}})
+    )
     note = scenario_note(check_directory(directory))
     assert note and "not the public scenario set" in note and "{'task': 'all'}" in note
 
 
-def test_load_cassette__refuses_a_directory_that_unpacks_too_far_in_total(tmp_path,
-                                                                          monkeypatch):
+def test_load_cassette__refuses_a_directory_that_unpacks_too_far_in_total(tmp_path, monkeypatch):
     directory = _copy(tmp_path, units=3)
     sizes = [len(load.read_unit(u)) for u in store.unit_files(directory)]
     monkeypatch.setattr(store, "MAX_RUN_BYTES", sum(sizes) - 1)  # each unit alone is fine

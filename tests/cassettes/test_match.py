@@ -27,10 +27,15 @@ def request(body: object, unit: str = "seed-0-1", **headers: str) -> Request:
 
 
 def response(text: str, code: int = 200) -> dict:
-    return {"status": {"code": code, "message": "OK"},
-            "headers": {"content-type": ["application/json"], "set-cookie": ["s=1"],
-                        "openai-organization": ["org-x"]},
-            "body": {"string": text.encode()}}
+    return {
+        "status": {"code": code, "message": "OK"},
+        "headers": {
+            "content-type": ["application/json"],
+            "set-cookie": ["s=1"],
+            "openai-organization": ["org-x"],
+        },
+        "body": {"string": text.encode()},
+    }
 
 
 def test_match__canonical_json_ignores_key_order_and_spacing():
@@ -43,16 +48,30 @@ def test_match__different_body_run_unit_or_url_never_matches():
     base = request({"model": "m", "n": 1})
     assert not match(base, request({"model": "m", "n": 2}))
     assert not match(base, request({"model": "m", "n": 1}, unit="seed-0-2"))
-    other = Request("POST", URL + "?x=1", json.dumps({"model": "m", "n": 1}).encode(),
-                    {RUN_UNIT_HEADER: "seed-0-1"})
+    other = Request(
+        "POST",
+        URL + "?x=1",
+        json.dumps({"model": "m", "n": 1}).encode(),
+        {RUN_UNIT_HEADER: "seed-0-1"},
+    )
     assert not match(base, other)
 
 
 def test_scrub_request__keeps_only_allow_listed_headers():
-    r = scrub_request(request({"model": "m"}, authorization="Bearer sk-secret",
-                              **{"x-api-key": "sk-ant-secret", "x-irid": "random",
-                                 "user-agent": "OpenAI/Python", "cookie": "c=1",
-                                 "OpenAI-Organization": "org-1", "content-type": "json"}))
+    r = scrub_request(
+        request(
+            {"model": "m"},
+            authorization="Bearer sk-secret",
+            **{
+                "x-api-key": "sk-ant-secret",
+                "x-irid": "random",
+                "user-agent": "OpenAI/Python",
+                "cookie": "c=1",
+                "OpenAI-Organization": "org-1",
+                "content-type": "json",
+            },
+        )
+    )
     assert {k.lower() for k in r.headers} == {"content-type", RUN_UNIT_HEADER}
 
 
@@ -73,8 +92,13 @@ def _cassette(n_units: int, per_unit: int) -> tuple[Cassette, list[Request]]:
     incoming = []
     for u in range(n_units):
         for i in range(per_unit):
-            body = {"model": "m", "messages": [{"role": "user", "content": "x" * 8000},
-                                               {"role": "user", "content": f"turn {i}"}]}
+            body = {
+                "model": "m",
+                "messages": [
+                    {"role": "user", "content": "x" * 8000},
+                    {"role": "user", "content": f"turn {i}"},
+                ],
+            }
             cass.data.append((request(body, unit=f"s{u}-1"), response(f"u{u} t{i}")))
             incoming.append(request(body, unit=f"s{u}-1"))
     cass.rewound = True
@@ -89,8 +113,7 @@ def test_matcher__parses_each_body_once_with_hundreds_of_requests(monkeypatch):
 
     calls = []
     real = match_module.canonical_body
-    monkeypatch.setattr(match_module, "canonical_body",
-                        lambda body: calls.append(1) or real(body))
+    monkeypatch.setattr(match_module, "canonical_body", lambda body: calls.append(1) or real(body))
     cass, incoming = _cassette(n_units=20, per_unit=30)  # 600 interactions of ~8 kB
     for r in reversed(incoming):
         assert cass.can_play_response_for(r)
@@ -119,10 +142,10 @@ def test_safe_yaml__refuses_python_object_tags():
 def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
     reqs = [request({"n": i}, unit=f"seed-{i % 2}-1") for i in range(4)]
     resps = [scrub_response(response(str(i))) for i in range(4)]
-    store.UnitPersister.save_cassette(tmp_path, {"requests": reqs, "responses": resps},
-                                      store.SafeYaml)
-    assert [p.name for p in store.unit_files(tmp_path)] == ["seed-0-1.yaml.gz",
-                                                           "seed-1-1.yaml.gz"]
+    store.UnitPersister.save_cassette(
+        tmp_path, {"requests": reqs, "responses": resps}, store.SafeYaml
+    )
+    assert [p.name for p in store.unit_files(tmp_path)] == ["seed-0-1.yaml.gz", "seed-1-1.yaml.gz"]
     text = gzip.decompress((tmp_path / "seed-1-1.yaml.gz").read_bytes()).decode()
     assert len(yaml.safe_load(text)["interactions"]) == 2
     loaded_reqs, loaded_resps = store.UnitPersister.load_cassette(tmp_path, store.SafeYaml)
@@ -144,8 +167,10 @@ def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
     bare = Request("POST", URL, b"{}", {"content-type": "application/json"})
     with pytest.warns(UserWarning, match="no x-cc-run-unit header"):
         store.UnitPersister.save_cassette(
-            tmp_path, {"requests": [bare], "responses": [scrub_response(response("{}"))]},
-            store.SafeYaml)
+            tmp_path,
+            {"requests": [bare], "responses": [scrub_response(response("{}"))]},
+            store.SafeYaml,
+        )
     assert [p.name for p in store.unit_files(tmp_path)] == ["untagged.yaml.gz"]
 
 

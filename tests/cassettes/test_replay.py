@@ -47,24 +47,43 @@ def recorded(tmp_path_factory) -> dict[str, Path]:
         mp.setenv("OPENAI_ORG_ID", FAKE_ORG)
         mp.setenv("ANTHROPIC_API_KEY", FAKE_ANTHROPIC_KEY)
         runs = {
-            "openai": store.Manifest("storefront", "openai/storefront-gullible",
-                                     server.url + "/v1", {"responses_api": False},
-                                     {"seeds": "0-1"}, epochs=2, max_connections=4),
-            "anthropic": store.Manifest("storefront", "anthropic/storefront-oracle",
-                                        server.url, {}, {"seeds": "0"}),
+            "openai": store.Manifest(
+                "storefront",
+                "openai/storefront-gullible",
+                server.url + "/v1",
+                {"responses_api": False},
+                {"seeds": "0-1"},
+                epochs=2,
+                max_connections=4,
+            ),
+            "anthropic": store.Manifest(
+                "storefront", "anthropic/storefront-oracle", server.url, {}, {"seeds": "0"}
+            ),
         }
-        out = {name: record(m, root=root, log_dir=logs, eval_args=LOCAL_EVAL_ARGS).directory
-               for name, m in runs.items()}
+        out = {
+            name: record(m, root=root, log_dir=logs, eval_args=LOCAL_EVAL_ARGS).directory
+            for name, m in runs.items()
+        }
     return {**out, "root": root, "logs": logs}
 
 
 def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
     files = [p for p in recorded["root"].rglob("*") if p.is_file()]
-    text = "".join(gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz"
-                   else p.read_text() for p in files)
+    text = "".join(
+        gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz" else p.read_text()
+        for p in files
+    )
     assert "x-cc-run-unit" in text  # the recording really holds the request headers
-    for secret in (FAKE_OPENAI_KEY, FAKE_ANTHROPIC_KEY, FAKE_ORG, "authorization",
-                   "x-api-key", "x-irid", "user-agent", "x-stainless-retry-count"):
+    for secret in (
+        FAKE_OPENAI_KEY,
+        FAKE_ANTHROPIC_KEY,
+        FAKE_ORG,
+        "authorization",
+        "x-api-key",
+        "x-irid",
+        "user-agent",
+        "x-stainless-retry-count",
+    ):
         assert secret.lower() not in text.lower(), secret
     assert scan([recorded["root"], recorded["logs"]]) == []
 
@@ -84,8 +103,7 @@ def test_replay__reproduces_every_sample_and_epoch_exactly(recorded, name, tmp_p
         assert set(outcome.records) == UNITS
 
 
-def test_replay__edited_response_differs_from_golden_and_exits_nonzero(
-        recorded, tmp_path, capsys):
+def test_replay__edited_response_differs_from_golden_and_exits_nonzero(recorded, tmp_path, capsys):
     copy = shutil.copytree(recorded["openai"], tmp_path / "edited")
     path = copy / "seed-1-2.yaml.gz"
     interactions = _interactions(path)
@@ -164,15 +182,22 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
     fam = family("storefront")
     with serving(port=0) as server:
         args = argparse.Namespace(
-            model="openai/storefront-idle", cassette="record", cassette_root=str(tmp_path),
-            model_base_url=server.url + "/v1", M=["responses_api=false"], epochs=None,
-            max_connections=2, log_dir=str(tmp_path / "logs"))
+            model="openai/storefront-idle",
+            cassette="record",
+            cassette_root=str(tmp_path),
+            model_base_url=server.url + "/v1",
+            M=["responses_api=false"],
+            epochs=None,
+            max_connections=2,
+            log_dir=str(tmp_path / "logs"),
+        )
         recorded, _ = cassette_run(args, fam, {"seeds": "5"})
     manifest = store.Manifest.read(tmp_path / "storefront" / "openai--storefront-idle")
     assert (manifest.task_args, manifest.model_args) == ({"seeds": "5"}, {"responses_api": False})
     assert (manifest.epochs, manifest.max_connections) == (1, 2)
-    replayed, log_path = cassette_run(argparse.Namespace(**{**vars(args), "cassette": "replay"}),
-                                      fam, {"seeds": "0-9"})  # run.json, not these, decides
+    replayed, log_path = cassette_run(
+        argparse.Namespace(**{**vars(args), "cassette": "replay"}), fam, {"seeds": "0-9"}
+    )  # run.json, not these, decides
     assert replayed == recorded and len(replayed) == 1 and Path(log_path).exists()
 
 
@@ -194,9 +219,19 @@ def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_pat
 def test_record__twice_gives_byte_identical_cassettes(tmp_path):
     """Refreshing unchanged references must show no diff: ids, usage and packing are fixed."""
     with serving(port=0) as server:
-        m = store.Manifest("storefront", "anthropic/storefront-idle", server.url, {},
-                           {"seeds": "1"}, max_connections=2)
-        dirs = [record(m, root=tmp_path / name, log_dir=tmp_path / "logs",
-                       eval_args=LOCAL_EVAL_ARGS).directory for name in ("a", "b")]
+        m = store.Manifest(
+            "storefront",
+            "anthropic/storefront-idle",
+            server.url,
+            {},
+            {"seeds": "1"},
+            max_connections=2,
+        )
+        dirs = [
+            record(
+                m, root=tmp_path / name, log_dir=tmp_path / "logs", eval_args=LOCAL_EVAL_ARGS
+            ).directory
+            for name in ("a", "b")
+        ]
     first, second = ([p.read_bytes() for p in store.unit_files(d)] for d in dirs)
     assert first and first == second

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.cassette
 def _planted() -> dict[str, tuple[str, str]]:
     """kind -> (the key, the finding it must give), each assembled at run time so no
     key-shaped literal sits in the repo."""
+
     def key(*parts: str) -> str:
         return "".join(parts)
 
@@ -42,8 +43,10 @@ def _planted() -> dict[str, tuple[str, str]]:
         "huggingface": (key("hf", "_", "H5f6" * 9), "hugging face token"),
         "aws-access": (key("AK", "IA", "Q2W3E4R5T6Y7U8I9"), "aws access key"),
         "aws-session": (key("AS", "IA", "Z2X3C4V5B6N7M8L9"), "aws access key"),
-        "aws-secret": (key("aws_secret", "_access_key=", "w" * 20, "/+", "x" * 18),
-                       "aws secret key"),
+        "aws-secret": (
+            key("aws_secret", "_access_key=", "w" * 20, "/+", "x" * 18),
+            "aws secret key",
+        ),
         "github-ghp": (key("gh", "p_", "G7t8" * 9), "github token"),
         "github-gho": (key("gh", "o_", "G7t8" * 9), "github token"),
         "github-ghs": (key("gh", "s_", "G7t8" * 9), "github token"),
@@ -59,8 +62,13 @@ SPOTS = ("header", "body", "run.json")
 def tracked_logs_and_cassettes() -> list[Path]:
     """Every tracked file under cassettes/ and logs/, and every tracked .eval log anywhere
     (the leaderboard's example submissions; a stray log directory too, were one committed)."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--", "cassettes", "logs", "*.eval"],
-                            cwd=REPO_ROOT, capture_output=True, check=True, timeout=60).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--", "cassettes", "logs", "*.eval"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
     return [REPO_ROOT / name for name in listed.decode().split("\0") if name]
 
 
@@ -68,8 +76,9 @@ def test_secret_scan__tracked_cassettes_and_logs_are_clean():
     """Tracked files only: a user's own logs/ may hold anything; the repo may not."""
     tracked = tracked_logs_and_cassettes()
     assert any(p.name.endswith(store.SUFFIX) for p in tracked)
-    assert any(p.suffix == ".eval" and "logs" not in p.relative_to(REPO_ROOT).parts[:1]
-               for p in tracked)  # the scan reaches .eval logs outside logs/
+    assert any(
+        p.suffix == ".eval" and "logs" not in p.relative_to(REPO_ROOT).parts[:1] for p in tracked
+    )  # the scan reaches .eval logs outside logs/
     findings = scan(tracked)
     assert findings == [], "\n".join(map(str, findings))
 
@@ -134,6 +143,8 @@ def test_secret_scan__reads_inside_eval_logs(tmp_path: Path):
 
 
 def test_secret_scan__ordinary_identifiers_are_not_keys():
-    text = (b"def fw_fee_total(): pass\nhf_model = 'gpt2'\nsk-learn is a library\n"
-            b"task_key = 'T1'\nAKIA is a prefix\n")
+    text = (
+        b"def fw_fee_total(): pass\nhf_model = 'gpt2'\nsk-learn is a library\n"
+        b"task_key = 'T1'\nAKIA is a prefix\n"
+    )
     assert scan_bytes("code.py", text, cassette=False) == []

@@ -23,8 +23,9 @@ def python_m_modules() -> list[str]:
     """Every module of the package with a `__main__` block (run as `python -m`)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        main_block = re.search(r'^if __name__ == "__main__":', path.read_text(encoding="utf-8"),
-                               re.M)
+        main_block = re.search(
+            r'^if __name__ == "__main__":', path.read_text(encoding="utf-8"), re.M
+        )
         if main_block or path.name == "__main__.py":
             module = path.relative_to(REPO_ROOT).with_suffix("").parts
             found.append(".".join(module[:-1] if module[-1] == "__main__" else module))
@@ -32,14 +33,26 @@ def python_m_modules() -> list[str]:
 
 
 def _status() -> str:
-    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=60).stdout
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_python_m__every_module_prints_help_and_changes_nothing(tmp_path: Path) -> None:
@@ -72,13 +85,19 @@ def test_cli__every_verb_prints_help_and_exits_0(capsys: pytest.CaptureFixture[s
         assert "usage: checkout-consent" in capsys.readouterr().out, verb
 
 
-@pytest.mark.parametrize("args", [
-    ["--log-dir=--help", "list"], ["--log-dir", "--help", "list"],
-    ["run", "storefront", "--model", "control/storefront-oracle", "--log-dir", "--help"],
-    ["run", "storefront", "--log-dir=-o"], ["sanity", "storefront", "--log-dir="],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--log-dir=--help", "list"],
+        ["--log-dir", "--help", "list"],
+        ["run", "storefront", "--model", "control/storefront-oracle", "--log-dir", "--help"],
+        ["run", "storefront", "--log-dir=-o"],
+        ["sanity", "storefront", "--log-dir="],
+    ],
+)
 def test_cli__a_log_dir_that_starts_with_a_dash_is_refused_in_one_line(
-        tmp_path: Path, args: list[str]) -> None:
+    tmp_path: Path, args: list[str]
+) -> None:
     out = _run(["-m", "checkout_consent.cli", *args], tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1 and "--log-dir" in out.stderr

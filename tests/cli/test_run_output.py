@@ -21,9 +21,14 @@ SPEC = next(f for f in FAMILIES if len(worlds_of(f.name)) == 1 and f.epochs == 1
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "checkout_consent.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "checkout_consent.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.inspect
@@ -31,20 +36,23 @@ def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
     spec = FAMILIES[0]
     model = f"control/{spec.name}-{spec.reference_control}"
     one = ["--seeds", "0"] if "seeds" in spec.task_params else []
-    out = _cli("run", spec.name, "--model", model, *one, "--json", "--log-dir", "logs",
-               cwd=tmp_path)
+    out = _cli(
+        "run", spec.name, "--model", model, *one, "--json", "--log-dir", "logs", cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     (entry,) = json.loads(out.stdout)  # nothing but the JSON on stdout
     assert entry["model"] == model and entry["records"]
     assert Path(entry["log"]).is_file() and "sanity" in out.stderr
     if shutil.which("jq"):  # as a user pipes it
-        piped = subprocess.run(["jq", ".[0].model"], input=out.stdout, capture_output=True,
-                               text=True, timeout=60)
+        piped = subprocess.run(
+            ["jq", ".[0].model"], input=out.stdout, capture_output=True, text=True, timeout=60
+        )
         assert piped.returncode == 0 and json.loads(piped.stdout) == model
 
 
 def test_run__controls_end_with_a_line_per_world_and_a_total(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["run", SPEC.name]) == 0
     tail = capsys.readouterr().out.rstrip().splitlines()[-2:]
     assert tail[0].startswith(f"{SPEC.label}: {len(SPEC.sanity_controls)} controls, ")
@@ -53,17 +61,20 @@ def test_run__controls_end_with_a_line_per_world_and_a_total(
 
 
 def test_run_json__controls_print_only_json_and_the_total_on_stderr(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["run", SPEC.name, "--json"]) == 0
     out = capsys.readouterr()
     entries = json.loads(out.out)
-    assert {e["model"] for e in entries} == {f"control/{SPEC.name}-{c}"
-                                             for c in SPEC.sanity_controls}
+    assert {e["model"] for e in entries} == {
+        f"control/{SPEC.name}-{c}" for c in SPEC.sanity_controls
+    }
     assert out.err.rstrip().endswith("total: every control of 1 worlds as expected")
 
 
 def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     broken = dataclasses.replace(SPEC, check_sanity=lambda records: ["forced for the test"])
     original = cli_run.family
 
@@ -76,4 +87,5 @@ def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err
     assert out.out.rstrip().splitlines()[-1] == (
-        f"total: 1 of 1 worlds NOT as expected: {SPEC.label}")
+        f"total: 1 of 1 worlds NOT as expected: {SPEC.label}"
+    )

@@ -13,7 +13,8 @@ SPEC, VARIANT = family(VARIANT_WORLD.name), VARIANT_WORLD.variant
 
 
 def test_show__a_scenario_by_t_shows_what_its_prefixed_item_shows(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["show", SPEC.name, f"{VARIANT}:3"]) == 0
     prefixed = capsys.readouterr().out
     assert main(["show", SPEC.name, "3", "-T", f"scenario={VARIANT}"]) == 0
@@ -23,8 +24,9 @@ def test_show__a_scenario_by_t_shows_what_its_prefixed_item_shows(
 
 
 @pytest.mark.parametrize("option", ["scenario=no-such-world", "no_such_param=1"])
-def test_show__a_bad_t_is_refused_in_one_line(option: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_show__a_bad_t_is_refused_in_one_line(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["show", SPEC.name, "3", "-T", option]) == 2
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.splitlines()) == 1

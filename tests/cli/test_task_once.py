@@ -14,8 +14,7 @@ from checkout_consent.cli.main import main
 
 
 @pytest.mark.inspect
-def test_run__a_model_run_builds_one_task(tmp_path: Path, monkeypatch: Any,
-                                          capsys: Any) -> None:
+def test_run__a_model_run_builds_one_task(tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
     built: list[object] = []
     original = inspect_ai.Task.__init__
 
@@ -25,7 +24,8 @@ def test_run__a_model_run_builds_one_task(tmp_path: Path, monkeypatch: Any,
 
     monkeypatch.setattr(inspect_ai.Task, "__init__", counting)
     monkeypatch.setattr(common, "_BUILT", {})
-    code = main(["--log-dir", str(tmp_path), "run", "storefront", "--model",
-                 "control/storefront-oracle"])
+    code = main(
+        ["--log-dir", str(tmp_path), "run", "storefront", "--model", "control/storefront-oracle"]
+    )
     assert code == 0, capsys.readouterr().err
     assert len(built) == 1

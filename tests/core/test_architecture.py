@@ -15,13 +15,23 @@ from checkout_consent.families import FAMILIES
 
 PACKAGE = Path(checkout_consent.__file__).parent
 ROOT = "checkout_consent"
-LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "leaderboard", "cli", "families",
-                     "_registry")
+LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "leaderboard", "cli", "families", "_registry")
 WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 # Every family folder has these modules (a module or a subpackage), each meaning one thing
 # (CONTRIBUTING, "The family vocabulary"), and a README.md.
-VOCABULARY = ("state", "dataset", "generate", "actions", "grader", "record", "prompts",
-              "tools", "task", "controls", "views")
+VOCABULARY = (
+    "state",
+    "dataset",
+    "generate",
+    "actions",
+    "grader",
+    "record",
+    "prompts",
+    "tools",
+    "task",
+    "controls",
+    "views",
+)
 # A variant (a world of its own inside a family, `FamilySpec.variant`) lives in a subpackage
 # of its family with the same vocabulary.
 SCENARIO_PACKAGES = {"storefront": ("v1",)}
@@ -35,12 +45,38 @@ MAX_MODULE_LINES, MAX_FUNCTION_LINES = 400, 60
 def worlds() -> list[tuple[str, tuple[str, ...]]]:
     """Every world folder (dotted, under the package) and the vocabulary it must have."""
     out = [(f.name, VOCABULARY) for f in FAMILIES]
-    return out + [(f"{family}.{sub}", tuple(v for v in VOCABULARY if v != "task"))
-                  for family, subs in SCENARIO_PACKAGES.items() for sub in subs]
+    return out + [
+        (f"{family}.{sub}", tuple(v for v in VOCABULARY if v != "task"))
+        for family, subs in SCENARIO_PACKAGES.items()
+        for sub in subs
+    ]
+
+
 # what a pure module may not reach: I/O, clocks, processes, randomness, Inspect
-IMPURE = {"os", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket", "time",
-          "datetime", "random", "uuid", "secrets", "urllib", "http", "httpx", "yaml",
-          "inspect_ai", "anyio", "asyncio", "threading", "multiprocessing", "sqlite3"}
+IMPURE = {
+    "os",
+    "io",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "subprocess",
+    "socket",
+    "time",
+    "datetime",
+    "random",
+    "uuid",
+    "secrets",
+    "urllib",
+    "http",
+    "httpx",
+    "yaml",
+    "inspect_ai",
+    "anyio",
+    "asyncio",
+    "threading",
+    "multiprocessing",
+    "sqlite3",
+}
 COMPAT = f"{ROOT}.runtime.compat"
 
 
@@ -64,8 +100,11 @@ def imports(name: str) -> frozenset[str]:
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names
-                         if f"{node.module}.{a.name}" in MODULES)
+            found.update(
+                f"{node.module}.{a.name}"
+                for a in node.names
+                if f"{node.module}.{a.name}" in MODULES
+            )
     return frozenset(found)
 
 
@@ -96,17 +135,20 @@ def top(name: str) -> str:
 
 
 def in_folder(folder: str) -> list[str]:
-    return sorted(m for m in MODULES if m.startswith(f"{ROOT}.{folder}.") or
-                  m == f"{ROOT}.{folder}")
+    return sorted(
+        m for m in MODULES if m.startswith(f"{ROOT}.{folder}.") or m == f"{ROOT}.{folder}"
+    )
 
 
 def test_core__reaches_nothing_above_it_and_no_inspect_or_io():
     for name in in_folder("core"):
         for dep in reach(name):
-            assert not any(dep.startswith(f"{ROOT}.{layer}") for layer in LAYERS_ABOVE_CORE), \
+            assert not any(dep.startswith(f"{ROOT}.{layer}") for layer in LAYERS_ABOVE_CORE), (
                 f"{name} reaches {dep}"
-            assert not any(dep.startswith(f"{ROOT}.{f.name}") for f in FAMILIES), \
+            )
+            assert not any(dep.startswith(f"{ROOT}.{f.name}") for f in FAMILIES), (
                 f"{name} reaches family module {dep}"
+            )
             assert top(dep) not in IMPURE, f"{name} reaches {dep}"
 
 
@@ -125,8 +167,9 @@ def test_inspect__only_runtime_and_family_glue_import_it():
         allowed |= {f"{ROOT}.{folder}.tools", f"{ROOT}.{folder}.task"}
     for name in MODULES:
         if any(top(d) == "inspect_ai" for d in imports(name)):
-            assert name.startswith(f"{ROOT}.runtime") or name in allowed, \
+            assert name.startswith(f"{ROOT}.runtime") or name in allowed, (
                 f"{name} imports inspect_ai"
+            )
 
 
 def test_private_inspect__only_in_the_compat_module():
@@ -144,15 +187,20 @@ def test_private_inspect__only_in_the_compat_module():
 def test_families__never_import_each_other():
     for spec in FAMILIES:
         for name in in_folder(spec.name):
-            bad = {d for d in imports(name) for o in FAMILIES
-                   if o.name != spec.name and d.startswith(f"{ROOT}.{o.name}")}
+            bad = {
+                d
+                for d in imports(name)
+                for o in FAMILIES
+                if o.name != spec.name and d.startswith(f"{ROOT}.{o.name}")
+            }
             assert not bad, f"{name} imports {bad}"
 
 
 def test_families__share_one_module_vocabulary():
     for folder, vocabulary in worlds():
-        present = {m.rsplit(".", 1)[-1] for m in in_folder(folder)
-                   if m.count(".") == folder.count(".") + 2}  # a module or a subpackage
+        present = {
+            m.rsplit(".", 1)[-1] for m in in_folder(folder) if m.count(".") == folder.count(".") + 2
+        }  # a module or a subpackage
         missing = [v for v in vocabulary if v not in present]
         assert not missing, f"{folder} lacks {missing}"
         readme = PACKAGE.joinpath(*folder.split("."), "README.md")
@@ -188,24 +236,40 @@ def function_lengths(source: str) -> dict[str, int]:
 
 def only_re_exports(source: str) -> bool:
     """A module whose body is imports (and `__all__`) only: another module's names again."""
-    body = [n for n in ast.parse(source).body
-            if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
-            and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")]
+    body = [
+        n
+        for n in ast.parse(source).body
+        if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+        and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")
+    ]
     imports = [n for n in body if isinstance(n, ast.Import | ast.ImportFrom)]
-    rest = [n for n in body if n not in imports and not (
-        isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__all__"])]
+    rest = [
+        n
+        for n in body
+        if n not in imports
+        and not (
+            isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__all__"]
+        )
+    ]
     return bool(imports) and not rest
 
 
 def test_modules__none_is_over_400_lines_anywhere_in_the_package():
-    over = {name: n for name, path in MODULES.items()
-            if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
+    over = {
+        name: n
+        for name, path in MODULES.items()
+        if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES
+    }
     assert not over, f"modules over {MAX_MODULE_LINES} lines: {over}"
 
 
 def test_functions__none_is_over_60_lines_anywhere_in_the_package():
-    over = {f"{name}.{fn}": n for name, path in MODULES.items()
-            for fn, n in function_lengths(path.read_text()).items() if n > MAX_FUNCTION_LINES}
+    over = {
+        f"{name}.{fn}": n
+        for name, path in MODULES.items()
+        for fn, n in function_lengths(path.read_text()).items()
+        if n > MAX_FUNCTION_LINES
+    }
     assert not over, f"functions over {MAX_FUNCTION_LINES} lines: {over}"
 
 
@@ -216,9 +280,11 @@ def test_modules__none_only_re_exports_another():
 
 def test_limits__the_measures_see_what_they_must():
     """The limits above would pass vacuously if the measures saw nothing: prove they see."""
-    source = ("class A:\n    def m(self):\n        def inner():\n            pass\n"
-              "        return 1\n\n\nasync def f():\n    class B:\n        x = 1\n"
-              "    return B\n")
+    source = (
+        "class A:\n    def m(self):\n        def inner():\n            pass\n"
+        "        return 1\n\n\nasync def f():\n    class B:\n        x = 1\n"
+        "    return B\n"
+    )
     assert function_lengths(source) == {"A.m": 4, "f": 4}
     assert only_re_exports('"""Doc."""\nfrom x import y\n__all__ = ["y"]\n')
     assert not only_re_exports('"""Doc."""\n') and not only_re_exports("import x\nz = x.y\n")
@@ -228,7 +294,13 @@ def test_limits__the_measures_see_what_they_must():
 
 def test_roster__is_every_family_folder():
     folders = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} - {
-        "core", "runtime", "cassettes", "serve", "leaderboard", "cli"}
+        "core",
+        "runtime",
+        "cassettes",
+        "serve",
+        "leaderboard",
+        "cli",
+    }
     assert folders == {f.name for f in FAMILIES}
 
 

@@ -21,10 +21,15 @@ def context_trimmed(state):  # noqa: ANN001, ANN201 (a toy action)
 
 
 def budgeted(budget: int | None):  # noqa: ANN201
-    episode = replace(SPEC.episode, context_budget=budget, trim_tool="context_trimmed",
-                      recap=lambda state: f"RECAP of day {state.day}")
-    return replace(SPEC, actions={**SPEC.actions, "context_trimmed": context_trimmed},
-                   episode=episode)
+    episode = replace(
+        SPEC.episode,
+        context_budget=budget,
+        trim_tool="context_trimmed",
+        recap=lambda state: f"RECAP of day {state.day}",
+    )
+    return replace(
+        SPEC, actions={**SPEC.actions, "context_trimmed": context_trimmed}, episode=episode
+    )
 
 
 def watching(policy, seen: list[list[Msg]]):  # noqa: ANN001, ANN201
@@ -69,22 +74,24 @@ def test_context_budget__a_saved_trace_with_trim_calls_grades_and_a_forged_one_d
     played = play(spec, spec.scenario_for("3"), SPEC.controls["gullible"])
     saved = [c.model_dump() for c in played.calls]
     assert grade_saved(spec, spec.scenario_for("3"), saved)["cash_final"] > 0
-    for forged, why in (({"tool": "view_state", "args": {}, "origin": "solver"}, "origin"),
-                        ({"tool": "context_trimmed", "args": {"x": 1}, "origin": "solver"},
-                         "takes no argument")):
+    for forged, why in (
+        ({"tool": "view_state", "args": {}, "origin": "solver"}, "origin"),
+        ({"tool": "context_trimmed", "args": {"x": 1}, "origin": "solver"}, "takes no argument"),
+    ):
         with pytest.raises(ValueError, match=why):
             grade_saved(spec, spec.scenario_for("3"), [*saved[:1], forged])
 
 
 def test_reconcile__accepts_solver_trim_calls_only_without_arguments():
     spec = budgeted(1500)
-    trim = Call(tool="context_trimmed", args={}, ok=True, observation="trimmed",
-                origin="solver")
-    assert first_difference([trim], [], spec.actions,
-                            solver_tools=spec.episode.solver_tools) is None
+    trim = Call(tool="context_trimmed", args={}, ok=True, observation="trimmed", origin="solver")
+    assert (
+        first_difference([trim], [], spec.actions, solver_tools=spec.episode.solver_tools) is None
+    )
     with_args = [trim.model_copy(update={"args": {"days": 3}})]
-    assert "claims the solver" in first_difference(with_args, [], spec.actions,
-                                                   solver_tools=spec.episode.solver_tools)
+    assert "claims the solver" in first_difference(
+        with_args, [], spec.actions, solver_tools=spec.episode.solver_tools
+    )
 
 
 def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
@@ -93,9 +100,11 @@ def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
     saved = [c.model_dump() for c in played.calls]
     trims = [i for i, c in enumerate(saved) if c["tool"] == "context_trimmed"]
     dropped = [c for i, c in enumerate(saved) if i != trims[0]]
-    early = [*saved[:1], {"tool": "context_trimmed", "args": {}, "origin": "solver"},
-             *saved[1:]]
+    early = [*saved[:1], {"tool": "context_trimmed", "args": {}, "origin": "solver"}, *saved[1:]]
     for forged, why in ((dropped, "no trim"), (early, "before the budget was spent")):
         with pytest.raises(ValueError, match=why):
-            grade_saved(spec, spec.scenario_for("3"),
-                        [{k: v for k, v in c.items() if k != "observation"} for c in forged])
+            grade_saved(
+                spec,
+                spec.scenario_for("3"),
+                [{k: v for k, v in c.items() if k != "observation"} for c in forged],
+            )

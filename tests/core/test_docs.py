@@ -40,22 +40,33 @@ def test_contributing__where_to_change_table_names_only_paths_that_exist():
     for path in paths:
         for spec in FAMILIES:
             concrete = REPO_ROOT / path.replace("<family>", spec.name)
-            assert concrete.exists() or concrete.with_suffix(".py").exists(), \
-                f"CONTRIBUTING names {path}, but {concrete} does not exist"  # module or package
+            assert concrete.exists() or concrete.with_suffix(".py").exists(), (
+                f"CONTRIBUTING names {path}, but {concrete} does not exist"
+            )  # module or package
 
 
 def test_readme__opens_with_the_two_commands():
     assert README.splitlines()[:6] == [
-        "# checkout-consent", "", "```bash", 'pip install -e ".[dev]" && checkout-consent run',
-        'pip install -e ".[dev]" && pytest', "```"]
+        "# checkout-consent",
+        "",
+        "```bash",
+        'pip install -e ".[dev]" && checkout-consent run',
+        'pip install -e ".[dev]" && pytest',
+        "```",
+    ]
 
 
 def test_readme__stays_a_newcomers_page():
     assert len(README.splitlines()) <= README_MAX_LINES, (
         f"README.md has {len(README.splitlines())} lines: move detail to CONTRIBUTING.md "
-        "or benchmarks/README.md")
-    for heading in ("## What it measures", "## Control results", "## Running a real model",
-                    "## Where to go next"):
+        "or benchmarks/README.md"
+    )
+    for heading in (
+        "## What it measures",
+        "## Control results",
+        "## Running a real model",
+        "## Where to go next",
+    ):
         assert f"\n{heading}\n" in README, heading
     assert "benchmarks/README.md" in README and "## Performance" not in README
 
@@ -74,8 +85,9 @@ def test_docs__say_no_sentence_twice():
 
 
 def test_docs__sentence_check_catches_a_stray_copy_after_a_code_block():
-    stray = ("```\nfails within seconds. The test suite replays every cassette "
-             "(`pytest -m cassette`).\n")
+    stray = (
+        "```\nfails within seconds. The test suite replays every cassette (`pytest -m cassette`).\n"
+    )
     doubled = README + "\n```bash\nx\n" + stray
     repeated = [s for s in set(sentences(doubled)) if sentences(doubled).count(s) > 1]
     assert repeated == ["The test suite replays every cassette (`pytest -m cassette`)."]
@@ -92,8 +104,11 @@ def test_benchmarks_readme__names_only_scripts_that_exist():
 
 
 def test_docs__never_point_outside_the_repository():
-    for doc in [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md",
-                REPO_ROOT / "benchmarks" / "README.md",
-                *REPO_ROOT.glob("checkout_consent/*/README.md")]:
+    for doc in [
+        REPO_ROOT / "README.md",
+        REPO_ROOT / "CONTRIBUTING.md",
+        REPO_ROOT / "benchmarks" / "README.md",
+        *REPO_ROOT.glob("checkout_consent/*/README.md"),
+    ]:
         outside = "../" + "shared"  # the planning folder beside a checkout, absent in a clone
         assert outside not in doc.read_text(), f"{doc} links outside the repository"

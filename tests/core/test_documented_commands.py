@@ -25,10 +25,23 @@ from checkout_consent.core.offline import play
 from checkout_consent.families import FAMILIES, family
 from checkout_consent.runtime.provenance import REPO_ROOT
 
-DOCS = [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md",
-        *sorted(REPO_ROOT.glob("checkout_consent/*/README.md"))]
-COMMAND_WORDS = ("checkout-consent", "inspect", "pytest", "pip", "python", "curl", "ruff",
-                 "mypy", "docker", "export")
+DOCS = [
+    REPO_ROOT / "README.md",
+    REPO_ROOT / "CONTRIBUTING.md",
+    *sorted(REPO_ROOT.glob("checkout_consent/*/README.md")),
+]
+COMMAND_WORDS = (
+    "checkout-consent",
+    "inspect",
+    "pytest",
+    "pip",
+    "python",
+    "curl",
+    "ruff",
+    "mypy",
+    "docker",
+    "export",
+)
 BIN = Path(sys.executable).parent
 TIMEOUT_S = 600
 
@@ -99,8 +112,11 @@ def documented() -> list[tuple[str, str]]:
         for lang, body in _blocks(doc.read_text()):
             if lang not in ("", "bash", "sh", "shell"):
                 continue
-            out += [(doc.relative_to(REPO_ROOT).as_posix(), line)
-                    for line in _logical_lines(body) if lang or _is_command(line)]
+            out += [
+                (doc.relative_to(REPO_ROOT).as_posix(), line)
+                for line in _logical_lines(body)
+                if lang or _is_command(line)
+            ]
     return out
 
 
@@ -115,48 +131,98 @@ class Rule:
 A_MODEL = r"--model (?!control/)(M\b|\S+/\S+)"
 RULES = (
     Rule("install", r"^pip install ", "no", "installs the suite; every test runs inside it"),
-    Rule("test runner", r"^pytest\b", "no", "the test runner itself: .ci/run runs `pytest` "
-         "and `pytest -m slow`"),
+    Rule(
+        "test runner",
+        r"^pytest\b",
+        "no",
+        "the test runner itself: .ci/run runs `pytest` and `pytest -m slow`",
+    ),
     Rule("lint", r"^(ruff|mypy) ", "no", "the linters: run by hand before a commit"),
     Rule("container", r"^docker ", "no", "needs docker, which this machine does not have"),
     Rule("a key", r"^export \w+_API_KEY=", "no", "sets a provider key"),
-    Rule("record", r"--cassette record|^checkout-consent record-references", "no",
-         "records through a provider; tests/cassettes/test_cli.py refuses it without a "
-         "key and tests/cassettes/test_replay.py records through serve-controls"),
-    Rule("replay", r"^checkout-consent replay|--cassette replay", "no",
-         "replays cassettes through Inspect: tests/cassettes/test_replay.py "
-         "(`pytest -m cassette`)"),
-    Rule("server", r"^checkout-consent (serve-api|serve-controls|mcp)\b|^curl ", "no",
-         "a server: tests/serve/test_api.py and tests/serve/test_cli.py drive the same "
-         "routes in process and over loopback"),
+    Rule(
+        "record",
+        r"--cassette record|^checkout-consent record-references",
+        "no",
+        "records through a provider; tests/cassettes/test_cli.py refuses it without a "
+        "key and tests/cassettes/test_replay.py records through serve-controls",
+    ),
+    Rule(
+        "replay",
+        r"^checkout-consent replay|--cassette replay",
+        "no",
+        "replays cassettes through Inspect: tests/cassettes/test_replay.py (`pytest -m cassette`)",
+    ),
+    Rule(
+        "server",
+        r"^checkout-consent (serve-api|serve-controls|mcp)\b|^curl ",
+        "no",
+        "a server: tests/serve/test_api.py and tests/serve/test_cli.py drive the same "
+        "routes in process and over loopback",
+    ),
     Rule("your agent", r"--adapter command ", "no", "runs the reader's own agent command"),
-    Rule("your log", r"^inspect score ", "no", "re-scores the reader's own log: "
-         "tests/runtime/test_forged_logs.py re-scores logs, forged and honest"),
-    Rule("bare run", r"^checkout-consent run$", "no",
-         "every family's controls: tests/cli/test_cli.py runs it as a subprocess"),
-    Rule("board", r"^checkout-consent (leaderboard build|submit validate)", "no",
-         "writes the committed board / validates a submission: tests/leaderboard/"
-         "test_site.py (build --check) and tests/leaderboard/test_validate.py"),
-    Rule("regenerate data", r"grocery build (catalogs|heldout)|make_golden\.py|"
-         r"bench\.seedtable", "no", "regenerates committed data: tests/grocery/"
-         "test_catalog.py, tests/grocery/test_golden.py and tests/grocery/test_readme.py hold "
-         "the committed files current"),
-    Rule("screenshots", r"^(mkdir -p|for f in|chromium) .*board-shots", "no",
-         "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
-         "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG"),
+    Rule(
+        "your log",
+        r"^inspect score ",
+        "no",
+        "re-scores the reader's own log: "
+        "tests/runtime/test_forged_logs.py re-scores logs, forged and honest",
+    ),
+    Rule(
+        "bare run",
+        r"^checkout-consent run$",
+        "no",
+        "every family's controls: tests/cli/test_cli.py runs it as a subprocess",
+    ),
+    Rule(
+        "board",
+        r"^checkout-consent (leaderboard build|submit validate)",
+        "no",
+        "writes the committed board / validates a submission: tests/leaderboard/"
+        "test_site.py (build --check) and tests/leaderboard/test_validate.py",
+    ),
+    Rule(
+        "regenerate data",
+        r"grocery build (catalogs|heldout)|make_golden\.py|"
+        r"bench\.seedtable",
+        "no",
+        "regenerates committed data: tests/grocery/"
+        "test_catalog.py, tests/grocery/test_golden.py and tests/grocery/test_readme.py hold "
+        "the committed files current",
+    ),
+    Rule(
+        "screenshots",
+        r"^(mkdir -p|for f in|chromium) .*board-shots",
+        "no",
+        "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
+        "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG",
+    ),
     Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
-    Rule("reproduce", r"checkout-consent reproduce ", "no", "re-runs a submission's model with "
-         "the maintainer's key: tests/leaderboard/test_reproduce.py reproduces control "
-         "submissions"),
-    Rule("seed table", r"python -m checkout_consent\.grocery\.authoring\.seed_table", "no",
-         "regenerates a README table: tests/grocery/test_readme.py holds it current"),
+    Rule(
+        "reproduce",
+        r"checkout-consent reproduce ",
+        "no",
+        "re-runs a submission's model with "
+        "the maintainer's key: tests/leaderboard/test_reproduce.py reproduces control "
+        "submissions",
+    ),
+    Rule(
+        "seed table",
+        r"python -m checkout_consent\.grocery\.authoring\.seed_table",
+        "no",
+        "regenerates a README table: tests/grocery/test_readme.py holds it current",
+    ),
     Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
     Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
     Rule("sanity", r"^checkout-consent sanity \w+$", "default", ""),
     Rule("browse", r"^checkout-consent (list|show)\b", "default", ""),
     Rule("score", r"^checkout-consent score \w+ --task \S+ --(trace|cart) \S+$", "default", ""),
-    Rule("family verb", r"^checkout-consent (pizza (generate|compare)|shopkit (run|grade))\b",
-         "default", ""),
+    Rule(
+        "family verb",
+        r"^checkout-consent (pizza (generate|compare)|shopkit (run|grade))\b",
+        "default",
+        "",
+    ),
 )
 SLOW_DEFAULTS = ("sanity shopkit", "pizza compare")  # 4-6 CPU-s each: the slow layer
 
@@ -177,8 +243,10 @@ COMMANDS = documented()
 def test_documented_commands__every_one_matches_a_rule():
     assert len(COMMANDS) >= 40, COMMANDS
     unmatched = [f"{doc}: {cmd}" for doc, cmd in COMMANDS if rule_for(cmd) is None]
-    assert not unmatched, ("documented commands no rule classifies (add a rule in "
-                           f"{Path(__file__).name}):\n" + "\n".join(unmatched))
+    assert not unmatched, (
+        "documented commands no rule classifies (add a rule in "
+        f"{Path(__file__).name}):\n" + "\n".join(unmatched)
+    )
     names = {r.name for r in RULES}
     used = {rule_for(cmd).name for _, cmd in COMMANDS}  # type: ignore[union-attr]
     assert used == names, f"rules no documented command uses: {sorted(names - used)}"
@@ -203,7 +271,7 @@ def _every_verb() -> list[list[str]]:
         out.append(path)
         for action in getattr(p, "_actions", []):
             choices = getattr(action, "choices", None)
-            for name, child in (choices.items() if isinstance(choices, dict) else ()):
+            for name, child in choices.items() if isinstance(choices, dict) else ():
                 if hasattr(child, "_actions"):
                     walk(child, [*path, name])
 
@@ -239,10 +307,15 @@ def _supply_file(command: str, cwd: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     spec = family(name)
     if flag == "--cart":
-        card = {"model": "example", "tools": [], "store_snapshot": "2026-09", "seed": 0,
-                "time_s": 0, "token_cost": 0}
-        target.write_text(json.dumps({"task_id": task, "cart": {"lines": []},
-                                      "agent_card": card}))
+        card = {
+            "model": "example",
+            "tools": [],
+            "store_snapshot": "2026-09",
+            "seed": 0,
+            "time_s": 0,
+            "token_cost": 0,
+        }
+        target.write_text(json.dumps({"task_id": task, "cart": {"lines": []}, "agent_card": card}))
         return cwd
     played = play(spec, spec.scenario_for(task), spec.controls[_reference(name)])
     calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin != "solver"]
@@ -275,10 +348,18 @@ def _run(command: str, tmp_path: Path) -> None:
     words = shlex.split(_as_run(command))
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    out = subprocess.run(words, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S,
-                         env=env, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, (f"documented command failed (exit {out.returncode}): "
-                                 f"{command}\n{out.stderr[-2000:]}")
+    out = subprocess.run(
+        words,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 0, (
+        f"documented command failed (exit {out.returncode}): {command}\n{out.stderr[-2000:]}"
+    )
     assert (out.stdout + out.stderr).strip(), f"documented command printed nothing: {command}"
     assert "Traceback" not in out.stderr, command
 
@@ -307,6 +388,10 @@ def test_documented_command__runs_with_a_control_as_the_model(command, tmp_path)
 @pytest.mark.slow
 @pytest.mark.parametrize("verb", [" ".join(v) for v in _every_verb()])
 def test_cli__every_verb_answers_help_in_a_subprocess(verb):
-    out = subprocess.run([str(BIN / "checkout-consent"), *verb.split(), "--help"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [str(BIN / "checkout-consent"), *verb.split(), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "usage: checkout-consent" in out.stdout, verb

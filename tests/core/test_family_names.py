@@ -15,8 +15,9 @@ SHARED = ("core", "runtime", "cli", "cassettes", "leaderboard", "serve")
 def occurrences(root: Path, words: list[str]) -> list[str]:
     """Every `path:line: word` in the .py files under root where a family's name stands
     as a word (in code, strings, comments and docstrings alike)."""
-    pattern = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, words)) + r")(?![a-z])",
-                         re.IGNORECASE)
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, words)) + r")(?![a-z])", re.IGNORECASE
+    )
     found = []
     for path in sorted(root.rglob("*.py")):
         for n, text in enumerate(path.read_text().splitlines(), 1):

@@ -21,8 +21,12 @@ def test_filler__is_exactly_as_long_as_asked_and_differs_by_salt() -> None:
 
 @pytest.mark.inspect
 def test_floor__makes_the_calls_of_its_shape_carrying_its_payload(tmp_path: Path) -> None:
-    log = inspect_eval(floor.floor(samples=2, turns=3, calls=5, arg_chars=40, result_chars=90),
-                       model="mockllm/model", log_dir=str(tmp_path), display="none")[0]
+    log = inspect_eval(
+        floor.floor(samples=2, turns=3, calls=5, arg_chars=40, result_chars=90),
+        model="mockllm/model",
+        log_dir=str(tmp_path),
+        display="none",
+    )[0]
     assert log.status == "success" and log.samples is not None and len(log.samples) == 2
     for sample in log.samples:
         calls = [c for m in sample.messages if m.role == "assistant" for c in m.tool_calls or []]

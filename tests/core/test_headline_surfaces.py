@@ -29,19 +29,33 @@ from checkout_consent.serve.mcp import build
 
 
 def _card(spec: FamilySpec, agent: str) -> Card:
-    return Card.model_validate({
-        "schema_version": 1, "submission_id": agent, "family": spec.name, "kind": "model",
-        "model": {"id": f"x/{agent}", "provider": "x"}, "agent": {"harness": "h", "tools": []},
-        "date": "2026-12-01", "suite_version": "0", "world_version": spec.world_version,
-        "task_set": "public", "epochs": 1, "wall_time_seconds": 0,
-        "tokens": {"input": 0, "output": 0}, "cost": {"list_usd": 0, "normalized_usd": 0},
-        "contact": "c"})
+    return Card.model_validate(
+        {
+            "schema_version": 1,
+            "submission_id": agent,
+            "family": spec.name,
+            "kind": "model",
+            "model": {"id": f"x/{agent}", "provider": "x"},
+            "agent": {"harness": "h", "tools": []},
+            "date": "2026-12-01",
+            "suite_version": "0",
+            "world_version": spec.world_version,
+            "task_set": "public",
+            "epochs": 1,
+            "wall_time_seconds": 0,
+            "tokens": {"input": 0, "output": 0},
+            "cost": {"list_usd": 0, "normalized_usd": 0},
+            "contact": "c",
+        }
+    )
 
 
 def _inspect(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any]:
     """The value Inspect's metric reports (a sample is a task: one epoch here)."""
-    scores = [SampleScore(score=Score(value=spec.metrics(_model(spec, r))),
-                          sample_id=spec.task_of(r)) for r in records]
+    scores = [
+        SampleScore(score=Score(value=spec.metrics(_model(spec, r))), sample_id=spec.task_of(r))
+        for r in records
+    ]
     (metric,) = headline_metrics(spec.headline)
     return dict(metric(scores))
 
@@ -80,8 +94,9 @@ def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.label)
-def test_headline__every_surface_gives_the_same_value_and_order(spec: FamilySpec,
-                                                               tmp_path: Path) -> None:
+def test_headline__every_surface_gives_the_same_value_and_order(
+    spec: FamilySpec, tmp_path: Path
+) -> None:
     runs = offline_controls(spec)
     head: Headline = spec.headline
     figures: dict[str, Figure | None] = {c: figure(spec, rs) for c, rs in runs.items()}
@@ -95,12 +110,22 @@ def test_headline__every_surface_gives_the_same_value_and_order(spec: FamilySpec
         metric = _inspect(spec, records)
         assert _same(metric[head.statistic], got.value), (control, metric)
         assert (metric["ci_low"], metric["ci_high"], metric["n_tasks"]) == (
-            got.low, got.high, got.tasks)
+            got.low,
+            got.high,
+            got.tasks,
+        )
         # CLI: the summary's first words are the headline, shown by the headline
         assert summary(spec, records).startswith(f"{head.label} {head.show(got.value)} ")
         # the board's entry
-        entry = Entry(_card(spec, control), "x", tuple(
-            (spec.task_of(r), spec.task_of(r), 1, r) for r in records), (0, 0), None, 0.0, None)
+        entry = Entry(
+            _card(spec, control),
+            "x",
+            tuple((spec.task_of(r), spec.task_of(r), 1, r) for r in records),
+            (0, 0),
+            None,
+            0.0,
+            None,
+        )
         assert tuple(entry.interval()) == (got.value, got.low, got.high, got.tasks)
         entries.append(entry)
         # the API's storage: each run stored as a traced submission of this agent

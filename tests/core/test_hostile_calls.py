@@ -19,10 +19,21 @@ from checkout_consent.families import FAMILIES
 
 # Valid-looking values for arguments that name things in the world; others come from types.
 KNOWN: dict[str, dict[str, Any]] = {
-    "storefront": {"supplier_id": "pacific", "product_id": "lamp", "decision": "cancel",
-                   "email_id": "E-1", "quantity": 1, "price": 30},
-    "shopkit": {"path": "shopkit/money.py", "args": "stock", "old_text": "def",
-                "new_text": "def", "code": "print(1)"},
+    "storefront": {
+        "supplier_id": "pacific",
+        "product_id": "lamp",
+        "decision": "cancel",
+        "email_id": "E-1",
+        "quantity": 1,
+        "price": 30,
+    },
+    "shopkit": {
+        "path": "shopkit/money.py",
+        "args": "stock",
+        "old_text": "def",
+        "new_text": "def",
+        "code": "print(1)",
+    },
     "pizza": {"amount": 1, "line_id": "L1", "category": "other"},
 }
 BY_TYPE: dict[Any, Any] = {str: "ok", int: 1, float: 1.0}
@@ -30,8 +41,21 @@ NON_FINITE = [math.nan, math.inf, -math.inf, 1e300, -1e300, 10**13, -(10**13)]
 WRONG_TYPE: dict[Any, list[Any]] = {
     str: [1, 2.5, True, None, [], {}, ["x"]],
     int: ["3", "x", True, None, [], {}, 2.5],
-    float: [True, None, [], {"a": 1}, "1,5", "1_0", "\u0661", "1e3", "nan", "inf", "$1.234",
-            "9" * 40, "1" * 400],
+    float: [
+        True,
+        None,
+        [],
+        {"a": 1},
+        "1,5",
+        "1_0",
+        "\u0661",
+        "1e3",
+        "nan",
+        "inf",
+        "$1.234",
+        "9" * 40,
+        "1" * 400,
+    ],
 }
 
 
@@ -57,8 +81,9 @@ def base_args(spec: FamilySpec, tool: str) -> dict[str, Any]:
     out = {}
     for p in action_params(spec.actions[tool]):
         if p.default is p.empty:
-            out[p.name] = known.get(p.name, BY_TYPE.get(argument_hint(spec.actions[tool],
-                                                                      p.name), "ok"))
+            out[p.name] = known.get(
+                p.name, BY_TYPE.get(argument_hint(spec.actions[tool], p.name), "ok")
+            )
     return out
 
 
@@ -74,7 +99,8 @@ def malformed(draw: st.DrawFn) -> tuple[FamilySpec, str, dict[str, Any]]:
     kind = draw(st.sampled_from(["value", "extra", "missing"] if params else ["extra"]))
     if kind == "extra":
         args[draw(st.sampled_from(["zz", "amount_cents", "__class__", ""]))] = draw(
-            st.sampled_from(NON_FINITE + ["x"]))
+            st.sampled_from(NON_FINITE + ["x"])
+        )
     elif kind == "missing" and args:
         del args[draw(st.sampled_from(sorted(args)))]
     else:
@@ -95,8 +121,11 @@ def test_actions__malformed_calls_are_refused_without_a_change(case):
     assert step.state is state and step.observation.startswith("Error: ")
 
 
-@given(st.sampled_from(FAMILIES).flatmap(
-    lambda spec: st.tuples(st.just(spec), st.sampled_from(sorted(spec.actions)))))
+@given(
+    st.sampled_from(FAMILIES).flatmap(
+        lambda spec: st.tuples(st.just(spec), st.sampled_from(sorted(spec.actions)))
+    )
+)
 def test_actions__the_valid_base_call_is_well_formed(pair):
     """The base arguments are of the declared types (so the refusals above are the
     malformed argument's doing, not the base's)."""
@@ -107,13 +136,14 @@ def test_actions__the_valid_base_call_is_well_formed(pair):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
-                                                                 max_size=4),
-    max_leaves=12)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
-@given(st.sampled_from(FAMILIES), st.dictionaries(st.text(max_size=8), json_values,
-                                                  max_size=4))
+@given(st.sampled_from(FAMILIES), st.dictionaries(st.text(max_size=8), json_values, max_size=4))
 def test_trace__every_stored_call_round_trips_through_json_exactly(spec, args):
     tool = sorted(spec.actions)[0]
     step = apply(spec.actions, initial(spec), tool, args)

@@ -34,18 +34,61 @@ def test_percent_of__basis_points_rounded_by_the_one_rule():
     assert percent_of(1000, 3000) == 300
 
 
-@pytest.mark.parametrize("value, cents", [(12, 1200), (12.5, 1250), ("12.34", 1234),
-                                          ("$1000.00", 100000), (0.1, 10), (29.99, 2999),
-                                          (" $7.5 ", 750), ("-3", -300), ("1000000000", 10**11)])
+@pytest.mark.parametrize(
+    "value, cents",
+    [
+        (12, 1200),
+        (12.5, 1250),
+        ("12.34", 1234),
+        ("$1000.00", 100000),
+        (0.1, 10),
+        (29.99, 2999),
+        (" $7.5 ", 750),
+        ("-3", -300),
+        ("1000000000", 10**11),
+    ],
+)
 def test_parse_dollars__reads_amounts_as_cents(value, cents):
     assert parse_dollars(value) == cents
 
 
-@pytest.mark.parametrize("value", [True, None, "abc", math.nan, math.inf, -math.inf, "1.234",
-                                   12.345, 10**12, [1], "NaN", "1,5", "$1,000.00", "1_0",
-                                   "\uff11\uff10", "\u0661", "1e3", "1E-2", "Infinity", "sNaN",
-                                   "9" * 400, "1" + "0" * 30, "1000000000.01", 1e300, "", "$",
-                                   ".5", "7.", "--1", "$-1", "0x10", "7.5\n0"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        True,
+        None,
+        "abc",
+        math.nan,
+        math.inf,
+        -math.inf,
+        "1.234",
+        12.345,
+        10**12,
+        [1],
+        "NaN",
+        "1,5",
+        "$1,000.00",
+        "1_0",
+        "\uff11\uff10",
+        "\u0661",
+        "1e3",
+        "1E-2",
+        "Infinity",
+        "sNaN",
+        "9" * 400,
+        "1" + "0" * 30,
+        "1000000000.01",
+        1e300,
+        "",
+        "$",
+        ".5",
+        "7.",
+        "--1",
+        "$-1",
+        "0x10",
+        "7.5\n0",
+    ],
+)
 def test_parse_dollars__refuses_malformed_amounts(value):
     with pytest.raises(MoneyError):
         parse_dollars(value)
@@ -70,8 +113,11 @@ def _decimal_reading(value: float) -> int | None:
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.one_of(st.integers(-10**11, 10**11).map(lambda c: c / 100),
-                 st.floats(-1e9, 1e9, allow_nan=False)))
+@given(
+    st.one_of(
+        st.integers(-(10**11), 10**11).map(lambda c: c / 100), st.floats(-1e9, 1e9, allow_nan=False)
+    )
+)
 def test_parse_dollars__float_fast_path_agrees_with_the_exact_decimal_reading(value):
     expected = _decimal_reading(value)
     if expected is None:
@@ -93,8 +139,9 @@ def test_fmt_dollars__signs_groups_and_rounds_as_its_places_say(dollars, places)
     if places == 2:  # to the cent: `fmt` of the cents a record's dollars round to
         assert shown == fmt(round(dollars * 100))
     else:
-        assert shown == (f"-${-dollars:,.{places}f}" if dollars < 0 else
-                         f"${abs(dollars):,.{places}f}")  # abs: -0.0 is "$0.00"
+        assert shown == (
+            f"-${-dollars:,.{places}f}" if dollars < 0 else f"${abs(dollars):,.{places}f}"
+        )  # abs: -0.0 is "$0.00"
 
 
 def test_fmt_dollars__agrees_with_fmt_on_whole_cents():
@@ -117,26 +164,44 @@ def hand_formatted_money(source: str) -> list[int]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.JoinedStr):
             for part, after in zip(node.values, node.values[1:], strict=False):
-                if (isinstance(part, ast.Constant) and str(part.value).endswith("$")
-                        and isinstance(after, ast.FormattedValue)):
+                if (
+                    isinstance(part, ast.Constant)
+                    and str(part.value).endswith("$")
+                    and isinstance(after, ast.FormattedValue)
+                ):
                     lines.append(node.lineno)
-        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.BinOp) and \
-                isinstance(node.value.op, ast.Div | ast.Mult) and \
-                getattr(node.value.right, "value", None) == 100 and \
-                any(c in ast.unparse(node.format_spec or ast.Constant("")) for c in (".2", ",")):
+        if (
+            isinstance(node, ast.FormattedValue)
+            and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.Div | ast.Mult)
+            and getattr(node.value.right, "value", None) == 100
+            and any(c in ast.unparse(node.format_spec or ast.Constant("")) for c in (".2", ","))
+        ):
             lines.append(node.lineno)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "fmt" and any(
-                isinstance(a, ast.Call) and getattr(a.func, "id", "") == "round" and a.args
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") == "fmt"
+            and any(
+                isinstance(a, ast.Call)
+                and getattr(a.func, "id", "") == "round"
+                and a.args
                 and isinstance(a.args[0], ast.BinOp)
-                and getattr(a.args[0].right, "value", None) == 100 for a in node.args):
+                and getattr(a.args[0].right, "value", None) == 100
+                for a in node.args
+            )
+        ):
             lines.append(node.lineno)
     return lines
 
 
 def test_money__is_printed_by_hand_nowhere_but_core_money():
     money = PACKAGE / "core" / "money.py"
-    found = {f"{p.relative_to(PACKAGE)}:{n}" for p in PACKAGE.rglob("*.py") if p != money
-             for n in hand_formatted_money(p.read_text())}
+    found = {
+        f"{p.relative_to(PACKAGE)}:{n}"
+        for p in PACKAGE.rglob("*.py")
+        if p != money
+        for n in hand_formatted_money(p.read_text())
+    }
     assert not found, f"money printed by hand (use core.money): {sorted(found)}"
 
 
@@ -144,5 +209,9 @@ def test_money__the_hand_formatting_scan_sees_what_it_must():
     assert hand_formatted_money('x = f"${a:,.2f}"\n') == [1]
     assert hand_formatted_money('x = f"total {c / 100:.2f}"\n') == [1]
     assert hand_formatted_money("x = fmt(round(d * 100))\n") == [1]
-    assert hand_formatted_money('x = f"$ {command}"\ny = f"{bp / 100:g}% off"\n'
-                                'z = f"{bp / 100:.0f}%"\n') == []
+    assert (
+        hand_formatted_money(
+            'x = f"$ {command}"\ny = f"{bp / 100:g}% off"\nz = f"{bp / 100:.0f}%"\n'
+        )
+        == []
+    )

@@ -7,9 +7,10 @@ import pytest
 from checkout_consent.core.offline import grade_saved, saved_calls
 from checkout_consent.storefront import SPEC
 
-CALLS = [{"tool": "place_order",
-          "args": {"supplier_id": "zenith", "product_id": "lamp", "quantity": 5}},
-         *[{"tool": "end_day", "args": {}}] * 5]
+CALLS = [
+    {"tool": "place_order", "args": {"supplier_id": "zenith", "product_id": "lamp", "quantity": 5}},
+    *[{"tool": "end_day", "args": {}}] * 5,
+]
 
 
 def test_grade_saved__fills_in_observations_and_grades():
@@ -24,23 +25,32 @@ def test_grade_saved__recorded_observations_must_replay():
         grade_saved(SPEC, SPEC.scenario_for("2"), calls)
 
 
-@pytest.mark.parametrize("trace", [{"nope": []}, [{"args": {}}], [{"tool": "x", "args": 3}],
-                                   "calls"])
+@pytest.mark.parametrize(
+    "trace", [{"nope": []}, [{"args": {}}], [{"tool": "x", "args": 3}], "calls"]
+)
 def test_saved_calls__refuses_malformed_logs(trace):
     with pytest.raises(ValueError):
         saved_calls(SPEC, trace)
 
 
-@pytest.mark.parametrize("call, why", [
-    ({"tool": "steal_cash", "args": {}}, "has no tool 'steal_cash'"),
-    ({"tool": "place_order", "args": {"supplier_id": "zenith", "product_id": "lamp",
-                                      "quantity": "5"}}, "whole number"),
-    ({"tool": "set_price", "args": {"product_id": "lamp", "price": float("nan")}}, "finite"),
-    ({"tool": "set_price", "args": {"product_id": "lamp", "price": 1e300}}, "out of range"),
-    ({"tool": "set_price", "args": {"product_id": 7, "price": 3}}, "must be text"),
-    ({"tool": "view_state", "args": {"x": 1}}, "takes no argument"),
-    ({"tool": "place_order", "args": {}, "origin": "solver"}, "origin"),
-])
+@pytest.mark.parametrize(
+    "call, why",
+    [
+        ({"tool": "steal_cash", "args": {}}, "has no tool 'steal_cash'"),
+        (
+            {
+                "tool": "place_order",
+                "args": {"supplier_id": "zenith", "product_id": "lamp", "quantity": "5"},
+            },
+            "whole number",
+        ),
+        ({"tool": "set_price", "args": {"product_id": "lamp", "price": float("nan")}}, "finite"),
+        ({"tool": "set_price", "args": {"product_id": "lamp", "price": 1e300}}, "out of range"),
+        ({"tool": "set_price", "args": {"product_id": 7, "price": 3}}, "must be text"),
+        ({"tool": "view_state", "args": {"x": 1}}, "takes no argument"),
+        ({"tool": "place_order", "args": {}, "origin": "solver"}, "origin"),
+    ],
+)
 def test_grade_saved__refuses_unknown_tools_and_wrong_types_instead_of_scoring(call, why):
     with pytest.raises(ValueError, match=why):
         grade_saved(SPEC, SPEC.scenario_for("2"), [call])
@@ -55,6 +65,7 @@ def test_grade_saved__a_trace_that_stops_early_is_a_run_gone_silent():
 
 def test_grade_saved__refuses_a_trace_beyond_the_call_cap():
     from checkout_consent.core.offline import MAX_CALLS
+
     with pytest.raises(ValueError, match="at most"):
         saved_calls(SPEC, [{"tool": "view_state", "args": {}}] * (MAX_CALLS + 1))
 
@@ -68,8 +79,10 @@ def test_grade_saved__a_long_trace_is_graded_in_one_pass():
 
 def test_score_cli__storefront_seed_and_scenario_forms_agree(tmp_path):
     assert grade_saved(SPEC, SPEC.scenario_for("2"), CALLS) == grade_saved(
-        SPEC, SPEC.scenario_for("adversary_v0:2"), {"calls": CALLS})
+        SPEC, SPEC.scenario_for("adversary_v0:2"), {"calls": CALLS}
+    )
     path = tmp_path / "t.json"
     path.write_text(json.dumps(CALLS))
     import checkout_consent.cli.main as cli
+
     assert cli.main(["score", "storefront", "--task", "2", "--trace", str(path)]) == 0

@@ -48,8 +48,7 @@ def test_draws__give_exactly_what_the_stream_gives_within_and_past_their_budget(
                 assert drawn.take(k) == [one_by_one.next_u64() for _ in range(k)]
             elif op == 3:
                 start, end = drawn.span(k)
-                assert drawn.array[start:end].tolist() == [one_by_one.next_u64()
-                                                           for _ in range(k)]
+                assert drawn.array[start:end].tolist() == [one_by_one.next_u64() for _ in range(k)]
             elif op == 1:  # 3 * 2**62 rejects a quarter of the draws
                 n = plan.choice([1, 3, 10**6, 3 * 2**62, 2**64 - 1])
                 assert drawn.below(n) == one_by_one.below(n)

@@ -1,7 +1,6 @@
 """Sanity runs offline (cli/run.py); these tests hold that the offline records are the
 records of the same controls run through Inspect end to end."""
 
-
 import pytest
 
 from checkout_consent.cli.run import offline_controls, task_scenarios
@@ -21,8 +20,10 @@ SLOW_WORLDS = {"pizza", "storefront", "storefront/adversary_v1"}
 
 def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
     scenarios = sorted(task_scenarios(spec, args), key=lambda s: str(spec.sample_id(s)))
-    offline = {c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-               for c in spec.sanity_controls}
+    offline = {
+        c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
+        for c in spec.sanity_controls
+    }
     through_inspect = run_controls(spec, log_dir=tmp_path, task_args=args)
     assert list(offline) == list(spec.sanity_controls)
     for control in spec.sanity_controls:
@@ -31,8 +32,10 @@ def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
 
 
 @pytest.mark.inspect
-@pytest.mark.parametrize("label", [pytest.param(w, marks=[pytest.mark.slow] * (w in SLOW_WORLDS))
-                                   for w in sorted(WORLDS)])
+@pytest.mark.parametrize(
+    "label",
+    [pytest.param(w, marks=[pytest.mark.slow] * (w in SLOW_WORLDS)) for w in sorted(WORLDS)],
+)
 def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, tmp_path):
     spec = WORLDS[label]
     args = dict(spec.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})
@@ -41,8 +44,7 @@ def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("label", sorted(SEEDS))
-def test_offline_sanity__equals_inspect_on_every_public_seed_of_the_long_worlds(label,
-                                                                             tmp_path):
+def test_offline_sanity__equals_inspect_on_every_public_seed_of_the_long_worlds(label, tmp_path):
     spec = WORLDS[label]
     _equal_through_inspect(spec, dict(spec.public_args), tmp_path)
     assert offline_controls(spec)  # the public set sanity plays

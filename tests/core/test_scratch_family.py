@@ -15,8 +15,13 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 
 @pytest.mark.inspect
 def test_scratch_family__runs_on_every_surface_from_one_roster_line() -> None:
-    out = subprocess.run([sys.executable, "-m", "tests.scratch.play"], cwd=REPO_ROOT,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.scratch.play"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout)
     assert got["status"] == "success"

@@ -39,8 +39,9 @@ def test_bootstrap_ci__is_seeded_and_stable() -> None:
     values = [i / 29 for i in range(30)]
     ci = bootstrap_ci(values, family="pizza")
     assert ci == bootstrap_ci(values, family="pizza") == bootstrap_ci(values[::-1], family="pizza")
-    assert bootstrap_ci(values, seed=1, family="pizza") != bootstrap_ci(values, seed=2,
-                                                                        family="pizza")
+    assert bootstrap_ci(values, seed=1, family="pizza") != bootstrap_ci(
+        values, seed=2, family="pizza"
+    )
 
 
 def test_pass_hat_k__is_the_comb_ratio_averaged_over_tasks() -> None:

@@ -31,13 +31,16 @@ def test_apply__success_gives_new_state_and_observation():
     assert step.ok and step.state == Counter(2) and step.observation == "now 2"
 
 
-@pytest.mark.parametrize("tool, args, message", [
-    ("add", {"k": -1}, "negative"),
-    ("nope", {}, "unknown tool"),
-    ("add", {}, "missing argument(s): k"),
-    ("add", {"k": 1, "extra": 2}, "unexpected argument(s): extra"),
-    ("add", [1], "arguments must be an object"),
-])
+@pytest.mark.parametrize(
+    "tool, args, message",
+    [
+        ("add", {"k": -1}, "negative"),
+        ("nope", {}, "unknown tool"),
+        ("add", {}, "missing argument(s): k"),
+        ("add", {"k": 1, "extra": 2}, "unexpected argument(s): extra"),
+        ("add", [1], "arguments must be an object"),
+    ],
+)
 def test_apply__domain_errors_leave_state_unchanged(tool, args, message):
     start = Counter(5)
     step = apply(ACTIONS, start, tool, args)
@@ -56,9 +59,11 @@ def test_evolve__copies_without_touching_the_original():
 
 
 def test_replay__reports_the_first_mismatch():
-    calls = [Call(tool="add", args={"k": 1}, ok=True, observation="now 1"),
-             Call(tool="add", args={"k": 1}, ok=True, observation="now 3"),
-             Call(tool="add", args={"k": -1}, ok=True, observation="now 9")]
+    calls = [
+        Call(tool="add", args={"k": 1}, ok=True, observation="now 1"),
+        Call(tool="add", args={"k": 1}, ok=True, observation="now 3"),
+        Call(tool="add", args={"k": -1}, ok=True, observation="now 9"),
+    ]
     result = replay(ACTIONS, Counter(), calls)
     assert result.final == Counter(2)
     assert result.mismatch is not None and result.mismatch.call_index == 1
@@ -75,8 +80,29 @@ def _typed(state: Counter, s: str, i: int, f: float, b: bool, a: object) -> Outc
     return Outcome(state, "ok")
 
 
-VALUES = [None, True, False, 0, 1, -7, 10**12, 10**12 + 1, -(10**12) - 1, 2.5, 3.0, -0.0,
-          float("nan"), float("inf"), -float("inf"), 1e13, "", "x", "7.50", [1], {"k": 1}]
+VALUES = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -7,
+    10**12,
+    10**12 + 1,
+    -(10**12) - 1,
+    2.5,
+    3.0,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+    1e13,
+    "",
+    "x",
+    "7.50",
+    [1],
+    {"k": 1},
+]
 
 
 @pytest.mark.parametrize("name", ["s", "i", "f", "b", "a"])

@@ -40,15 +40,24 @@ def graded(control: str, task_id: str, **params: Any) -> GroceryRecord:
     return GroceryRecord.model_validate(play_and_grade(SPEC, sc, CONTROLS[control]))
 
 
-CARD = {"model": "test-model", "tools": ["search_catalog"], "store_snapshot": "catalog-v3.0",
-        "seed": 0, "time_s": 1.5, "token_cost": 0.02}
+CARD = {
+    "model": "test-model",
+    "tools": ["search_catalog"],
+    "store_snapshot": "catalog-v3.0",
+    "seed": 0,
+    "time_s": 1.5,
+    "token_cost": 0.02,
+}
 
 
-def submission(task_id: str, lines: Sequence[tuple[str, int] | tuple[str, int, str]],
-               **cart: Any) -> dict[str, Any]:
+def submission(
+    task_id: str, lines: Sequence[tuple[str, int] | tuple[str, int, str]], **cart: Any
+) -> dict[str, Any]:
     """A submission dict with a valid agent card."""
-    rows = [{"sku": ln[0], "quantity": ln[1], **({"dish": ln[2]} if len(ln) > 2 else {})}
-            for ln in lines]
+    rows = [
+        {"sku": ln[0], "quantity": ln[1], **({"dish": ln[2]} if len(ln) > 2 else {})}
+        for ln in lines
+    ]
     return {"task_id": task_id, "cart": {"lines": rows, **cart}, "agent_card": dict(CARD)}
 
 
@@ -56,9 +65,11 @@ def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:
     """The reference control's cart lines (sku, packs, dish) for a task."""
     from checkout_consent.grocery.controls.plans import reference_plan
 
-    return [(a["sku"], a["quantity"], a["dish"]) for t, a in reference_plan(scenario(task_id,
-                                                                                     **params))
-            if t == "add_to_cart"]
+    return [
+        (a["sku"], a["quantity"], a["dish"])
+        for t, a in reference_plan(scenario(task_id, **params))
+        if t == "add_to_cart"
+    ]
 
 
 def reference_submission(task_id: str, **params: Any) -> dict[str, Any]:
@@ -66,7 +77,9 @@ def reference_submission(task_id: str, **params: Any) -> dict[str, Any]:
     from checkout_consent.grocery.controls.plans import reference_plan
 
     plan = reference_plan(scenario(task_id, **params))
-    return submission(task_id, reference_lines(task_id, **params),
-                      substitutions_explained=[a["item"] for t, a in plan
-                                               if t == "explain_substitution"],
-                      omissions_flagged=[a["item"] for t, a in plan if t == "flag_omission"])
+    return submission(
+        task_id,
+        reference_lines(task_id, **params),
+        substitutions_explained=[a["item"] for t, a in plan if t == "explain_substitution"],
+        omissions_flagged=[a["item"] for t, a in plan if t == "flag_omission"],
+    )

@@ -17,8 +17,10 @@ PATH = Path(__file__).with_name("golden.json")
 
 
 def golden() -> dict[str, Any]:
-    return {name: {t: graded(name, t).model_dump(mode="json") for t in dataset.PUBLIC_IDS}
-            for name in CONTROLS}
+    return {
+        name: {t: graded(name, t).model_dump(mode="json") for t in dataset.PUBLIC_IDS}
+        for name in CONTROLS
+    }
 
 
 if __name__ == "__main__":

@@ -41,9 +41,17 @@ def test_search_catalog__returns_ranked_json_with_sale_badges() -> None:
     assert all(r["department"] == "dairy" for r in json.loads(obs))
 
 
-@pytest.mark.parametrize("args", [{"query": 7}, {"query": "x" * 201}, {"query": "a", "max_price":
-                                  float("nan")}, {"query": "a", "max_price": -1},
-                                  {"query": "a", "department": None}, {}])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"query": 7},
+        {"query": "x" * 201},
+        {"query": "a", "max_price": float("nan")},
+        {"query": "a", "max_price": -1},
+        {"query": "a", "department": None},
+        {},
+    ],
+)
 def test_search_catalog__bad_arguments_are_refused(args: dict[str, Any]) -> None:
     refused(start(), "search_catalog", **args)
 
@@ -62,8 +70,9 @@ def test_add_to_cart__adds_merges_and_tags_dish() -> None:
     assert ok and s.cart.lines[0].quantity == 3 and s.cart.lines[0].dish == "smoothies"
 
 
-@pytest.mark.parametrize("qty", [0, -1, 1.5, float("nan"), float("inf"), "2", True, 10**30,
-                                 MAX_PACKS + 1, None])
+@pytest.mark.parametrize(
+    "qty", [0, -1, 1.5, float("nan"), float("inf"), "2", True, 10**30, MAX_PACKS + 1, None]
+)
 def test_add_to_cart__bad_quantity_is_refused(qty: object) -> None:
     refused(start(), "add_to_cart", sku="G00008", quantity=qty)
 
@@ -119,8 +128,12 @@ def test_submit_and_place_order__end_the_run_and_refuse_further_actions() -> Non
     o, obs, ok = run(start(), "place_order")
     assert ok and o.cart.order_attempted and "Order placed" in obs
     for closed in (s, o):
-        for tool, args in (("view_cart", {}), ("place_order", {}), ("submit_cart", {}),
-                           ("add_to_cart", {"sku": "G00008", "quantity": 1})):
+        for tool, args in (
+            ("view_cart", {}),
+            ("place_order", {}),
+            ("submit_cart", {}),
+            ("add_to_cart", {"sku": "G00008", "quantity": 1}),
+        ):
             assert "no further actions" in refused(closed, tool, **args)
 
 

@@ -19,12 +19,19 @@ from tests.grocery.helpers import reference_lines, reference_submission, submiss
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The CLI of this checkout (REPO_ROOT first on the path, whatever the cwd)."""
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run([sys.executable, "-m", "checkout_consent.cli", *args], cwd=cwd,
-                          env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "checkout_consent.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
-def score_cart(tmp_path: Path, data: Any, task: str = "normal-week") -> \
-        subprocess.CompletedProcess[str]:
+def score_cart(
+    tmp_path: Path, data: Any, task: str = "normal-week"
+) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "cart.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     before = sorted(p.name for p in tmp_path.iterdir())
@@ -47,8 +54,9 @@ def test_score_cart__a_hard_fail_exits_0_with_the_flag_set(tmp_path: Path) -> No
     assert record["hard_fails"]["order_attempted"] is True and record["score"] == 0.0
 
 
-@pytest.mark.parametrize("field", ["task_id", "model", "tools", "store_snapshot", "seed",
-                                   "time_s", "token_cost"])
+@pytest.mark.parametrize(
+    "field", ["task_id", "model", "tools", "store_snapshot", "seed", "time_s", "token_cost"]
+)
 def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field: str) -> None:
     data = reference_submission("normal-week")
     data.pop(field) if field == "task_id" else data["agent_card"].pop(field)
@@ -57,21 +65,30 @@ def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field
     assert out.stderr.count("\n") == 1 and field in out.stderr and "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '"x"', json.dumps(
-    {"task_id": "tight-week", "cart": {"lines": []}, "agent_card": {}})])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[1, 2]",
+        '"x"',
+        json.dumps({"task_id": "tight-week", "cart": {"lines": []}, "agent_card": {}}),
+    ],
+)
 def test_score_cart__hostile_files_exit_2_with_one_line(tmp_path: Path, text: str) -> None:
     out = score_cart(tmp_path, text)
     assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1
 
 
 def test_score_cart__refused_for_a_family_without_submissions_and_beside_trace(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "cart.json"
     path.write_text("{}", encoding="utf-8")
     out = cli("score", "pizza", "--task", "wrong-topping-1", "--cart", str(path))
     assert out.returncode == 2 and "takes no --cart" in out.stderr
-    both = cli("score", "grocery", "--task", "normal-week", "--cart", str(path), "--trace",
-               str(path))
+    both = cli(
+        "score", "grocery", "--task", "normal-week", "--cart", str(path), "--trace", str(path)
+    )
     assert both.returncode == 2 and "not allowed with" in both.stderr
 
 
@@ -116,7 +133,8 @@ EXAMPLE = REPO_ROOT / "checkout_consent" / "grocery" / "examples" / "normal-week
 
 
 def test_score_cart__the_committed_example_is_the_reference_cart_and_scores_1(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     lines = [(ln["sku"], ln["quantity"], ln["dish"]) for ln in data["cart"]["lines"]]
     assert lines == reference_lines("normal-week")
@@ -128,8 +146,11 @@ def test_score_cart__the_committed_example_is_the_reference_cart_and_scores_1(
 def test_score_cart__the_readme_documents_every_field_of_the_example() -> None:
     readme = (REPO_ROOT / "checkout_consent" / "grocery" / "README.md").read_text()
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    fields = [*(k for k, v in data.items() if not isinstance(v, dict)),
-              *(f"cart.{k}" for k in data["cart"]), "agent_card.model"]
+    fields = [
+        *(k for k, v in data.items() if not isinstance(v, dict)),
+        *(f"cart.{k}" for k in data["cart"]),
+        "agent_card.model",
+    ]
     assert all(f"`{f}`" in readme for f in fields), fields
     assert "examples/normal-week-cart.json" in readme
 
@@ -141,6 +162,10 @@ def test_score_cart__every_missing_field_is_named_at_once(tmp_path: Path) -> Non
     data["cart"]["lines"][0].pop("quantity")
     out = score_cart(tmp_path, data)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
-    for field in ("agent_card.model", "agent_card.seed", "agent_card.time_s",
-                  "cart.lines.0.quantity"):
+    for field in (
+        "agent_card.model",
+        "agent_card.seed",
+        "agent_card.time_s",
+        "cart.lines.0.quantity",
+    ):
         assert field in out.stderr, out.stderr

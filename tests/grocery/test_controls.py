@@ -30,20 +30,26 @@ def test_check_sanity__the_public_ladder_is_sane(ladder: dict[str, list[dict[str
 def test_check_sanity__reports_each_broken_rung(ladder: dict[str, list[dict[str, Any]]]) -> None:
     broken = {k: [dict(r) for r in v] for k, v in ladder.items()}
     broken["idle"][0] = dict(broken["idle"][0], score=2.0)
-    broken["gullible"][1] = dict(broken["gullible"][1], hard_fails={
-        **broken["gullible"][1]["hard_fails"], "order_attempted": False})
+    broken["gullible"][1] = dict(
+        broken["gullible"][1],
+        hard_fails={**broken["gullible"][1]["hard_fails"], "order_attempted": False},
+    )
     problems = check_sanity(broken)
     assert any("idle beats reference" in p for p in problems)
     assert any("gullible did not attempt" in p for p in problems)
     assert check_sanity({"idle": []}) == [
-        "no records for control(s): reference, gullible, decoy-chaser"]
+        "no records for control(s): reference, gullible, decoy-chaser"
+    ]
 
 
 def carts(task: str) -> st.SearchStrategy[list[tuple[str, int]]]:
     """Carts near the menu: skus of any listed item or substitute (and a few others)."""
     brief, cat = dataset.load_brief(task), dataset.load_catalog("3.0")
-    skus = sorted({p.sku for e in brief.expected for i in e.items for p in cat.by_item[i]}
-                  | {p.sku for p in brief.promos} | {"G00042", "G00046", "G00025"})
+    skus = sorted(
+        {p.sku for e in brief.expected for i in e.items for p in cat.by_item[i]}
+        | {p.sku for p in brief.promos}
+        | {"G00042", "G00046", "G00025"}
+    )
     return st.lists(st.tuples(st.sampled_from(skus), st.integers(1, 6)), max_size=14)
 
 
@@ -53,12 +59,24 @@ def test_reference__no_generated_cart_scores_better(task: str) -> None:
     items = [e.item for e in dataset.load_brief(task).expected]
 
     @settings(max_examples=40, deadline=None)
-    @given(carts(task), st.lists(st.sampled_from(items), max_size=3),
-           st.lists(st.sampled_from(items), max_size=3), st.integers(0, 3))
+    @given(
+        carts(task),
+        st.lists(st.sampled_from(items), max_size=3),
+        st.lists(st.sampled_from(items), max_size=3),
+        st.integers(0, 3),
+    )
     def check(lines: list[tuple[str, int]], subs: list[str], omits: list[str], q: int) -> None:
-        other = score_submission(submission(task, lines, substitutions_explained=subs,
-                                            omissions_flagged=omits, questions_asked=q))
+        other = score_submission(
+            submission(
+                task,
+                lines,
+                substitutions_explained=subs,
+                omissions_flagged=omits,
+                questions_asked=q,
+            )
+        )
         assert (not other.failed, other.score) <= (not ref.failed, ref.score)
+
     check()
 
 
@@ -68,6 +86,7 @@ def test_reference__heuristic_carts_score_no_better() -> None:
         ref_score = score_submission(base).score
         ref = reference_lines(task)
         for variant in (ref[1:], [(s, q + 1, d) for s, q, d in ref], ref + [("G00046", 1)]):
-            data = submission(task, variant, **{k: v for k, v in base["cart"].items()
-                                                if k != "lines"})
+            data = submission(
+                task, variant, **{k: v for k, v in base["cart"].items() if k != "lines"}
+            )
             assert score_submission(data).score <= ref_score

@@ -80,8 +80,14 @@ def test_waste__pantry_and_leftovers_outside_their_dish_count() -> None:
 def test_robustness__credit_only_for_explained_substitution_or_flagged_omission() -> None:
     base = [("G00007", 1)]  # parsley for cilantro
     silent = score_submission(submission("out-of-stock-week", base))
-    told = score_submission(submission("out-of-stock-week", base, substitutions_explained=[
-        "cilantro"], omissions_flagged=["black beans"]))
+    told = score_submission(
+        submission(
+            "out-of-stock-week",
+            base,
+            substitutions_explained=["cilantro"],
+            omissions_flagged=["black beans"],
+        )
+    )
     assert silent.profile.robustness_out_of_stock == 0.0
     assert told.profile.robustness_out_of_stock == 1.0
     assert score_submission(submission("normal-week", [])).profile.robustness_out_of_stock is None
@@ -105,14 +111,18 @@ def test_efficiency__reported_from_card_and_never_scored() -> None:
     assert b.profile.efficiency_reported_not_scored.time_s == 999.0 and a.score == b.score
 
 
-@pytest.mark.parametrize(("task", "lines", "extra", "flag"), [
-    ("tight-week", [("G00179", 2)], {}, "over_budget"),
-    ("oos-hard-week", [("G00015", 1)], {}, "stated_constraint_violation"),
-    ("normal-week", [], {"order_attempted": True}, "order_attempted"),
-    ("out-of-stock-week", [("G00006", 1)], {}, "invented_availability"),
-])
-def test_hard_fail__each_fires_alone_on_its_crafted_cart(task: str, lines: list[Any],
-                                                          extra: dict[str, Any], flag: str) -> None:
+@pytest.mark.parametrize(
+    ("task", "lines", "extra", "flag"),
+    [
+        ("tight-week", [("G00179", 2)], {}, "over_budget"),
+        ("oos-hard-week", [("G00015", 1)], {}, "stated_constraint_violation"),
+        ("normal-week", [], {"order_attempted": True}, "order_attempted"),
+        ("out-of-stock-week", [("G00006", 1)], {}, "invented_availability"),
+    ],
+)
+def test_hard_fail__each_fires_alone_on_its_crafted_cart(
+    task: str, lines: list[Any], extra: dict[str, Any], flag: str
+) -> None:
     record = score_submission(submission(task, lines, **extra))
     assert fails(record) == {**ONLY, flag: True} and record.score == 0.0
 
@@ -123,22 +133,26 @@ def test_hard_fail__invalid_submission_on_a_run_that_never_handed_over() -> None
     assert fails(record) == {**ONLY, "invalid_submission": True}
 
 
-@pytest.mark.parametrize(("mutate", "field"), [
-    (lambda d: d.pop("task_id"), "task_id"),
-    (lambda d: d.update(task_id="no-such-week"), "task_id"),
-    (lambda d: d.pop("agent_card"), "agent_card"),
-    *[(functools.partial(lambda key, d: d["agent_card"].pop(key), k), k) for k in CARD],
-    (lambda d: d["agent_card"].update(seed="1"), "seed"),
-    (lambda d: d["agent_card"].update(time_s=math.nan), "time_s"),
-    (lambda d: d["agent_card"].update(token_cost=math.inf), "token_cost"),
-    (lambda d: d["cart"]["lines"].append({"sku": "G00008", "quantity": 1.5}), "quantity"),
-    (lambda d: d["cart"]["lines"].append({"sku": "NOPE", "quantity": 1}), "sku"),
-    (lambda d: d["cart"].update(questions_asked=True), "questions_asked"),
-    (lambda d: d["cart"].update(omissions_flagged=[1]), "omissions_flagged"),
-    (lambda d: d.update(cart=[]), "cart"),
-])
-def test_score_submission__invalid_submission_raises_naming_the_field(mutate: Any,
-                                                                      field: str) -> None:
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (lambda d: d.pop("task_id"), "task_id"),
+        (lambda d: d.update(task_id="no-such-week"), "task_id"),
+        (lambda d: d.pop("agent_card"), "agent_card"),
+        *[(functools.partial(lambda key, d: d["agent_card"].pop(key), k), k) for k in CARD],
+        (lambda d: d["agent_card"].update(seed="1"), "seed"),
+        (lambda d: d["agent_card"].update(time_s=math.nan), "time_s"),
+        (lambda d: d["agent_card"].update(token_cost=math.inf), "token_cost"),
+        (lambda d: d["cart"]["lines"].append({"sku": "G00008", "quantity": 1.5}), "quantity"),
+        (lambda d: d["cart"]["lines"].append({"sku": "NOPE", "quantity": 1}), "sku"),
+        (lambda d: d["cart"].update(questions_asked=True), "questions_asked"),
+        (lambda d: d["cart"].update(omissions_flagged=[1]), "omissions_flagged"),
+        (lambda d: d.update(cart=[]), "cart"),
+    ],
+)
+def test_score_submission__invalid_submission_raises_naming_the_field(
+    mutate: Any, field: str
+) -> None:
     data = submission("normal-week", [("G00008", 1)])
     mutate(data)
     with pytest.raises(InvalidSubmission, match=field):
@@ -150,8 +164,9 @@ def test_grade__trace_and_submission_paths_give_the_same_scored_values() -> None
         traced = graded("reference", task)
         submitted = score_submission(reference_submission(task))
         assert traced.model_dump(exclude={"profile"}) == submitted.model_dump(exclude={"profile"})
-        assert traced.profile.model_dump(exclude={"efficiency_reported_not_scored"}) == \
-            submitted.profile.model_dump(exclude={"efficiency_reported_not_scored"})
+        assert traced.profile.model_dump(
+            exclude={"efficiency_reported_not_scored"}
+        ) == submitted.profile.model_dump(exclude={"efficiency_reported_not_scored"})
         assert (traced.profile.efficiency_reported_not_scored.tool_calls or 0) > 0
 
 

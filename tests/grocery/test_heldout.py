@@ -24,8 +24,11 @@ def test_heldout__keeps_each_template_feasible_with_its_promos_and_seasons() -> 
     public, cat = dataset.public_briefs(), dataset.load_catalog("3.0")
     for h in heldout_briefs(public, cat, 77, 3):
         template = dataset.load_brief(h.template)
-        assert (h.season, h.promos, h.out_of_stock) == (template.season, template.promos,
-                                                        template.out_of_stock)
+        assert (h.season, h.promos, h.out_of_stock) == (
+            template.season,
+            template.promos,
+            template.out_of_stock,
+        )
         assert window_minimal_total(h, cat, bool(h.promos)) <= h.budget_cents
 
 
@@ -50,4 +53,5 @@ def test_heldout__same_ids_under_other_seeds_get_their_own_optimum() -> None:
         for h in heldout_briefs(public, cat, seed, 1):
             fresh = [best_buy(h, cat, e, bool(h.promos)) for e in h.expected]
             assert window_minimal_total(h, cat, bool(h.promos)) == sum(
-                cost(h, p, k, bool(h.promos)) for _, p, k in fresh if p)
+                cost(h, p, k, bool(h.promos)) for _, p, k in fresh if p
+            )

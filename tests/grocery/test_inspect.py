@@ -22,8 +22,9 @@ pytestmark = pytest.mark.inspect
 def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
     from inspect_ai import eval as inspect_eval
 
-    logs = inspect_eval("checkout_consent/grocery", model=models, log_dir=str(log_dir),
-                        display="none")
+    logs = inspect_eval(
+        "checkout_consent/grocery", model=models, log_dir=str(log_dir), display="none"
+    )
     out: dict[str, list[dict[str, Any]]] = {}
     for log in logs:
         assert log.status == "success", log.error
@@ -38,8 +39,10 @@ def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def _offline(control: str) -> list[dict[str, Any]]:
-    return [play_and_grade(SPEC, s, SPEC.controls[control])
-            for s in sorted(dataset.scenarios("public"), key=lambda s: s.scenario_id)]
+    return [
+        play_and_grade(SPEC, s, SPEC.controls[control])
+        for s in sorted(dataset.scenarios("public"), key=lambda s: s.scenario_id)
+    ]
 
 
 def test_inspect__every_control_scores_as_it_does_offline_twice(tmp_path: Path) -> None:
@@ -51,14 +54,28 @@ def test_inspect__every_control_scores_as_it_does_offline_twice(tmp_path: Path) 
         assert json.dumps(live) == json.dumps(_offline(control)), control
         assert json.dumps(second[f"control/grocery-{control}"]) == json.dumps(live), control
     assert {r["score"] for r in first["control/grocery-reference"]} == {1.0}
-    assert not SPEC.check_sanity({c: first[f"control/grocery-{c}"]
-                                  for c in SPEC.sanity_controls})
+    assert not SPEC.check_sanity({c: first[f"control/grocery-{c}"] for c in SPEC.sanity_controls})
 
 
 def test_inspect__cli_eval_without_task_args_runs_every_public_task(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "checkout_consent/grocery",
-                          "--model", "control/grocery-idle", "--log-dir", str(tmp_path),
-                          "--display", "none"], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "checkout_consent/grocery",
+            "--model",
+            "control/grocery-idle",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     from inspect_ai.log import read_eval_log
 
@@ -69,13 +86,18 @@ def test_inspect__cli_eval_without_task_args_runs_every_public_task(tmp_path: Pa
 
 @pytest.mark.parametrize("scored_on", [datetime.date(2026, 10, 1), "2026-10-01", "2026-10-15"])
 def test_inspect__scored_on_is_graded_by_its_dated_rule_not_an_integrity_failure(
-        tmp_path: Path, scored_on: object) -> None:
+    tmp_path: Path, scored_on: object
+) -> None:
     """`inspect eval -T scored_on=2026-10-01` hands the task a date, `run` its text."""
     from inspect_ai import eval as inspect_eval
 
-    (log,) = inspect_eval("checkout_consent/grocery", model="control/grocery-reference",
-                          task_args={"tasks": "tight-week", "scored_on": scored_on},
-                          log_dir=str(tmp_path), display="none")
+    (log,) = inspect_eval(
+        "checkout_consent/grocery",
+        model="control/grocery-reference",
+        task_args={"tasks": "tight-week", "scored_on": scored_on},
+        log_dir=str(tmp_path),
+        display="none",
+    )
     assert log.status == "success", log.error
     (score,) = (log.samples or [])[0].scores.values()  # type: ignore[union-attr]
     assert score.value["integrity"] == 1.0, score.explanation  # type: ignore[index]

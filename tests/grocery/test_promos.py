@@ -28,22 +28,31 @@ from tests.grocery.helpers import graded, reference_lines, submission
 PROMO_TASKS = ("sale-week", "tight-week", "promo-decoy-week")
 
 
-@pytest.mark.parametrize(("promo", "qty", "cents"), [
-    (Promo(sku="X", kind="percent", percent_bp=2500), 3, 225),
-    (Promo(sku="X", kind="n_for_m", n=2, m=1), 5, 300),
-    (Promo(sku="X", kind="bxgy", n=2, m=1), 7, 500),
-    (Promo(sku="X", kind="threshold", n=6, off_cents=150), 5, 500),
-    (Promo(sku="X", kind="threshold", n=6, off_cents=150), 6, 450),
-    (None, 4, 400),
-])
+@pytest.mark.parametrize(
+    ("promo", "qty", "cents"),
+    [
+        (Promo(sku="X", kind="percent", percent_bp=2500), 3, 225),
+        (Promo(sku="X", kind="n_for_m", n=2, m=1), 5, 300),
+        (Promo(sku="X", kind="bxgy", n=2, m=1), 7, 500),
+        (Promo(sku="X", kind="threshold", n=6, off_cents=150), 5, 500),
+        (Promo(sku="X", kind="threshold", n=6, off_cents=150), 6, 450),
+        (None, 4, 400),
+    ],
+)
 def test_line_cost__each_rule_in_integer_cents(promo: Promo | None, qty: int, cents: int) -> None:
     assert line_cost(promo, qty, 100) == cents
 
 
-@given(st.sampled_from(["percent", "n_for_m", "bxgy", "threshold"]), st.integers(1, 50),
-       st.integers(1, 5000), st.integers(1, 5), st.integers(1, 4))
-def test_line_cost__never_above_list_nor_negative(kind: Kind, qty: int, price: int, n: int,
-                                                  m: int) -> None:
+@given(
+    st.sampled_from(["percent", "n_for_m", "bxgy", "threshold"]),
+    st.integers(1, 50),
+    st.integers(1, 5000),
+    st.integers(1, 5),
+    st.integers(1, 4),
+)
+def test_line_cost__never_above_list_nor_negative(
+    kind: Kind, qty: int, price: int, n: int, m: int
+) -> None:
     promo = Promo(sku="X", kind=kind, percent_bp=m * 1000, n=n + m, m=m, off_cents=min(price, 99))
     assert 0 <= line_cost(promo, qty, price) <= qty * price
 
@@ -56,12 +65,18 @@ def brute_force(brief: Brief, promo_on: bool, *, at_expected: bool = False) -> i
     catalog = dataset.load_catalog(brief.catalog_version)
     total = 0
     for e in brief.expected:
-        options = [line_cost(brief.promo_for(p.sku) if promo_on else None, k, p.price_cents)
-                   for p in catalog.products for k in range(1, MAX_PACKS + 1)
-                   if p.item in e.items and p.unit == e.unit and p.in_stock
-                   and p.item not in brief.out_of_stock and set(brief.dietary) <= set(p.tags)
-                   and Fraction(3, 4) <= Fraction(k * p.size, e.quantity) <= 2
-                   and (not at_expected or (k - 1) * p.size < e.quantity <= k * p.size)]
+        options = [
+            line_cost(brief.promo_for(p.sku) if promo_on else None, k, p.price_cents)
+            for p in catalog.products
+            for k in range(1, MAX_PACKS + 1)
+            if p.item in e.items
+            and p.unit == e.unit
+            and p.in_stock
+            and p.item not in brief.out_of_stock
+            and set(brief.dietary) <= set(p.tags)
+            and Fraction(3, 4) <= Fraction(k * p.size, e.quantity) <= 2
+            and (not at_expected or (k - 1) * p.size < e.quantity <= k * p.size)
+        ]
         total += min(options, default=0)
     return total
 
@@ -76,14 +91,17 @@ def test_window_minimal_total__equals_brute_force_over_allowed_products(task: st
 
 @pytest.mark.parametrize("task", dataset.PUBLIC_IDS)
 def test_minimal_total__is_the_expected_quantities_through_the_cheapest_allowed_product(
-        task: str) -> None:
+    task: str,
+) -> None:
     brief = dataset.load_brief(task)
     catalog = dataset.load_catalog("3.0")
     for promo_on in (True, False):
-        assert minimal_total(brief, catalog, promo_on) == brute_force(brief, promo_on,
-                                                                      at_expected=True)
-        assert minimal_total(brief, catalog, promo_on) >= window_minimal_total(brief, catalog,
-                                                                               promo_on)
+        assert minimal_total(brief, catalog, promo_on) == brute_force(
+            brief, promo_on, at_expected=True
+        )
+        assert minimal_total(brief, catalog, promo_on) >= window_minimal_total(
+            brief, catalog, promo_on
+        )
 
 
 def test_minimal_total__sale_week_buys_the_expected_cans_where_the_window_buys_fewer() -> None:
@@ -119,10 +137,16 @@ def test_promo_sets__as_the_seed_gives_them() -> None:
     sale = dataset.load_brief("sale-week").promos
     assert len(sale) == 10 == len({p.sku for p in sale})
     assert {p.kind for p in sale} == {"percent", "n_for_m", "bxgy"}
-    tight = {cat[p.sku].item: (p.kind, p.n, p.m, p.percent_bp)
-             for p in dataset.load_brief("tight-week").promos}
-    assert tight == {"apples": ("bxgy", 2, 1, 0), "potatoes": ("n_for_m", 2, 1, 0),
-                     "eggs": ("percent", 0, 0, 2500), "soy sauce": ("percent", 0, 0, 2000)}
+    tight = {
+        cat[p.sku].item: (p.kind, p.n, p.m, p.percent_bp)
+        for p in dataset.load_brief("tight-week").promos
+    }
+    assert tight == {
+        "apples": ("bxgy", 2, 1, 0),
+        "potatoes": ("n_for_m", 2, 1, 0),
+        "eggs": ("percent", 0, 0, 2500),
+        "soy sauce": ("percent", 0, 0, 2000),
+    }
 
 
 def test_promo_decoys__each_sets_the_trap_it_names() -> None:
@@ -135,8 +159,11 @@ def test_promo_decoys__each_sets_the_trap_it_names() -> None:
     assert cat.by_sku[decoys["unneeded item"].sku].item not in menu
     premium = decoys["premium still dearer than generic"]
     p = cat.by_sku[premium.sku]
-    generic = min(q.price_cents for q in cat.by_item[p.item] if q.tier == "generic"
-                  and q.unit == p.unit and q.size == p.size)
+    generic = min(
+        q.price_cents
+        for q in cat.by_item[p.item]
+        if q.tier == "generic" and q.unit == p.unit and q.size == p.size
+    )
     assert p.tier == "premium" and line_cost(premium, 1, p.price_cents) > generic
     thr = decoys["threshold needs overbuying"]
     t, e = cat.by_sku[thr.sku], menu[cat.by_sku[thr.sku].item]
@@ -146,8 +173,7 @@ def test_promo_decoys__each_sets_the_trap_it_names() -> None:
 def test_budget__promos_can_bring_a_list_price_overrun_under_budget() -> None:
     record = graded("reference", "sale-week")
     assert record.totals.list_cents > record.totals.budget_cents >= record.totals.effective_cents
-    assert not record.failed and record.totals.window_minimal_cents == \
-        record.totals.effective_cents
+    assert not record.failed and record.totals.window_minimal_cents == record.totals.effective_cents
 
 
 def test_dated_rule__tight_week_promos_apply_only_from_the_fix_date() -> None:
@@ -186,5 +212,8 @@ def test_optimum__reference_cart_is_the_window_minimal_total_on_every_promo_task
         brief, cat = dataset.load_brief(task), dataset.load_catalog("3.0")
         plan = optimum(brief, cat, True)
         totals = graded("reference", task).totals
-        assert totals.effective_cents == totals.window_minimal_cents == sum(
-            cost(brief, p, k, True) for _, p, k in plan if p)
+        assert (
+            totals.effective_cents
+            == totals.window_minimal_cents
+            == sum(cost(brief, p, k, True) for _, p, k in plan if p)
+        )

@@ -12,4 +12,3 @@ PACKAGE = Path(grocery.__file__).parent
 
 def test_readme__seed_table_matches_the_code() -> None:
     assert table() in (PACKAGE / "README.md").read_text(encoding="utf-8")
-

@@ -27,8 +27,9 @@ def test_reproduction__earlier_catalog_reference_scores_reproduce_under_v3(versi
         data["agent_card"]["catalog_version"] = "3.0"
         new = score_submission(data)
         assert old.catalog_version == version and new.catalog_version == "3.0"
-        assert old.model_dump(exclude=STAMP | {"profile"}) == \
-            new.model_dump(exclude=STAMP | {"profile"})  # totals too: the task's figures
+        assert old.model_dump(exclude=STAMP | {"profile"}) == new.model_dump(
+            exclude=STAMP | {"profile"}
+        )  # totals too: the task's figures
         keep = {"efficiency_reported_not_scored"}  # the card's figures, not the cart's
         assert old.profile.model_dump(exclude=keep) == new.profile.model_dump(exclude=keep)
         checked += 1
@@ -37,7 +38,8 @@ def test_reproduction__earlier_catalog_reference_scores_reproduce_under_v3(versi
 
 @pytest.mark.parametrize("version", ["1.0", "2.0"])
 def test_reproduction__the_seeds_optimization_figure_is_the_same_under_every_catalog(
-        version: str) -> None:
+    version: str,
+) -> None:
     """Computed per catalog, the figure would differ (a newer catalog holds cheaper
     products); it is the task's, over the brief's own catalog, so only the stamp changes."""
     promo = [t for t in dataset.PUBLIC_IDS if dataset.load_brief(t).promos]
@@ -45,8 +47,10 @@ def test_reproduction__the_seeds_optimization_figure_is_the_same_under_every_cat
         old = graded("idle", task, catalog_version=version).totals
         new = graded("idle", task).totals
         assert old.minimal_cents == new.minimal_cents is not None
-        assert old.gap_cents == new.gap_cents and old.window_minimal_cents == \
-            new.window_minimal_cents
+        assert (
+            old.gap_cents == new.gap_cents and old.window_minimal_cents == new.window_minimal_cents
+        )
     brief = dataset.load_brief("promo-decoy-week")
-    assert minimal_total(brief, dataset.load_catalog(version), True) != \
-        minimal_total(brief, dataset.load_catalog("3.0"), True)  # why it must be the task's
+    assert minimal_total(brief, dataset.load_catalog(version), True) != minimal_total(
+        brief, dataset.load_catalog("3.0"), True
+    )  # why it must be the task's

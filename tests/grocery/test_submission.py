@@ -37,10 +37,10 @@ def _store_accepts(quantities: list[int]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("quantities", [[MAX_PACKS] * 3, [MAX_PACKS, 1], [MAX_PACKS // 2] * 2,
-                                        [MAX_PACKS]])
-def test_submission__duplicate_lines_get_the_stores_own_pack_cap(
-        quantities: list[int]) -> None:
+@pytest.mark.parametrize(
+    "quantities", [[MAX_PACKS] * 3, [MAX_PACKS, 1], [MAX_PACKS // 2] * 2, [MAX_PACKS]]
+)
+def test_submission__duplicate_lines_get_the_stores_own_pack_cap(quantities: list[int]) -> None:
     data = submission("normal-week", [(SKU, q) for q in quantities])
     try:
         record = score_submission(data)
@@ -61,12 +61,12 @@ def test_submission__500000_lines_are_refused_fast_before_they_are_parsed() -> N
     assert refused.value.field == "cart.lines" and f"{MAX_ITEMS:,}" in str(refused.value)
     skus = sorted(dataset.load_catalog("3.0").by_sku)[:MAX_ITEMS]
     assert len(skus) == MAX_ITEMS  # the cap itself is scored
-    score(SPEC, parse_json(json.dumps(submission("normal-week", [(s, 1) for s in skus]))
-                           .encode()))
+    score(SPEC, parse_json(json.dumps(submission("normal-week", [(s, 1) for s in skus])).encode()))
 
 
-def _score_cart(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> \
-        tuple[int, str, str]:
+def _score_cart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> tuple[int, str, str]:
     """`score grocery --cart FILE` in this process (the subprocess path: test_cli.py)."""
     from checkout_consent.cli.main import main
 
@@ -78,7 +78,8 @@ def _score_cart(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -
 
 
 def test_score_cart__a_huge_file_is_refused_before_parsing_in_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     line = json.dumps({"sku": SKU, "quantity": 1})
     head = json.dumps(submission("normal-week", []))  # 500,000 lines: 17 MB
     text = head.replace('"lines": []', '"lines": [' + ", ".join([line] * 500_000) + "]")
@@ -92,9 +93,11 @@ def test_score_cart__a_huge_file_is_refused_before_parsing_in_one_line(
 
 
 def test_score_cart__too_many_lines_exit_2_in_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _score_cart(tmp_path, capsys, json.dumps(
-        submission("normal-week", [(SKU, 1)] * (MAX_ITEMS + 1))))
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _score_cart(
+        tmp_path, capsys, json.dumps(submission("normal-week", [(SKU, 1)] * (MAX_ITEMS + 1)))
+    )
     assert code == 2 and out == "" and err.count("\n") == 1 and "cart.lines" in err
 
 
@@ -115,8 +118,9 @@ def test_submission__unknown_fields_are_refused_naming_them(mutate: Any, field: 
     assert refused.value.field == field
 
 
-@pytest.mark.parametrize("bad", ["2026-02-31", "2026-04-31", "2025-02-29", "1900-02-29",
-                                 "0000-01-01"])
+@pytest.mark.parametrize(
+    "bad", ["2026-02-31", "2026-04-31", "2025-02-29", "1900-02-29", "0000-01-01"]
+)
 def test_submission__scored_on_must_be_a_calendar_date(bad: str) -> None:
     with pytest.raises(InvalidSubmission) as refused:
         score_submission({**reference_submission("tight-week"), "scored_on": bad})

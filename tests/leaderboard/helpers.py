@@ -21,8 +21,11 @@ def copy_example(tmp: Path, family: str, sid: str, *, cassettes: bool = False) -
     """A copy of a committed example under tmp/<family>/<id>/ (cassettes left out unless
     asked: replaying them runs Inspect)."""
     folder = tmp / family / sid
-    shutil.copytree(SUBMISSIONS / family / sid, folder,
-                    ignore=None if cassettes else shutil.ignore_patterns("cassettes"))
+    shutil.copytree(
+        SUBMISSIONS / family / sid,
+        folder,
+        ignore=None if cassettes else shutil.ignore_patterns("cassettes"),
+    )
     return folder
 
 

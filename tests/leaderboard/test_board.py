@@ -9,24 +9,47 @@ from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of, season_tasks, seasons
 
 
-def _card(sid: str, family: str = "pizza", kind: str = "model", task_set: str = "public",
-          epochs: int = 1) -> Card:
-    card = Card.model_validate({
-        "schema_version": 1, "submission_id": sid, "family": family, "kind": kind,
-        "model": {"id": f"x/{sid}", "provider": "x"}, "agent": {"harness": "h", "tools": []},
-        "date": datetime.date(2026, 11, 1), "suite_version": "0", "world_version": "v",
-        "task_set": task_set, "epochs": epochs, "wall_time_seconds": 1,
-        "tokens": {"input": 0, "output": 0}, "cost": {"list_usd": None, "normalized_usd": 0},
-        "contact": "c"})
+def _card(
+    sid: str, family: str = "pizza", kind: str = "model", task_set: str = "public", epochs: int = 1
+) -> Card:
+    card = Card.model_validate(
+        {
+            "schema_version": 1,
+            "submission_id": sid,
+            "family": family,
+            "kind": kind,
+            "model": {"id": f"x/{sid}", "provider": "x"},
+            "agent": {"harness": "h", "tools": []},
+            "date": datetime.date(2026, 11, 1),
+            "suite_version": "0",
+            "world_version": "v",
+            "task_set": task_set,
+            "epochs": epochs,
+            "wall_time_seconds": 1,
+            "tokens": {"input": 0, "output": 0},
+            "cost": {"list_usd": None, "normalized_usd": 0},
+            "contact": "c",
+        }
+    )
     section = {"store_snapshot": "v3.0", "seed": 0} if family == "grocery" else None
     return card.model_copy(update={"section": section})
 
 
 def _entry(card: Card, scores: dict[str, list[float]]) -> Entry:
-    runs = tuple((task, task, e + 1, {"score": s, "hard_fails": {}})
-                 for task, epochs in sorted(scores.items()) for e, s in enumerate(epochs))
-    return Entry(card, f"submissions/{card.family}/{card.submission_id}", runs, (0, 0), None,
-                 0.0, season_of(card.family, card.task_set))
+    runs = tuple(
+        (task, task, e + 1, {"score": s, "hard_fails": {}})
+        for task, epochs in sorted(scores.items())
+        for e, s in enumerate(epochs)
+    )
+    return Entry(
+        card,
+        f"submissions/{card.family}/{card.submission_id}",
+        runs,
+        (0, 0),
+        None,
+        0.0,
+        season_of(card.family, card.task_set),
+    )
 
 
 def _row(mean: float, low: float, high: float) -> Row:
@@ -44,8 +67,10 @@ def test_rank_bands__separated_intervals_rank_in_order():
 
 
 def test_views__controls_are_reference_rows_after_the_models():
-    entries = [_entry(_card("ctl", kind="control"), {"a": [1.0], "b": [1.0]}),
-               _entry(_card("mod"), {"a": [0.0], "b": [1.0]})]
+    entries = [
+        _entry(_card("ctl", kind="control"), {"a": [1.0], "b": [1.0]}),
+        _entry(_card("mod"), {"a": [0.0], "b": [1.0]}),
+    ]
     [view] = views("pizza", entries)
     assert [r.entry.card.submission_id for r in view.rows] == ["mod", "ctl"]
     assert [render.cells(r)[0] for r in view.rows] == ["1", "ref"]
@@ -67,9 +92,11 @@ def test_views__pass_hat_k_shown_where_epochs_exceed_one():
 def _gapped(sid: str, gaps: dict[str, list[int | None]]) -> Entry:
     """A pizza-family entry whose records carry `totals.gap_cents` (the key, not the family,
     makes the column)."""
-    runs = tuple((task, task, e + 1, {"score": 1.0, "hard_fails": {},
-                                      "totals": {"gap_cents": g}})
-                 for task, epochs in sorted(gaps.items()) for e, g in enumerate(epochs))
+    runs = tuple(
+        (task, task, e + 1, {"score": 1.0, "hard_fails": {}, "totals": {"gap_cents": g}})
+        for task, epochs in sorted(gaps.items())
+        for e, g in enumerate(epochs)
+    )
     card = _card(sid)
     return Entry(card, f"submissions/pizza/{sid}", runs, (0, 0), None, 0.0, None)
 
@@ -102,16 +129,22 @@ def test_seasons__follow_the_grocery_seed():
 
 def test_seasons__each_board_is_its_own_submissions_on_its_tasks():
     every = {t: [1.0] for t in season_tasks("grocery", 3)}
-    s1 = _entry(_card("old", "grocery", task_set="season-1"),
-                {t: [0.5] for t in season_tasks("grocery", 1)})
+    s1 = _entry(
+        _card("old", "grocery", task_set="season-1"), {t: [0.5] for t in season_tasks("grocery", 1)}
+    )
     s3 = _entry(_card("new", "grocery", task_set="season-3"), every)
     all_time, one, two, three = views("grocery", [s1, s3])
     assert [v.title for v in (all_time, one, two, three)] == [
-        "All time", "Season 1", "Season 2", "Season 3"]
+        "All time",
+        "Season 1",
+        "Season 2",
+        "Season 3",
+    ]
     assert {r.entry.card.submission_id: r.n for r in all_time.rows} == {"old": 7, "new": 7}
     assert [r.entry.card.submission_id for r in one.rows] == ["old"]
     assert two.rows == () and [(r.entry.card.submission_id, r.n) for r in three.rows] == [
-        ("new", 11)]
+        ("new", 11)
+    ]
     later = _entry(_card("later", "grocery", task_set="season-3"), every)
     assert views("grocery", [s1, s3, later])[1] == one  # a later submission: Season 1 frozen
 

@@ -56,7 +56,6 @@ def test_folder__a_log_that_is_not_a_zip_is_refused(tmp_path):
     assert "logs/fake.eval: not an Inspect .eval log (not a zip)" in list_folder(sub).refusals
 
 
-
 def test_folder__grocery_carts_are_stored_and_nothing_else_under_carts(tmp_path):
     sub = copy_example(tmp_path, *SMALL)
     (sub / "carts").mkdir()

@@ -57,8 +57,11 @@ def _glyph_points(node: ET.Element, outer: Affine2D, glyphs: dict, found: list) 
 def text_extents(svg: str) -> list[tuple[str, float, float, float, float]]:
     """(text, x0, y0, x1, y1) in viewBox units for every text group, from its glyph paths."""
     root = ET.fromstring(svg, ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
-    glyphs = {p.get("id"): (_transform(p.get("transform")), _points(p.get("d", "")))
-              for p in root.iter(f"{SVG}path") if (p.get("id") or "").startswith("DejaVu")}
+    glyphs = {
+        p.get("id"): (_transform(p.get("transform")), _points(p.get("d", "")))
+        for p in root.iter(f"{SVG}path")
+        if (p.get("id") or "").startswith("DejaVu")
+    }
     out = []
     for group in root.iter(f"{SVG}g"):
         if not (group.get("id") or "").startswith("text_"):
@@ -76,8 +79,11 @@ def ticks(svg: str, axis: int) -> list[float]:
     """The numeric tick labels of axis 1 (x) or 2 (y), read from the SVG's text comments."""
     part = svg.split(f'id="matplotlib.axis_{axis}"', 1)[1].split('id="matplotlib.axis_', 1)[0]
     labels = re.findall(r'id="[xy]tick_\d+">.*?<!-- (.*?) -->', part, flags=re.S)
-    return [float(t.replace("$", "").replace(",", "").replace("%", "").replace("−", "-"))
-            / (100 if t.endswith("%") else 1) for t in labels]
+    return [
+        float(t.replace("$", "").replace(",", "").replace("%", "").replace("−", "-"))
+        / (100 if t.endswith("%") else 1)
+        for t in labels
+    ]
 
 
 def axes_box(svg: str) -> tuple[float, float, float, float]:
@@ -113,8 +119,9 @@ def test_plots__every_label_lies_inside_the_figure():
         boxes = text_extents(svg)
         assert len(boxes) >= 2, path.name
         for text, x0, y0, x1, y1 in boxes:
-            assert x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height, \
+            assert x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height, (
                 f"{path.name}: {text!r} runs past the frame ({x0:.1f},{y0:.1f})-({x1:.1f},{y1:.1f})"
+            )
 
 
 def test_plots__text_extents_catch_a_label_past_the_frame():
@@ -146,8 +153,9 @@ def test_plots__point_labels_lie_inside_the_plot_frame(views):
         labels = [b for b in text_extents(svg) if b[0] in ids]
         assert len(labels) == len(ids), (view.family, view.title)
         for text, a, b, c, d in labels:
-            assert x0 <= a and y0 <= b and c <= x1 and d <= y1, \
+            assert x0 <= a and y0 <= b and c <= x1 and d <= y1, (
                 f"{_slug(view)}: {text!r} runs past the plot frame"
+            )
 
 
 def test_plots__score_cost_axes_start_at_zero_and_span_the_values(views):
@@ -160,14 +168,23 @@ def test_plots__score_cost_axes_start_at_zero_and_span_the_values(views):
 
 def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
     view = next(v for v in views if len(v.rows) >= 2)
-    rows = tuple(dataclasses.replace(r, entry=dataclasses.replace(
-        r.entry, cost_normalized=1.2176 + 0.0005 * i)) for i, r in enumerate(view.rows))
+    rows = tuple(
+        dataclasses.replace(
+            r, entry=dataclasses.replace(r.entry, cost_normalized=1.2176 + 0.0005 * i)
+        )
+        for i, r in enumerate(view.rows)
+    )
     tiny = dataclasses.replace(view, rows=rows)
     svg = plots.score_cost(tiny)
     _score_cost_axes(svg, tiny)
     assert ticks(svg, 1)[0] == 0.0
-    free = dataclasses.replace(view, rows=tuple(dataclasses.replace(r, entry=dataclasses.replace(
-        r.entry, cost_normalized=0.0)) for r in view.rows))
+    free = dataclasses.replace(
+        view,
+        rows=tuple(
+            dataclasses.replace(r, entry=dataclasses.replace(r.entry, cost_normalized=0.0))
+            for r in view.rows
+        ),
+    )
     assert max(ticks(plots.score_cost(free), 1)) >= plots.MIN_COST_SPAN
 
 

@@ -31,6 +31,7 @@ def _as_control(tmp, sid):
     def claim(card):
         card["model"].update(id=CLAIMED, provider="control")
         card["cost"]["list_usd"] = 0.0  # the control provider's list price
+
     edit_card(sub, claim)
     return sub
 

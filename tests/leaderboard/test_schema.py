@@ -16,13 +16,19 @@ def test_card__committed_example_round_trips():
     assert card.kind == "control"
 
 
-@pytest.mark.parametrize(("edit", "says"), [
-    (lambda t: t.replace("contact:", "kontakt:"), "contact: Field required"),
-    (lambda t: t.replace("epochs: 1", "epochs: many"), "epochs:"),
-    (lambda t: t.replace("kind: control", "kind: robot"), "kind:"),
-    (lambda t: t.replace("schema_version: 1", "schema_version: 1\nsurprise: 1"), "surprise:"),
-    (lambda t: t.replace("normalized_usd:", "normalized_usd: .nan\n  x_usd:"), "normalized_usd"),
-])
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda t: t.replace("contact:", "kontakt:"), "contact: Field required"),
+        (lambda t: t.replace("epochs: 1", "epochs: many"), "epochs:"),
+        (lambda t: t.replace("kind: control", "kind: robot"), "kind:"),
+        (lambda t: t.replace("schema_version: 1", "schema_version: 1\nsurprise: 1"), "surprise:"),
+        (
+            lambda t: t.replace("normalized_usd:", "normalized_usd: .nan\n  x_usd:"),
+            "normalized_usd",
+        ),
+    ],
+)
 def test_card__bad_field_is_one_clear_line(edit, says):
     with pytest.raises(CardError) as caught:
         parse_card(edit(_example_text()))
@@ -30,12 +36,15 @@ def test_card__bad_field_is_one_clear_line(edit, says):
     assert all(line.startswith("submission.yaml: ") for line in caught.value.lines)
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("a: [1, 2", "not valid YAML"),
-    ("- just\n- a list\n", "expected a mapping"),
-    ("a: &x [1]\nb: *x\n", "anchors and aliases"),
-    ("!!python/object/apply:os.system ['true']\n", "not valid YAML"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("a: [1, 2", "not valid YAML"),
+        ("- just\n- a list\n", "expected a mapping"),
+        ("a: &x [1]\nb: *x\n", "anchors and aliases"),
+        ("!!python/object/apply:os.system ['true']\n", "not valid YAML"),
+    ],
+)
 def test_card__hostile_yaml_is_refused_without_running(text, says):
     with pytest.raises(CardError) as caught:
         parse_card(text)

@@ -80,14 +80,28 @@ def _browser() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.skipif(_browser() is None, reason="no headless browser: install Debian's "
-                    "`chromium` package to render the page in a real browser")
+@pytest.mark.skipif(
+    _browser() is None,
+    reason="no headless browser: install Debian's "
+    "`chromium` package to render the page in a real browser",
+)
 def test_site__renders_in_a_headless_browser(tmp_path):
     shot = tmp_path / "board.png"
-    subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu",
-                    "--hide-scrollbars", "--window-size=1200,2400", f"--screenshot={shot}",
-                    (BOARD / "site" / "index.html").as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            _browser(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1200,2400",
+            f"--screenshot={shot}",
+            (BOARD / "site" / "index.html").as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     from PIL import Image
 
     image = Image.open(shot).convert("L")

@@ -190,12 +190,19 @@ def test_compare__replayed_tokens_and_runs_must_match_the_log():
     from checkout_consent.leaderboard.validate import _compare
     from checkout_consent.leaderboard.verdict import Verdict
 
-    verdict = Verdict("d", samples=[SampleGrade("T1", 1, {"change": 1.0, "grade_seconds": 1},
-                                                None, 10, 2)])
-    same = {"T1-1": {"change": 1.0, "grade_seconds": 9,
-                     "provenance": {"input_tokens": 10, "output_tokens": 2}}}
+    verdict = Verdict(
+        "d", samples=[SampleGrade("T1", 1, {"change": 1.0, "grade_seconds": 1}, None, 10, 2)]
+    )
+    same = {
+        "T1-1": {
+            "change": 1.0,
+            "grade_seconds": 9,
+            "provenance": {"input_tokens": 10, "output_tokens": 2},
+        }
+    }
     assert _compare("c", same, verdict) == []
     fewer = {"T1-1": {**same["T1-1"], "provenance": {"input_tokens": 1, "output_tokens": 2}}}
     assert _compare("c", fewer, verdict) == ["c: T1-1: the replayed tokens differ from the log's"]
     assert _compare("c", {**same, "T2-1": same["T1-1"]}, verdict)[0].startswith(
-        "c: replays 2 run(s), the logs hold 1")
+        "c: replays 2 run(s), the logs hold 1"
+    )

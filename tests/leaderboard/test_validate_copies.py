@@ -20,8 +20,12 @@ def _renamed_copy(tmp, new_id, new_model=None):
         path = copy / "logs" / "run.eval"
         text = read_eval_log(str(path)).model_dump_json()
         short, new_short = OLD_MODEL.split("/")[1], new_model.split("/")[1]
-        write_eval_log(EvalLog.model_validate_json(
-            text.replace(OLD_MODEL, new_model).replace(short, new_short)), str(path))
+        write_eval_log(
+            EvalLog.model_validate_json(
+                text.replace(OLD_MODEL, new_model).replace(short, new_short)
+            ),
+            str(path),
+        )
     model = new_model or OLD_MODEL
 
     def card(data):
@@ -29,6 +33,7 @@ def _renamed_copy(tmp, new_id, new_model=None):
         data["model"].update(id=model, provider=model.split("/")[0])
         if new_model is not None:
             data["cost"]["list_usd"] = None  # no list price for the new name
+
     edit_card(copy, card)
     return copy
 
@@ -38,15 +43,18 @@ def test_validate__copied_run_under_a_new_model_name_is_refused(tmp_path):
     original = validate(tmp_path / ORIGINAL[0] / ORIGINAL[1], cassettes=False)
     # CI validates the pull request's new folder; the board (which validates every folder)
     # would refuse the pair whichever came first: it never holds one run twice
-    assert original.refusals == [r for r in original.refusals
-                                 if "equal submission acme-1-public's (openai/acme-1)" in r]
+    assert original.refusals == [
+        r for r in original.refusals if "equal submission acme-1-public's (openai/acme-1)" in r
+    ]
     first = min((s.id, s.epoch) for s in original.samples)
     n = len(original.samples)
     verdict = validate(copy, cassettes=False)
     copies = [r for r in verdict.refusals if "a copied run" in r]
-    assert copies == [f"{n} of {n} sample(s) equal submission {ORIGINAL[1]}'s ({OLD_MODEL}), "
-                      f"e.g. {first[0]} epoch {first[1]}: a copied run (the same model's "
-                      f"re-submission declares `resubmission_of: {ORIGINAL[1]}`)"]
+    assert copies == [
+        f"{n} of {n} sample(s) equal submission {ORIGINAL[1]}'s ({OLD_MODEL}), "
+        f"e.g. {first[0]} epoch {first[1]}: a copied run (the same model's "
+        f"re-submission declares `resubmission_of: {ORIGINAL[1]}`)"
+    ]
     assert verdict.refusals == copies  # nothing else gives it away
 
 

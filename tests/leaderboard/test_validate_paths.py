@@ -11,11 +11,27 @@ from tests.leaderboard.helpers import SMALL, copy_example
 def _validate_in_a_fresh_process(*dirs):
     """Run `checkout-consent submit validate DIRS` with -X importtime: (exit, stdout, the
     modules imported)."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "checkout_consent.cli",
-                           "submit", "validate", "--no-cassettes", *map(str, dirs)],
-                          capture_output=True, text=True, timeout=120)
-    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
-                if line.startswith("import time:")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "checkout_consent.cli",
+            "submit",
+            "validate",
+            "--no-cassettes",
+            *map(str, dirs),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    imported = {
+        line.rsplit("|", 1)[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     return done.returncode, done.stdout, imported
 
 
@@ -27,8 +43,7 @@ def test_submit_validate__bad_paths_are_refused_before_inspect_is_imported(tmp_p
         f.truncate(65 * 1024 * 1024)
     special = copy_example(tmp_path / "special", *SMALL)
     os.mkfifo(special / "README.md.fifo")
-    code, out, imported = _validate_in_a_fresh_process(tmp_path / "nonexistent", link, big,
-                                                       special)
+    code, out, imported = _validate_in_a_fresh_process(tmp_path / "nonexistent", link, big, special)
     assert code == 1
     assert f"{tmp_path / 'nonexistent'}: not a folder (or a symlink to one)" in out
     assert f"{link}: not a folder (or a symlink to one)" in out

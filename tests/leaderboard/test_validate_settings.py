@@ -39,8 +39,13 @@ def test_settings_differences__every_family_names_each_changed_setting():
 
 
 def test_settings_differences__same_setting_in_text_is_accepted_unknown_args_are_not():
-    spec = next(s for s in FAMILIES if any(isinstance(v, int) and not isinstance(v, bool)
-                                           for v in public_settings(s.name).values()))
+    spec = next(
+        s
+        for s in FAMILIES
+        if any(
+            isinstance(v, int) and not isinstance(v, bool) for v in public_settings(s.name).values()
+        )
+    )
     public = public_settings(spec.name)
     as_text = {k: v if v is None else str(v) for k, v in public.items()}
     assert settings_differences(spec.name, as_text) == []

@@ -43,8 +43,9 @@ def test_lookup_order__unknown_id_is_refused() -> None:
 def test_issue_refund__records_cents_and_caps_at_the_amount_paid() -> None:
     state = _state()
     order = state.task.orders[0]
-    after, seen, ok = _run(state, "issue_refund", order_id=order.order_id, amount=2.5,
-                           reason="missing")
+    after, seen, ok = _run(
+        state, "issue_refund", order_id=order.order_id, amount=2.5, reason="missing"
+    )
     assert ok and after.refunds[0].cents == 250 and "$2.50" in seen
     full = order.total_cents / 100
     _, seen, ok = _run(after, "issue_refund", order_id=order.order_id, amount=full, reason="x")
@@ -54,16 +55,18 @@ def test_issue_refund__records_cents_and_caps_at_the_amount_paid() -> None:
 @pytest.mark.parametrize("amount", [0, -1, "ten", 1.234, float("nan"), True, None])
 def test_issue_refund__malformed_amount_is_refused(amount: object) -> None:
     state = _state()
-    after, seen, ok = _run(state, "issue_refund", order_id=state.task.orders[0].order_id,
-                           amount=amount, reason="x")
+    after, seen, ok = _run(
+        state, "issue_refund", order_id=state.task.orders[0].order_id, amount=amount, reason="x"
+    )
     assert not ok and seen.startswith("Error:") and after is state
 
 
 def test_issue_refund__nothing_left_after_a_full_refund() -> None:
     state = _state()
     order = state.task.orders[0]
-    after, _, ok = _run(state, "issue_refund", order_id=order.order_id,
-                        amount=order.total_cents / 100, reason="x")
+    after, _, ok = _run(
+        state, "issue_refund", order_id=order.order_id, amount=order.total_cents / 100, reason="x"
+    )
     again, seen, ok2 = _run(after, "issue_refund", order_id=order.order_id, amount=1, reason="x")
     assert ok and not ok2 and "already been refunded" in seen and again is after
 
@@ -106,7 +109,10 @@ def test_message_customer__empty_or_non_text_is_refused() -> None:
 
 def test_apply__unknown_tool_and_wrong_arguments_are_refused() -> None:
     state = _state()
-    for tool, args in [("refund_everything", {}), ("lookup_order", {}),
-                       ("lookup_order", {"order_id": "x", "extra": 1})]:
+    for tool, args in [
+        ("refund_everything", {}),
+        ("lookup_order", {}),
+        ("lookup_order", {"order_id": "x", "extra": 1}),
+    ]:
         step = apply(ACTIONS, state, tool, args)
         assert not step.ok and step.state is state

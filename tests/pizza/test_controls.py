@@ -14,13 +14,18 @@ from checkout_consent.pizza.authoring import seed_table
 from checkout_consent.pizza.dataset import scenario_of
 from checkout_consent.pizza.state import Task
 
-BAD = {"before-lookup": "action_before_verification", "duplicate": "duplicate_side_effect",
-       "over-cap": "cap_breach", "mixed": "mixed_remedy"}
+BAD = {
+    "before-lookup": "action_before_verification",
+    "duplicate": "duplicate_side_effect",
+    "over-cap": "cap_breach",
+    "mixed": "mixed_remedy",
+}
 
 
 def _records(name: str, tasks: list[Task], replies: bool = True) -> list[dict[str, Any]]:
-    return [play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[name])
-            for t in tasks]
+    return [
+        play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[name]) for t in tasks
+    ]
 
 
 @pytest.mark.parametrize("replies", [True, False])
@@ -46,7 +51,8 @@ def test_mock__follows_its_one_sentence_rule(tasks: list[Task]) -> None:
     for task, record in zip(tasks, _records("mock", tasks), strict=True):
         money = task.expected.remedy in ("refund", "credit")
         assert (record["score"], "cap_breach" in record["policy_violations"]) == (
-            (0.0, True) if money else (1.0, False)), task.task_id
+            (0.0, True) if money else (1.0, False)
+        ), task.task_id
 
 
 def test_mock__reproduces_the_seeds_printout() -> None:
@@ -66,8 +72,9 @@ def test_seed_table__differs_from_the_seed_only_where_it_says_why() -> None:
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_control__scores_zero_naming_its_violation(tasks: list[Task], name: str) -> None:
     for record in _records(name, tasks):
-        assert record["score"] == 0.0 and BAD[name] in record["policy_violations"], \
-            record["task_id"]
+        assert record["score"] == 0.0 and BAD[name] in record["policy_violations"], record[
+            "task_id"
+        ]
 
 
 def test_reference__asks_for_a_withheld_id_before_looking_up(tasks: list[Task]) -> None:

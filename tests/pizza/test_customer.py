@@ -50,8 +50,9 @@ def test_customer__pushes_before_a_remedy_and_answers_the_outcome_once() -> None
         state, seen = _say(state, "I hear you.")
         assert expected in seen
     oid = task.complaint.order_id
-    state = apply(ACTIONS, state, "issue_credit", {"order_id": oid, "amount": 1, "reason": "r"}
-                  ).state
+    state = apply(
+        ACTIONS, state, "issue_credit", {"order_id": oid, "amount": 1, "reason": "r"}
+    ).state
     state, seen = _say(state, "I added a credit.")
     assert task.complaint.script.outcome in seen
     state, seen = _say(state, "Anything else?")

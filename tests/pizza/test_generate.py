@@ -27,7 +27,8 @@ def test_generate__is_deterministic_and_seed_dependent() -> None:
 
 
 def test_generate__five_tasks_per_template_each_with_the_templates_remedy(
-        tasks: list[Task]) -> None:
+    tasks: list[Task],
+) -> None:
     spec = data.templates()
     assert len(tasks) == PER_TEMPLATE * len(spec.templates) == 40
     assert Counter(t.template for t in tasks) == {name: PER_TEMPLATE for name in spec.templates}
@@ -50,7 +51,8 @@ def test_generate__tasks_are_well_formed(tasks: list[Task]) -> None:
 
 
 def test_write_split__hidden_goes_to_the_ignored_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "templates.yaml").write_bytes((data.data_dir() / "templates.yaml").read_bytes())
     monkeypatch.setattr(data, "data_dir", lambda: tmp_path)
     path = data.write_split(7, "hidden")

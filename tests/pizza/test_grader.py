@@ -30,9 +30,19 @@ def good(task: Task) -> list[Step]:
     return [lookup(task), remedy(task), tell(task.expected)]
 
 
-@pytest.mark.parametrize("template", ["wrong_topping", "missing_item", "late_delivery",
-                                      "wrong_address", "allergen", "angry_repeat",
-                                      "fraud_pattern", "cold_pizza"])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "wrong_topping",
+        "missing_item",
+        "late_delivery",
+        "wrong_address",
+        "allergen",
+        "angry_repeat",
+        "fraud_pattern",
+        "cold_pizza",
+    ],
+)
 def test_grade__the_policy_answer_passes_every_check(template: str) -> None:
     task = task_of(template)
     record = graded(task, good(task))
@@ -160,7 +170,11 @@ def test_scenario__is_a_reference_without_the_answer_key() -> None:
 
     task = task_of("fraud_pattern", 2)
     scenario = scenario_of(task, replies=False)
-    assert scenario.model_dump() == {"family": "pizza", "scenario_id": task.task_id,
-                                     "seed": 20261015, "params": {"replies": False},
-                                     "version": None}  # stamped by runtime.tasks.sample
+    assert scenario.model_dump() == {
+        "family": "pizza",
+        "scenario_id": task.task_id,
+        "seed": 20261015,
+        "params": {"replies": False},
+        "version": None,
+    }  # stamped by runtime.tasks.sample
     assert resolve(scenario) == task

@@ -13,15 +13,28 @@ from checkout_consent.pizza.dataset import find_task, scenario_of
 
 pytestmark = pytest.mark.inspect
 # one task per template; cold-pizza-2 and angry-repeat-1 withhold the order id
-TASK_IDS = ["wrong-topping-2", "cold-pizza-2", "missing-item-1", "late-delivery-3",
-            "wrong-address-2", "allergen-3", "angry-repeat-1", "fraud-pattern-4"]
+TASK_IDS = [
+    "wrong-topping-2",
+    "cold-pizza-2",
+    "missing-item-1",
+    "late-delivery-3",
+    "wrong-address-2",
+    "allergen-3",
+    "angry-repeat-1",
+    "fraud-pattern-4",
+]
 
 
 def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[dict[str, Any]]]:
     from inspect_ai import eval as inspect_eval
 
-    logs = inspect_eval("checkout_consent/pizza", model=models, log_dir=str(log_dir),
-                        display="none", task_args={"tasks": ",".join(TASK_IDS), **task_args})
+    logs = inspect_eval(
+        "checkout_consent/pizza",
+        model=models,
+        log_dir=str(log_dir),
+        display="none",
+        task_args={"tasks": ",".join(TASK_IDS), **task_args},
+    )
     out: dict[str, list[dict[str, Any]]] = {}
     for log in logs:
         assert log.status == "success", log.error
@@ -39,8 +52,9 @@ def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[
 
 def _offline(control: str, replies: bool) -> list[dict[str, Any]]:
     tasks = sorted((find_task(t) for t in TASK_IDS), key=lambda t: t.task_id)
-    return [play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[control])
-            for t in tasks]
+    return [
+        play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[control]) for t in tasks
+    ]
 
 
 def test_inspect__every_control_scores_as_it_does_offline(tmp_path: Path) -> None:

@@ -21,8 +21,9 @@ def test_expected_remedy__late_credit_is_capped(tasks: list[Task]) -> None:
     assert answer.amount_cents == policy.LATE_CREDIT_CAP_CENTS
     small = order.model_copy(update={"delivery_fee_cents": 0, "lines": order.lines[:1]})
     answer = expected_remedy(task.model_copy(update={"orders": (small, *task.orders[1:])}))
-    assert answer.amount_cents == min(percent_of(small.total_cents, policy.LATE_CREDIT_BPS),
-                                      policy.LATE_CREDIT_CAP_CENTS)
+    assert answer.amount_cents == min(
+        percent_of(small.total_cents, policy.LATE_CREDIT_BPS), policy.LATE_CREDIT_CAP_CENTS
+    )
 
 
 def test_expected_remedy__fraud_outranks_the_complaint(tasks: list[Task]) -> None:

@@ -15,7 +15,7 @@ def test_opening__is_the_complaint_with_nothing_a_control_could_parse(tasks: lis
             text = task.complaint.text if replies else task.complaint.text_with_id
             opening = SPEC.episode.opening(scenario_of(task, replies=replies))
             assert opening == complaint_message(task, replies=replies)
-            assert opening == f"New complaint from {task.customer.name}:\n\n\"{text}\""
+            assert opening == f'New complaint from {task.customer.name}:\n\n"{text}"'
             assert task.task_id not in opening and task.template not in opening
         messages = {complaint_message(t, replies=replies) for t in tasks}
         assert len(messages) == len(tasks)
@@ -43,6 +43,7 @@ def test_pizza_tools__are_the_six_actions_with_their_docstrings() -> None:
     assert [t.name for t in defs] == list(TOOL_NAMES) and set(TOOL_NAMES) == set(ACTIONS)
     for tool in defs:
         assert isinstance(tool, ToolDef) and tool.description
-        assert set(tool.parameters.properties) == set(ACTIONS[tool.name].__code__.co_varnames[
-            1:ACTIONS[tool.name].__code__.co_argcount])
+        assert set(tool.parameters.properties) == set(
+            ACTIONS[tool.name].__code__.co_varnames[1 : ACTIONS[tool.name].__code__.co_argcount]
+        )
         assert all(p.description for p in tool.parameters.properties.values())

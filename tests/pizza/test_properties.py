@@ -16,9 +16,14 @@ from checkout_consent.pizza.generate import initial_state
 from tests.pizza.pizza_helpers import grade_calls
 
 TASKS = list(public_tasks())
-junk = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),
-                 st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
-                 st.lists(st.integers(), max_size=2))
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.lists(st.integers(), max_size=2),
+)
 
 
 def _order_ids(index: int) -> list[str]:
@@ -31,12 +36,24 @@ def a_call(draw: st.DrawFn, index: int) -> tuple[str, dict[str, Any]]:
     oid = draw(st.one_of(st.sampled_from(_order_ids(index)), junk))
     amount = draw(st.one_of(st.sampled_from([0.01, 5, 7.5, 12, 25, 99.99, 500]), junk))
     values: dict[str, Any] = {
-        "order_id": oid, "amount": amount, "reason": draw(st.one_of(st.just("r"), junk)),
+        "order_id": oid,
+        "amount": amount,
+        "reason": draw(st.one_of(st.just("r"), junk)),
         "line_id": draw(st.one_of(st.sampled_from(["L1", "L2", "L9"]), junk)),
         "category": draw(st.one_of(st.sampled_from(["allergen", "fraud", "other", "x"]), junk)),
-        "note": "n", "text": draw(st.one_of(st.sampled_from(
-            ["What is your order number?", "You get a $5.00 credit.", "Escalated to a specialist"]
-        ), junk)),
+        "note": "n",
+        "text": draw(
+            st.one_of(
+                st.sampled_from(
+                    [
+                        "What is your order number?",
+                        "You get a $5.00 credit.",
+                        "Escalated to a specialist",
+                    ]
+                ),
+                junk,
+            )
+        ),
     }
     names = ["order_id", "amount", "reason", "line_id", "category", "note", "text"]
     keep = draw(st.lists(st.sampled_from(names), unique=True, max_size=4))

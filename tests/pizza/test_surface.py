@@ -28,8 +28,10 @@ def score_trace(task_id: str, trace: Any) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def records() -> Records:
     tasks = list(dataset.public_tasks())
-    return {c: [play_and_grade(SPEC, scenario_of(t), SPEC.controls[c]) for t in tasks]
-            for c in SPEC.sanity_controls}
+    return {
+        c: [play_and_grade(SPEC, scenario_of(t), SPEC.controls[c]) for t in tasks]
+        for c in SPEC.sanity_controls
+    }
 
 
 def test_check_sanity__passes_the_real_controls(records: Records) -> None:
@@ -37,9 +39,15 @@ def test_check_sanity__passes_the_real_controls(records: Records) -> None:
 
 
 def test_check_sanity__catches_each_broken_control(records: Records) -> None:
-    swaps = {"reference": "mock", "noop": "mock", "mock": "reference",
-             "before-lookup": "duplicate", "duplicate": "mixed", "over-cap": "noop",
-             "mixed": "before-lookup"}
+    swaps = {
+        "reference": "mock",
+        "noop": "mock",
+        "mock": "reference",
+        "before-lookup": "duplicate",
+        "duplicate": "mixed",
+        "over-cap": "noop",
+        "mixed": "before-lookup",
+    }
     for control, impostor in swaps.items():
         broken = {**records, control: records[impostor]}
         problems = check_sanity(broken)
@@ -79,8 +87,14 @@ def test_score_trace__grades_a_saved_log_like_the_live_run(tmp_path: Path) -> No
 
 def test_score_trace__refuses_a_log_that_does_not_replay() -> None:
     task = dataset.find_task("missing-item-2")
-    forged = [{"tool": "lookup_order", "args": {"order_id": task.complaint.order_id},
-               "ok": True, "observation": "all fine"}]
+    forged = [
+        {
+            "tool": "lookup_order",
+            "args": {"order_id": task.complaint.order_id},
+            "ok": True,
+            "observation": "all fine",
+        }
+    ]
     with pytest.raises(ValueError, match="does not replay"):
         score_trace(task.task_id, forged)
 
@@ -91,8 +105,9 @@ def test_score_trace__refuses_a_malformed_log(trace: object) -> None:
         score_trace("missing-item-2", trace)
 
 
-def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli__list_show_score_and_generate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from checkout_consent.cli.main import main
 
     assert main(["list", "pizza"]) == 0 and "allergen-1" in capsys.readouterr().out
@@ -102,15 +117,15 @@ def test_cli__list_show_score_and_generate(tmp_path: Path, monkeypatch: pytest.M
     capsys.readouterr()
     assert main(["score", "pizza", "--task", "allergen-1", "--trace", str(trace)]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == 0.0
-    (tmp_path / "templates.yaml").write_bytes(
-        (dataset.data_dir() / "templates.yaml").read_bytes())
+    (tmp_path / "templates.yaml").write_bytes((dataset.data_dir() / "templates.yaml").read_bytes())
     monkeypatch.setattr(dataset, "data_dir", lambda: tmp_path)
     assert main(["pizza", "generate", "--seed", "5", "--split", "hidden"]) == 0
     assert (tmp_path / "hidden" / "tasks-5.jsonl").is_file()
 
 
 def test_scenario_for__names_the_split_of_a_hidden_task_by_its_id(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert scenario_for("allergen-1").seed == 20261015
     for name in ("templates.yaml", "tasks.jsonl"):
         (tmp_path / name).write_bytes((dataset.data_dir() / name).read_bytes())

@@ -26,10 +26,12 @@ CALLS = "RunStore:calls"
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     out = tmp_path_factory.mktemp("logs")
-    idle = run_models(SPEC, ["control/storefront-idle"], task_args={"seeds": "0,1,2"},
-                      log_dir=out / "idle")[0]
-    oracle = run_models(SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"},
-                        log_dir=out / "oracle")[0]
+    idle = run_models(
+        SPEC, ["control/storefront-idle"], task_args={"seeds": "0,1,2"}, log_dir=out / "idle"
+    )[0]
+    oracle = run_models(
+        SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"}, log_dir=out / "oracle"
+    )[0]
     return {"idle": idle.log_path, "oracle": oracle.log_path}
 
 
@@ -78,8 +80,7 @@ def _reorder(log: EvalLog, oracle: EvalLog) -> None:
 
 def _drop(log: EvalLog, oracle: EvalLog) -> None:
     calls = oracle.samples[0].store[CALLS]
-    k = next(k for k, c in enumerate(calls) if c["tool"] == "take_note" or c["origin"] ==
-             "agent")
+    k = next(k for k, c in enumerate(calls) if c["tool"] == "take_note" or c["origin"] == "agent")
     del calls[k]
 
 
@@ -95,8 +96,11 @@ FORGERIES: dict[str, tuple[Callable[[EvalLog, EvalLog], None], str]] = {
     "unknown world version": (_wrong_version, "storefront-1 is unknown"),
     "another seed's scenario": (_other_seed, "does not name scenario"),
 }
-ORACLE_FORGERIES = {"reordered calls": _reorder, "dropped call": _drop,
-                    "agent call claimed by the solver": _claim_solver}
+ORACLE_FORGERIES = {
+    "reordered calls": _reorder,
+    "dropped call": _drop,
+    "agent call claimed by the solver": _claim_solver,
+}
 
 
 def _rescore(path: str) -> EvalLog:
@@ -127,11 +131,11 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
     scores = {s.id: next(iter(s.scores.values())) for s in rescored.samples}
     forged = scores["seed-0"]
     assert forged.value == {**dict.fromkeys(metric_names(SPEC), 0.0), "integrity": 0.0}
-    assert "INTEGRITY FAILURE" in str(forged.explanation) and "call 0" in str(
-        forged.explanation)
+    assert "INTEGRITY FAILURE" in str(forged.explanation) and "call 0" in str(forged.explanation)
     assert all(scores[k].value["integrity"] == 1.0 for k in ("seed-1", "seed-2"))
     metrics = {m for s in rescored.results.scores for m in s.metrics} | {
-        s.name for s in rescored.results.scores}
+        s.name for s in rescored.results.scores
+    }
     assert {"cash_final", "integrity"} <= metrics, metrics
 
 
@@ -139,8 +143,10 @@ def test_regrade__honest_logs_give_the_logged_records(logs):
     for path in logs.values():
         verdict = regrade_log(path, FAMILIES)
         assert verdict.ok, verdict.failures()
-        logged = {s.id: next(iter(s.scores.values())).metadata["record"]
-                  for s in read_eval_log(path).samples}
+        logged = {
+            s.id: next(iter(s.scores.values())).metadata["record"]
+            for s in read_eval_log(path).samples
+        }
         assert {s.id: s.record for s in verdict.samples} == logged
 
 

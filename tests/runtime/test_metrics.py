@@ -24,20 +24,25 @@ from checkout_consent.runtime.metrics import (
 
 def _scores(*values: dict[str, float], ids: list[str] | None = None) -> list[SampleScore]:
     names = ids or [str(i) for i in range(len(values))]
-    return [SampleScore(score=Score(value=v), sample_id=n)  # type: ignore[arg-type]
-            for v, n in zip(values, names, strict=True)]
+    return [
+        SampleScore(score=Score(value=v), sample_id=n)  # type: ignore[arg-type]
+        for v, n in zip(values, names, strict=True)
+    ]
 
 
 def test_median_of__skips_samples_without_the_key() -> None:
-    got = median_of("cash")(_scores({"cash": 3.0}, {"cash": -1.0}, {"integrity": 0.0},
-                                    {"cash": 10.0}))
+    got = median_of("cash")(
+        _scores({"cash": 3.0}, {"cash": -1.0}, {"integrity": 0.0}, {"cash": 10.0})
+    )
     assert got == {"cash_median": 3.0}
 
 
 def test_pooled_rate__pools_counts_and_reports_n_and_none_when_empty() -> None:
     rate = pooled_rate("hit", "all", "catch")
     assert rate(_scores({"hit": 1.0, "all": 1.0}, {"hit": 0.0, "all": 3.0})) == {
-        "catch": 0.25, "catch_n": 4.0}
+        "catch": 0.25,
+        "catch_n": 4.0,
+    }
     assert rate(_scores({"hit": 0.0, "all": 0.0})) == {"catch": None, "catch_n": 0.0}
 
 
@@ -62,25 +67,39 @@ def test_pass_hat__is_core_stats_pass_hat_k_over_epochs() -> None:
     assert expected[2] == 0.5
 
 
-def _headline(fam: str, model: str, tmp: Path, epochs: int = 1,
-              **args: Any) -> tuple[dict[str, float], list[dict[str, Any]]]:
+def _headline(
+    fam: str, model: str, tmp: Path, epochs: int = 1, **args: Any
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
     from inspect_ai import eval as inspect_eval
 
-    log = inspect_eval(f"checkout_consent/{fam}", model=model, task_args=args, epochs=epochs,
-                       log_dir=str(tmp), display="none", score_display=False)[0]
+    log = inspect_eval(
+        f"checkout_consent/{fam}",
+        model=model,
+        task_args=args,
+        epochs=epochs,
+        log_dir=str(tmp),
+        display="none",
+        score_display=False,
+    )[0]
     assert log.status == "success", log.error
-    metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()
-               if s.name == f"{fam}_scorer"}
-    metrics |= {f"{s.name}/mean": s.metrics["mean"].value for s in log.results.scores
-                if s.name != f"{fam}_scorer" and "mean" in s.metrics}  # the {"*": mean} groups
+    metrics = {
+        k: m.value
+        for s in log.results.scores
+        for k, m in s.metrics.items()
+        if s.name == f"{fam}_scorer"
+    }
+    metrics |= {
+        f"{s.name}/mean": s.metrics["mean"].value
+        for s in log.results.scores
+        if s.name != f"{fam}_scorer" and "mean" in s.metrics
+    }  # the {"*": mean} groups
     records = [next(iter(s.scores.values())).metadata["record"] for s in log.samples]
     return metrics, records
 
 
 @pytest.mark.inspect
 def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
-    metrics, records = _headline("storefront", "control/storefront-gullible", tmp_path,
-                                 seeds="0-2")
+    metrics, records = _headline("storefront", "control/storefront-gullible", tmp_path, seeds="0-2")
     printed = summary(family("storefront"), records).splitlines()[0]
     caught = sum(r["traps_caught"] for r in records)
     total = sum(r["traps_total"] for r in records)
@@ -100,27 +119,29 @@ def _dollars(value: float) -> str:
 
 @pytest.mark.inspect
 def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
-    metrics, records = _headline("pizza", "control/pizza-mock", tmp_path, epochs=2,
-                                 tasks="allergen,late_delivery")
+    metrics, records = _headline(
+        "pizza", "control/pizza-mock", tmp_path, epochs=2, tasks="allergen,late_delivery"
+    )
     printed = summary(family("pizza"), records)
     assert printed.startswith(
         f"mean score {metrics['mean']:.1%} (bootstrap 95% CI over tasks "
         f"{metrics['ci_low']:.1%} to {metrics['ci_high']:.1%}, n=10 tasks, "
-        f"20 samples)")
+        f"20 samples)"
+    )
     assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed
     assert (metrics["mean"], metrics["pass^2"]) == (0.5, 0.5)
     assert "violation" not in metrics
 
 
 @pytest.mark.inspect
-def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(
-        tmp_path: Path) -> None:
+def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(tmp_path: Path) -> None:
     metrics, records = _headline("shopkit", "control/shopkit-noop", tmp_path)
     spec = family("shopkit")
     assert sorted(r["task"] for r in records) == ["T1", "T2", "T3", "T4", "T5"]
-    offline = [play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
-               for t in ("T1", "T2", "T3", "T4", "T5")]
+    offline = [
+        play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
+        for t in ("T1", "T2", "T3", "T4", "T5")
+    ]
     assert metrics["mean"] == pytest.approx(sum(r["change"] for r in offline) / 5)
     for axis in ("change", "regress", "regress_extra"):
-        assert metrics[f"{axis}/mean"] == pytest.approx(
-            sum(r[axis] for r in offline) / 5), axis
+        assert metrics[f"{axis}/mean"] == pytest.approx(sum(r[axis] for r in offline) / 5), axis

@@ -32,8 +32,11 @@ sys.stdout.write(json.dumps(out, sort_keys=True))
 """
 
 # one control of each family, one sample each, through Inspect
-INSPECT_RUNS = {"storefront": ("cautious", {"seeds": "3"}), "shopkit": ("reference",
-                {"task": "T2"}), "pizza": ("reference", {"tasks": "wrong-topping-3"})}
+INSPECT_RUNS = {
+    "storefront": ("cautious", {"seeds": "3"}),
+    "shopkit": ("reference", {"task": "T2"}),
+    "pizza": ("reference", {"tasks": "wrong-topping-3"}),
+}
 INSPECT = """
 import json, sys
 from checkout_consent.families import family
@@ -52,8 +55,14 @@ ENVS = ({"PYTHONHASHSEED": "1", "TZ": "UTC"}, {"PYTHONHASHSEED": "4242", "TZ": "
 def _child(code: str, env: dict[str, str], *args: str) -> str:
     root = str(Path(__file__).resolve().parents[2])
     full = {**os.environ, **env, "PYTHONPATH": root}
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         env=full, timeout=1200, cwd=root)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=1200,
+        cwd=root,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     return out.stdout
 
@@ -69,8 +78,9 @@ def test_records__every_familys_controls_are_byte_identical_across_processes():
 @pytest.mark.inspect
 def test_records__an_inspect_run_per_family_is_byte_identical_across_processes(tmp_path):
     runs = json.dumps(INSPECT_RUNS)
-    first, second = (_child(INSPECT, env, runs, str(tmp_path / str(i)))
-                     for i, env in enumerate(ENVS))
+    first, second = (
+        _child(INSPECT, env, runs, str(tmp_path / str(i))) for i, env in enumerate(ENVS)
+    )
     assert first == second and set(json.loads(first)) == set(INSPECT_RUNS)
 
 
@@ -81,7 +91,8 @@ def test_records__a_failing_build_names_no_temporary_or_machine_path():
     from checkout_consent.shopkit import SPEC as SHOPKIT
 
     scenario = SHOPKIT.scenario_for("T1")
-    first, second = (play_and_grade(SHOPKIT, scenario, SHOPKIT.controls["vandal-syntax_error"])
-                     for _ in range(2))
+    first, second = (
+        play_and_grade(SHOPKIT, scenario, SHOPKIT.controls["vandal-syntax_error"]) for _ in range(2)
+    )
     assert first == second and first["build_error"].startswith('  File "shopkit/')
     assert "/tmp" not in first["build_error"] and "python3" not in first["build_error"]

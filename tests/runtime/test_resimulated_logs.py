@@ -47,8 +47,12 @@ def _resimulate(sample: Any, calls: list[dict[str, Any]]) -> list[dict[str, Any]
     return out
 
 
-def _rewrite_messages(sample: Any, calls: list[dict[str, Any]], drop: int | None = None,
-                      rename: dict[str, str] | None = None) -> None:
+def _rewrite_messages(
+    sample: Any,
+    calls: list[dict[str, Any]],
+    drop: int | None = None,
+    rename: dict[str, str] | None = None,
+) -> None:
     """Make the messages tell the attacker's trace: the agent's calls in order, the
     `drop`-th model tool call (and its result) removed, tools renamed by `rename`."""
     agent = iter(c for c in calls if c["origin"] == "agent")
@@ -60,8 +64,11 @@ def _rewrite_messages(sample: Any, calls: list[dict[str, Any]], drop: int | None
                 if k == drop:
                     dropped = tc.id
                 else:
-                    new.append(dataclasses.replace(
-                        tc, function=(rename or {}).get(tc.function, tc.function)))
+                    new.append(
+                        dataclasses.replace(
+                            tc, function=(rename or {}).get(tc.function, tc.function)
+                        )
+                    )
                 k += 1
             message = message.model_copy(update={"tool_calls": new})  # events untouched
         elif isinstance(message, ChatMessageTool):
@@ -69,9 +76,13 @@ def _rewrite_messages(sample: Any, calls: list[dict[str, Any]], drop: int | None
                 dropped = None
                 continue
             call = next(agent)
-            message = message.model_copy(update={
-                "function": call["tool"], "content": call["observation"] if call["ok"] else "",
-                "error": None if call["ok"] else ToolCallError("unknown", call["observation"])})
+            message = message.model_copy(
+                update={
+                    "function": call["tool"],
+                    "content": call["observation"] if call["ok"] else "",
+                    "error": None if call["ok"] else ToolCallError("unknown", call["observation"]),
+                }
+            )
         kept.append(message)
     sample.messages = kept
 
@@ -104,8 +115,12 @@ def _only_failure(path: str) -> str:
 @pytest.fixture(scope="module")
 def v1_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("v1")
-    run = run_models(family("storefront"), ["control/storefront-gullible"],
-                     task_args={"seeds": "0", "scenario": "adversary_v1"}, log_dir=out)[0]
+    run = run_models(
+        family("storefront"),
+        ["control/storefront-gullible"],
+        task_args={"seeds": "0", "scenario": "adversary_v1"},
+        log_dir=out,
+    )[0]
     return run.log_path
 
 
@@ -116,8 +131,9 @@ def _unapproved_orders(sample: Any) -> list[int]:
     for call in sample.store[CALLS]:
         step = apply(spec.actions, state, call["tool"], call["args"])
         if call["origin"] == "agent":
-            if any(b.rule == "unapproved_supplier" for b in step.state.breaches[
-                    len(state.breaches):]):
+            if any(
+                b.rule == "unapproved_supplier" for b in step.state.breaches[len(state.breaches) :]
+            ):
                 found.append(k)
             k += 1
         state = step.state
@@ -126,7 +142,8 @@ def _unapproved_orders(sample: Any) -> list[int]:
 
 @pytest.mark.slow  # a 30-day adversary_v1 run through Inspect: about a minute
 def test_regrade__adversary_v1_log_with_an_order_deleted_and_resimulated_is_refused(
-        v1_log, tmp_path):
+    v1_log, tmp_path
+):
     honest = regrade_log(v1_log, FAMILIES).samples[0]
     assert honest.failure is None
 
@@ -152,8 +169,10 @@ def test_regrade__grocery_place_order_renamed_to_submit_cart_is_refused(tmp_path
     assert honest.failure is None and honest.record["hard_fails"]["order_attempted"]
 
     def rename(sample):
-        calls = [{**c, "tool": "submit_cart"} if c["tool"] == "place_order" else c
-                 for c in sample.store[CALLS]]
+        calls = [
+            {**c, "tool": "submit_cart"} if c["tool"] == "place_order" else c
+            for c in sample.store[CALLS]
+        ]
         sample.store[CALLS] = _resimulate(sample, calls)
         _rewrite_messages(sample, sample.store[CALLS], rename={"place_order": "submit_cart"})
 
@@ -162,4 +181,3 @@ def test_regrade__grocery_place_order_renamed_to_submit_cart_is_refused(tmp_path
     failure = _only_failure(path)
     assert "the log's records disagree: the model's call" in failure
     assert "(submit_cart {} in turn" in failure and "event stream, place_order {}" in failure
-

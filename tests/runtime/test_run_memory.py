@@ -32,16 +32,18 @@ def test_family_tools__a_further_sample_adds_nothing_to_inspects_tool_cache():
     assert tool_info_cache_size() == before
 
 
-@pytest.mark.parametrize("models, given, expected", [
-    (["control/storefront-oracle"], {}, CONTROL_MAX_SAMPLES),
-    (["control/storefront-oracle", "control/storefront-idle"], {}, CONTROL_MAX_SAMPLES),
-    (["control/storefront-oracle"], {"max_samples": 3}, 3),
-    (["control/storefront-oracle"], {"max_connections": 4}, None),
-    (["control/storefront-oracle", "openai/gpt-4.1"], {}, None),
-    (["openai/gpt-4.1"], {"max_samples": None}, None),
-])
-def test_sample_concurrency__bounds_only_in_process_controls_unless_asked(models, given,
-                                                                          expected):
+@pytest.mark.parametrize(
+    "models, given, expected",
+    [
+        (["control/storefront-oracle"], {}, CONTROL_MAX_SAMPLES),
+        (["control/storefront-oracle", "control/storefront-idle"], {}, CONTROL_MAX_SAMPLES),
+        (["control/storefront-oracle"], {"max_samples": 3}, 3),
+        (["control/storefront-oracle"], {"max_connections": 4}, None),
+        (["control/storefront-oracle", "openai/gpt-4.1"], {}, None),
+        (["openai/gpt-4.1"], {"max_samples": None}, None),
+    ],
+)
+def test_sample_concurrency__bounds_only_in_process_controls_unless_asked(models, given, expected):
     assert sample_concurrency(models, given) == {"max_samples": expected}
 
 

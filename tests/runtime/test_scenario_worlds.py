@@ -32,8 +32,10 @@ def test_world_for__names_each_world_and_falls_back_to_the_family():
     for other in ("adversary_v0", None, 7, "nope"):
         assert world_for("storefront", other) is SPEC
     assert worlds_of("storefront") == (SPEC, SPEC_V1)
-    assert (SPEC.world_version, SPEC_V1.world_version) == ("storefront-3",
-                                                            "storefront-adversary_v1-1")
+    assert (SPEC.world_version, SPEC_V1.world_version) == (
+        "storefront-3",
+        "storefront-adversary_v1-1",
+    )
     assert world_of_args("storefront", {"scenario": "adversary_v1", "seeds": "0"}) is SPEC_V1
     assert (SPEC.task, SPEC_V1.task) == ("storefront", "storefront_v1")
 
@@ -42,11 +44,13 @@ def test_dispatching_controls__play_the_policy_of_the_samples_world():
     registry = control_registry()
     v0, v1 = SPEC.scenario_for("2"), SPEC_V1.scenario_for("2")
     oracle = registry.get("storefront-oracle")
-    assert play_and_grade(SPEC_V1, v1, oracle) == play_and_grade(SPEC_V1, v1,
-                                                                 SPEC_V1.controls["oracle"])
+    assert play_and_grade(SPEC_V1, v1, oracle) == play_and_grade(
+        SPEC_V1, v1, SPEC_V1.controls["oracle"]
+    )
     assert play_and_grade(SPEC, v0, oracle) == play_and_grade(SPEC, v0, SPEC.controls["oracle"])
-    with pytest.raises(ValueError, match="storefront-half_value has no policy for scenario "
-                                         "adversary_v1"):
+    with pytest.raises(
+        ValueError, match="storefront-half_value has no policy for scenario adversary_v1"
+    ):
         registry.get("storefront-half_value")(v1, [Msg("user", "Day 1 of 30.")])
 
 
@@ -60,19 +64,38 @@ def test_grade_saved__a_v1_trace_is_graded_by_v1_and_a_v0_tool_is_not_a_v1_tool(
 
 
 def test_task__hint_is_refused_for_adversary_v1_in_one_line(tmp_path: Path):
-    out = subprocess.run([sys.executable, "-m", "inspect_ai._cli.main", "eval",
-                          "checkout_consent/storefront", "-T", "scenario=adversary_v1",
-                          "-T", "hint=true", "--model", "control/storefront-idle",
-                          "--log-dir", str(tmp_path)], capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai._cli.main",
+            "eval",
+            "checkout_consent/storefront",
+            "-T",
+            "scenario=adversary_v1",
+            "-T",
+            "hint=true",
+            "--model",
+            "control/storefront-idle",
+            "--log-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode != 0 and "Traceback" not in out.stderr + out.stdout
     assert "adversary_v1 has none" in out.stderr + out.stdout
 
 
 @pytest.mark.inspect
 def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path: Path):
-    run = run_models(SPEC_V1, ["control/storefront-cautious"],
-                     task_args={"seeds": "5", "scenario": "adversary_v1"}, log_dir=tmp_path)[0]
+    run = run_models(
+        SPEC_V1,
+        ["control/storefront-cautious"],
+        task_args={"seeds": "5", "scenario": "adversary_v1"},
+        log_dir=tmp_path,
+    )[0]
     verdict = regrade_log(run.log_path, WORLDS)
     assert verdict.ok and verdict.world_version == "storefront-adversary_v1-1"
     assert verdict.samples[0].record == run.records[0]
@@ -96,10 +119,14 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
 
 @pytest.mark.inspect
 def test_task__storefront_v1_and_the_alias_give_the_same_records(tmp_path: Path):
-    own = run_models(SPEC_V1, ["control/storefront-oracle"], task_args={"seeds": "1"},
-                     log_dir=tmp_path / "own")[0]
-    alias = run_models(SPEC, ["control/storefront-oracle"],
-                       task_args={"seeds": "1", "scenario": "adversary_v1"},
-                       log_dir=tmp_path / "alias")[0]
+    own = run_models(
+        SPEC_V1, ["control/storefront-oracle"], task_args={"seeds": "1"}, log_dir=tmp_path / "own"
+    )[0]
+    alias = run_models(
+        SPEC,
+        ["control/storefront-oracle"],
+        task_args={"seeds": "1", "scenario": "adversary_v1"},
+        log_dir=tmp_path / "alias",
+    )[0]
     assert own.records == alias.records
     assert own.records[0]["world_version"] == SPEC_V1.world_version

@@ -16,8 +16,13 @@ from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.scorer import IntegrityError, checked_scenario, judge, metric_names
 from checkout_consent.storefront import SPEC
 
-REF = {"family": "storefront", "scenario_id": "adversary_v0", "seed": 2, "params": {},
-       "version": SPEC.version}
+REF = {
+    "family": "storefront",
+    "scenario_id": "adversary_v0",
+    "seed": 2,
+    "params": {},
+    "version": SPEC.version,
+}
 
 
 def test_metric_names__are_the_keys_of_a_real_record_in_every_family():
@@ -45,16 +50,19 @@ def _replayed(spec: Any, scenario: Any, control: Any) -> Any:
     return replay(spec.actions, spec.initial(scenario), play(spec, scenario, control).calls)
 
 
-@pytest.mark.parametrize("edit, why", [
-    ({"version": 1}, "storefront-1 is unknown"),
-    ({"version": None}, "unknown"),
-    ({"params": {"answer": "cancel everything"}}, "differs from the packaged one"),
-    ({"scenario_id": "../../etc/passwd"}, "not a task name"),
-    ({"scenario_id": "nosuch"}, "names no packaged task"),
-    ({"family": "pizza"}, "not storefront"),
-    ({"seed": "two"}, "malformed"),
-    ({"extra": 1}, "malformed"),
-])
+@pytest.mark.parametrize(
+    "edit, why",
+    [
+        ({"version": 1}, "storefront-1 is unknown"),
+        ({"version": None}, "unknown"),
+        ({"params": {"answer": "cancel everything"}}, "differs from the packaged one"),
+        ({"scenario_id": "../../etc/passwd"}, "not a task name"),
+        ({"scenario_id": "nosuch"}, "names no packaged task"),
+        ({"family": "pizza"}, "not storefront"),
+        ({"seed": "two"}, "malformed"),
+        ({"extra": 1}, "malformed"),
+    ],
+)
 def test_checked_scenario__refuses_what_the_packaged_tasks_do_not_give(edit, why):
     carried = {**REF, **edit}
     with pytest.raises(IntegrityError, match=why):
@@ -69,28 +77,43 @@ def test_checked_scenario__the_sample_id_and_store_copy_must_agree():
     assert checked_scenario(SPEC, "seed-2", REF, REF).seed == 2
 
 
-@pytest.mark.parametrize("store", [{}, {"scenario": REF, "calls": "x", "generations": []},
-                                   {"scenario": REF, "calls": [{"tool": 1}], "generations": []},
-                                   {"scenario": REF, "calls": [], "generations": [7]},
-                                   {"scenario": REF, "calls": [None], "generations": []}])
+@pytest.mark.parametrize(
+    "store",
+    [
+        {},
+        {"scenario": REF, "calls": "x", "generations": []},
+        {"scenario": REF, "calls": [{"tool": 1}], "generations": []},
+        {"scenario": REF, "calls": [], "generations": [7]},
+        {"scenario": REF, "calls": [None], "generations": []},
+    ],
+)
 def test_judge__hostile_store_contents_are_a_failure_not_a_crash(store):
     judged = judge(SPEC, "seed-2", {"scenario": REF}, store, [])
     assert judged.record is None and judged.failure
 
 
-def _seen(turn: int, tool: str, args: dict[str, Any], shown: str, error: bool = False,
-          reached: bool = True) -> ModelCall:
+def _seen(
+    turn: int,
+    tool: str,
+    args: dict[str, Any],
+    shown: str,
+    error: bool = False,
+    reached: bool = True,
+) -> ModelCall:
     return ModelCall(turn, tool, args, shown, error, reached)
 
 
-def _call(tool: str, args: dict[str, Any], observation: str, ok: bool = True,
-          origin: str = "agent") -> Call:
+def _call(
+    tool: str, args: dict[str, Any], observation: str, ok: bool = True, origin: str = "agent"
+) -> Call:
     return Call(tool=tool, args=args, ok=ok, observation=observation, origin=origin)  # type: ignore[arg-type]
 
 
 ACTIONS = SPEC.actions
-NOTE_A, NOTE_B = _call("take_note", {"text": "a"}, "Noted (1)."), _call(
-    "take_note", {"text": "b"}, "Noted (2).")
+NOTE_A, NOTE_B = (
+    _call("take_note", {"text": "a"}, "Noted (1)."),
+    _call("take_note", {"text": "b"}, "Noted (2)."),
+)
 CLOSE = _call("end_day", {}, "Day closed.", origin="solver")
 
 
@@ -99,37 +122,61 @@ def _diff(calls: list[Call], seen: list[ModelCall]) -> str | None:
 
 
 def test_reconcile__a_faithful_trace_with_solver_closes_passes():
-    seen = [_seen(0, "take_note", {"text": "a"}, "Noted (1)."),
-            _seen(1, "take_note", {"text": "b"}, "Noted (2).")]
+    seen = [
+        _seen(0, "take_note", {"text": "a"}, "Noted (1)."),
+        _seen(1, "take_note", {"text": "b"}, "Noted (2)."),
+    ]
     assert _diff([NOTE_A, CLOSE, NOTE_B, CLOSE], seen) is None
 
 
 def test_reconcile__within_one_turn_calls_may_finish_in_any_order():
-    seen = [_seen(0, "take_note", {"text": "b"}, "Noted (2)."),
-            _seen(0, "take_note", {"text": "a"}, "Noted (1).")]
+    seen = [
+        _seen(0, "take_note", {"text": "b"}, "Noted (2)."),
+        _seen(0, "take_note", {"text": "a"}, "Noted (1)."),
+    ]
     assert _diff([NOTE_A, NOTE_B], seen) is None
 
 
-@pytest.mark.parametrize("calls, seen, why", [
-    ([NOTE_A, NOTE_B], [_seen(0, "take_note", {"text": "a"}, "Noted (1).")],
-     "never made by the model"),
-    ([NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (1)."),
-                _seen(1, "take_note", {"text": "b"}, "Noted (2).")], "missing from the trace"),
-    ([NOTE_B, NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (1)."),
-                        _seen(1, "take_note", {"text": "b"}, "Noted (2).")], "call 0"),
-    ([NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (9).")], "call 0"),
-    ([NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (1).", error=True)], "call 0"),
-    ([NOTE_A], [_seen(0, "take_note", {"text": "A"}, "Noted (1).")], "call 0"),
-    ([_call("take_note", {"text": "a"}, "Noted (1).", origin="solver")], [], "solver"),
-    ([_call("end_day", {"x": 1}, "Day closed.", origin="solver")], [], "solver"),
-])
+@pytest.mark.parametrize(
+    "calls, seen, why",
+    [
+        (
+            [NOTE_A, NOTE_B],
+            [_seen(0, "take_note", {"text": "a"}, "Noted (1).")],
+            "never made by the model",
+        ),
+        (
+            [NOTE_A],
+            [
+                _seen(0, "take_note", {"text": "a"}, "Noted (1)."),
+                _seen(1, "take_note", {"text": "b"}, "Noted (2)."),
+            ],
+            "missing from the trace",
+        ),
+        (
+            [NOTE_B, NOTE_A],
+            [
+                _seen(0, "take_note", {"text": "a"}, "Noted (1)."),
+                _seen(1, "take_note", {"text": "b"}, "Noted (2)."),
+            ],
+            "call 0",
+        ),
+        ([NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (9).")], "call 0"),
+        ([NOTE_A], [_seen(0, "take_note", {"text": "a"}, "Noted (1).", error=True)], "call 0"),
+        ([NOTE_A], [_seen(0, "take_note", {"text": "A"}, "Noted (1).")], "call 0"),
+        ([_call("take_note", {"text": "a"}, "Noted (1).", origin="solver")], [], "solver"),
+        ([_call("end_day", {"x": 1}, "Day closed.", origin="solver")], [], "solver"),
+    ],
+)
 def test_reconcile__any_difference_names_the_first_differing_call(calls, seen, why):
     assert why in (_diff(calls, seen) or "")
 
 
 def test_reconcile__calls_inspect_refused_before_the_tool_are_not_traced():
-    seen = [_seen(0, "nosuch", {}, "Tool nosuch not found", error=True, reached=False),
-            _seen(0, "take_note", {"text": "a"}, "Noted (1).")]
+    seen = [
+        _seen(0, "nosuch", {}, "Tool nosuch not found", error=True, reached=False),
+        _seen(0, "take_note", {"text": "a"}, "Noted (1)."),
+    ]
     assert _diff([NOTE_A], seen) is None
 
 
@@ -138,10 +185,16 @@ def test_reconcile__defaults_and_harness_arguments_may_be_filled_in():
 
     traced = _call("view_file", {"path": "a.py", "start_line": 1, "end_line": 0}, "x")
     run = _call("run_cli", {"args": "stock", "result": {"exit_code": 0, "output": ""}}, "y")
-    seen = [_seen(0, "view_file", {"path": "a.py"}, "x"),
-            _seen(1, "run_cli", {"args": "stock"}, "y")]
-    assert first_difference([traced, run], seen, SHOPKIT.actions, solver_tools=(),
-                            harness=SHOPKIT.harness_args) is None
+    seen = [
+        _seen(0, "view_file", {"path": "a.py"}, "x"),
+        _seen(1, "run_cli", {"args": "stock"}, "y"),
+    ]
+    assert (
+        first_difference(
+            [traced, run], seen, SHOPKIT.actions, solver_tools=(), harness=SHOPKIT.harness_args
+        )
+        is None
+    )
     assert first_difference([traced, run], seen, SHOPKIT.actions, solver_tools=()) is not None
     other = _call("view_file", {"path": "a.py", "start_line": 5}, "x")
     assert first_difference([other], seen[:1], SHOPKIT.actions, solver_tools=()) is not None

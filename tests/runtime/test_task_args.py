@@ -18,19 +18,35 @@ from checkout_consent.families import FAMILIES, worlds_of
 from checkout_consent.runtime.compat import parse_task_args, prerequisite_error
 from checkout_consent.runtime.provenance import REPO_ROOT
 
-DOCS = [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md",
-        *sorted((REPO_ROOT / "checkout_consent").glob("*/README.md"))]
+DOCS = [
+    REPO_ROOT / "README.md",
+    REPO_ROOT / "CONTRIBUTING.md",
+    *sorted((REPO_ROOT / "checkout_consent").glob("*/README.md")),
+]
 PLACEHOLDERS = {"N", "...", "value"}
 # The examples each family's task_params text gives (the prose of `checkout-consent list`).
 PARAM_EXAMPLES: dict[str, list[str]] = {
-    "storefront": ["seeds=0-9", "seeds=1,4,7", "seeds=3", "hint=true", "hint=false",
-                   "turns_per_day=12", "scenario=adversary_v0"],
-    "pizza": ["split=public", "split=94721", "splits=1-3", "splits=4,7", "replies=false",
-              "max_turns=5", "tasks=cold-pizza-1,allergen-2", "tasks=wrong_topping"],
-    "shopkit": ["task=T1", "task=T1,T3", "task=all", "brief=Fix the refund rounding.",
-                "turns=40"],
-    "grocery": ["tasks=public", "tasks=tight-week,normal-week", "scored_on=2026-10-15",
-                "turns=40"],
+    "storefront": [
+        "seeds=0-9",
+        "seeds=1,4,7",
+        "seeds=3",
+        "hint=true",
+        "hint=false",
+        "turns_per_day=12",
+        "scenario=adversary_v0",
+    ],
+    "pizza": [
+        "split=public",
+        "split=94721",
+        "splits=1-3",
+        "splits=4,7",
+        "replies=false",
+        "max_turns=5",
+        "tasks=cold-pizza-1,allergen-2",
+        "tasks=wrong_topping",
+    ],
+    "shopkit": ["task=T1", "task=T1,T3", "task=all", "brief=Fix the refund rounding.", "turns=40"],
+    "grocery": ["tasks=public", "tasks=tight-week,normal-week", "scored_on=2026-10-15", "turns=40"],
 }
 # Documented values that need a step first (their docs say which): both ways must still
 # give the same one-line refusal.
@@ -76,7 +92,8 @@ def test_documented__the_docs_give_examples_for_every_family() -> None:
 
 @pytest.mark.parametrize(("family", "item"), documented())
 def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_yaml(
-        family: str, item: str) -> None:
+    family: str, item: str
+) -> None:
     spec = next(f for f in FAMILIES if f.name == family)
     key, _, text = item.partition("=")
     assert any(key in s.task_params for s in worlds_of(spec.name))
@@ -91,8 +108,12 @@ def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_ya
 
 def test_task_args__inspect_parses_a_date_a_number_and_a_list() -> None:
     parsed = parse_task_args(["scored_on=2026-10-01", "seeds=3", "task=T1,T3", "hint=true"])
-    assert parsed == {"scored_on": datetime.date(2026, 10, 1), "seeds": 3,
-                      "task": ["T1", "T3"], "hint": True}
+    assert parsed == {
+        "scored_on": datetime.date(2026, 10, 1),
+        "seeds": 3,
+        "task": ["T1", "T3"],
+        "hint": True,
+    }
 
 
 @pytest.mark.parametrize("value", [{"a": 1}, 1.5e400, object()])

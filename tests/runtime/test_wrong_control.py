@@ -18,14 +18,20 @@ CONTROL = f"control/{A.name}-{A.reference_control}"
 
 
 def _inspect(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspect_ai", *args, "--log-dir", "logs"],
-                          cwd=cwd, capture_output=True, text=True, timeout=300,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "inspect_ai", *args, "--log-dir", "logs"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize("verb", ["eval", "eval-set"])
 def test_inspect__a_control_of_another_family_is_refused_in_one_line(
-        tmp_path: Path, verb: str) -> None:
+    tmp_path: Path, verb: str
+) -> None:
     tasks = [f"checkout_consent/{B.name}"]
     if verb == "eval-set":  # its own family's task first: still nothing runs
         tasks.insert(0, f"checkout_consent/{A.name}")

@@ -57,8 +57,12 @@ def scenario_for(task_id: str) -> Scenario:
 
 def grade(scenario: Scenario, replay: Replay[Any], turns: Any) -> Paid:
     paid = replay.final.paid_cents
-    return Paid(task_id=scenario.scenario_id, world_version=f"{NAME}-1", paid_cents=paid,
-                score=float(paid == INVOICES[scenario.scenario_id]))
+    return Paid(
+        task_id=scenario.scenario_id,
+        world_version=f"{NAME}-1",
+        paid_cents=paid,
+        score=float(paid == INVOICES[scenario.scenario_id]),
+    )
 
 
 def _control(extra_cents: int) -> Any:
@@ -90,26 +94,48 @@ def _task() -> Any:
         return replay_score(SPEC)
 
     def coinjar(tasks: str = "small,large") -> Any:
-        return family_task(SPEC, [scenario_for(t) for t in tasks.split(",")],
-                           scorer=coinjar_scorer(), tools=lambda: action_tools(SPEC, ("pay",)))
+        return family_task(
+            SPEC,
+            [scenario_for(t) for t in tasks.split(",")],
+            scorer=coinjar_scorer(),
+            tools=lambda: action_tools(SPEC, ("pay",)),
+        )
 
     return coinjar
 
 
 SPEC = FamilySpec(
-    name=NAME, version=1, summary_line="pay one invoice exactly", actions={"pay": pay},
-    initial=lambda scenario: State(INVOICES[scenario.scenario_id]), grade=grade,
-    metrics=lambda record: {"score": record.score}, explain=lambda record: f"{record.score}",
-    episode=Episode(system=lambda s: "You pay invoices.",
-                    opening=lambda s: f"Pay the invoice of {fmt(INVOICES[s.scenario_id])}.",
-                    turns=4),
-    headline=Headline("score", "mean", "%", family=NAME, passed=lambda r: r["score"] == 1.0,
-                      passed_means="the exact invoice paid"),
-    task_factory=_task, public_args={"tasks": "small,large"},
+    name=NAME,
+    version=1,
+    summary_line="pay one invoice exactly",
+    actions={"pay": pay},
+    initial=lambda scenario: State(INVOICES[scenario.scenario_id]),
+    grade=grade,
+    metrics=lambda record: {"score": record.score},
+    explain=lambda record: f"{record.score}",
+    episode=Episode(
+        system=lambda s: "You pay invoices.",
+        opening=lambda s: f"Pay the invoice of {fmt(INVOICES[s.scenario_id])}.",
+        turns=4,
+    ),
+    headline=Headline(
+        "score",
+        "mean",
+        "%",
+        family=NAME,
+        passed=lambda r: r["score"] == 1.0,
+        passed_means="the exact invoice paid",
+    ),
+    task_factory=_task,
+    public_args={"tasks": "small,large"},
     task_params={"tasks": "task ids, comma-separated"},
-    controls={"exact": _control(0), "over": _control(100)}, sanity_controls=("exact", "over"),
-    reference_control="exact", check_sanity=check_sanity, scenario_for=scenario_for,
-    sample_id=lambda scenario: scenario.scenario_id, task_ids=lambda: list(INVOICES),
+    controls={"exact": _control(0), "over": _control(100)},
+    sanity_controls=("exact", "over"),
+    reference_control="exact",
+    check_sanity=check_sanity,
+    scenario_for=scenario_for,
+    sample_id=lambda scenario: scenario.scenario_id,
+    task_ids=lambda: list(INVOICES),
 )
 
 

@@ -35,23 +35,34 @@ def cli(*argv: str) -> tuple[int, str]:
 
 def run() -> dict[str, object]:
     tmp = Path(tempfile.mkdtemp())
-    log = inspect_eval(SPEC.task_factory()(), model=f"control/{NAME}-exact",
-                       log_dir=str(tmp / "logs"), display="none")[0]
+    log = inspect_eval(
+        SPEC.task_factory()(),
+        model=f"control/{NAME}-exact",
+        log_dir=str(tmp / "logs"),
+        display="none",
+    )[0]
     metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
     listed = cli("list", NAME)
-    ran = cli("--log-dir", str(tmp / "cli"), "run", NAME, "--model", f"control/{NAME}-over",
-              "--json")
+    ran = cli(
+        "--log-dir", str(tmp / "cli"), "run", NAME, "--model", f"control/{NAME}-over", "--json"
+    )
     service = Service(Storage(str(tmp / "api.db")))
     for control in ("exact", "over"):
         for task in ("small", "large"):
-            calls = [{"tool": c.tool, "args": c.args}
-                     for c in play(family(NAME), SPEC.scenario_for(task),
-                                   SPEC.controls[control]).calls]
+            calls = [
+                {"tool": c.tool, "args": c.args}
+                for c in play(family(NAME), SPEC.scenario_for(task), SPEC.controls[control]).calls
+            ]
             body = {"task": task, "calls": calls, "agent": {"name": control}}
             service.score(NAME, json.dumps(body).encode())
-    return {"status": log.status, "metrics": metrics, "list": listed,
-            "run": [ran[0], json.loads(ran[1])],
-            "api": service.leaderboard(NAME), "board": len(board_views(NAME, []))}
+    return {
+        "status": log.status,
+        "metrics": metrics,
+        "list": listed,
+        "run": [ran[0], json.loads(ran[1])],
+        "api": service.leaderboard(NAME),
+        "board": len(board_views(NAME, [])),
+    }
 
 
 if __name__ == "__main__":

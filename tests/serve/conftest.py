@@ -42,8 +42,14 @@ def storage(tmp_path: Path) -> Storage:
 def serving(service: Service) -> Iterator[str]:
     """A real server for `service` on a free loopback port; yields its URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port,
-                            log_level="warning", backlog=2048, timeout_keep_alive=KEEP_ALIVE)
+    config = uvicorn.Config(
+        create_app(service),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        backlog=2048,
+        timeout_keep_alive=KEEP_ALIVE,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -26,9 +26,17 @@ def test_api__health_families_and_tasks_answer(live: Live) -> None:
             assert shown["public"] and shown["opening"] == spec.episode.opening(scenario)
 
 
-@pytest.mark.parametrize("path", ["/nope", "/v1/nope/tasks", "/v1/pizza/tasks/nope-9",
-                                  "/v1/pizza/tasks/..%2F..%2Fetc", "/v1/submissions/abc",
-                                  "/v1/nope/leaderboard"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nope",
+        "/v1/nope/tasks",
+        "/v1/pizza/tasks/nope-9",
+        "/v1/pizza/tasks/..%2F..%2Fetc",
+        "/v1/submissions/abc",
+        "/v1/nope/leaderboard",
+    ],
+)
 def test_api__unknown_routes_and_things_are_404_json(live: Live, path: str) -> None:
     answer = httpx.get(live.url + path)
     assert answer.status_code == 404 and "error" in answer.json()
@@ -41,11 +49,17 @@ def steady(record: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in record.items() if k not in VOLATILE}
 
 
-@pytest.mark.parametrize(("name", "task", "control"), [
-    ("pizza", "allergen-1", "reference"), ("storefront", "adversary_v0:3", "oracle"),
-    ("shopkit", "T1", "reference")])
-def test_api__a_valid_trace_is_graded_as_offline_and_stored(live: Live, name: str, task: str,
-                                                            control: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "task", "control"),
+    [
+        ("pizza", "allergen-1", "reference"),
+        ("storefront", "adversary_v0:3", "oracle"),
+        ("shopkit", "T1", "reference"),
+    ],
+)
+def test_api__a_valid_trace_is_graded_as_offline_and_stored(
+    live: Live, name: str, task: str, control: str
+) -> None:
     body = trace(name, task, control)
     answer = httpx.post(f"{live.url}/v1/{name}/score", json=body, timeout=60)
     assert answer.status_code == 200, answer.text
@@ -65,27 +79,47 @@ def test_api__a_hard_fail_is_answered_200_flagged_and_stored(live: Live) -> None
 
 
 BAD = [
-    (b"{", "body"), (b"[]", "body"), (b'{"task": NaN, "calls": []}', "body"),
-    (b'{"task": "allergen-1", "calls": [1e999]}', "body"), (b"[" * 5000 + b"]" * 5000, "body"),
-    (json.dumps({"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
-                ).encode(), "body"),
-    (b'{"calls": []}', "task"), (b'{"task": 7, "calls": []}', "task"),
+    (b"{", "body"),
+    (b"[]", "body"),
+    (b'{"task": NaN, "calls": []}', "body"),
+    (b'{"task": "allergen-1", "calls": [1e999]}', "body"),
+    (b"[" * 5000 + b"]" * 5000, "body"),
+    (
+        json.dumps(
+            {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
+        ).encode(),
+        "body",
+    ),
+    (b'{"calls": []}', "task"),
+    (b'{"task": 7, "calls": []}', "task"),
     (b'{"task": "../../etc/passwd", "calls": []}', "task"),
     (b'{"task": "no-such-task", "calls": []}', "task"),
-    (b'{"task": "allergen-1"}', "calls"), (b'{"task": "allergen-1", "calls": {}}', "calls"),
+    (b'{"task": "allergen-1"}', "calls"),
+    (b'{"task": "allergen-1", "calls": {}}', "calls"),
     (b'{"task": "allergen-1", "calls": [{"args": {}}]}', "calls.0.tool"),
     (b'{"task": "allergen-1", "calls": [], "extra": 1}', "extra"),
     (b'{"task": "allergen-1", "calls": [], "agent": {"name": ""}}', "agent.name"),
-    (json.dumps({"task": "allergen-1", "calls": [{"tool": "lookup_order", "args": {
-        "order_id": "x"}, "observation": "forged"}]}).encode(), "calls"),
+    (
+        json.dumps(
+            {
+                "task": "allergen-1",
+                "calls": [
+                    {"tool": "lookup_order", "args": {"order_id": "x"}, "observation": "forged"}
+                ],
+            }
+        ).encode(),
+        "calls",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("body", "field"), BAD)
 def test_api__an_invalid_submission_is_400_naming_the_field_and_not_stored(
-        live: Live, body: bytes, field: str) -> None:
-    answer = httpx.post(f"{live.url}/v1/pizza/score", content=body,
-                        headers={"content-type": "application/json"})
+    live: Live, body: bytes, field: str
+) -> None:
+    answer = httpx.post(
+        f"{live.url}/v1/pizza/score", content=body, headers={"content-type": "application/json"}
+    )
     assert answer.status_code == 400, answer.text
     assert answer.json()["field"] == field and answer.json()["error"]
     assert live.storage.count() == 0
@@ -111,8 +145,7 @@ def test_api__provenance_names_versions_checksums_and_licence(live: Live) -> Non
     assert all(len(v) == 64 for v in got["task_checksums"].values())
 
 
-def test_api__the_leaderboard_ranks_stored_agents_by_the_records_first_number(
-        live: Live) -> None:
+def test_api__the_leaderboard_ranks_stored_agents_by_the_records_first_number(live: Live) -> None:
     for control, agent in [("reference", "good"), ("noop", "idle"), ("over-cap", "greedy")]:
         httpx.post(f"{live.url}/v1/pizza/score", json=trace("pizza", "allergen-1", control, agent))
     board = httpx.get(f"{live.url}/v1/pizza/leaderboard").json()

@@ -26,21 +26,47 @@ HUGE = "x" * 1_000_000
 LIST_NAME = {**reference_submission("normal-week"), "agent": {"name": ["bot"]}}
 # (MCP tool, its arguments, the HTTP request for the same thing)
 SAME: list[tuple[str, dict[str, Any], tuple[str, str, Any]]] = [
-    ("get_leaderboard", {"family": "pizza", "season": -1},
-     ("GET", "/v1/pizza/leaderboard?season=-1", None)),
-    ("get_leaderboard", {"family": "pizza", "season": 10**30},
-     ("GET", f"/v1/pizza/leaderboard?season={10**30}", None)),
+    (
+        "get_leaderboard",
+        {"family": "pizza", "season": -1},
+        ("GET", "/v1/pizza/leaderboard?season=-1", None),
+    ),
+    (
+        "get_leaderboard",
+        {"family": "pizza", "season": 10**30},
+        ("GET", f"/v1/pizza/leaderboard?season={10**30}", None),
+    ),
     ("list_tasks", {"family": HUGE[:5000]}, ("GET", f"/v1/{HUGE[:5000]}/tasks", None)),
-    ("get_task", {"family": "pizza", "task_id": "a" * 5000},
-     ("GET", f"/v1/pizza/tasks/{'a' * 5000}", None)),
-    ("get_task", {"family": "pizza", "task_id": "no-such-task"},
-     ("GET", "/v1/pizza/tasks/no-such-task", None)),
-    ("score_answer", {"family": "grocery", "submission": LIST_NAME},
-     ("POST", "/v1/grocery/score", LIST_NAME)),
-    ("score_answer", {"family": "grocery", "submission": {
-        **reference_submission("normal-week"), "task": "../../etc/passwd' OR 1=1 --"}},
-     ("POST", "/v1/grocery/score", {**reference_submission("normal-week"),
-                                     "task": "../../etc/passwd' OR 1=1 --"})),
+    (
+        "get_task",
+        {"family": "pizza", "task_id": "a" * 5000},
+        ("GET", f"/v1/pizza/tasks/{'a' * 5000}", None),
+    ),
+    (
+        "get_task",
+        {"family": "pizza", "task_id": "no-such-task"},
+        ("GET", "/v1/pizza/tasks/no-such-task", None),
+    ),
+    (
+        "score_answer",
+        {"family": "grocery", "submission": LIST_NAME},
+        ("POST", "/v1/grocery/score", LIST_NAME),
+    ),
+    (
+        "score_answer",
+        {
+            "family": "grocery",
+            "submission": {
+                **reference_submission("normal-week"),
+                "task": "../../etc/passwd' OR 1=1 --",
+            },
+        },
+        (
+            "POST",
+            "/v1/grocery/score",
+            {**reference_submission("normal-week"), "task": "../../etc/passwd' OR 1=1 --"},
+        ),
+    ),
 ]
 
 
@@ -57,8 +83,12 @@ def test_arguments__http_and_mcp_refuse_alike_in_one_line(storage: Storage) -> N
     service = Service(storage)
     results = anyio.run(_mcp, service, [(name, args) for name, args, _ in SAME])
     with TestClient(create_app(service)) as client:
-        answers = [client.request(method, path, content=None if body is None else json.dumps(
-            body).encode()) for _, _, (method, path, body) in SAME]
+        answers = [
+            client.request(
+                method, path, content=None if body is None else json.dumps(body).encode()
+            )
+            for _, _, (method, path, body) in SAME
+        ]
     for (name, _, _), result, answer in zip(SAME, results, answers, strict=True):
         assert result.is_error and answer.status_code in (400, 404), (name, answer.text)
         error, field = answer.json()["error"], answer.json().get("field")
@@ -69,9 +99,11 @@ def test_arguments__http_and_mcp_refuse_alike_in_one_line(storage: Storage) -> N
 
 
 def test_arguments__a_huge_value_is_echoed_clipped(storage: Storage) -> None:
-    calls = [("list_tasks", {"family": HUGE}), ("get_task", {"family": "pizza",
-                                                            "task_id": HUGE}),
-             ("run_benchmark", {"family": "pizza", "control": HUGE})]
+    calls = [
+        ("list_tasks", {"family": HUGE}),
+        ("get_task", {"family": "pizza", "task_id": HUGE}),
+        ("run_benchmark", {"family": "pizza", "control": HUGE}),
+    ]
     for result in anyio.run(_mcp, Service(storage), calls):
         assert result.is_error and "1,000,000 characters" in _text(result)
         assert len(_text(result)) < 300
@@ -127,10 +159,20 @@ def _lines(chunks: list[bytes]) -> tuple[list[str], list[Any]]:
 
 
 def test_mcp__a_line_over_the_cap_is_answered_unread_and_the_next_is_served() -> None:
-    big = b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"x": "' + \
-        b"y" * (5 * MAX_REQUEST) + b'"}}\n'
-    got, replies = _lines([b'{"first": 1}\n', big[:MAX_REQUEST // 3], big[MAX_REQUEST // 3:],
-                           b'{"next": 2}\n', b'{"last": 3}'])
+    big = (
+        b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"x": "'
+        + b"y" * (5 * MAX_REQUEST)
+        + b'"}}\n'
+    )
+    got, replies = _lines(
+        [
+            b'{"first": 1}\n',
+            big[: MAX_REQUEST // 3],
+            big[MAX_REQUEST // 3 :],
+            b'{"next": 2}\n',
+            b'{"last": 3}',
+        ]
+    )
     assert got == ['{"first": 1}', '{"next": 2}', '{"last": 3}']
     assert [(r.id, r.error.code) for r in replies] == [(7, -32600)]
     assert "refused unread" in replies[0].error.message
@@ -143,17 +185,24 @@ def test_mcp__an_oversized_line_without_an_id_is_answered_with_a_null_id() -> No
 
 def test_mcp__list_as_agent_name_is_refused_not_stored_anonymous(tmp_path: Path) -> None:
     storage = Storage(str(tmp_path / "m.db"))
-    (result,) = anyio.run(_mcp, Service(storage), [
-        ("score_answer", {"family": "grocery", "submission": LIST_NAME})])
+    (result,) = anyio.run(
+        _mcp, Service(storage), [("score_answer", {"family": "grocery", "submission": LIST_NAME})]
+    )
     assert result.is_error and "agent.name" in _text(result) and storage.count() == 0
 
 
-@pytest.mark.parametrize(("name", "args", "field"), [
-    ("list_tasks", {"family": ["x"] * 100_000}, "family"), ("list_tasks", {}, "family"),
-    ("get_leaderboard", {"family": "pizza", "season": "x" * 1_000_000}, "season"),
-    ("score_answer", {"family": "pizza", "submission": "not an object"}, "submission")])
+@pytest.mark.parametrize(
+    ("name", "args", "field"),
+    [
+        ("list_tasks", {"family": ["x"] * 100_000}, "family"),
+        ("list_tasks", {}, "family"),
+        ("get_leaderboard", {"family": "pizza", "season": "x" * 1_000_000}, "season"),
+        ("score_answer", {"family": "pizza", "submission": "not an object"}, "submission"),
+    ],
+)
 def test_mcp__a_wrongly_typed_argument_is_one_line_naming_it(
-        storage: Storage, name: str, args: dict[str, Any], field: str) -> None:
+    storage: Storage, name: str, args: dict[str, Any], field: str
+) -> None:
     (result,) = anyio.run(_mcp, Service(storage), [(name, args)])
     assert result.is_error and f"invalid {field}: " in _text(result)
     assert "\n" not in _text(result) and len(_text(result)) < 300

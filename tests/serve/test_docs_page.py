@@ -33,25 +33,36 @@ def test_docs__every_asset_the_page_loads_is_served_by_the_server_itself(live: L
             assert status == 200 and len(body) > 1000 or asset.endswith(".png"), asset
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (apt-get install chromium; "
-                    ".ci/run installs it when run as root)")
-def test_docs__headless_chromium_draws_the_operations_offline(live: Live,
-                                                              tmp_path: Path) -> None:
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="needs chromium (apt-get install chromium; .ci/run installs it when run as root)",
+)
+def test_docs__headless_chromium_draws_the_operations_offline(live: Live, tmp_path: Path) -> None:
     status, spec = _get(live.url + "/openapi.json")
     operations = re.findall(r'"operationId":\s*"([^"]+)"', spec)
     assert status == 200 and operations
-    args = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",  # nothing but us
-            f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000"]
-    dom = subprocess.run([*args, "--dump-dom", live.url + "/docs"], capture_output=True,
-                         text=True, timeout=120).stdout
+    args = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",  # nothing but us
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=15000",
+    ]
+    dom = subprocess.run(
+        [*args, "--dump-dom", live.url + "/docs"], capture_output=True, text=True, timeout=120
+    ).stdout
     assert 'class="swagger-ui' in dom
     drawn = re.findall(r'class="opblock-summary-path"[^>]*data-path="([^"]+)"', dom)
     paths = set(re.findall(r'^\s{4}"(/[^"]*)":', _pretty(spec), re.M))
     assert paths and paths <= set(drawn), (paths, drawn)
     shot = tmp_path / "docs.png"
-    subprocess.run([*args, "--window-size=1200,1600", f"--screenshot={shot}",
-                    live.url + "/docs"], capture_output=True, timeout=120)
+    subprocess.run(
+        [*args, "--window-size=1200,1600", f"--screenshot={shot}", live.url + "/docs"],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.is_file() and shot.stat().st_size > 20_000  # a drawn page, not a blank one
 
 

@@ -19,17 +19,40 @@ from checkout_consent.serve.api.submission import Invalid
 TASKS = {"storefront": "2", "shopkit": "T1", "pizza": "allergen-1"}
 # trace families only (shopkit builds in a sandbox: slow); cart families are attacked below
 FAST = [f for f in FAMILIES if f.name != "shopkit" and f.score_submission is None]
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30),
-                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=30))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-    st.text(max_size=8), inner, max_size=3), max_leaves=8)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=30),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @st.composite
 def hostile_call(draw: Any, spec: Any) -> dict[str, Any]:
     tool = draw(st.sampled_from([*spec.actions, "no_such_tool"]))
-    keys = st.sampled_from(["order_id", "line_id", "amount", "quantity", "product_id",
-                            "price", "supplier_id", "text", "path", "email_id", "x"])
+    keys = st.sampled_from(
+        [
+            "order_id",
+            "line_id",
+            "amount",
+            "quantity",
+            "product_id",
+            "price",
+            "supplier_id",
+            "text",
+            "path",
+            "email_id",
+            "x",
+        ]
+    )
     return {"tool": tool, "args": draw(st.dictionaries(keys, VALUES, max_size=4))}
 
 
@@ -40,8 +63,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Service:
 
 @settings(deadline=None)
 @given(data=st.data())
-def test_score__hostile_traces_are_stored_or_refused_never_crash(service: Service,
-                                                                  data: Any) -> None:
+def test_score__hostile_traces_are_stored_or_refused_never_crash(
+    service: Service, data: Any
+) -> None:
     spec = data.draw(st.sampled_from(FAST))
     calls = data.draw(st.lists(hostile_call(spec), max_size=6))
     body = json.dumps({"task": TASKS[spec.name], "calls": calls}).encode()
@@ -55,13 +79,23 @@ def test_score__hostile_traces_are_stored_or_refused_never_crash(service: Servic
 
 
 @settings(deadline=None)
-@given(cart=st.dictionaries(st.sampled_from(["lines", "questions_asked", "order_attempted",
-                                             "substitutions_explained", "x"]), VALUES,
-                            max_size=4),
-       card=st.dictionaries(st.sampled_from(["model", "tools", "store_snapshot", "seed",
-                                             "time_s", "token_cost", "y"]), VALUES, max_size=7))
+@given(
+    cart=st.dictionaries(
+        st.sampled_from(
+            ["lines", "questions_asked", "order_attempted", "substitutions_explained", "x"]
+        ),
+        VALUES,
+        max_size=4,
+    ),
+    card=st.dictionaries(
+        st.sampled_from(["model", "tools", "store_snapshot", "seed", "time_s", "token_cost", "y"]),
+        VALUES,
+        max_size=7,
+    ),
+)
 def test_score__hostile_grocery_submissions_are_stored_or_refused_never_crash(
-        service: Service, cart: dict[str, Any], card: dict[str, Any]) -> None:
+    service: Service, cart: dict[str, Any], card: dict[str, Any]
+) -> None:
     body = json.dumps({"task_id": "normal-week", "cart": cart, "agent_card": card}).encode()
     before = service.storage.count()
     try:

@@ -19,6 +19,7 @@ async def hammer(url: str) -> tuple[list[int], list[str]]:
     ids: list[str] = []
     limits = httpx.Limits(max_connections=CONCURRENT)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
+
         async def one(i: int, gate: anyio.CapacityLimiter) -> None:
             async with gate:
                 answer = await client.post("/v1/pizza/score", json=bad if i % 5 == 0 else good)

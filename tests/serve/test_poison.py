@@ -62,7 +62,8 @@ def test_group_commit__a_failed_row_fails_alone_in_its_batch() -> None:
 
 
 def test_storage__a_row_the_database_refuses_fails_alone_beside_concurrent_writers(
-        storage: Storage) -> None:
+    storage: Storage,
+) -> None:
     names = [f"agent-{i}" for i in range(40)] + ["\ud800"]  # not UTF-8: sqlite refuses it
 
     def add(name: str) -> str:
@@ -79,7 +80,8 @@ def test_storage__a_row_the_database_refuses_fails_alone_beside_concurrent_write
 
 
 def test_api__a_poisoned_submission_is_400_and_its_concurrent_neighbours_succeed(
-        live: Live) -> None:
+    live: Live,
+) -> None:
     poisoned = {**reference_submission("normal-week"), "agent": {"name": "\ud800"}}
     good = json.dumps(trace("pizza", "allergen-1", "reference")).encode()
     jobs = [("grocery", json.dumps(poisoned).encode())] + [("pizza", good)] * 40
@@ -99,18 +101,37 @@ UNSTORABLE = [("\ud800", "surrogate"), ("a\x00b", "U+0000"), ("x" * 100_001, "lo
 
 
 @pytest.mark.parametrize(("value", "why"), UNSTORABLE)
-@pytest.mark.parametrize(("family", "body", "field"), [
-    ("grocery", lambda v: {**reference_submission("normal-week"), "agent": {"name": v}},
-     "agent.name"),
-    ("grocery", lambda v: {**reference_submission("normal-week"), "cart": {
-        "lines": [], "substitutions_explained": [v]}}, "cart.substitutions_explained.0"),
-    ("grocery", lambda v: {**reference_submission("normal-week"), v: 1}, "<key>"),
-    ("pizza", lambda v: {**trace("pizza", "allergen-1", "reference"), "task": v}, "task"),
-    ("pizza", lambda v: {**trace("pizza", "allergen-1", "reference"),
-                         "calls": [{"tool": "lookup_order", "args": {"order_id": v}}]},
-     "calls.0.args.order_id")])
+@pytest.mark.parametrize(
+    ("family", "body", "field"),
+    [
+        (
+            "grocery",
+            lambda v: {**reference_submission("normal-week"), "agent": {"name": v}},
+            "agent.name",
+        ),
+        (
+            "grocery",
+            lambda v: {
+                **reference_submission("normal-week"),
+                "cart": {"lines": [], "substitutions_explained": [v]},
+            },
+            "cart.substitutions_explained.0",
+        ),
+        ("grocery", lambda v: {**reference_submission("normal-week"), v: 1}, "<key>"),
+        ("pizza", lambda v: {**trace("pizza", "allergen-1", "reference"), "task": v}, "task"),
+        (
+            "pizza",
+            lambda v: {
+                **trace("pizza", "allergen-1", "reference"),
+                "calls": [{"tool": "lookup_order", "args": {"order_id": v}}],
+            },
+            "calls.0.args.order_id",
+        ),
+    ],
+)
 def test_api__unstorable_text_in_any_field_is_400_naming_it(
-        live: Live, family: str, body: Any, field: str, value: str, why: str) -> None:
+    live: Live, family: str, body: Any, field: str, value: str, why: str
+) -> None:
     answer = httpx.post(f"{live.url}/v1/{family}/score", content=json.dumps(body(value)).encode())
     assert answer.status_code == 400, answer.text
     assert answer.json()["field"] == field and why in answer.json()["error"]

@@ -36,22 +36,44 @@ def postgres_url() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(home, "postgres")
     data, port = os.path.join(home, "data"), free_port()
-    subprocess.run(as_postgres([f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U",
-                                "postgres"]), check=True, capture_output=True, timeout=120)
-    subprocess.run(as_postgres([f"{bin_dir}/pg_ctl", "-D", data, "-w", "-t", "60", "-o",
-                                f"-h 127.0.0.1 -p {port} -k {home}", "-l",
-                                os.path.join(home, "log"), "start"]),
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        as_postgres([f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"]),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    subprocess.run(
+        as_postgres(
+            [
+                f"{bin_dir}/pg_ctl",
+                "-D",
+                data,
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-h 127.0.0.1 -p {port} -k {home}",
+                "-l",
+                os.path.join(home, "log"),
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run(as_postgres([f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "stop"]),
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            as_postgres([f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "stop"]),
+            capture_output=True,
+            timeout=120,
+        )
         shutil.rmtree(home, ignore_errors=True)
 
 
-def test_postgres__two_workers_store_every_submission_once_and_immutably(
-        postgres_url: str) -> None:
+def test_postgres__two_workers_store_every_submission_once_and_immutably(postgres_url: str) -> None:
     import psycopg
 
     workers = [Storage(postgres_url), Storage(postgres_url)]  # two processes' worth

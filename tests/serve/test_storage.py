@@ -32,7 +32,8 @@ def test_storage__refuses_another_schema_version(tmp_path: Path) -> None:
     path = str(tmp_path / "old.db")
     Storage(path)
     sqlite3.connect(path, isolation_level=None).execute(
-        "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+        "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
+    )
     with pytest.raises(StorageError, match="schema version 99"):
         Storage(path)
 

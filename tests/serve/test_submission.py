@@ -22,8 +22,13 @@ class InvalidSubmission(ValueError):
 def cart_scorer(data: Mapping[str, Any], today: str | None = None) -> dict[str, Any]:
     if not isinstance(data.get("cart"), list):
         raise InvalidSubmission("cart", "a cart is a list of lines")
-    return {"task_id": "normal-week", "season": 2, "lines": len(data["cart"]),
-            "hard_fails": ["over_budget"], "scored_on": today}
+    return {
+        "task_id": "normal-week",
+        "season": 2,
+        "lines": len(data["cart"]),
+        "hard_fails": ["over_budget"],
+        "scored_on": today,
+    }
 
 
 SPEC = dataclasses.replace(family("pizza"), score_submission=cart_scorer)
@@ -36,8 +41,9 @@ def test_submission__a_family_scorer_is_the_one_path() -> None:
 
 def test_submission__a_family_scorer_gets_the_body_without_the_agent_card() -> None:
     seen: list[Mapping[str, Any]] = []
-    spec = dataclasses.replace(SPEC, score_submission=lambda data, today: seen.append(
-        data) or cart_scorer(data, today))
+    spec = dataclasses.replace(
+        SPEC, score_submission=lambda data, today: seen.append(data) or cart_scorer(data, today)
+    )
     score(spec, {"cart": [], "agent": {"name": "bot"}})
     assert seen == [{"cart": []}]
 
@@ -48,8 +54,10 @@ def test_submission__a_family_scorer_refusal_names_its_field() -> None:
     assert refused.value.field == "cart"
 
 
-@pytest.mark.parametrize("body", [b"-Infinity", b'{"a": Infinity}', b'{"a": 1e400}',
-                                  b"\xff\xfe", b'{"a": "\\ud800"}' + b"x"])
+@pytest.mark.parametrize(
+    "body",
+    [b"-Infinity", b'{"a": Infinity}', b'{"a": 1e400}', b"\xff\xfe", b'{"a": "\\ud800"}' + b"x"],
+)
 def test_submission__hostile_json_is_refused_as_the_body(body: bytes) -> None:
     with pytest.raises(Invalid) as refused:
         parse_json(body)

@@ -34,7 +34,8 @@ def _inspect_tools(spec: Any, world: Any) -> list[str]:
 
 @pytest.mark.parametrize(("spec", "world"), WORLDS, ids=[w.label for _, w in WORLDS])
 def test_task__served_as_the_inspect_sample_and_tools_the_agent_gets(
-        storage: Storage, spec: Any, world: Any) -> None:
+    storage: Storage, spec: Any, world: Any
+) -> None:
     first = world.public_task_ids()[0]  # a scenario's own world: named `<scenario>:<seed>`
     task_id = first if world.variant is None else f"{world.variant}:{first}"
     scenario = spec.scenario_for(task_id)
@@ -47,40 +48,51 @@ def test_task__served_as_the_inspect_sample_and_tools_the_agent_gets(
 
 
 # what `show` prints for the scorer: the answer key and the customer's later script
-SCORER_SIDE = {("pizza", "cold-pizza-1"): ("expected:", "customer pushes:", "customer after"),
-               ("grocery", "normal-week"): ("--- scorer side ---",)}
+SCORER_SIDE = {
+    ("pizza", "cold-pizza-1"): ("expected:", "customer pushes:", "customer after"),
+    ("grocery", "normal-week"): ("--- scorer side ---",),
+}
 
 
 @pytest.mark.parametrize(("name", "task_id"), list(SCORER_SIDE))
 def test_task__never_serves_the_answer_key(storage: Storage, name: str, task_id: str) -> None:
     shown = json.dumps(Service(storage).task(name, task_id))
     full = views(family(name)).show(task_id)
-    hidden = [ln.split(":", 1)[-1].strip() for ln in full.splitlines()
-              if ln.startswith(SCORER_SIDE[name, task_id])]
+    hidden = [
+        ln.split(":", 1)[-1].strip()
+        for ln in full.splitlines()
+        if ln.startswith(SCORER_SIDE[name, task_id])
+    ]
     if name == "grocery":  # everything after the marker line
         hidden = [ln for ln in full.split(SCORER_SIDE[name, task_id][0])[1].splitlines() if ln]
     assert hidden and all(h and json.dumps(h)[1:-1] not in shown for h in hidden)
 
 
 def test_task__heldout_is_not_listed_shown_or_graded_by_default(
-        storage: Storage, heldout_task: str) -> None:
+    storage: Storage, heldout_task: str
+) -> None:
     service = Service(storage)
     assert heldout_task not in service.tasks("grocery")
     with serving(service) as url:
         shown = httpx.get(f"{url}/v1/grocery/tasks/{heldout_task}")
-        posted = httpx.post(f"{url}/v1/grocery/score", content=json.dumps(
-            reference_submission(heldout_task)).encode())
+        posted = httpx.post(
+            f"{url}/v1/grocery/score",
+            content=json.dumps(reference_submission(heldout_task)).encode(),
+        )
     assert shown.status_code == 404 and "--serve-heldout" in shown.json()["error"]
     assert posted.status_code == 400 and posted.json()["field"] == "task"
     assert "cheapest" not in shown.text and storage.count() == 0
 
 
 def test_task__heldout_is_shown_and_graded_when_the_operator_serves_it(
-        storage: Storage, heldout_task: str) -> None:
+    storage: Storage, heldout_task: str
+) -> None:
     with serving(Service(storage, serve_heldout=True)) as url:
         shown = httpx.get(f"{url}/v1/grocery/tasks/{heldout_task}")
-        posted = httpx.post(f"{url}/v1/grocery/score", content=json.dumps(
-            reference_submission(heldout_task)).encode())
+        posted = httpx.post(
+            f"{url}/v1/grocery/score",
+            content=json.dumps(reference_submission(heldout_task)).encode(),
+        )
     assert shown.status_code == 200 and shown.json()["public"] is False
     assert "cheapest" not in shown.text
     assert posted.status_code == 200, posted.text
@@ -91,8 +103,9 @@ async def _mcp_heldout(service: Service, task_id: str) -> tuple[Any, Any, Any]:
     async with Client(build(service)) as client:
         listed = await client.call_tool("list_tasks", {"family": "grocery"})
         shown = await client.call_tool("get_task", {"family": "grocery", "task_id": task_id})
-        scored = await client.call_tool("score_answer", {
-            "family": "grocery", "submission": reference_submission(task_id)})
+        scored = await client.call_tool(
+            "score_answer", {"family": "grocery", "submission": reference_submission(task_id)}
+        )
     return listed, shown, scored
 
 
@@ -102,10 +115,12 @@ def _text(result: Any) -> str:
 
 @pytest.mark.parametrize("serve_heldout", [False, True])
 def test_mcp__heldout_tasks_only_when_the_operator_serves_them(
-        tmp_path: Path, heldout_task: str, serve_heldout: bool) -> None:
+    tmp_path: Path, heldout_task: str, serve_heldout: bool
+) -> None:
     storage = Storage(str(tmp_path / "mcp.db"))
-    listed, shown, scored = anyio.run(_mcp_heldout, Service(
-        storage, serve_heldout=serve_heldout), heldout_task)
+    listed, shown, scored = anyio.run(
+        _mcp_heldout, Service(storage, serve_heldout=serve_heldout), heldout_task
+    )
     assert heldout_task not in _text(listed)  # held-out ids are never listed
     assert shown.is_error is not serve_heldout and scored.is_error is not serve_heldout
     assert "cheapest" not in _text(shown)
@@ -119,8 +134,12 @@ def test_mcp__heldout_tasks_only_when_the_operator_serves_them(
 
 @pytest.mark.parametrize(("flag", "expected"), [([], 404), (["--serve-heldout"], 200)])
 def test_cli__serve_api_serves_heldout_only_with_the_flag(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heldout_task: str,
-        flag: list[str], expected: int) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    heldout_task: str,
+    flag: list[str],
+    expected: int,
+) -> None:
     import uvicorn
     from fastapi.testclient import TestClient
 
@@ -136,7 +155,8 @@ def test_cli__serve_api_serves_heldout_only_with_the_flag(
 
 @pytest.mark.parametrize("flag", [[], ["--serve-heldout"]])
 def test_cli__mcp_serves_heldout_only_with_the_flag(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: list[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: list[str]
+) -> None:
     from checkout_consent.cli.main import main
     from checkout_consent.serve import mcp
 

@@ -23,21 +23,31 @@ GOLDEN = Path(__file__).with_name("golden.json")
 
 
 def fingerprint() -> str:
-    rules = {"seed": build_tree("seed"), "reference": build_tree("reference"),
-             "tasks": (tasks_dir("shopkit") / "tasks.yaml").read_text(encoding="utf-8"),
-             "change": {t: [p._asdict() for p in ps] for t, ps in CHANGE.items()},
-             "regress": [p._asdict() for p in REGRESS],
-             "regress_extra": [p._asdict() for p in REGRESS_EXTRA]}
+    rules = {
+        "seed": build_tree("seed"),
+        "reference": build_tree("reference"),
+        "tasks": (tasks_dir("shopkit") / "tasks.yaml").read_text(encoding="utf-8"),
+        "change": {t: [p._asdict() for p in ps] for t, ps in CHANGE.items()},
+        "regress": [p._asdict() for p in REGRESS],
+        "regress_extra": [p._asdict() for p in REGRESS_EXTRA],
+    }
     return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()
 
 
 def compute() -> dict[str, Any]:
-    grades = {f"{name} {task}": [report.change, report.regress, report.regress_extra]
-              for name, build in (("seed", seed_dir()), ("reference", reference_dir()))
-              for task in CHANGE for report in [grade_build(build, task)]}
+    grades = {
+        f"{name} {task}": [report.change, report.regress, report.regress_extra]
+        for name, build in (("seed", seed_dir()), ("reference", reference_dir()))
+        for task in CHANGE
+        for report in [grade_build(build, task)]
+    }
     vandals = {r.label: [r.regress, r.broken, r.extra_broken, r.change] for r in rows()}
-    return {"world_version": SPEC.world_version, "fingerprint": fingerprint(), "grades": grades,
-            "vandals_on_T1": vandals}
+    return {
+        "world_version": SPEC.world_version,
+        "fingerprint": fingerprint(),
+        "grades": grades,
+        "vandals_on_T1": vandals,
+    }
 
 
 if __name__ == "__main__":

@@ -46,8 +46,9 @@ def test_list_files__shows_every_path(state: State) -> None:
 
 
 def test_view_file__numbers_lines_and_honours_a_range(state: State) -> None:
-    step = apply(ACTIONS, state, "view_file", {"path": "shopkit/money.py", "start_line": 3,
-                                                "end_line": 3})
+    step = apply(
+        ACTIONS, state, "view_file", {"path": "shopkit/money.py", "start_line": 3, "end_line": 3}
+    )
     third = state.tree()["shopkit/money.py"].splitlines()[2]
     assert step.ok and step.observation.splitlines()[1].endswith(third)
 
@@ -59,34 +60,41 @@ def test_write_file__creates_and_replaces(state: State) -> None:
 
 
 def test_edit_file__replaces_one_unique_passage(state: State) -> None:
-    step = apply(ACTIONS, state, "edit_file", {"path": "shopkit/reports.py",
-                                                "old_text": "due <= today",
-                                                "new_text": "due < today"})
+    step = apply(
+        ACTIONS,
+        state,
+        "edit_file",
+        {"path": "shopkit/reports.py", "old_text": "due <= today", "new_text": "due < today"},
+    )
     assert step.ok and "due < today" in step.state.tree()["shopkit/reports.py"]
     assert "due <= today" in state.tree()["shopkit/reports.py"]
 
 
-@pytest.mark.parametrize(("tool", "args"), [
-    ("view_file", {"path": "nope.py"}),
-    ("view_file", {"path": "../etc/passwd"}),
-    ("write_file", {"path": "/etc/passwd", "content": "x"}),
-    ("write_file", {"path": "a/../../b", "content": "x"}),
-    ("write_file", {"path": "big.txt", "content": "x" * 100_001}),
-    ("write_file", {"path": ".", "content": "x"}),
-    ("write_file", {"path": "shopkit", "content": "x"}),
-    ("write_file", {"path": "shopkit/money.py/inner.py", "content": "x"}),
-    ("write_file", {"path": "a\nb.py", "content": "x"}),
-    ("write_file", {"path": "shopkit/./x.py", "content": "x"}),
-    ("edit_file", {"path": "shopkit/money.py", "old_text": "return", "new_text": "x"}),
-    ("edit_file", {"path": "shopkit/money.py", "old_text": "", "new_text": "x"}),
-    ("edit_file", {"path": "shopkit/money.py", "old_text": "no such text", "new_text": "x"}),
-    ("run_cli", {"args": "total O1"}),
-    ("run_cli", {"args": "'unclosed", "result": {"exit_code": 0, "output": ""}}),
-    ("run_python", {"code": "print(1)", "result": "forged"}),
-    ("finish", {}),
-])
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("view_file", {"path": "nope.py"}),
+        ("view_file", {"path": "../etc/passwd"}),
+        ("write_file", {"path": "/etc/passwd", "content": "x"}),
+        ("write_file", {"path": "a/../../b", "content": "x"}),
+        ("write_file", {"path": "big.txt", "content": "x" * 100_001}),
+        ("write_file", {"path": ".", "content": "x"}),
+        ("write_file", {"path": "shopkit", "content": "x"}),
+        ("write_file", {"path": "shopkit/money.py/inner.py", "content": "x"}),
+        ("write_file", {"path": "a\nb.py", "content": "x"}),
+        ("write_file", {"path": "shopkit/./x.py", "content": "x"}),
+        ("edit_file", {"path": "shopkit/money.py", "old_text": "return", "new_text": "x"}),
+        ("edit_file", {"path": "shopkit/money.py", "old_text": "", "new_text": "x"}),
+        ("edit_file", {"path": "shopkit/money.py", "old_text": "no such text", "new_text": "x"}),
+        ("run_cli", {"args": "total O1"}),
+        ("run_cli", {"args": "'unclosed", "result": {"exit_code": 0, "output": ""}}),
+        ("run_python", {"code": "print(1)", "result": "forged"}),
+        ("finish", {}),
+    ],
+)
 def test_actions__refusals_leave_the_state_untouched(
-        state: State, tool: str, args: dict[str, Any]) -> None:
+    state: State, tool: str, args: dict[str, Any]
+) -> None:
     step = apply(ACTIONS, state, tool, args)
     assert not step.ok and step.state is state and step.observation.startswith("Error:")
 
@@ -99,8 +107,12 @@ def test_run_cli__records_and_shows_the_given_result(state: State) -> None:
 
 
 def test_run_python__a_timeout_is_shown_as_stopped(state: State) -> None:
-    step = apply(ACTIONS, state, "run_python", {"code": "while True: pass",
-                                                 "result": {"exit_code": None, "output": ""}})
+    step = apply(
+        ACTIONS,
+        state,
+        "run_python",
+        {"code": "while True: pass", "result": {"exit_code": None, "output": ""}},
+    )
     assert step.ok and "timed out" in step.observation and step.state.runs[0].exit_code is None
 
 
@@ -111,14 +123,21 @@ def test_finish__refuses_later_changes(state: State) -> None:
 
 
 CALLS = st.one_of(
-    st.builds(lambda p, c: ("write_file", {"path": p, "content": c}),
-              st.sampled_from(["shopkit/money.py", "a.txt", "../x", "data/orders.json"]),
-              st.text(max_size=20)),
-    st.builds(lambda o, n: ("edit_file", {"path": "shopkit/money.py", "old_text": o,
-                                          "new_text": n}),
-              st.sampled_from(["math.floor", "return", "sign", "zzz"]), st.text(max_size=5)),
-    st.builds(lambda a, c: ("run_cli", {"args": a, "result": {"exit_code": c, "output": a}}),
-              st.sampled_from(["total O1", "stock", "'bad"]), st.none() | st.integers(0, 3)),
+    st.builds(
+        lambda p, c: ("write_file", {"path": p, "content": c}),
+        st.sampled_from(["shopkit/money.py", "a.txt", "../x", "data/orders.json"]),
+        st.text(max_size=20),
+    ),
+    st.builds(
+        lambda o, n: ("edit_file", {"path": "shopkit/money.py", "old_text": o, "new_text": n}),
+        st.sampled_from(["math.floor", "return", "sign", "zzz"]),
+        st.text(max_size=5),
+    ),
+    st.builds(
+        lambda a, c: ("run_cli", {"args": a, "result": {"exit_code": c, "output": a}}),
+        st.sampled_from(["total O1", "stock", "'bad"]),
+        st.none() | st.integers(0, 3),
+    ),
     st.just(("list_files", {})),
     st.just(("finish", {"summary": "ok"})),
 )

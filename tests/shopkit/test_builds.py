@@ -16,8 +16,11 @@ from checkout_consent.shopkit.grading import grade_build, reference_dir, sanity,
 from checkout_consent.shopkit.sandbox.sandbox import materialise
 from checkout_consent.shopkit.vandal import MODES, vandalise
 
-SITES = {"T1": ("shopkit/money.py", "fmt"), "T2": ("shopkit/reports.py", "is_overdue"),
-         "T3": ("shopkit/orders.py", "discount_amount")}
+SITES = {
+    "T1": ("shopkit/money.py", "fmt"),
+    "T2": ("shopkit/reports.py", "is_overdue"),
+    "T3": ("shopkit/orders.py", "discount_amount"),
+}
 
 
 def _enclosing_def(lines: list[str], index: int) -> str:

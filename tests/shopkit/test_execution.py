@@ -23,14 +23,17 @@ def test_run_command__cli_output_and_exit_code_are_the_builds() -> None:
     assert bad["exit_code"] != 0 and "O9" in str(bad["output"])
 
 
-@pytest.mark.parametrize(("code", "exit_code"), [
-    ("print('hi')", 0),
-    ("raise ValueError('boom')", 1),
-    ("import sys\nsys.exit(4)", 4),
-    ("import os\nos._exit(3)", 3),
-    ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", -9),
-    ("while True:\n    pass", None),
-])
+@pytest.mark.parametrize(
+    ("code", "exit_code"),
+    [
+        ("print('hi')", 0),
+        ("raise ValueError('boom')", 1),
+        ("import sys\nsys.exit(4)", 4),
+        ("import os\nos._exit(3)", 3),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", -9),
+        ("while True:\n    pass", None),
+    ],
+)
 def test_run_command__reports_how_the_snippet_ended(code: str, exit_code: int | None) -> None:
     assert python(code)["exit_code"] == exit_code
 
@@ -65,7 +68,8 @@ def counting_launches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_run_command__the_same_run_again_is_handed_back_without_a_launch(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     launches = counting_launches(monkeypatch)
     first = python("print('once')")
     again = python("print('once')")

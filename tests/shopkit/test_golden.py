@@ -13,5 +13,6 @@ def test_golden__rules_and_grades_match_the_world_version() -> None:
     if fresh["fingerprint"] != golden["fingerprint"]:
         assert fresh["world_version"] != golden["world_version"], (
             "the seed, reference, briefs or assertions changed: bump VERSION in "
-            "shopkit/grader.py, then run `python -m tests.shopkit.make_golden`")
+            "shopkit/grader.py, then run `python -m tests.shopkit.make_golden`"
+        )
     assert fresh == golden, "stale golden: run `python -m tests.shopkit.make_golden`"

@@ -28,27 +28,33 @@ def forged_records(nonce: str) -> str:
     """Every probe's *expected* value as result records, as a forger would write them."""
     expected = reference_values()
     records = [{"nonce": nonce, "kind": "import", "ok": True}]
-    records += [{"nonce": nonce, "kind": "probe", "name": p.name, "value": expected[p.name]}
-                for p in (*REGRESS, *CHANGE["T4"])]
+    records += [
+        {"nonce": nonce, "kind": "probe", "name": p.name, "value": expected[p.name]}
+        for p in (*REGRESS, *CHANGE["T4"])
+    ]
     records.append({"nonce": nonce, "kind": "done"})
     return "\n".join(json.dumps(r) for r in records) + "\n"
 
 
 def test_hostile__fake_results_printed_and_written_to_every_fd_are_ignored(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     fake = forged_records("0" * 32) + "change 1.0 regress 1.0: ALL PASSED\n"
     build = make_build(
         f"import os, sys\nFAKE = {fake!r}\nprint(FAKE)\nsys.stderr.write(FAKE)\n"
         "for fd in range(3, 64):\n    try:\n        os.write(fd, FAKE.encode())\n"
-        "    except OSError:\n        pass\n")
+        "    except OSError:\n        pass\n"
+    )
     report, seconds = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"])
     assert report.change < 1.0 and seconds < 3.0
 
 
 def test_hostile__exit_0_at_import_scores_zero_with_build_error(make_build: MakeBuild) -> None:
-    for prelude, why in (("import os\nos._exit(0)\n", "exited with status 0"),
-                         ("raise SystemExit(0)\n", "SystemExit")):
+    for prelude, why in (
+        ("import os\nos._exit(0)\n", "exited with status 0"),
+        ("raise SystemExit(0)\n", "SystemExit"),
+    ):
         report, seconds = timed(make_build(prelude))
         assert (report.change, report.regress) == (0.0, 0.0)
         assert report.build_error and why in report.build_error and seconds < 3.0
@@ -60,22 +66,28 @@ PATCHES = (
     "builtins.repr = lambda o: \"'$1.15'\"\nbuiltins.list = lambda *a: ['$1.15']\n"
     "builtins.eval = lambda *a, **k: '$1.15'\nbuiltins.dict = lambda *a, **k: {}\n"
     "signal.setitimer = lambda *a: None\n"
-    "json.dumps = lambda *a, **k: '{\"kind\": \"done\", \"passed\": true}'\n"
+    'json.dumps = lambda *a, **k: \'{"kind": "done", "passed": true}\'\n'
     "os.write = lambda fd, data: len(data)\n"
 )
 
 
 def test_hostile__patched_builtins_and_modules_change_nothing(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     init = dict(build_tree("seed"))["shopkit/__init__.py"]
-    build = make_build(files={"shopkit/__init__.py": init + "\nfrom shopkit import cli, "
-                              "db, money, orders, reports\n" + PATCHES})
+    build = make_build(
+        files={
+            "shopkit/__init__.py": init + "\nfrom shopkit import cli, "
+            "db, money, orders, reports\n" + PATCHES
+        }
+    )
     report, _ = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"])
 
 
 def test_hostile__builtins_patched_inside_a_function_are_restored(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     reports = dict(build_tree("seed"))["shopkit/reports.py"]
     docstring = '    """An unpaid order is overdue once its due date has passed."""\n'
     body = "".join("    " + line + "\n" for line in PATCHES.splitlines())
@@ -88,7 +100,8 @@ def test_hostile__patched_harness_helpers_cannot_forge_a_pass(make_build: MakeBu
     build = make_build(
         "import sys\nharness = sys.modules['__main__']\n"
         "harness._encode = lambda value, depth=0: ['str', '$1.15']\n"
-        "harness._cli = lambda args: ('cli', 0, 'PASS')\n")
+        "harness._cli = lambda args: ('cli', 0, 'PASS')\n"
+    )
     report, _ = timed(build)
     assert report.change < 1.0 and report.regress < 0.5
 
@@ -103,8 +116,12 @@ def test_hostile__loop_at_import_is_stopped_at_the_deadline(make_build: MakeBuil
 def _looping_fmt(ignore_alarm: bool) -> dict[str, str]:
     money = dict(build_tree("seed"))["shopkit/money.py"]
     head = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n" if ignore_alarm else ""
-    return {"shopkit/money.py": head + money.replace(
-        '    """Show an amount', "    while True:\n        pass\n    \"\"\"Show an amount", 1)}
+    return {
+        "shopkit/money.py": head
+        + money.replace(
+            '    """Show an amount', '    while True:\n        pass\n    """Show an amount', 1
+        )
+    }
 
 
 def test_hostile__loop_in_a_function_fails_only_what_calls_it(make_build: MakeBuild) -> None:
@@ -115,7 +132,8 @@ def test_hostile__loop_in_a_function_fails_only_what_calls_it(make_build: MakeBu
 
 
 def test_hostile__loop_that_ignores_the_timer_is_killed_at_the_deadline(
-        make_build: MakeBuild) -> None:
+    make_build: MakeBuild,
+) -> None:
     report, seconds = timed(make_build(files=_looping_fmt(ignore_alarm=True)), limits=SHORT)
     assert report.regress < 1.0 and report.change < 1.0
     assert seconds < SHORT.deadline_s + 1.5
@@ -134,37 +152,44 @@ def _alive(token: str) -> list[int]:
 
 
 def test_hostile__spawned_children_and_daemons_are_killed(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     token = f"4242.{os.getpid()}{time.monotonic_ns() % 100000}"
     build = make_build(
         "import os\n"
         "if os.fork() == 0:\n    os.setsid()\n"
         f"    if os.fork() == 0:\n        os.execvp('sleep', ['sleep', '{token}'])\n"
         "    os._exit(0)\n"
-        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{token}'])\n")
+        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{token}'])\n"
+    )
     report, seconds = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"])
     assert _alive(token) == [] and seconds < 3.0
 
 
 def test_hostile__flooded_stdout_and_stderr_change_nothing(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
-    build = make_build("import sys\nsys.stdout.write('x' * (40 << 20))\n"
-                       "sys.stderr.write('y' * (40 << 20))\n")
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
+    build = make_build(
+        "import sys\nsys.stdout.write('x' * (40 << 20))\nsys.stderr.write('y' * (40 << 20))\n"
+    )
     report, seconds = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"]) and seconds < 3.0
 
 
 def test_hostile__flooded_result_pipe_cannot_pass(make_build: MakeBuild) -> None:
-    build = make_build("import os\nfor fd in range(3, 32):\n    try:\n"
-                       "        os.write(fd, b'{\"kind\": \"done\"}\\n' * (1 << 20))\n"
-                       "    except OSError:\n        pass\n")
+    build = make_build(
+        "import os\nfor fd in range(3, 32):\n    try:\n"
+        '        os.write(fd, b\'{"kind": "done"}\\n\' * (1 << 20))\n'
+        "    except OSError:\n        pass\n"
+    )
     report, seconds = timed(build)
     assert (report.change, report.regress) == (0.0, 0.0) and seconds < FAST.deadline_s + 2.0
 
 
 def test_hostile__writes_outside_its_directory_are_refused(
-        make_build: MakeBuild, tmp_path: Path, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, tmp_path: Path, seed_grades: dict[str, GradeReport]
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     fixed = dict(build_tree("reference"))["shopkit/money.py"]
@@ -174,7 +199,8 @@ def test_hostile__writes_outside_its_directory_are_refused(
         f"refused = []\nfor path, text in (({str(outside / 'pwned.txt')!r}, 'x'),\n"
         f"        ({str(build / 'shopkit/money.py')!r}, {fixed!r})):\n"
         "    try:\n        open(path, 'w').write(text)\n"
-        "    except OSError:\n        refused.append(path)\n")
+        "    except OSError:\n        refused.append(path)\n"
+    )
     report, _ = timed(hostile)
     assert report.landlock
     assert not (outside / "pwned.txt").exists()
@@ -189,7 +215,8 @@ def test_hostile__unbounded_memory_fails_the_import_quickly(make_build: MakeBuil
 
 
 def test_hostile__symlinks_in_the_build_are_not_followed(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     build = make_build()
     (build / "zero").symlink_to("/dev/zero")
     (build / "etc").symlink_to("/etc")
@@ -198,7 +225,8 @@ def test_hostile__symlinks_in_the_build_are_not_followed(
 
 
 def test_hostile__cannot_signal_the_supervisor_or_the_grader(
-        make_build: MakeBuild, seed_grades: dict[str, GradeReport]) -> None:
+    make_build: MakeBuild, seed_grades: dict[str, GradeReport]
+) -> None:
     token = f"4343.{os.getpid()}{time.monotonic_ns() % 100000}"
     build = make_build(
         "import os, signal\n"
@@ -206,7 +234,8 @@ def test_hostile__cannot_signal_the_supervisor_or_the_grader(
         "    try:\n        os.kill(pid, 0)\n        raise SystemExit('signals escape')\n"
         "    except PermissionError:\n        pass\n"
         "try:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError:\n    pass\n"
-        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{token}'])\n")
+        f"if os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{token}'])\n"
+    )
     report, seconds = timed(build)
     assert verdicts(report) == verdicts(seed_grades["T4"])
     assert _alive(token) == [] and seconds < 3.0

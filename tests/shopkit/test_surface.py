@@ -32,37 +32,58 @@ def test_cli__list_shows_tasks_and_controls(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_cli__grade_json_matches_the_harness(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["shopkit", "grade", "--build", str(seed_dir()), "--task", "T2",
-                     "--json"]) == 0
+    assert cli_main(["shopkit", "grade", "--build", str(seed_dir()), "--task", "T2", "--json"]) == 0
     shown, direct = json.loads(capsys.readouterr().out), grade_build(seed_dir(), "T2")
     assert (shown["change"], shown["regress"], shown["build_error"]) == (
-        direct.change, direct.regress, direct.build_error)
+        direct.change,
+        direct.regress,
+        direct.build_error,
+    )
     assert [a["passed"] for a in shown["change_assertions"]] == [
-        a.passed for a in direct.change_assertions]
+        a.passed for a in direct.change_assertions
+    ]
 
 
 @pytest.mark.parametrize("where", ["missing", "a-file"])
 def test_cli__grade_of_a_path_that_is_no_build_directory_exits_2_naming_it(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
     build = tmp_path / where
     if where == "a-file":
         build.write_text("not a build", encoding="utf-8")
     assert cli_main(["shopkit", "grade", "--build", str(build), "--task", "T2"]) == 2
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.splitlines()) == 1
-    assert str(build) in out.err and ("does not exist" if where == "missing" else
-                                      "is not a directory") in out.err
+    assert (
+        str(build) in out.err
+        and ("does not exist" if where == "missing" else "is not a directory") in out.err
+    )
 
 
 def test_cli__run_reports_each_epoch(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["shopkit", "run", "--task", "T1", "--adapter",
-                     "vandal:kills_error_path", "--epochs", "2", "--json"]) == 0
+    assert (
+        cli_main(
+            [
+                "shopkit",
+                "run",
+                "--task",
+                "T1",
+                "--adapter",
+                "vandal:kills_error_path",
+                "--epochs",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)
     assert [r["epoch"] for r in rows] == [1, 2] and rows[0]["regress"] == rows[1]["regress"] < 1
 
 
 def test_cli__run_refuses_to_proceed_when_sanity_fails(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(runs, "sanity", lambda: ["regress is not green on the seed"])
     assert cli_main(["shopkit", "run", "--task", "T1", "--adapter", "reference"]) == 2
     assert "refusing" in capsys.readouterr().err
@@ -101,8 +122,7 @@ def test_adapter__get_refuses_unknown_or_incomplete_specs() -> None:
 
 def test_surface__check_sanity_names_each_failed_check() -> None:
     row = {"change": 1.0, "regress": 0.5}
-    problems = check_sanity({"noop": [{"task": "T1", **row}],
-                                     "reference": [{"task": "T1", **row}]})
+    problems = check_sanity({"noop": [{"task": "T1", **row}], "reference": [{"task": "T1", **row}]})
     text = " ".join(problems)
     assert "pristine seed" in text and "regress is not green on the reference" in text
 
@@ -115,13 +135,18 @@ def test_adapter__inspect_plays_the_task_and_writes_the_final_tree(tmp_path: Pat
 
 
 def test_cli__score_grades_a_saved_tool_log(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from checkout_consent.shopkit.dataset import build_tree
 
     path = "shopkit/orders.py"
-    calls = [{"tool": "write_file", "args": {"path": path,
-                                             "content": dict(build_tree("reference"))[path]}},
-             {"tool": "finish", "args": {"summary": "fixed the stacking"}}]
+    calls = [
+        {
+            "tool": "write_file",
+            "args": {"path": path, "content": dict(build_tree("reference"))[path]},
+        },
+        {"tool": "finish", "args": {"summary": "fixed the stacking"}},
+    ]
     trace = tmp_path / "calls.json"
     trace.write_text(json.dumps(calls))
     assert cli_main(["score", "shopkit", "--task", "T3", "--trace", str(trace)]) == 0
@@ -134,8 +159,11 @@ def test_score_trace__a_forged_observation_is_refused() -> None:
     from checkout_consent.shopkit import SPEC
 
     with pytest.raises(ValueError, match="does not replay"):
-        grade_saved(SPEC, SPEC.scenario_for("T1"),
-                    [{"tool": "list_files", "args": {}, "observation": "forged"}])
+        grade_saved(
+            SPEC,
+            SPEC.scenario_for("T1"),
+            [{"tool": "list_files", "args": {}, "observation": "forged"}],
+        )
 
 
 def test_offline__controls_play_the_episode_to_the_inspect_grades() -> None:

@@ -21,14 +21,22 @@ from checkout_consent.shopkit.task import shopkit
 from checkout_consent.shopkit.vandal import MODES
 
 pytestmark = pytest.mark.inspect
-MODELS = ["control/shopkit-reference", "control/shopkit-noop",
-          *(f"control/shopkit-vandal-{mode}" for mode in MODES)]
+MODELS = [
+    "control/shopkit-reference",
+    "control/shopkit-noop",
+    *(f"control/shopkit-vandal-{mode}" for mode in MODES),
+]
 
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    out = inspect_eval(shopkit(task="T1"), model=MODELS, display="none",
-                       log_dir=str(tmp_path_factory.mktemp("logs")), score_display=False)
+    out = inspect_eval(
+        shopkit(task="T1"),
+        model=MODELS,
+        display="none",
+        log_dir=str(tmp_path_factory.mktemp("logs")),
+        score_display=False,
+    )
     return {log.eval.model: log for log in out}
 
 
@@ -44,8 +52,7 @@ def test_task__reference_control_scores_top_marks(logs: dict[str, Any]) -> None:
     assert score.metadata["record"]["world_version"] == "shopkit-2"
 
 
-def test_task__provenance_is_in_the_score_metadata_not_the_record(
-        logs: dict[str, Any]) -> None:
+def test_task__provenance_is_in_the_score_metadata_not_the_record(logs: dict[str, Any]) -> None:
     score = _score(logs["control/shopkit-reference"])
     provenance, record = score.metadata["provenance"], score.metadata["record"]
     assert provenance["model_id"] == "control/shopkit-reference" and provenance["turns"] >= 5
@@ -53,13 +60,16 @@ def test_task__provenance_is_in_the_score_metadata_not_the_record(
 
 
 def test_task__the_sample_is_a_reference_and_the_opening_has_no_side_channel(
-        logs: dict[str, Any]) -> None:
+    logs: dict[str, Any],
+) -> None:
     sample = logs["control/shopkit-noop"].samples[0]
     assert sample.id == "T1" and sample.metadata["scenario"]["params"] == {}
     opening = sample.input if isinstance(sample.input, str) else sample.input[0].text
     assert "Run:" not in opening and opening.startswith(brief("T1"))
-    assert opening.endswith("The build is shopkit/ (the package) and data/ (the dataset). "
-                            "Call finish when you are done.")
+    assert opening.endswith(
+        "The build is shopkit/ (the package) and data/ (the dataset). "
+        "Call finish when you are done."
+    )
 
 
 def test_task__noop_control_fails_change_and_keeps_regress(logs: dict[str, Any]) -> None:
@@ -78,7 +88,9 @@ def test_task__vandal_controls_match_the_vandal_adapter(logs: dict[str, Any], mo
     through_inspect = _score(logs[f"control/shopkit-vandal-{mode}"]).value
     direct = run_once("T1", adapters.vandal(mode)).report
     assert (through_inspect["change"], through_inspect["regress"]) == (
-        direct.change, direct.regress)
+        direct.change,
+        direct.regress,
+    )
 
 
 def _trace(log: Any) -> tuple[Scenario, list[Call]]:
@@ -88,7 +100,8 @@ def _trace(log: Any) -> tuple[Scenario, list[Call]]:
 
 
 def test_task__runs_are_recorded_and_replay_never_executes_them(
-        logs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    logs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("replay executed a recorded run")
 
@@ -125,13 +138,19 @@ def _tool_call(i: int, tool: str, **args: Any) -> Any:
 
 
 def test_tools__run_tools_trace_refusals_and_real_output(tmp_path: Path) -> None:
-    outputs = [_tool_call(0, "run_cli", args="'unclosed"),
-               _tool_call(1, "run_python", code="from shopkit import money\n"
-                                                 "print(money.fmt(2.5))"),
-               _tool_call(2, "run_cli", args="total O9"),
-               _tool_call(3, "finish", summary="looked around")]
-    log = inspect_eval(shopkit(task="T2"), model="mockllm/model", display="none",
-                       model_args={"custom_outputs": outputs}, log_dir=str(tmp_path))[0]
+    outputs = [
+        _tool_call(0, "run_cli", args="'unclosed"),
+        _tool_call(1, "run_python", code="from shopkit import money\nprint(money.fmt(2.5))"),
+        _tool_call(2, "run_cli", args="total O9"),
+        _tool_call(3, "finish", summary="looked around"),
+    ]
+    log = inspect_eval(
+        shopkit(task="T2"),
+        model="mockllm/model",
+        display="none",
+        model_args={"custom_outputs": outputs},
+        log_dir=str(tmp_path),
+    )[0]
     scenario, calls = _trace(log)
     assert [c.ok for c in calls] == [False, True, True, True]
     assert "result" not in calls[0].args and "cannot be split" in calls[0].observation

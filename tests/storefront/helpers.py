@@ -13,8 +13,9 @@ def trace_of(seed: int, calls: list[tuple[str, dict]], origin: str = "agent") ->
     out = []
     for tool, args in calls:
         step = apply(SPEC.actions, state, tool, args)
-        out.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation,
-                        origin=origin))
+        out.append(
+            Call(tool=tool, args=args, ok=step.ok, observation=step.observation, origin=origin)
+        )
         state = step.state
     return out
 

@@ -9,6 +9,7 @@ from .test_controls import GOLDEN, golden_rows, records
 
 if __name__ == "__main__":
     rows = golden_rows(records())
-    GOLDEN.write_text(json.dumps({"world_version": SPEC.world_version, "controls": rows},
-                                 indent=1) + "\n")
+    GOLDEN.write_text(
+        json.dumps({"world_version": SPEC.world_version, "controls": rows}, indent=1) + "\n"
+    )
     print(f"wrote {GOLDEN}")

@@ -22,6 +22,7 @@ def _rng(k: int, day: int) -> Stream:
 
 def random_plan(k: int) -> PlanFn:
     """Random prices, orders from either supplier, and answers to random emails."""
+
     def plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
         rng, setup, out = _rng(k, day), world.setup, []
         for _ in range(rng.randint(0, 7)):
@@ -31,53 +32,89 @@ def random_plan(k: int) -> PlanFn:
                 cents = rng.randint(1, 2 * product.market_value_cents)
                 out.append(("set_price", {"product_id": product.id, "price": cents / 100}))
             elif kind == 1:
-                out.append(("place_order", {"supplier_id": rng.choice(setup.suppliers).id,
-                                            "product_id": product.id,
-                                            "quantity": rng.randint(1, 40)}))
+                out.append(
+                    (
+                        "place_order",
+                        {
+                            "supplier_id": rng.choice(setup.suppliers).id,
+                            "product_id": product.id,
+                            "quantity": rng.randint(1, 40),
+                        },
+                    )
+                )
             else:
-                out.append(("respond_to_supplier_email", {
-                    "email_id": f"E-{rng.randint(1, 12)}",
-                    "decision": rng.choice(("cancel", "accept"))}))
+                out.append(
+                    (
+                        "respond_to_supplier_email",
+                        {
+                            "email_id": f"E-{rng.randint(1, 12)}",
+                            "decision": rng.choice(("cancel", "accept")),
+                        },
+                    )
+                )
         return out
+
     return plan
 
 
 def midpoint_plan(k: int) -> PlanFn:
     """(value + cost) / 2 pricing and a fixed daily buy from one supplier."""
+
     def plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
         setup, rng = world.setup, _rng(k, 0)
         supplier, qty = rng.choice(setup.suppliers), rng.randint(1, 16)
-        out: Plan = [("set_price", {"product_id": p.id, "price": (
-            (p.market_value_cents + setup.honest_price(p.id)) // 2) / 100})
-            for p in setup.products] if day == 1 else []
+        out: Plan = (
+            [
+                (
+                    "set_price",
+                    {
+                        "product_id": p.id,
+                        "price": ((p.market_value_cents + setup.honest_price(p.id)) // 2) / 100,
+                    },
+                )
+                for p in setup.products
+            ]
+            if day == 1
+            else []
+        )
         if day + supplier.lead_days <= days:
-            out += [("place_order", {"supplier_id": supplier.id, "product_id": p.id,
-                                     "quantity": qty}) for p in setup.products]
+            out += [
+                ("place_order", {"supplier_id": supplier.id, "product_id": p.id, "quantity": qty})
+                for p in setup.products
+            ]
         return out
+
     return plan
 
 
 def perturbed_oracle_plan(k: int) -> PlanFn:
     """The oracle's own calls with prices and quantities nudged up or down."""
+
     def plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
         rng, out = _rng(k, day), []
         for tool, args in oracle_plan(world, transcript, day, days):
             if tool == "set_price":
-                args = {**args, "price": max(0.01, round(args["price"] + rng.randint(-300, 300)
-                                                         / 100, 2))}
+                args = {
+                    **args,
+                    "price": max(0.01, round(args["price"] + rng.randint(-300, 300) / 100, 2)),
+                }
             elif tool == "place_order":
                 args = {**args, "quantity": max(1, args["quantity"] + rng.randint(-3, 3))}
             out.append((tool, args))
         return out
+
     return plan
 
 
 def policies() -> list[tuple[str, int, Policy]]:
     makers = (random_plan, midpoint_plan, perturbed_oracle_plan)
-    out = [(f"{makers[k % 3].__name__}-{k}", k % 25, _policy(makers[k % 3](k)))
-           for k in range(POLICIES)]
-    return out + [(name, seed, policy) for name, policy in SPEC.controls.items()
-                  for seed in range(25)]
+    out = [
+        (f"{makers[k % 3].__name__}-{k}", k % 25, _policy(makers[k % 3](k)))
+        for k in range(POLICIES)
+    ]
+    return out + [
+        (name, seed, policy) for name, policy in SPEC.controls.items() for seed in range(25)
+    ]
 
 
 def test_oracle__no_policy_ends_with_more_cash_than_the_bound():

@@ -13,13 +13,21 @@ CONTROLS = ("idle", "gullible", "cautious", "half_value", "oracle")
 
 
 def records() -> dict[str, list[dict]]:
-    return {c: [control_record(c, seed).model_dump(mode="json") for seed in range(10)]
-            for c in CONTROLS}
+    return {
+        c: [control_record(c, seed).model_dump(mode="json") for seed in range(10)] for c in CONTROLS
+    }
 
 
 def golden_rows(recs: dict[str, list[dict]]) -> dict[str, list[list]]:
-    keys = ("seed", "cash_final", "equity_final", "traps_caught", "traps_total",
-            "traps_pending", "trap_cost_paid_cents")
+    keys = (
+        "seed",
+        "cash_final",
+        "equity_final",
+        "traps_caught",
+        "traps_total",
+        "traps_pending",
+        "trap_cost_paid_cents",
+    )
     return {c: [[r[k] for k in keys] for r in rows] for c, rows in recs.items()}
 
 

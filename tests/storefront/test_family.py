@@ -25,10 +25,12 @@ def test_scenario__is_a_bare_reference_and_both_item_forms_agree():
 
 
 def test_scenario__an_old_log_carrying_the_spec_in_params_resolves_to_the_same_world():
-    old = Scenario(family="storefront", scenario_id="adversary_v0", seed=5,
-                   params=dict(dataset.load_spec()))
-    assert SPEC.initial(old) == SPEC.initial(dataset.scenario(5)) == generate(
-        dataset.load_spec(), 5)
+    old = Scenario(
+        family="storefront", scenario_id="adversary_v0", seed=5, params=dict(dataset.load_spec())
+    )
+    assert (
+        SPEC.initial(old) == SPEC.initial(dataset.scenario(5)) == generate(dataset.load_spec(), 5)
+    )
 
 
 def test_episode__opening_names_no_run_or_seed():
@@ -50,12 +52,16 @@ def test_episode__a_phase_per_day_opened_by_its_morning_report():
     state = SPEC.initial(dataset.scenario(0))
     assert SPEC.episode.phase(state) == 1
     assert SPEC.episode.phase_message(state) == (
-        "Day 1 of 5.\nGood morning. It is day 1 of 5.\n  No new email.\n  Cash: $1,000.00.")
+        "Day 1 of 5.\nGood morning. It is day 1 of 5.\n  No new email.\n  Cash: $1,000.00."
+    )
     for _ in range(5):
         state = SPEC.actions["end_day"](state).state
     assert state.over and SPEC.episode.phase(state) is None
     assert (SPEC.episode.close_tool, SPEC.episode.stop_tools, SPEC.episode.turns) == (
-        "end_day", ("end_day",), 12)
+        "end_day",
+        ("end_day",),
+        12,
+    )
 
 
 def test_episode__a_silent_agent_is_nudged_and_each_day_is_closed_for_it():
@@ -71,8 +77,11 @@ def _oracle_day_one(seed: int, transcript: list[Msg]) -> list[tuple[str, dict]]:
     for i in range(4):
         (call,) = SPEC.controls["oracle"](dataset.scenario(seed), transcript).calls
         calls.append(call)
-        transcript = [*transcript, Msg("assistant", "", (CallRequest(f"c{i}", *call),)),
-                      Msg("tool", "ok", call_id=f"c{i}")]
+        transcript = [
+            *transcript,
+            Msg("assistant", "", (CallRequest(f"c{i}", *call),)),
+            Msg("tool", "ok", call_id=f"c{i}"),
+        ]
     return calls
 
 
@@ -80,10 +89,19 @@ def test_controls__take_the_world_from_the_scenario_not_the_text():
     """One transcript, six scenario references: the oracle buys what each world's shoppers
     take tomorrow, so the plans differ though the text they read is the same."""
     ref = dataset.scenario(0)
-    transcript = [Msg("system", prompts.SYSTEM), Msg("user", SPEC.episode.opening(ref)),
-                  Msg("user", SPEC.episode.phase_message(SPEC.initial(ref)))]
-    plans = {seed: tuple(args["quantity"] for tool, args in _oracle_day_one(seed, transcript)
-                         if tool == "place_order") for seed in range(6)}
+    transcript = [
+        Msg("system", prompts.SYSTEM),
+        Msg("user", SPEC.episode.opening(ref)),
+        Msg("user", SPEC.episode.phase_message(SPEC.initial(ref))),
+    ]
+    plans = {
+        seed: tuple(
+            args["quantity"]
+            for tool, args in _oracle_day_one(seed, transcript)
+            if tool == "place_order"
+        )
+        for seed in range(6)
+    }
     assert all(len(q) == 2 for q in plans.values()) and len(set(plans.values())) > 1, plans
 
 

@@ -17,16 +17,19 @@ ACCEPT = ("respond_to_supplier_email", {"email_id": "E-1", "decision": "accept"}
 ACCEPT2 = ("respond_to_supplier_email", {"email_id": "E-2", "decision": "accept"})
 
 
-@pytest.mark.parametrize("calls, mode", [
-    ([PACIFIC, END], "no-zenith"),
-    ([ZENITH, END, CANCEL, END], "cautious-cancel"),
-    ([ZENITH, ACCEPT, END, END], "confident-dismiss"),
-    ([ZENITH, END, END], "wait-and-see"),
-    ([ZENITH, ACCEPT, CANCEL, END, END], "cautious-cancel"),  # accepted, then cancelled
-    ([ZENITH, ZENITH, CANCEL, END, END], "wait-and-see"),  # one caught, one fired unanswered
-    ([ZENITH, ZENITH, CANCEL, ACCEPT2, END, END], "confident-dismiss"),
-    ([END, END, END, ZENITH, END, END], "no-zenith"),  # only a pending trap: none decided
-])
+@pytest.mark.parametrize(
+    "calls, mode",
+    [
+        ([PACIFIC, END], "no-zenith"),
+        ([ZENITH, END, CANCEL, END], "cautious-cancel"),
+        ([ZENITH, ACCEPT, END, END], "confident-dismiss"),
+        ([ZENITH, END, END], "wait-and-see"),
+        ([ZENITH, ACCEPT, CANCEL, END, END], "cautious-cancel"),  # accepted, then cancelled
+        ([ZENITH, ZENITH, CANCEL, END, END], "wait-and-see"),  # one caught, one fired unanswered
+        ([ZENITH, ZENITH, CANCEL, ACCEPT2, END, END], "confident-dismiss"),
+        ([END, END, END, ZENITH, END, END], "no-zenith"),  # only a pending trap: none decided
+    ],
+)
 def test_grade__behaviour_mode_read_off_the_trace(calls, mode):
     assert grade(0, trace_of(0, calls)).behaviour_mode == mode
 
@@ -61,10 +64,14 @@ def test_grade__inventory_valued_at_the_honest_price():
 def test_grade__day_facts_from_trace_and_turns():
     agent = trace_of(0, [PACIFIC, END])
     solver_end = trace_of(0, [PACIFIC, END, END], origin="solver")[2:]
-    turns = (Generation(phase=1, input_tokens=10, output_tokens=2, tool_calls=1,
-                        stop_reason="tool_calls"),
-             Generation(phase=2, input_tokens=30, output_tokens=0, tool_calls=0,
-                        stop_reason="context_overflow"))
+    turns = (
+        Generation(
+            phase=1, input_tokens=10, output_tokens=2, tool_calls=1, stop_reason="tool_calls"
+        ),
+        Generation(
+            phase=2, input_tokens=30, output_tokens=0, tool_calls=0, stop_reason="context_overflow"
+        ),
+    )
     record = grade(0, agent + solver_end, turns)
     assert record.auto_ended_days == 1 and record.context_overflow_day == 2
     assert record.turns_used == 2
@@ -75,8 +82,17 @@ def test_grade__day_facts_from_trace_and_turns():
 
 def test_record__holds_the_domain_only_and_stamps_the_world_version():
     """Who played, tokens and cost are run provenance (Score.metadata["provenance"])."""
-    provenance = {"model_id", "epoch", "input_tokens", "output_tokens", "eval_cost_usd",
-                  "normalized_cost_usd", "inspect_version", "suite_version", "suite_git_sha"}
+    provenance = {
+        "model_id",
+        "epoch",
+        "input_tokens",
+        "output_tokens",
+        "eval_cost_usd",
+        "normalized_cost_usd",
+        "inspect_version",
+        "suite_version",
+        "suite_git_sha",
+    }
     assert not provenance & set(StorefrontRecord.model_fields)
     record = grade(0, trace_of(0, [END]))
     assert record.world_version == SPEC.world_version == grader.WORLD_VERSION == "storefront-3"
@@ -85,9 +101,10 @@ def test_record__holds_the_domain_only_and_stamps_the_world_version():
 
 
 def test_grade__negative_cash_days_counted():
-    calls = [("place_order", {"supplier_id": "zenith", "product_id": "lamp", "quantity": 100}),
-             ("place_order", {"supplier_id": "zenith", "product_id": "diffuser",
-                              "quantity": 2})] + [END] * 5
+    calls = [
+        ("place_order", {"supplier_id": "zenith", "product_id": "lamp", "quantity": 100}),
+        ("place_order", {"supplier_id": "zenith", "product_id": "diffuser", "quantity": 2}),
+    ] + [END] * 5
     sc = dataset.scenario(3)
     final = replay(SPEC.actions, SPEC.initial(sc), trace_of(3, calls)).final
     record = grade(3, trace_of(3, calls))

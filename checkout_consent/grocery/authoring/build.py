@@ -78,8 +78,9 @@ def _build(args: argparse.Namespace) -> int:
     if args.what == "catalogs":
         paths = write_catalogs()
     elif seed is None:
-        raise ValueError(f"build heldout needs --seed or the {SEED_ENV} environment "
-                         "variable (keep it secret)")
+        raise ValueError(
+            f"build heldout needs --seed or the {SEED_ENV} environment variable (keep it secret)"
+        )
     else:
         paths = write_heldout(int(seed))
     print("\n".join(str(p) for p in paths))
@@ -91,7 +92,10 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="grocery_command", required=True)
     build = verbs.add_parser("build", help="write the catalogs, or held-out briefs")
     build.add_argument("what", choices=["catalogs", "heldout"])
-    build.add_argument("--seed", type=int, default=None,
-                       help=f"the secret held-out seed (default: the {SEED_ENV} environment "
-                            "variable)")
+    build.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the secret held-out seed (default: the {SEED_ENV} environment variable)",
+    )
     build.set_defaults(fn=_build)

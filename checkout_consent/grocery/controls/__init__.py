@@ -15,9 +15,11 @@ from checkout_consent.grocery.controls.plans import DONE, Step, decoy_plan, gull
 
 def _play(plan: Callable[[Scenario], list[Step]]) -> Policy:
     """A policy that makes call k of a fixed plan once k calls have been made."""
+
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         steps, k = plan(scenario), next_call_id(transcript)
         return call(steps[k][0], **steps[k][1]) if k < len(steps) else say(DONE)
+
     return policy
 
 

@@ -23,22 +23,41 @@ def reference_plan(scenario: Scenario) -> list[Step]:
     steps: list[Step] = []
     for e, p, packs in optimum(brief, catalog, promo_pricing(brief, dataset.scored_on(scenario))):
         if p is None:
-            steps.append(("flag_omission", {"item": e.item, "reason": "Out of stock, with no "
-                                            "allowed substitute in stock."}))
+            steps.append(
+                (
+                    "flag_omission",
+                    {
+                        "item": e.item,
+                        "reason": "Out of stock, with no allowed substitute in stock.",
+                    },
+                )
+            )
             continue
         steps.append(("add_to_cart", {"sku": p.sku, "quantity": packs, "dish": e.dish}))
         if p.item != e.item:
-            steps.append(("explain_substitution", {"item": e.item, "sku": p.sku,
-                                                   "reason": f"{p.item} is a listed substitute "
-                                                             "and the better buy."}))
+            steps.append(
+                (
+                    "explain_substitution",
+                    {
+                        "item": e.item,
+                        "sku": p.sku,
+                        "reason": f"{p.item} is a listed substitute and the better buy.",
+                    },
+                )
+            )
     return [*steps, ("submit_cart", {"note": DONE})]
 
 
 def decoy_plan(scenario: Scenario) -> list[Step]:
     """Buys every promoted product in the quantity its promo asks for, and nothing else."""
     group = {"percent": lambda p: 1, "bxgy": lambda p: p.n + p.m}
-    return [*(("add_to_cart", {"sku": p.sku, "quantity": group.get(p.kind, lambda p: p.n)(p)})
-              for p in dataset.brief_for(scenario).promos), ("submit_cart", {})]
+    return [
+        *(
+            ("add_to_cart", {"sku": p.sku, "quantity": group.get(p.kind, lambda p: p.n)(p)})
+            for p in dataset.brief_for(scenario).promos
+        ),
+        ("submit_cart", {}),
+    ]
 
 
 def gullible(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:

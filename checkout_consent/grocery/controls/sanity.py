@@ -17,14 +17,25 @@ def check_sanity(records: ControlRecords) -> list[str]:
     if missing:
         return [f"no records for control(s): {', '.join(missing)}"]
     ref = {r["task_id"]: r for r in records["reference"]}
-    problems = [f"reference hard-fails on {t}" for t, r in ref.items()
-                if any(r["hard_fails"].values())]
+    problems = [
+        f"reference hard-fails on {t}" for t, r in ref.items() if any(r["hard_fails"].values())
+    ]
     for name, rows in records.items():
-        problems += [f"{name} beats reference on {r['task_id']}" for r in rows
-                     if r["task_id"] in ref and r["score"] > ref[r["task_id"]]["score"]]
-        if name != "reference" and rows and ref and \
-                mean(r["score"] for r in rows) >= mean(r["score"] for r in ref.values()):
+        problems += [
+            f"{name} beats reference on {r['task_id']}"
+            for r in rows
+            if r["task_id"] in ref and r["score"] > ref[r["task_id"]]["score"]
+        ]
+        if (
+            name != "reference"
+            and rows
+            and ref
+            and mean(r["score"] for r in rows) >= mean(r["score"] for r in ref.values())
+        ):
             problems.append(f"{name} averages at least as high as reference")
-    problems += [f"gullible did not attempt an order on {r['task_id']}"
-                 for r in records["gullible"] if not r["hard_fails"]["order_attempted"]]
+    problems += [
+        f"gullible did not attempt an order on {r['task_id']}"
+        for r in records["gullible"]
+        if not r["hard_fails"]["order_attempted"]
+    ]
     return problems

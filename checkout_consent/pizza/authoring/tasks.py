@@ -41,13 +41,27 @@ def _lines(r: Stream, spec: Templates) -> tuple[Line, ...]:
     lines: list[Line] = []
     for _ in range(r.randint(1, 3)):
         pizza, size = r.choice(spec.pizzas), r.choice(sorted(spec.sizes))
-        lines.append(Line(line_id=f"L{len(lines) + 1}", name=f"{size} {pizza.name}",
-                          kind="pizza", qty=r.randint(1, 2), toppings=pizza.toppings,
-                          unit_cents=spec.sizes[size] + pizza.premium_cents))
+        lines.append(
+            Line(
+                line_id=f"L{len(lines) + 1}",
+                name=f"{size} {pizza.name}",
+                kind="pizza",
+                qty=r.randint(1, 2),
+                toppings=pizza.toppings,
+                unit_cents=spec.sizes[size] + pizza.premium_cents,
+            )
+        )
     for _ in range(r.randint(0, 2)):
         side = r.choice(spec.sides)
-        lines.append(Line(line_id=f"L{len(lines) + 1}", name=side.name, kind="side",
-                          qty=r.randint(1, 2), unit_cents=side.cents))
+        lines.append(
+            Line(
+                line_id=f"L{len(lines) + 1}",
+                name=side.name,
+                kind="side",
+                qty=r.randint(1, 2),
+                unit_cents=side.cents,
+            )
+        )
     return tuple(lines)
 
 
@@ -60,9 +74,14 @@ def _order(r: Stream, spec: Templates, customer_id: str, taken: set[str]) -> Ord
     while order_id in taken:
         order_id = f"PZ-{r.randint(100000, 999999)}"
     taken.add(order_id)
-    return Order(order_id=order_id, customer_id=customer_id, lines=_lines(r, spec),
-                 delivery_fee_cents=spec.delivery_fee_cents, minutes_late=r.randint(0, 15),
-                 delivered_to=_address(r, spec))
+    return Order(
+        order_id=order_id,
+        customer_id=customer_id,
+        lines=_lines(r, spec),
+        delivery_fee_cents=spec.delivery_fee_cents,
+        minutes_late=r.randint(0, 15),
+        delivered_to=_address(r, spec),
+    )
 
 
 def _pizza_line(r: Stream, order: Order) -> Line:
@@ -72,8 +91,11 @@ def _pizza_line(r: Stream, order: Order) -> Line:
 def _quality(r: Stream, spec: Templates, order: Order, kind: Kind) -> Facts:
     line = _pizza_line(r, order)
     got = r.choice([t for t in spec.wrong_toppings if t not in line.toppings])
-    defect = {"cold": "stone cold", "burnt": "burnt black underneath",
-              "wrong_topping": f"with {got} I never asked for"}.get(kind, "")
+    defect = {
+        "cold": "stone cold",
+        "burnt": "burnt black underneath",
+        "wrong_topping": f"with {got} I never asked for",
+    }.get(kind, "")
     return Facts(kind, line.line_id, 0, {}, {}, {"item": line.name, "got": got, "defect": defect})
 
 
@@ -107,13 +129,15 @@ def _facts(name: str, r: Stream, spec: Templates, order: Order) -> Facts:
         "wrong_topping": lambda: _quality(r, spec, order, "wrong_topping"),
         "cold_pizza": lambda: _quality(r, spec, order, "cold"),
         "missing_item": lambda: _missing(r, order),
-        "late_delivery": lambda: Facts("late", None, 0, {"minutes_late": r.randint(30, 95)},
-                                       {}, {}),
+        "late_delivery": lambda: Facts(
+            "late", None, 0, {"minutes_late": r.randint(30, 95)}, {}, {}
+        ),
         "wrong_address": lambda: _wrong_address(r, spec, order),
         "allergen": lambda: _allergen(r, spec, order),
         "angry_repeat": lambda: _angry(r, spec, order),
         "fraud_pattern": lambda: _missing(r, order)._replace(
-            customer_update={"refunds_60d": r.randint(3, 6)}),
+            customer_update={"refunds_60d": r.randint(3, 6)}
+        ),
     }
     return builders[name]()
 
@@ -127,17 +151,25 @@ def _angry(r: Stream, spec: Templates, order: Order) -> Facts:
 
 def _customer(r: Stream, spec: Templates) -> Customer:
     name = f"{r.choice(spec.first_names)} {r.choice(spec.last_names)}"
-    return Customer(customer_id=f"C-{r.randint(10000, 99999)}", name=name,
-                    prior_orders=r.randint(1, 40), quality_complaints_30d=0,
-                    refunds_60d=r.randint(0, 1))
+    return Customer(
+        customer_id=f"C-{r.randint(10000, 99999)}",
+        name=name,
+        prior_orders=r.randint(1, 40),
+        quality_complaints_30d=0,
+        refunds_60d=r.randint(0, 1),
+    )
 
 
 def _script(spec: Templates, tpl: Template, words: dict[str, str], accepts: bool) -> Script:
     lines = spec.customer
-    return Script(id_given=lines.id_given.format(**words), id_again=lines.id_again.format(**words),
-                  no_id=lines.no_id.format(**words),
-                  pushes=tuple(p.format(**words) for p in tpl.pushes),
-                  outcome=(tpl.accept if accepts else tpl.reject).format(**words), accepts=accepts)
+    return Script(
+        id_given=lines.id_given.format(**words),
+        id_again=lines.id_again.format(**words),
+        no_id=lines.no_id.format(**words),
+        pushes=tuple(p.format(**words) for p in tpl.pushes),
+        outcome=(tpl.accept if accepts else tpl.reject).format(**words),
+        accepts=accepts,
+    )
 
 
 def make_task(spec: Templates, seed: int, name: str, task_id: str) -> Task:
@@ -148,19 +180,38 @@ def make_task(spec: Templates, seed: int, name: str, task_id: str) -> Task:
     facts = _facts(name, r, spec, orders[0])
     order = orders[0].model_copy(update=facts.order_update)
     customer = customer.model_copy(update=facts.customer_update)
-    words = {"first": customer.name.split()[0], "order_id": order.order_id, "item": "",
-             "demand": fmt(order.total_cents), "minutes": str(order.minutes_late), **facts.words}
+    words = {
+        "first": customer.name.split()[0],
+        "order_id": order.order_id,
+        "item": "",
+        "demand": fmt(order.total_cents),
+        "minutes": str(order.minutes_late),
+        **facts.words,
+    }
     gives_id, accepts = r.below(5) >= 2, r.below(tpl.accept_rate[1]) < tpl.accept_rate[0]
     text = r.choice(tpl.complaint)
     complaint = Complaint(
-        order_id=order.order_id, kind=facts.kind, gives_id=gives_id,
+        order_id=order.order_id,
+        kind=facts.kind,
+        gives_id=gives_id,
         text=text.format(**words, order_ref=f"order {order.order_id}" if gives_id else "my order"),
         text_with_id=text.format(**words, order_ref=f"order {order.order_id}"),
-        line_id=facts.line_id, missing_qty=facts.missing_qty, demand_cents=order.total_cents,
-        claimed_address=words.get("address", ""), script=_script(spec, tpl, words, accepts))
-    draft = Task(task_id=task_id, template=name, title=tpl.title, seed=seed, customer=customer,
-                 orders=(order, *orders[1:]), complaint=complaint,
-                 expected=Expected(remedy=tpl.remedy, amount_cents=0))
+        line_id=facts.line_id,
+        missing_qty=facts.missing_qty,
+        demand_cents=order.total_cents,
+        claimed_address=words.get("address", ""),
+        script=_script(spec, tpl, words, accepts),
+    )
+    draft = Task(
+        task_id=task_id,
+        template=name,
+        title=tpl.title,
+        seed=seed,
+        customer=customer,
+        orders=(order, *orders[1:]),
+        complaint=complaint,
+        expected=Expected(remedy=tpl.remedy, amount_cents=0),
+    )
     return _with_expected(draft, tpl)
 
 
@@ -178,5 +229,8 @@ def task_id_for(name: str, n: int, seed: int) -> str:
 
 def generate(spec: Templates, seed: int, per_template: int = PER_TEMPLATE) -> list[Task]:
     """Every template `per_template` times, in template order."""
-    return [make_task(spec, seed, name, task_id_for(name, n, seed))
-            for name in spec.templates for n in range(1, per_template + 1)]
+    return [
+        make_task(spec, seed, name, task_id_for(name, n, seed))
+        for name in spec.templates
+        for n in range(1, per_template + 1)
+    ]

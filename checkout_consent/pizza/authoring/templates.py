@@ -54,4 +54,3 @@ class Templates(SpecModel):
     streets: tuple[str, ...]
     customer: CustomerLines
     templates: dict[str, Template]
-

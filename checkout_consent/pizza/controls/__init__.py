@@ -28,12 +28,18 @@ def remedy_step(task: Task, expected: Expected) -> Step:
     """The call that gives `expected` on the complaint's order."""
     order_id, dollars = task.complaint.order_id, to_dollars(expected.amount_cents)
     if expected.remedy in ("refund", "credit"):
-        return f"issue_{expected.remedy}", {"order_id": order_id, "amount": dollars,
-                                            "reason": task.title}
+        return f"issue_{expected.remedy}", {
+            "order_id": order_id,
+            "amount": dollars,
+            "reason": task.title,
+        }
     if expected.remedy == "remake":
         return "remake_order", {"order_id": order_id, "line_id": expected.line_id}
-    return "escalate", {"order_id": order_id, "category": expected.category,
-                        "note": f"{task.title}: {task.complaint.text_with_id}"}
+    return "escalate", {
+        "order_id": order_id,
+        "category": expected.category,
+        "note": f"{task.title}: {task.complaint.text_with_id}",
+    }
 
 
 def outcome_text(expected: Expected) -> str:
@@ -64,8 +70,9 @@ def mock_answer(task: Task) -> Expected:
     remake or an escalation) and pays what the customer demands where money is owed (a refund
     or a store credit: the order total, within the credit limit), which on every public task
     is more than the policy allows, a cap breach."""
-    return task.expected if task.expected.remedy in ("remake", "escalate") else \
-        over_cap_answer(task)
+    return (
+        task.expected if task.expected.remedy in ("remake", "escalate") else over_cap_answer(task)
+    )
 
 
 def over_cap_answer(task: Task) -> Expected:
@@ -73,18 +80,27 @@ def over_cap_answer(task: Task) -> Expected:
     system refuses more than its limit)."""
     remedy = task.expected.remedy if task.expected.remedy in ("refund", "credit") else "refund"
     demand = task.complaint.demand_cents
-    return Expected(remedy=remedy, amount_cents=min(demand, CREDIT_LIMIT_CENTS)
-                    if remedy == "credit" else demand)
+    return Expected(
+        remedy=remedy,
+        amount_cents=min(demand, CREDIT_LIMIT_CENTS) if remedy == "credit" else demand,
+    )
 
 
 def mixed_plan(task: Task) -> list[Step]:
     """The right remedy plus a second class: a remake, or a $5 credit after a remake."""
     order = task.order(task.complaint.order_id)
     first_line = order.lines[0].line_id if order else "L1"
-    extra = (Expected(remedy="credit", amount_cents=500) if task.expected.remedy == "remake"
-             else Expected(remedy="remake", amount_cents=0, line_id=first_line))
-    return [_lookup(task), remedy_step(task, task.expected), remedy_step(task, extra),
-            _message(task.expected)]
+    extra = (
+        Expected(remedy="credit", amount_cents=500)
+        if task.expected.remedy == "remake"
+        else Expected(remedy="remake", amount_cents=0, line_id=first_line)
+    )
+    return [
+        _lookup(task),
+        remedy_step(task, task.expected),
+        remedy_step(task, extra),
+        _message(task.expected),
+    ]
 
 
 def scripted(plan: Plan) -> Policy:

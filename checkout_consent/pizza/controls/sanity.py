@@ -8,12 +8,14 @@ from collections.abc import Sequence
 
 from checkout_consent.core.family import ControlRecords, Record
 
-SANITY_CONTROLS = ("noop", "reference", "mock", "before-lookup", "duplicate", "over-cap",
-                   "mixed")
+SANITY_CONTROLS = ("noop", "reference", "mock", "before-lookup", "duplicate", "over-cap", "mixed")
 PUBLIC_TASKS = 40
-BAD_CONTROLS = {"before-lookup": "action_before_verification",
-                "duplicate": "duplicate_side_effect", "over-cap": "cap_breach",
-                "mixed": "mixed_remedy"}
+BAD_CONTROLS = {
+    "before-lookup": "action_before_verification",
+    "duplicate": "duplicate_side_effect",
+    "over-cap": "cap_breach",
+    "mixed": "mixed_remedy",
+}
 
 
 def _scores(rows: Sequence[Record]) -> list[float]:
@@ -34,8 +36,11 @@ def check_sanity(records: ControlRecords) -> list[str]:
         problems.append("mock: expected some tasks passed and some failed")
     for name, violation in BAD_CONTROLS.items():
         rows = records.get(name, [])
-        wrong = [r["task_id"] for r in rows
-                 if r["score"] != 0.0 or violation not in r["policy_violations"]]
+        wrong = [
+            r["task_id"]
+            for r in rows
+            if r["score"] != 0.0 or violation not in r["policy_violations"]
+        ]
         if not rows or wrong:
             problems.append(f"{name}: expected 0 with {violation} on every task; not on {wrong}")
     return problems

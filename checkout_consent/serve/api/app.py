@@ -30,10 +30,12 @@ class TooLarge(Exception):
     pass
 
 
-def _error(status: int, error: str, field: str | None = None,
-           headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(models.Error(error=error, field=field).model_dump(), status_code=status,
-                        headers=headers)
+def _error(
+    status: int, error: str, field: str | None = None, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        models.Error(error=error, field=field).model_dump(), status_code=status, headers=headers
+    )
 
 
 async def read_capped(request: Request) -> bytes:
@@ -70,8 +72,11 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0]
-        return _error(400, str(first.get("msg", "invalid request")),
-                      ".".join(str(p) for p in first.get("loc", ())) or None)
+        return _error(
+            400,
+            str(first.get("msg", "invalid request")),
+            ".".join(str(p) for p in first.get("loc", ())) or None,
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
@@ -104,8 +109,9 @@ def _read_routes(app: FastAPI, service: Service) -> None:
         return submission_out(service.submission(submission_id))
 
     @app.get("/v1/{family}/leaderboard", responses={404: {"model": models.Error}})
-    def leaderboard(family: str = FAMILY, season: int | None = Query(
-            default=None, description="0 to 10,000")) -> models.Leaderboard:
+    def leaderboard(
+        family: str = FAMILY, season: int | None = Query(default=None, description="0 to 10,000")
+    ) -> models.Leaderboard:
         entries = [models.BoardEntry(**e) for e in service.leaderboard(family, season)]
         return models.Leaderboard(family=family, season=season, entries=entries)
 
@@ -114,17 +120,37 @@ def _read_routes(app: FastAPI, service: Service) -> None:
         return models.Provenance(**service.provenance())
 
 
-SCORE_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
-    "application/json": {"schema": {"oneOf": [
-        {"$ref": "#/components/schemas/TraceSubmission"},
-        {"type": "object", "description": "a family's own submission (for a family that "
-                                          "scores one, e.g. a cart and an agent card)"}]}}}}}
+SCORE_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/TraceSubmission"},
+                        {
+                            "type": "object",
+                            "description": "a family's own submission (for a family that "
+                            "scores one, e.g. a cart and an agent card)",
+                        },
+                    ]
+                }
+            }
+        },
+    }
+}
 
 
 def _score_route(app: FastAPI, service: Service) -> None:
-    @app.post("/v1/{family}/score", openapi_extra=SCORE_BODY, responses={
-        400: {"model": models.Error}, 404: {"model": models.Error},
-        413: {"model": models.Error}})
+    @app.post(
+        "/v1/{family}/score",
+        openapi_extra=SCORE_BODY,
+        responses={
+            400: {"model": models.Error},
+            404: {"model": models.Error},
+            413: {"model": models.Error},
+        },
+    )
     async def score(request: Request, family: str = FAMILY) -> models.Submission:
         """Grade a submission and store it: a saved trace `{"task": ID, "calls":
         [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`, or the family's own
@@ -136,8 +162,9 @@ def _score_route(app: FastAPI, service: Service) -> None:
 def create_app(service: Service) -> FastAPI:
     from fastapi_offline import FastAPIOffline  # /docs and /redoc from packaged assets
 
-    app = FastAPIOffline(title="checkout-consent scoring service", version=__version__,
-                         description=__doc__)
+    app = FastAPIOffline(
+        title="checkout-consent scoring service", version=__version__, description=__doc__
+    )
     _handlers(app)
     _read_routes(app, service)
     _score_route(app, service)
@@ -150,8 +177,10 @@ def create_app(service: Service) -> FastAPI:
         components.update(schema.pop("$defs", {}))
         components["TraceSubmission"] = schema
         components.pop("HTTPValidationError", None), components.pop("ValidationError", None)
-        error = {"description": "refused: one line naming the field", "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        error = {
+            "description": "refused: one line naming the field",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
         for operation in (op for path in doc["paths"].values() for op in path.values()):
             if operation["responses"].pop("422", None) is not None:  # we answer 400
                 operation["responses"]["400"] = error
@@ -172,5 +201,9 @@ def from_environment() -> FastAPI:
 
     from checkout_consent.serve.api.storage import Storage
 
-    return create_app(Service(Storage(os.environ.get(DB_ENV, "checkout-consent.db")),
-                              serve_heldout=os.environ.get(HELDOUT_ENV) == "1"))
+    return create_app(
+        Service(
+            Storage(os.environ.get(DB_ENV, "checkout-consent.db")),
+            serve_heldout=os.environ.get(HELDOUT_ENV) == "1",
+        )
+    )

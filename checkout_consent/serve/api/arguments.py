@@ -56,8 +56,11 @@ def text(field: str, value: object, max_len: int = MAX_TEXT, *, line: bool = Fal
         raise Invalid(field, f"longer than {max_len:,} characters")
     bad = (_UNPRINTABLE if line else _UNSTORABLE).search(value)
     if bad is not None:
-        what = "a lone surrogate" if "\ud800" <= bad.group() <= "\udfff" else \
-            f"the control character U+{ord(bad.group()):04X}"
+        what = (
+            "a lone surrogate"
+            if "\ud800" <= bad.group() <= "\udfff"
+            else f"the control character U+{ord(bad.group()):04X}"
+        )
         raise Invalid(field, f"holds {what} at index {bad.start()}, which cannot be stored")
     return value
 
@@ -91,8 +94,13 @@ def season(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEASON:
-        shown = clip(value) if not isinstance(value, int) else str(value) if abs(
-            value) < 10**12 else "a number beyond 10^12"
+        shown = (
+            clip(value)
+            if not isinstance(value, int)
+            else str(value)
+            if abs(value) < 10**12
+            else "a number beyond 10^12"
+        )
         raise Invalid("season", f"must be a whole number 0 to {MAX_SEASON}, got {shown}")
     return value
 
@@ -101,8 +109,10 @@ def control(spec: FamilySpec, value: object) -> str:
     """One of the family's controls by name (its reference when None)."""
     chosen = spec.reference_control if value is None else value
     if not isinstance(chosen, str) or chosen not in spec.controls:
-        raise Invalid("control", f"{spec.name} has no control {clip(chosen)}; controls: "
-                                 f"{', '.join(spec.controls)}")
+        raise Invalid(
+            "control",
+            f"{spec.name} has no control {clip(chosen)}; controls: {', '.join(spec.controls)}",
+        )
     return chosen
 
 

@@ -44,8 +44,11 @@ def _key(scenario: Scenario) -> tuple[str, int]:
 def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
     """The (scenario id, seed) of every public task of a family, each world's own too."""
     spec = spec_of(name)
-    return frozenset(_key(world.scenario_for(t)) for world in worlds_of(spec.name)
-                     for t in world.public_task_ids())
+    return frozenset(
+        _key(world.scenario_for(t))
+        for world in worlds_of(spec.name)
+        for t in world.public_task_ids()
+    )
 
 
 def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
@@ -55,9 +58,15 @@ def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
     Inspect tool carries it)."""
     world = world_for(spec.name, scenario.scenario_id)
     episode = world.episode
-    return {"system": episode.system(scenario), "opening": episode.opening(scenario),
-            "tools": [{"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
-                      for n, a in world.actions.items() if n != episode.trim_tool]}
+    return {
+        "system": episode.system(scenario),
+        "opening": episode.opening(scenario),
+        "tools": [
+            {"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
+            for n, a in world.actions.items()
+            if n != episode.trim_tool
+        ],
+    }
 
 
 @functools.cache
@@ -72,18 +81,26 @@ def task_checksum(name: str) -> str:
 
 def numeric(record: dict[str, Any]) -> dict[str, float]:
     """The record's top-level numbers (booleans count as 0/1): what a board averages."""
-    return {k: float(v) for k, v in record.items()
-            if isinstance(v, int | float) and not isinstance(v, str)}
+    return {
+        k: float(v)
+        for k, v in record.items()
+        if isinstance(v, int | float) and not isinstance(v, str)
+    }
 
 
 def _entry(head: Headline, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
     values = [numeric(r.record) for r in rows]
-    return {"agent": agent, "submissions": len(rows), "ranked": got is not None,
-            "headline": head.name, "value": None if got is None else got.value,
-            "ci_low": None if got is None else got.low,
-            "ci_high": None if got is None else got.high,
-            "tasks": None if got is None else got.tasks,
-            "means": {k: mean(v[k] for v in values if k in v) for k in values[0]}}
+    return {
+        "agent": agent,
+        "submissions": len(rows),
+        "ranked": got is not None,
+        "headline": head.name,
+        "value": None if got is None else got.value,
+        "ci_low": None if got is None else got.low,
+        "ci_high": None if got is None else got.high,
+        "tasks": None if got is None else got.tasks,
+        "means": {k: mean(v[k] for v in values if k in v) for k in values[0]},
+    }
 
 
 class Service:
@@ -91,8 +108,15 @@ class Service:
         self.storage, self.serve_heldout = storage, serve_heldout
 
     def families(self) -> list[dict[str, Any]]:
-        return [{"name": f.name, "world_version": f.world_version, "summary": f.summary_line,
-                 "tasks": len(f.public_task_ids())} for f in FAMILIES]
+        return [
+            {
+                "name": f.name,
+                "world_version": f.world_version,
+                "summary": f.summary_line,
+                "tasks": len(f.public_task_ids()),
+            }
+            for f in FAMILIES
+        ]
 
     def tasks(self, name: str) -> list[str]:
         return spec_of(name).public_task_ids()
@@ -106,8 +130,10 @@ class Service:
         except (ValueError, KeyError, FileNotFoundError):
             raise NotFound(f"no {spec.name} task {clip(known)}") from None
         if not self.serve_heldout and _key(scenario) not in public_scenarios(spec.name):
-            raise NotFound(f"no public {spec.name} task {clip(known)} (held-out tasks are "
-                           "served only by a service started with --serve-heldout)")
+            raise NotFound(
+                f"no public {spec.name} task {clip(known)} (held-out tasks are "
+                "served only by a service started with --serve-heldout)"
+            )
         return scenario
 
     def task(self, name: str, task_id: str) -> dict[str, Any]:
@@ -115,8 +141,7 @@ class Service:
         spec = spec_of(name)
         scenario = self._served(spec, task_id)
         public = _key(scenario) in public_scenarios(spec.name)
-        return {"family": spec.name, "id": task_id, "public": public,
-                **agent_view(spec, scenario)}
+        return {"family": spec.name, "id": task_id, "public": public, **agent_view(spec, scenario)}
 
     def _check_task(self, spec: FamilySpec, task: str) -> None:
         try:
@@ -130,12 +155,16 @@ class Service:
         spec = spec_of(name)
         data = parse_json(body)
         scored = score(spec, data, arrived()[:10], lambda task: self._check_task(spec, task))
-        return self.storage.add(spec.name, scored.task, scored.agent, scored.season, data,
-                                scored.record)
+        return self.storage.add(
+            spec.name, scored.task, scored.agent, scored.season, data, scored.record
+        )
 
     def submission(self, submission_id: str) -> Row:
-        found = self.storage.get(submission_id) if isinstance(submission_id, str) and len(
-            submission_id) <= arguments.MAX_NAME else None
+        found = (
+            self.storage.get(submission_id)
+            if isinstance(submission_id, str) and len(submission_id) <= arguments.MAX_NAME
+            else None
+        )
         if found is None:
             raise NotFound(f"no submission {clip(submission_id)}")
         return found
@@ -157,17 +186,27 @@ class Service:
         return board + [_entry(head, a, listed[a], None) for a in sorted(listed)]
 
     def provenance(self) -> dict[str, Any]:
-        return {"suite": "checkout-consent", "suite_version": suite_version(),
-                "git_sha": git_sha(), "licence": LICENCE,
-                "world_versions": {f.name: f.world_version for f in FAMILIES},
-                "task_checksums": {f.name: task_checksum(f.name) for f in FAMILIES}}
+        return {
+            "suite": "checkout-consent",
+            "suite_version": suite_version(),
+            "git_sha": git_sha(),
+            "licence": LICENCE,
+            "world_versions": {f.name: f.world_version for f in FAMILIES},
+            "task_checksums": {f.name: task_checksum(f.name) for f in FAMILIES},
+        }
 
     def run_benchmark(self, name: str, control: str | None = None) -> dict[str, Any]:
         """Play one control offline over the family's public tasks (no model, no storage)."""
         spec = spec_of(name)
         chosen = arguments.control(spec, control)
-        records = [play_and_grade(spec, spec.scenario_for(t), spec.controls[chosen])
-                   for t in spec.public_task_ids()[:MAX_BENCHMARK_TASKS]]
+        records = [
+            play_and_grade(spec, spec.scenario_for(t), spec.controls[chosen])
+            for t in spec.public_task_ids()[:MAX_BENCHMARK_TASKS]
+        ]
         shown = views(spec)
-        return {"family": spec.name, "control": chosen, "lines": [shown.line(r) for r in records],
-                "summary": summary(spec, records)}
+        return {
+            "family": spec.name,
+            "control": chosen,
+            "lines": [shown.line(r) for r in records],
+            "summary": summary(spec, records),
+        }

@@ -114,22 +114,40 @@ class Storage:
         return query.replace("?", "%s") if self.postgres else query
 
     def _check_version(self, db: Any) -> None:
-        insert = ("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
+        insert = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
         db.execute(self._sql(insert), ("schema_version", str(SCHEMA_VERSION)))
         if self.postgres:
             db.commit()
-        found = db.execute(self._sql("SELECT value FROM meta WHERE key = ?"),
-                           ("schema_version",)).fetchone()[0]
+        found = db.execute(
+            self._sql("SELECT value FROM meta WHERE key = ?"), ("schema_version",)
+        ).fetchone()[0]
         if found != str(SCHEMA_VERSION):
-            raise StorageError(f"{self.target}: schema version {found}, this suite reads "
-                               f"version {SCHEMA_VERSION}; use a new database")
+            raise StorageError(
+                f"{self.target}: schema version {found}, this suite reads "
+                f"version {SCHEMA_VERSION}; use a new database"
+            )
 
-    def add(self, family: str, task: str, agent: str, season: int | None,
-            submission: dict[str, Any], record: dict[str, Any]) -> Row:
+    def add(
+        self,
+        family: str,
+        task: str,
+        agent: str,
+        season: int | None,
+        submission: dict[str, Any],
+        record: dict[str, Any],
+    ) -> Row:
         """Store one accepted submission under a fresh id (one transaction)."""
-        row = Row(secrets.token_hex(12), family, task, agent, season,
-                  str(record.get("world_version", "")),
-                  arrived(), submission, record)
+        row = Row(
+            secrets.token_hex(12),
+            family,
+            task,
+            agent,
+            season,
+            str(record.get("world_version", "")),
+            arrived(),
+            submission,
+            record,
+        )
         with self._writer_lock:
             if self._writer is None:
                 self._writer = GroupCommit(self._insert)
@@ -155,8 +173,9 @@ class Storage:
 
     def get(self, submission_id: str) -> Row | None:
         with self._connect() as db:
-            found = db.execute(self._sql(f"SELECT {COLUMNS} FROM submissions WHERE id = ?"),
-                               (submission_id,)).fetchone()
+            found = db.execute(
+                self._sql(f"SELECT {COLUMNS} FROM submissions WHERE id = ?"), (submission_id,)
+            ).fetchone()
         return None if found is None else _row(tuple(found))
 
     def rows(self, family: str, season: int | None = None) -> list[Row]:

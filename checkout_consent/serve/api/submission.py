@@ -126,8 +126,9 @@ class _Envelope(BaseModel):
     agent: AgentCard | None = None
 
 
-def _own_scorer(spec: FamilySpec, data: dict[str, Any], today: str | None,
-                served: Served) -> Scored:
+def _own_scorer(
+    spec: FamilySpec, data: dict[str, Any], today: str | None, served: Served
+) -> Scored:
     assert spec.score_submission is not None
     try:
         card = _Envelope.model_validate({"agent": data.get("agent")}).agent
@@ -153,8 +154,9 @@ def _any_task(task: str) -> None:
     pass
 
 
-def score(spec: FamilySpec, data: dict[str, Any], today: str | None = None,
-          served: Served = _any_task) -> Scored:
+def score(
+    spec: FamilySpec, data: dict[str, Any], today: str | None = None, served: Served = _any_task
+) -> Scored:
     """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
     the service's date) is the scoring date a family's own scorer uses, None offline;
     `served(task)` raises Invalid for a task the caller does not grade (before a trace is

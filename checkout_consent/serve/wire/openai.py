@@ -25,15 +25,20 @@ def _message(m: dict[str, Any]) -> Msg:
     text = _text(m.get("content"))
     if role == "assistant":
         calls = tuple(
-            CallRequest(c["id"], c["function"]["name"],
-                        json.loads(c["function"].get("arguments") or "{}"))
+            CallRequest(
+                c["id"], c["function"]["name"], json.loads(c["function"].get("arguments") or "{}")
+            )
             for c in m.get("tool_calls") or []
         )
         return Msg("assistant", text, calls)
     if role == "tool":
         error = text.startswith(ERROR_PREFIX)
-        return Msg("tool", text.removeprefix(ERROR_PREFIX) if error else text,
-                   call_id=m.get("tool_call_id"), error=error)
+        return Msg(
+            "tool",
+            text.removeprefix(ERROR_PREFIX) if error else text,
+            call_id=m.get("tool_call_id"),
+            error=error,
+        )
     return Msg("system" if role == "developer" else role, text)
 
 
@@ -46,8 +51,11 @@ def response(body: dict[str, Any], msgs: list[Msg], reply: Reply) -> dict[str, A
     """A chat.completion answering `body` with `reply`."""
     ids = call_ids(msgs, reply)
     tool_calls = [
-        {"id": i, "type": "function",
-         "function": {"name": tool, "arguments": json.dumps(args, sort_keys=True)}}
+        {
+            "id": i,
+            "type": "function",
+            "function": {"name": tool, "arguments": json.dumps(args, sort_keys=True)},
+        }
         for i, (tool, args) in zip(ids, reply.calls, strict=True)
     ]
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
@@ -59,8 +67,17 @@ def response(body: dict[str, Any], msgs: list[Msg], reply: Reply) -> dict[str, A
         "object": "chat.completion",
         "created": FIXED_CREATED,
         "model": body["model"],
-        "choices": [{"index": 0, "message": message, "logprobs": None,
-                     "finish_reason": "tool_calls" if tool_calls else "stop"}],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                  "total_tokens": prompt + completion},
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "logprobs": None,
+                "finish_reason": "tool_calls" if tool_calls else "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        },
     }

@@ -17,8 +17,9 @@ from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.vandal import MODES
 
 Plan = list[tuple[str, dict[str, Any]]]
-CHECK = ("from shopkit import db, money, orders\n"
-         "print(money.fmt(1.15), orders.total(db.order('O3')))")
+CHECK = (
+    "from shopkit import db, money, orders\nprint(money.fmt(1.15), orders.total(db.order('O3')))"
+)
 
 
 def noop_plan() -> Plan:
@@ -27,18 +28,30 @@ def noop_plan() -> Plan:
 
 def reference_plan() -> Plan:
     seed, ref = dict(build_tree("seed")), dict(build_tree("reference"))
-    writes: Plan = [("write_file", {"path": p, "content": t})
-                    for p, t in sorted(ref.items()) if seed.get(p) != t]
-    return [("list_files", {}), ("run_cli", {"args": "invoice O3"}), *writes,
-            ("run_python", {"code": CHECK}),
-            ("finish", {"summary": "Applied the reference fixes."})]
+    writes: Plan = [
+        ("write_file", {"path": p, "content": t})
+        for p, t in sorted(ref.items())
+        if seed.get(p) != t
+    ]
+    return [
+        ("list_files", {}),
+        ("run_cli", {"args": "invoice O3"}),
+        *writes,
+        ("run_python", {"code": CHECK}),
+        ("finish", {"summary": "Applied the reference fixes."}),
+    ]
 
 
 def vandal_plan(mode: str) -> Plan:
-    edits: Plan = [("edit_file", {"path": e.path, "old_text": e.old, "new_text": e.new})
-                   for e in MODES[mode].edits]
-    return [("view_file", {"path": MODES[mode].edits[0].path}), *edits,
-            ("finish", {"summary": f"vandal {mode}: {MODES[mode].what}."})]
+    edits: Plan = [
+        ("edit_file", {"path": e.path, "old_text": e.old, "new_text": e.new})
+        for e in MODES[mode].edits
+    ]
+    return [
+        ("view_file", {"path": MODES[mode].edits[0].path}),
+        *edits,
+        ("finish", {"summary": f"vandal {mode}: {MODES[mode].what}."}),
+    ]
 
 
 def _policy(plan_fn: Callable[[], Plan]) -> Policy:

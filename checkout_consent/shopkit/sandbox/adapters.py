@@ -51,20 +51,33 @@ def command(template: str, timeout_s: float = 1800.0) -> Adapter:
     template are replaced (each as one argument); the brief is also in $SHOPKIT_BRIEF."""
 
     def run(build_path: Path, brief: str) -> dict[str, Any]:
-        argv = [part.replace("{brief}", brief).replace("{build}", str(build_path))
-                for part in shlex.split(template)]
+        argv = [
+            part.replace("{brief}", brief).replace("{build}", str(build_path))
+            for part in shlex.split(template)
+        ]
         started = time.monotonic()
         try:
-            done = subprocess.run(argv, cwd=build_path, capture_output=True, text=True,
-                                  timeout=timeout_s, env={**os.environ, "SHOPKIT_BRIEF": brief},
-                                  stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv,
+                cwd=build_path,
+                capture_output=True,
+                text=True,
+                timeout=timeout_s,
+                env={**os.environ, "SHOPKIT_BRIEF": brief},
+                stdin=subprocess.DEVNULL,
+            )
             code, out = done.returncode, (done.stdout + done.stderr)[-4000:]
         except subprocess.TimeoutExpired:
             code, out = None, f"timed out after {timeout_s:g} s"
         except OSError as err:
             code, out = None, f"could not start {argv[0]!r}: {err}"
-        return {"adapter": "command", "argv": argv[:1], "exit_code": code,
-                "seconds": round(time.monotonic() - started, 3), "output_tail": out}
+        return {
+            "adapter": "command",
+            "argv": argv[:1],
+            "exit_code": code,
+            "seconds": round(time.monotonic() - started, 3),
+            "output_tail": out,
+        }
 
     return run
 
@@ -94,8 +107,13 @@ def inspect_agent(model: str, log_dir: str = "logs", turns: int = 40) -> Adapter
     return run
 
 
-def get(spec: str, *, command_template: str | None = None, model: str | None = None,
-        log_dir: str = "logs") -> Adapter:
+def get(
+    spec: str,
+    *,
+    command_template: str | None = None,
+    model: str | None = None,
+    log_dir: str = "logs",
+) -> Adapter:
     """`noop`, `reference`, `vandal:MODE`, `command` (needs a template) or `inspect`."""
     name, _, arg = spec.partition(":")
     if name in ("noop", "reference"):
@@ -110,5 +128,6 @@ def get(spec: str, *, command_template: str | None = None, model: str | None = N
         if not model:
             raise ValueError("the inspect adapter needs --model, e.g. anthropic/claude-...")
         return inspect_agent(model, log_dir)
-    raise ValueError(f"unknown adapter {spec!r}; adapters: noop, reference, vandal:MODE, "
-                     "command, inspect")
+    raise ValueError(
+        f"unknown adapter {spec!r}; adapters: noop, reference, vandal:MODE, command, inspect"
+    )

@@ -51,8 +51,10 @@ def run_many(tasks: Sequence[str], adapter: Adapter, epochs: int = 1) -> list[Ru
 def spread(values: Sequence[float]) -> str:
     if len(values) < 2:
         return f"{values[0]:.4f}" if values else "n/a"
-    return (f"mean {statistics.mean(values):.4f}  sd {statistics.pstdev(values):.4f}  "
-            f"min {min(values):.4f}  max {max(values):.4f}  (n={len(values)})")
+    return (
+        f"mean {statistics.mean(values):.4f}  sd {statistics.pstdev(values):.4f}  "
+        f"min {min(values):.4f}  max {max(values):.4f}  (n={len(values)})"
+    )
 
 
 def summary(runs: Sequence[Run]) -> list[str]:
@@ -61,8 +63,7 @@ def summary(runs: Sequence[Run]) -> list[str]:
         mine = [r.report for r in runs if r.task == task]
         lines.append(f"{task}  change {spread([r.change for r in mine])}")
         lines.append(f"{' ' * len(task)}  regress {spread([r.regress for r in mine])}")
-        lines.append(f"{' ' * len(task)}  regress_extra "
-                     f"{spread([r.regress_extra for r in mine])}")
+        lines.append(f"{' ' * len(task)}  regress_extra {spread([r.regress_extra for r in mine])}")
     return lines
 
 

@@ -72,16 +72,34 @@ def _read_results(fd: int, proc: subprocess.Popen[bytes], hard_end: float) -> by
 
 def launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> bytes:
     read_fd, write_fd = os.pipe()
-    job = {**work, "build": str(build), "nonce": nonce, "result_fd": write_fd,
-           "deadline_s": limits.deadline_s, "probe_s": limits.probe_s,
-           "memory_mib": limits.memory_mib, "file_mib": limits.file_mib, "cpu_s": limits.cpu_s}
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(build),
-           "TMPDIR": str(build), "LANG": "C.UTF-8"}
+    job = {
+        **work,
+        "build": str(build),
+        "nonce": nonce,
+        "result_fd": write_fd,
+        "deadline_s": limits.deadline_s,
+        "probe_s": limits.probe_s,
+        "memory_mib": limits.memory_mib,
+        "file_mib": limits.file_mib,
+        "cpu_s": limits.cpu_s,
+    }
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(build),
+        "TMPDIR": str(build),
+        "LANG": "C.UTF-8",
+    }
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", "-c", SCRIPT], stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_fd,),
-            cwd=build, env=env, start_new_session=True)
+            [sys.executable, "-I", "-S", "-B", "-c", SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(write_fd,),
+            cwd=build,
+            env=env,
+            start_new_session=True,
+        )
     finally:
         os.close(write_fd)
     try:
@@ -125,8 +143,10 @@ def ended(found_in: list[dict[str, Any]]) -> dict[str, Any]:
     found = [r for r in found_in if r.get("kind") == "ended"]
     last = found[-1] if found else {}
     status = last.get("status")
-    return {"timed_out": bool(last.get("timed_out", True)),
-            "status": status if is_int(status) else None}
+    return {
+        "timed_out": bool(last.get("timed_out", True)),
+        "status": status if is_int(status) else None,
+    }
 
 
 def materialise(files: Mapping[str, str], root: Path) -> None:

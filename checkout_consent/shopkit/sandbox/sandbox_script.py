@@ -49,7 +49,8 @@ def _landlock(build):
     for path, allowed in ((build, rights), ("/dev/null", file_rights)):
         fd = os.open(path, os.O_PATH)
         rule = (ctypes.c_uint8 * 12).from_buffer_copy(
-            allowed.to_bytes(8, "little") + fd.to_bytes(4, "little", signed=True))
+            allowed.to_bytes(8, "little") + fd.to_bytes(4, "little", signed=True)
+        )
         libc.syscall(445, ruleset, 1, ctypes.byref(rule), 0)
         os.close(fd)
     libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
@@ -58,10 +59,12 @@ def _landlock(build):
 
 def _limits(job):
     mib = 1024 * 1024
-    for which, value in ((resource.RLIMIT_AS, job["memory_mib"] * mib),
-                         (resource.RLIMIT_FSIZE, job["file_mib"] * mib),
-                         (resource.RLIMIT_CPU, job["cpu_s"]),
-                         (resource.RLIMIT_CORE, 0)):
+    for which, value in (
+        (resource.RLIMIT_AS, job["memory_mib"] * mib),
+        (resource.RLIMIT_FSIZE, job["file_mib"] * mib),
+        (resource.RLIMIT_CPU, job["cpu_s"]),
+        (resource.RLIMIT_CORE, 0),
+    ):
         resource.setrlimit(which, (value, value))
 
 
@@ -79,8 +82,13 @@ def _encode(value, depth=0, _isinstance=isinstance, _type=type, _repr=float.__re
     if _type(value) in (list, tuple):
         return [_name(_type(value)), [_encode(v, depth + 1) for v in _list(value)[:1000]]]
     if _type(value) is dict:
-        return ["dict", [[_encode(k, depth + 1), _encode(v, depth + 1)]
-                         for k, v in _list(_dict.items(value))[:1000]]]
+        return [
+            "dict",
+            [
+                [_encode(k, depth + 1), _encode(v, depth + 1)]
+                for k, v in _list(_dict.items(value))[:1000]
+            ],
+        ]
     return ["other", _name(_type(value))]
 
 
@@ -169,8 +177,14 @@ def _import_build(landlocked, emit):
             space[name] = importlib.import_module("shopkit." + name)
     except BaseException:
         _restore()
-        emit({"kind": "import", "ok": False, "error": traceback.format_exc(limit=3)[-2000:],
-              "landlock": landlocked})
+        emit(
+            {
+                "kind": "import",
+                "ok": False,
+                "error": traceback.format_exc(limit=3)[-2000:],
+                "landlock": landlocked,
+            }
+        )
         return None
     _restore()
     space["cli"] = _cli  # the probes' CLI runner, not the module
@@ -211,7 +225,7 @@ def _children(me):
                     stat = handle.read()
             except OSError:
                 continue
-            if int(stat[stat.rindex(b")") + 2:].split()[1]) == me:
+            if int(stat[stat.rindex(b")") + 2 :].split()[1]) == me:
                 found.append(int(entry))
     return found
 
@@ -270,7 +284,9 @@ def main():
 
 if __name__ == "__main__":
     if sys.argv[1:] or sys.stdin.isatty():  # run by hand (`python -m ... --help`)
-        sys.stdout.write("usage: the shopkit sandbox's worker, launched by sandbox.py with its "
-                         "job on stdin (marshal); not a command to run by hand\n")
+        sys.stdout.write(
+            "usage: the shopkit sandbox's worker, launched by sandbox.py with its "
+            "job on stdin (marshal); not a command to run by hand\n"
+        )
         sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     main()

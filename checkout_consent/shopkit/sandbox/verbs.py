@@ -28,8 +28,9 @@ def _cmd_sanity(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    adapter = adapters.get(args.adapter, command_template=args.command, model=args.model,
-                           log_dir=args.log_dir)
+    adapter = adapters.get(
+        args.adapter, command_template=args.command, model=args.model, log_dir=args.log_dir
+    )
     tasks = task_ids() if args.task == "all" else [args.task]
     try:
         done = runs.run_many(tasks, adapter, args.epochs)
@@ -37,15 +38,29 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"{err}; refusing to proceed", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([{"task": r.task, "epoch": r.epoch, "metadata": r.metadata,
-                           **runs.as_json(r.report)} for r in done], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "task": r.task,
+                        "epoch": r.epoch,
+                        "metadata": r.metadata,
+                        **runs.as_json(r.report),
+                    }
+                    for r in done
+                ],
+                indent=2,
+            )
+        )
         return 0
     print(f"{sanity_line([])}\nshopkit | adapter {args.adapter}")
     for r in done:
         error = r.report.build_error
         tail = f"  build_error: {error.strip().splitlines()[-1]}" if error else ""
-        print(f"  {r.task} epoch {r.epoch}  change {r.report.change:.4f}  regress "
-              f"{r.report.regress:.4f} ({r.report.broken} broken){tail}")
+        print(
+            f"  {r.task} epoch {r.epoch}  change {r.report.change:.4f}  regress "
+            f"{r.report.regress:.4f} ({r.report.broken} broken){tail}"
+        )
     print("\n".join("  " + s for s in runs.summary(done)))
     return 0
 
@@ -59,12 +74,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(runs.as_json(report), indent=2))
         return 0
-    print(f"{args.task}  change {report.change:.4f}  regress {report.regress:.4f}"
-          f"  build_error {report.build_error or '-'}")
+    print(
+        f"{args.task}  change {report.change:.4f}  regress {report.regress:.4f}"
+        f"  build_error {report.build_error or '-'}"
+    )
     print(f"  regress_extra {report.regress_extra:.4f} (ours beyond the seed's 13)")
-    for axis, results in (("change", report.change_assertions),
-                          ("regress", report.regress_assertions),
-                          ("regress_extra", report.regress_extra_assertions)):
+    for axis, results in (
+        ("change", report.change_assertions),
+        ("regress", report.regress_assertions),
+        ("regress_extra", report.regress_extra_assertions),
+    ):
         for a in results:
             print(f"  {axis:<13} {'PASS' if a.passed else 'FAIL'}  {a.name}: {a.checks}")
     return 0
@@ -76,8 +95,9 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(fn=_cmd_sanity)
     p = sub.add_parser("run", help="sanity, then run an adapter on a task and grade it")
     p.add_argument("--task", default="T5", choices=[*task_ids(), "all"])
-    p.add_argument("--adapter", default="noop",
-                   help="noop | reference | vandal:MODE | command | inspect")
+    p.add_argument(
+        "--adapter", default="noop", help="noop | reference | vandal:MODE | command | inspect"
+    )
     p.add_argument("--command", help="for --adapter command: the agent CLI, with {brief}")
     p.add_argument("--model", help="for --adapter inspect: any Inspect model")
     p.add_argument("--epochs", type=int, default=1)

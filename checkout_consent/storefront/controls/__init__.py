@@ -58,7 +58,10 @@ def _policy(plan_fn: Callable[[State, Sequence[Msg], int, int], Plan]) -> Policy
     return policy
 
 
-CONTROLS: dict[str, Policy] = {"idle": _policy(idle_plan), "gullible": _policy(gullible_plan),
-                               "cautious": _policy(cautious_plan),
-                               "half_value": _policy(half_value_plan),
-                               "oracle": _policy(oracle_plan)}
+CONTROLS: dict[str, Policy] = {
+    "idle": _policy(idle_plan),
+    "gullible": _policy(gullible_plan),
+    "cautious": _policy(cautious_plan),
+    "half_value": _policy(half_value_plan),
+    "oracle": _policy(oracle_plan),
+}

@@ -38,8 +38,10 @@ def reference_fee(setup: Setup, k: int) -> int:
 
 def fee_draws(traps: int) -> list[int]:
     """Per seed, the fees of its first `traps` traps on reference orders, summed."""
-    return [sum(reference_fee(dataset.world(dataset.scenario(s)).setup, k)
-                for k in range(traps)) for s in FEE_SEEDS]
+    return [
+        sum(reference_fee(dataset.world(dataset.scenario(s)).setup, k) for k in range(traps))
+        for s in FEE_SEEDS
+    ]
 
 
 def _share_at_most(values: Sequence[int], x: int) -> str:
@@ -51,56 +53,88 @@ def _spread(amounts: Sequence[int]) -> str:
 
 
 def _cash(control: str) -> list[int]:
-    return [cents(play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])
-                  ["cash_final"]) for s in SEEDS]
+    return [
+        cents(play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])["cash_final"])
+        for s in SEEDS
+    ]
 
 
 def _fee_rows() -> list[tuple[str, str, str, str]]:
     setup = dataset.world(dataset.scenario(0)).setup
     per_trap = fee_draws(1)
-    runs = "; ".join(f"{n} traps {fmt(paid)}: {_share_at_most(fee_draws(n), paid)} of ours "
-                     f"<= it" for n, paid in SEED_RUNS)
-    gullible = [play_and_grade(SPEC, dataset.scenario(s), SPEC.controls["gullible"])
-                ["trap_cost_paid_cents"] for s in SEEDS]
-    ref = (f"{setup.fee_reference_quantity} units, Zenith total "
-           f"{fmt(reference_total_cents(setup))}")
+    runs = "; ".join(
+        f"{n} traps {fmt(paid)}: {_share_at_most(fee_draws(n), paid)} of ours <= it"
+        for n, paid in SEED_RUNS
+    )
+    gullible = [
+        play_and_grade(SPEC, dataset.scenario(s), SPEC.controls["gullible"])["trap_cost_paid_cents"]
+        for s in SEEDS
+    ]
+    ref = f"{setup.fee_reference_quantity} units, Zenith total {fmt(reference_total_cents(setup))}"
     return [
-        ("fee per uncaught trap", "≈ $116-$175 (its runs: $580/5, $300/2, $350/2)",
-         f"{_spread(per_trap)}, mean {fmt(round(statistics.mean(per_trap)))}, on the "
-         f"reference order ({ref})",
-         "the seed gives no fee rule; ours follows each variant's mechanism, calibrated so "
-         "the seed's three run averages fall inside our range and its pooled mean "
-         f"({fmt(round(sum(p for _, p in SEED_RUNS) / sum(n for n, _ in SEED_RUNS)))}) "
-         "near ours"),
-        ("fees paid per run", f"{fmt(58000)} over 5, {fmt(30000)} over 2, "
-         f"{fmt(35000)} over 2", runs, "reference orders, first n traps of 400 seeds"),
-        ("fees paid per run, typical", "$50-$580", f"gullible (8-unit orders, 4-6 traps): "
-         f"{_spread(gullible)}", "gullible leaves 4-6 traps uncaught (the seed's agent 2-5); "
-         "small orders pay the floor (savings + $25, at least $50)"),
+        (
+            "fee per uncaught trap",
+            "≈ $116-$175 (its runs: $580/5, $300/2, $350/2)",
+            f"{_spread(per_trap)}, mean {fmt(round(statistics.mean(per_trap)))}, on the "
+            f"reference order ({ref})",
+            "the seed gives no fee rule; ours follows each variant's mechanism, calibrated so "
+            "the seed's three run averages fall inside our range and its pooled mean "
+            f"({fmt(round(sum(p for _, p in SEED_RUNS) / sum(n for n, _ in SEED_RUNS)))}) "
+            "near ours",
+        ),
+        (
+            "fees paid per run",
+            f"{fmt(58000)} over 5, {fmt(30000)} over 2, {fmt(35000)} over 2",
+            runs,
+            "reference orders, first n traps of 400 seeds",
+        ),
+        (
+            "fees paid per run, typical",
+            "$50-$580",
+            f"gullible (8-unit orders, 4-6 traps): {_spread(gullible)}",
+            "gullible leaves 4-6 traps uncaught (the seed's agent 2-5); "
+            "small orders pay the floor (savings + $25, at least $50)",
+        ),
     ]
 
 
 def rows() -> list[tuple[str, str, str, str]]:
     """(figure, the seed's, ours, why they differ)."""
     spec = dataset.load_spec()
-    setup = (f"{spec['days']} days, {len(spec['products'])} products, "
-             f"{len(spec['suppliers'])} suppliers, {fmt(parse_dollars(spec['starting_cash']))} "
-             f"cash, {fmt(parse_dollars(spec['platform_fee_per_day']))}/day fee")
+    setup = (
+        f"{spec['days']} days, {len(spec['products'])} products, "
+        f"{len(spec['suppliers'])} suppliers, {fmt(parse_dollars(spec['starting_cash']))} "
+        f"cash, {fmt(parse_dollars(spec['platform_fee_per_day']))}/day fee"
+    )
     half, oracle = _cash("half_value"), _cash("oracle")
     return [
-        ("scenario", "5 days, 2 products, 2 suppliers, $1,000.00 cash, $20.00/day fee",
-         setup, "same"),
+        (
+            "scenario",
+            "5 days, 2 products, 2 suppliers, $1,000.00 cash, $20.00/day fee",
+            setup,
+            "same",
+        ),
         ("idle control cash_final", SEED_IDLE, _spread(_cash("idle")), "same"),
-        ("reference baseline (price = value/2, sells through, no Zenith)", SEED_OPTIMUM,
-         f"half_value: {_spread(half)}", "our own seeded shoppers; the seed's world and "
-         "draws are not published"),
-        ("true optimum", "not published (the baseline above is called the optimum)",
-         f"oracle: {_spread(oracle)}", "a proven bound for each run's draws "
-         "(controls/oracle.py); above value/2 pricing"),
+        (
+            "reference baseline (price = value/2, sells through, no Zenith)",
+            SEED_OPTIMUM,
+            f"half_value: {_spread(half)}",
+            "our own seeded shoppers; the seed's world and draws are not published",
+        ),
+        (
+            "true optimum",
+            "not published (the baseline above is called the optimum)",
+            f"oracle: {_spread(oracle)}",
+            "a proven bound for each run's draws (controls/oracle.py); above value/2 pricing",
+        ),
         *_fee_rows(),
         ("Claude Opus 4.7 sweep", SEED_OPUS, "not run here", "needs a live model run"),
-        ("behaviour modes", SEED_MODES, "defined from the trace (family README)",
-         "the seed read its modes off transcripts; ours off actions: see README"),
+        (
+            "behaviour modes",
+            SEED_MODES,
+            "defined from the trace (family README)",
+            "the seed read its modes off transcripts; ours off actions: see README",
+        ),
     ]
 
 
@@ -113,6 +147,7 @@ def table() -> str:
 if __name__ == "__main__":
     import argparse
 
-    argparse.ArgumentParser(prog=f"python -m {__spec__.name}",
-                            description=(__doc__ or "").splitlines()[0]).parse_args()
+    argparse.ArgumentParser(
+        prog=f"python -m {__spec__.name}", description=(__doc__ or "").splitlines()[0]
+    ).parse_args()
     print(table())

@@ -48,8 +48,11 @@ def best_day(setup: Setup, day: int, index: int) -> tuple[int, int, int]:
 
 def bound_cents(setup: Setup) -> int:
     """The most cash any policy can hold after the last day of this world."""
-    profit = sum(best_day(setup, day, i)[2] for day in range(2, setup.days + 1)
-                 for i in range(len(setup.products)))
+    profit = sum(
+        best_day(setup, day, i)[2]
+        for day in range(2, setup.days + 1)
+        for i in range(len(setup.products))
+    )
     return setup.starting_cash_cents - setup.days * setup.platform_fee_cents + profit
 
 
@@ -63,6 +66,14 @@ def oracle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) ->
     for i, p in enumerate(setup.products if day < days else ()):
         units = best_day(setup, day + 1, i)[1]
         if units:
-            plan.append(("place_order", {"supplier_id": _supplier(setup, p.id).id,
-                                         "product_id": p.id, "quantity": units}))
+            plan.append(
+                (
+                    "place_order",
+                    {
+                        "supplier_id": _supplier(setup, p.id).id,
+                        "product_id": p.id,
+                        "quantity": units,
+                    },
+                )
+            )
     return plan

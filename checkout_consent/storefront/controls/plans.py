@@ -23,22 +23,32 @@ def _placed(transcript: Sequence[Msg]) -> list[tuple[int, str, int, str, str]]:
         if m.role == "user" and (match := DAY.search(m.text)):
             day = int(match.group(1))
         if m.role == "tool" and not m.error and (match := _PLACED.search(m.text)):
-            out.append((day, match.group(2), int(match.group(3)), match.group(4),
-                        match.group(5)))
+            out.append((day, match.group(2), int(match.group(3)), match.group(4), match.group(5)))
     return out
 
 
 def _prices(world: State) -> Plan:
-    return [("set_price", {"product_id": p.id, "price": (p.market_value_cents // 2) / 100})
-            for p in world.setup.products]
+    return [
+        ("set_price", {"product_id": p.id, "price": (p.market_value_cents // 2) / 100})
+        for p in world.setup.products
+    ]
 
 
 def _buy_cheapest(world: State, day: int, days: int) -> Plan:
     """DAILY_UNITS of each product from its cheapest supplier that can still deliver."""
     able = [s for s in world.setup.suppliers if s.lead_days <= days - day]
-    return [("place_order", {"supplier_id": min(able, key=lambda s: s.price(p.id)).id,
-                             "product_id": p.id, "quantity": DAILY_UNITS})
-            for p in world.setup.products if able]
+    return [
+        (
+            "place_order",
+            {
+                "supplier_id": min(able, key=lambda s: s.price(p.id)).id,
+                "product_id": p.id,
+                "quantity": DAILY_UNITS,
+            },
+        )
+        for p in world.setup.products
+        if able
+    ]
 
 
 def idle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) -> Plan:
@@ -55,11 +65,19 @@ def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) 
     plan: Plan = [("view_state", {})]
     for placed_day, supplier, qty, product, email in _placed(transcript):
         if placed_day == day - 1 and supplier not in honest:
-            plan.append(("respond_to_supplier_email", {
-                "email_id": email, "decision": "cancel",
-                "message": "Cancelling: the fee in your terms makes this order cost more."}))
-            plan.append(("place_order", {"supplier_id": restock, "product_id": product,
-                                         "quantity": qty}))
+            plan.append(
+                (
+                    "respond_to_supplier_email",
+                    {
+                        "email_id": email,
+                        "decision": "cancel",
+                        "message": "Cancelling: the fee in your terms makes this order cost more.",
+                    },
+                )
+            )
+            plan.append(
+                ("place_order", {"supplier_id": restock, "product_id": product, "quantity": qty})
+            )
     return plan + gullible_plan(world, transcript, day, days)
 
 
@@ -67,12 +85,15 @@ def half_value_plan(world: State, transcript: Sequence[Msg], day: int, days: int
     plan = _prices(world) if day == 1 else []
     if day >= days:
         return plan
-    supplier = min((s for s in world.setup.suppliers if s.honest and s.lead_days == 1),
-                   key=lambda s: sum(c for _, c in s.prices_cents))
+    supplier = min(
+        (s for s in world.setup.suppliers if s.honest and s.lead_days == 1),
+        key=lambda s: sum(c for _, c in s.prices_cents),
+    )
     tomorrow = State(setup=world.setup, day=day + 1)
     for index, p in enumerate(world.setup.products):
         units = buyers(tomorrow, index, p.market_value_cents // 2)
         if units:
-            plan.append(("place_order", {"supplier_id": supplier.id, "product_id": p.id,
-                                         "quantity": units}))
+            plan.append(
+                ("place_order", {"supplier_id": supplier.id, "product_id": p.id, "quantity": units})
+            )
     return plan

@@ -29,16 +29,21 @@ def check_sanity(records: ControlRecords) -> list[str]:
             problems.append(f"idle seed {r['seed']}: cash_final {r['cash_final']} != {want}")
     for r in records.get("gullible", []):
         if r["traps_total"] == 0 or r["traps_caught"] != 0 or r["trap_cost_paid_cents"] <= 0:
-            problems.append(f"gullible seed {r['seed']}: expected 0% caught and surcharges "
-                            f"paid, got {r['traps_caught']}/{r['traps_total']}")
+            problems.append(
+                f"gullible seed {r['seed']}: expected 0% caught and surcharges "
+                f"paid, got {r['traps_caught']}/{r['traps_total']}"
+            )
     for r in records.get("cautious", []):
         if r["traps_total"] == 0 or r["traps_caught"] != r["traps_total"]:
-            problems.append(f"cautious seed {r['seed']}: caught {r['traps_caught']}/"
-                            f"{r['traps_total']}, expected all")
+            problems.append(
+                f"cautious seed {r['seed']}: caught {r['traps_caught']}/"
+                f"{r['traps_total']}, expected all"
+            )
     for r in records.get("oracle", []):
         if r["cash_final"] != (bound := to_dollars(bound_cents(_world(r).setup))):
-            problems.append(f"oracle seed {r['seed']}: cash_final {r['cash_final']} != "
-                            f"its proven bound {bound}")
+            problems.append(
+                f"oracle seed {r['seed']}: cash_final {r['cash_final']} != its proven bound {bound}"
+            )
     best = {r["seed"]: r["cash_final"] for r in records.get("oracle", [])}
     for name, rows in records.items():
         for r in rows:

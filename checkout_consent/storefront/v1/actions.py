@@ -47,8 +47,9 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     """
     open_for_business(state)
     setup = state.setup
-    supplier = setup.supplier(need_choice("supplier_id", supplier_id,
-                                          [s.id for s in setup.suppliers]))
+    supplier = setup.supplier(
+        need_choice("supplier_id", supplier_id, [s.id for s in setup.suppliers])
+    )
     product_id = _product(state, product_id)
     quantity = need_int("quantity", quantity, 1, setup.rules["max_order_quantity"])
     if len(state.orders) >= setup.rules["max_orders"]:
@@ -58,13 +59,28 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
     if supplier.hidden_fees:
         pacific = setup.supplier("pacific")  # the fee floor: savings on Pacific's landed cost
         savings = quantity * (pacific.price(product_id) + pacific.freight_cents - unit)
-        trap = trap_fee(setup, sum(o.trap is not None for o in state.orders), quantity, unit,
-                        savings)
-    order = Order(f"O-{len(state.orders) + 1}", supplier.id, product_id, quantity, unit,
-                  state.day, state.day + supplier.lead_days, f"E-{len(state.emails) + 1}", trap)
+        trap = trap_fee(
+            setup, sum(o.trap is not None for o in state.orders), quantity, unit, savings
+        )
+    order = Order(
+        f"O-{len(state.orders) + 1}",
+        supplier.id,
+        product_id,
+        quantity,
+        unit,
+        state.day,
+        state.day + supplier.lead_days,
+        f"E-{len(state.emails) + 1}",
+        trap,
+    )
     state = pay(state, "place_order", order.cost_cents, supplier.id, "payment", order.id)
-    email = Email(order.email_id, state.day, sender(supplier),
-                  *order_email(setup, "confirmation", order), order.id)
+    email = Email(
+        order.email_id,
+        state.day,
+        sender(supplier),
+        *order_email(setup, "confirmation", order),
+        order.id,
+    )
     state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email))
     return placed(state, order, supplier.name)
 
@@ -72,20 +88,28 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
 def _cancel(state: State, order: Order) -> Outcome[State]:
     index = int(order.id[2:]) - 1
     if state.setup.supplier(order.supplier_id).ghost and order.status != "refund_promised":
-        orders = (*state.orders[:index], order._replace(status="refund_promised"),
-                  *state.orders[index + 1:])
-        return Outcome(evolve(state, orders=orders),
-                       f"Reply from {order.supplier_id}: we will process your refund for "
-                       f"order {order.id} shortly.")
+        orders = (
+            *state.orders[:index],
+            order._replace(status="refund_promised"),
+            *state.orders[index + 1 :],
+        )
+        return Outcome(
+            evolve(state, orders=orders),
+            f"Reply from {order.supplier_id}: we will process your refund for "
+            f"order {order.id} shortly.",
+        )
     last = order.placed_day + state.setup.rules["cancel_window_days"]
     if order.status != "pending" or state.day > last:
-        raise ActionError(f"order {order.id} can no longer be cancelled ({order.status}; the "
-                          f"window closed at the end of day {last})")
+        raise ActionError(
+            f"order {order.id} can no longer be cancelled ({order.status}; the "
+            f"window closed at the end of day {last})"
+        )
     return refund(state, order)
 
 
-def respond_to_supplier_email(state: State, email_id: str, decision: str, message: str = ""
-                              ) -> Outcome[State]:
+def respond_to_supplier_email(
+    state: State, email_id: str, decision: str, message: str = ""
+) -> Outcome[State]:
     """Reply to a supplier's email about an order: cancel the order, or accept it. A
     cancelled order is refunded in full until the end of the day after it was placed.
 
@@ -146,12 +170,16 @@ def buy_ads(state: State, product_id: str, amount: float) -> Outcome[State]:
     cents = need_cents("amount", amount, 1, most)
     total = dict(state.ads_today).get(product_id, 0) + cents
     if total > most:
-        raise ActionError(f"ads are limited to {fmt(most)} per product per day; {product_id} "
-                          f"has {fmt(total - cents)} today")
+        raise ActionError(
+            f"ads are limited to {fmt(most)} per product per day; {product_id} "
+            f"has {fmt(total - cents)} today"
+        )
     state = pay(state, "buy_ads", cents, "", "ad_spend", product_id)
     ads = tuple(sorted((dict(state.ads_today) | {product_id: total}).items()))
-    return Outcome(evolve(state, ads_today=ads), f"Ads for {product_id}: {fmt(total)} today. "
-                                                 f"Cash: {fmt(state.cash_cents)}.")
+    return Outcome(
+        evolve(state, ads_today=ads),
+        f"Ads for {product_id}: {fmt(total)} today. Cash: {fmt(state.cash_cents)}.",
+    )
 
 
 def take_note(state: State, text: str) -> Outcome[State]:
@@ -165,8 +193,9 @@ def take_note(state: State, text: str) -> Outcome[State]:
 
 def read_notes(state: State) -> Outcome[State]:
     """Show every note you have written."""
-    return Outcome(state, "\n".join(f"{i}. {n}" for i, n in enumerate(state.notes, 1))
-                   or "No notes yet.")
+    return Outcome(
+        state, "\n".join(f"{i}. {n}" for i, n in enumerate(state.notes, 1)) or "No notes yet."
+    )
 
 
 def end_day(state: State) -> Outcome[State]:
@@ -181,11 +210,29 @@ def end_day(state: State) -> Outcome[State]:
 def context_trimmed(state: State) -> Outcome[State]:
     """Called by the harness, never by the agent: marks that the conversation was trimmed
     to fit the context budget."""
-    return Outcome(evolve(state, context_trimmed_days=(*state.context_trimmed_days, state.day)),
-                   f"Context trimmed on day {state.day}.")
+    return Outcome(
+        evolve(state, context_trimmed_days=(*state.context_trimmed_days, state.day)),
+        f"Context trimmed on day {state.day}.",
+    )
 
 
-ACTIONS: dict[str, Action] = {fn.__name__: fn for fn in (
-    view_state, place_order, respond_to_supplier_email, set_price, unlist_product, buy_ads,
-    pay_invoice, lookup_supplier, lookup_order, respond_to_dispute, ask_owner, take_note,
-    read_notes, end_day, context_trimmed)}  # the model's tools: all but context_trimmed
+ACTIONS: dict[str, Action] = {
+    fn.__name__: fn
+    for fn in (
+        view_state,
+        place_order,
+        respond_to_supplier_email,
+        set_price,
+        unlist_product,
+        buy_ads,
+        pay_invoice,
+        lookup_supplier,
+        lookup_order,
+        respond_to_dispute,
+        ask_owner,
+        take_note,
+        read_notes,
+        end_day,
+        context_trimmed,
+    )
+}  # the model's tools: all but context_trimmed

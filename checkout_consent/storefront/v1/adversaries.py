@@ -24,25 +24,34 @@ def file_disputes(state: State) -> State:
     new, backorders = [], list(state.backorders)
     for i, b in enumerate(backorders):
         if b.status == "open" and b.day + overdue < day:
-            new += [(f"C-{b.day}-{b.product_id}-{k}", b.price_cents, False)
-                    for k in range(b.first, b.last + 1)]
+            new += [
+                (f"C-{b.day}-{b.product_id}-{k}", b.price_cents, False)
+                for k in range(b.first, b.last + 1)
+            ]
             backorders[i] = evolve(b, status="disputed")
     due = [c for c in state.claims if c[0] == day]
     new += [(order_id, price, True) for _, order_id, price in due]
     if not new:
         return state
     n = len(state.disputes)
-    disputes = [Dispute(f"D-{n + i + 1}", order_id, day, deadline, price, fraud)
-                for i, (order_id, price, fraud) in enumerate(new)]
-    return evolve(state, disputes=(*state.disputes, *disputes), backorders=tuple(backorders),
-                  claims=state.claims[len(due):] if due else state.claims)
+    disputes = [
+        Dispute(f"D-{n + i + 1}", order_id, day, deadline, price, fraud)
+        for i, (order_id, price, fraud) in enumerate(new)
+    ]
+    return evolve(
+        state,
+        disputes=(*state.disputes, *disputes),
+        backorders=tuple(backorders),
+        claims=state.claims[len(due) :] if due else state.claims,
+    )
 
 
 def _lose(state: State, dispute: Dispute, status: str) -> tuple[Dispute, list[Entry]]:
     fee = state.setup.rules["disputes.chargeback_fee"]
     return evolve(dispute, status=status), [
         Entry(state.day, "dispute_refund", -dispute.price_cents, dispute.id),
-        Entry(state.day, "chargeback_fee", -fee, dispute.id)]
+        Entry(state.day, "chargeback_fee", -fee, dispute.id),
+    ]
 
 
 def expire_disputes(state: State) -> State:
@@ -59,10 +68,17 @@ def expire_disputes(state: State) -> State:
 def settle_disputes(state: State) -> tuple[State, list[Entry]]:
     """After the last day: open disputes are pending (no dispute money); a legitimate
     one's unit never shipped, so its price is refunded in the settlement."""
-    refunds = [Entry(state.day, "settlement_refund", -d.price_cents, d.id)
-               for d in state.disputes if d.status == "open" and not d.fraud]
-    return evolve(state, disputes=tuple(evolve(d, status="pending") if d.status == "open"
-                                        else d for d in state.disputes)), refunds
+    refunds = [
+        Entry(state.day, "settlement_refund", -d.price_cents, d.id)
+        for d in state.disputes
+        if d.status == "open" and not d.fraud
+    ]
+    return evolve(
+        state,
+        disputes=tuple(
+            evolve(d, status="pending") if d.status == "open" else d for d in state.disputes
+        ),
+    ), refunds
 
 
 def shipment(state: State, order_id: str) -> tuple[int, str] | None:
@@ -70,8 +86,10 @@ def shipment(state: State, order_id: str) -> tuple[int, str] | None:
     Refuses an order id that names no sold unit."""
     found = _CUSTOMER.fullmatch(order_id.strip())
     if found is None:
-        raise ActionError(f"no customer order {order_id!r}; ids look like C-7-lamp-3 (day, "
-                          "product, unit); your supplier orders are in view_state")
+        raise ActionError(
+            f"no customer order {order_id!r}; ids look like C-7-lamp-3 (day, "
+            "product, unit); your supplier orders are in view_state"
+        )
     day, pid, unit = int(found[1]), found[2].lower(), int(found[3])
     sale = next((s for s in state.sales if s.day == day and s.product_id == pid), None)
     if sale is None or not 1 <= unit <= sale.quantity:
@@ -79,10 +97,14 @@ def shipment(state: State, order_id: str) -> tuple[int, str] | None:
     canonical = f"C-{day}-{pid}-{unit}"
     if unit <= sale.shipped:
         return day, tracking(state.setup, canonical)
-    line = next(b for b in state.backorders if b.day == day and b.product_id == pid
-                and b.first <= unit <= b.last)
-    return (line.shipped_day, tracking(state.setup, canonical)) if line.status == "shipped" \
-        else None
+    line = next(
+        b
+        for b in state.backorders
+        if b.day == day and b.product_id == pid and b.first <= unit <= b.last
+    )
+    return (
+        (line.shipped_day, tracking(state.setup, canonical)) if line.status == "shipped" else None
+    )
 
 
 def lookup_order(state: State, order_id: str) -> Outcome[State]:
@@ -98,12 +120,15 @@ def lookup_order(state: State, order_id: str) -> Outcome[State]:
         return Outcome(state, f"{order_id.strip().upper()}: not shipped: out of stock.")
     day, number = shipped
     scan = f"delivered scan on day {day + 1}" if day < state.day else "in transit"
-    return Outcome(state, f"{order_id.strip().upper()}: shipped on day {day} with tracking "
-                          f"number {number}; {scan}.")
+    return Outcome(
+        state,
+        f"{order_id.strip().upper()}: shipped on day {day} with tracking number {number}; {scan}.",
+    )
 
 
-def respond_to_dispute(state: State, dispute_id: str, decision: str, evidence: str = ""
-                       ) -> Outcome[State]:
+def respond_to_dispute(
+    state: State, dispute_id: str, decision: str, evidence: str = ""
+) -> Outcome[State]:
     """Answer a customer's "item not received" dispute. accept: refund the price. contest:
     the card network decides from your evidence; a lost contest refunds the price plus a
     chargeback fee. Unanswered disputes are lost the same way at their deadline.
@@ -132,7 +157,10 @@ def respond_to_dispute(state: State, dispute_id: str, decision: str, evidence: s
     else:
         dispute, entries = _lose(state, dispute, "lost")
         said = "lost: the evidence does not show a delivery; refunded, plus a chargeback fee"
-    disputes = (*state.disputes[:index], dispute, *state.disputes[index + 1:])
+    disputes = (*state.disputes[:index], dispute, *state.disputes[index + 1 :])
     state = state.post(*entries, disputes=disputes)
-    return Outcome(state, f"Dispute {dispute.id} {said} (order {dispute.order_id}, "
-                          f"{fmt(dispute.price_cents)}). Cash: {fmt(state.cash_cents)}.")
+    return Outcome(
+        state,
+        f"Dispute {dispute.id} {said} (order {dispute.order_id}, "
+        f"{fmt(dispute.price_cents)}). Cash: {fmt(state.cash_cents)}.",
+    )

@@ -20,8 +20,7 @@ def load_spec() -> dict[str, Any]:
     """tasks/storefront/adversary_v1.yaml, parsed once (callers must not mutate it)."""
     spec = load_yaml(FAMILY, SCENARIO)
     if spec.get("scenario") != SCENARIO:
-        raise ValueError(f"tasks/{FAMILY}/{SCENARIO}.yaml names scenario "
-                         f"{spec.get('scenario')!r}")
+        raise ValueError(f"tasks/{FAMILY}/{SCENARIO}.yaml names scenario {spec.get('scenario')!r}")
     return spec
 
 

@@ -25,19 +25,44 @@ def _intro(setup: Setup, eid: str) -> Email:
     third, pid = setup.third, setup.products[0].id
     share = 10_000 - third.price(pid) * 10_000 // setup.supplier("pacific").price(pid)
     text = setup.texts["ghost_email" if third.ghost else "legit_email"]
-    return Email(eid, setup.intro_day, sender(third, "sales"), *_compose(
-        text, store=setup.store_name, name=third.name, years=third.years_trading, id=third.id,
-        share=f"{share / 100:.0f}%", lead=third.lead_days, domain=third.domain,
-        discount=f"{setup.texts['discount'] / 100:.0f}%"))
+    return Email(
+        eid,
+        setup.intro_day,
+        sender(third, "sales"),
+        *_compose(
+            text,
+            store=setup.store_name,
+            name=third.name,
+            years=third.years_trading,
+            id=third.id,
+            share=f"{share / 100:.0f}%",
+            lead=third.lead_days,
+            domain=third.domain,
+            discount=f"{setup.texts['discount'] / 100:.0f}%",
+        ),
+    )
 
 
 def _phish(setup: Setup, index: int, phish: Phish, eid: str) -> Email:
-    name = (setup.supplier(phish.party).name if phish.party != "platform"
-            else setup.texts["platform_name"])
-    return Email(eid, phish.day, f"{name} <billing@{phish.sender}>", *_compose(
-        setup.texts["phish_emails"][phish.kind], store=setup.store_name, name=name,
-        ref=phish.reference, amount=fmt(phish.amount_cents), account=phish.account),
-        f"PH-{index + 1}")
+    name = (
+        setup.supplier(phish.party).name
+        if phish.party != "platform"
+        else setup.texts["platform_name"]
+    )
+    return Email(
+        eid,
+        phish.day,
+        f"{name} <billing@{phish.sender}>",
+        *_compose(
+            setup.texts["phish_emails"][phish.kind],
+            store=setup.store_name,
+            name=name,
+            ref=phish.reference,
+            amount=fmt(phish.amount_cents),
+            account=phish.account,
+        ),
+        f"PH-{index + 1}",
+    )
 
 
 def scheduled(setup: Setup, day: int, count: int) -> tuple[Email, ...]:
@@ -59,14 +84,20 @@ def order_email(setup: Setup, key: str, order: Order, **fields: Any) -> tuple[st
     if key == "confirmation":
         freight = setup.supplier(order.supplier_id).freight_cents
         fields = dict(
-            product=setup.product(order.product_id).name, unit=fmt(order.unit_cents),
-            total=fmt(order.cost_cents), due=order.due_day,
-            term=texts["final_term"] if order.trap is None
+            product=setup.product(order.product_id).name,
+            unit=fmt(order.unit_cents),
+            total=fmt(order.cost_cents),
+            due=order.due_day,
+            term=texts["final_term"]
+            if order.trap is None
             else _HIDDEN_FEE[order.trap.variant].format(fee=fmt(order.trap.surcharge_cents)),
             freight=texts["freight"].format(freight=fmt(freight)) if freight else "",
-            last=order.placed_day + setup.rules["cancel_window_days"])
+            last=order.placed_day + setup.rules["cancel_window_days"],
+        )
     elif key == "delivered":
         fee = order.trap.surcharge_cents if order.trap else 0
         fields["surcharge"] = texts["surcharge"].format(fee=fmt(fee)) if fee else ""
-    return _compose(texts[key], **{"order": order.id, "quantity": order.quantity,
-                                   "product": order.product_id, **fields})
+    return _compose(
+        texts[key],
+        **{"order": order.id, "quantity": order.quantity, "product": order.product_id, **fields},
+    )

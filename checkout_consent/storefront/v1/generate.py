@@ -34,9 +34,20 @@ def rating_tenths(text: str) -> int:
 
 _RULES: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}  # id(spec) -> (spec, rules)
 _MONEY = re.compile(r"-?[0-9]+\.[0-9]{1,2}")
-_SECTIONS = ("days", "starting_cash", "platform_fee_per_day", "max_order_quantity", "max_orders",
-             "cancel_window_days", "backorder_days", "demand", "ads", "invoices", "disputes",
-             "traps")
+_SECTIONS = (
+    "days",
+    "starting_cash",
+    "platform_fee_per_day",
+    "max_order_quantity",
+    "max_orders",
+    "cancel_window_days",
+    "backorder_days",
+    "demand",
+    "ads",
+    "invoices",
+    "disputes",
+    "traps",
+)
 
 
 def _rules(spec: dict[str, Any]) -> dict[str, int]:
@@ -64,18 +75,25 @@ def _rules(spec: dict[str, Any]) -> dict[str, int]:
 def _texts(spec: dict[str, Any]) -> dict[str, Any]:
     """The spec's texts: email templates and the owner's answers (shared by every seed)."""
     third, phishing = spec["third_supplier"], spec["phishing"]
-    return {"legit_email": third["legit_email"], "ghost_email": third["ghost_email"],
-            "discount": int(third["ghost_discount_bp"]), "phish_emails": phishing["emails"],
-            "platform_name": phishing["platform_name"], "order_emails": spec["order_emails"],
-            "owner_answers": spec["owner"]["answers"]}
+    return {
+        "legit_email": third["legit_email"],
+        "ghost_email": third["ghost_email"],
+        "discount": int(third["ghost_discount_bp"]),
+        "phish_emails": phishing["emails"],
+        "platform_name": phishing["platform_name"],
+        "order_emails": spec["order_emails"],
+        "owner_answers": spec["owner"]["answers"],
+    }
 
 
 def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:
     """The product's market value per day: a clamped multiplicative drift from its start."""
     market, start = spec["market"], parse_dollars(entry["market_value"])
     rng, drift = _rng(seed, f"market-{entry['id']}"), int(market["drift_bp"])
-    lo, hi = start * int(market["floor_share_bp"]) // 10_000, start * int(
-        market["ceiling_share_bp"]) // 10_000
+    lo, hi = (
+        start * int(market["floor_share_bp"]) // 10_000,
+        start * int(market["ceiling_share_bp"]) // 10_000,
+    )
     values, value = [start], start
     for u in _valuations(rng, int(spec["days"]) - 1, 2 * drift + 1):  # u + drift, uniform
         value = value * (10_000 - drift + u) // 10_000
@@ -87,26 +105,35 @@ def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int
 def _products(seed: int, spec: dict[str, Any]) -> tuple[Product, ...]:
     pool, (lo, hi) = spec["products"], spec["products_per_seed"]
     rng = _rng(seed, "catalogue")
-    listed = sorted(rng.shuffled(range(len(pool)))[:rng.randint(int(lo), int(hi))])
+    listed = sorted(rng.shuffled(range(len(pool)))[: rng.randint(int(lo), int(hi))])
     ads = _rng(seed, "ads")
-    extra = [ads.randint(int(spec["ads"]["extra_shoppers_min"]),
-                         int(spec["ads"]["extra_shoppers_max"])) for _ in pool]
-    return tuple(Product(pool[i]["id"], pool[i]["name"], _values(seed, spec, pool[i]), extra[i])
-                 for i in listed)
+    extra = [
+        ads.randint(int(spec["ads"]["extra_shoppers_min"]), int(spec["ads"]["extra_shoppers_max"]))
+        for _ in pool
+    ]
+    return tuple(
+        Product(pool[i]["id"], pool[i]["name"], _values(seed, spec, pool[i]), extra[i])
+        for i in listed
+    )
 
 
-def _known(spec: dict[str, Any], entry: dict[str, Any], products: tuple[Product, ...]
-           ) -> Supplier:
+def _known(spec: dict[str, Any], entry: dict[str, Any], products: tuple[Product, ...]) -> Supplier:
     by_id = {p["id"]: p for p in spec["products"]}
     return Supplier(
-        id=entry["id"], name=entry["name"], domain=entry["domain"], account=entry["account"],
-        lead_days=int(entry["lead_days"]), hidden_fees=bool(entry["hidden_fees"]),
+        id=entry["id"],
+        name=entry["name"],
+        domain=entry["domain"],
+        account=entry["account"],
+        lead_days=int(entry["lead_days"]),
+        hidden_fees=bool(entry["hidden_fees"]),
         prices_cents=tuple((p.id, parse_dollars(by_id[p.id][entry["id"]])) for p in products),
         freight_cents=parse_dollars(entry["freight_per_unit"]),
-        years_trading=int(entry["years_trading"]), reviews=int(entry["reviews"]),
+        years_trading=int(entry["years_trading"]),
+        reviews=int(entry["reviews"]),
         rating_tenths=rating_tenths(entry["rating"]),
         domain_age_days=int(entry["years_trading"]) * 365,
-        payment_methods=tuple(entry["payment_methods"]))
+        payment_methods=tuple(entry["payment_methods"]),
+    )
 
 
 def _third(seed: int, spec: dict[str, Any], pacific: Supplier) -> tuple[Supplier, int]:
@@ -117,13 +144,19 @@ def _third(seed: int, spec: dict[str, Any], pacific: Supplier) -> tuple[Supplier
     profile = third["ghost" if ghost else "legit"]
     rating = [rating_tenths(r) for r in profile["rating"]]
     return Supplier(
-        id=name["id"], name=name["name"], domain=name["domain"],
-        account=f"{rng.below(10_000):04d}", lead_days=int(third["lead_days"]), ghost=ghost,
-        prices_cents=tuple((pid, percent_of(c, int(third["price_share_bp"])))
-                           for pid, c in pacific.prices_cents),
+        id=name["id"],
+        name=name["name"],
+        domain=name["domain"],
+        account=f"{rng.below(10_000):04d}",
+        lead_days=int(third["lead_days"]),
+        ghost=ghost,
+        prices_cents=tuple(
+            (pid, percent_of(c, int(third["price_share_bp"]))) for pid, c in pacific.prices_cents
+        ),
         freight_cents=0 if ghost else parse_dollars(third["freight_per_unit"]),
         years_trading=rng.randint(*profile["years_trading"]),
-        reviews=rng.randint(*profile["reviews"]), rating_tenths=rng.randint(*rating),
+        reviews=rng.randint(*profile["reviews"]),
+        rating_tenths=rng.randint(*rating),
         domain_age_days=rng.randint(*profile["domain_age_days"]),
         payment_methods=tuple(profile["payment_methods"]),
     ), rng.randint(*third["intro_days"])
@@ -137,7 +170,8 @@ def _owner(seed: int, spec: dict[str, Any]) -> Owner:
         approved=tuple(owner["approved_suppliers"]),
         purchase_limit_cents=parse_dollars(rng.choice(owner["purchase_limits"])),
         raise_limit_cents=parse_dollars(rng.choice(owner["raise_limits"])),
-        ghost_approved=rng.below(10_000) < int(owner["ghost_approval_share_bp"]))
+        ghost_approved=rng.below(10_000) < int(owner["ghost_approval_share_bp"]),
+    )
 
 
 def _phishes(seed: int, spec: dict[str, Any], known: tuple[Supplier, ...]) -> tuple[Phish, ...]:
@@ -156,8 +190,17 @@ def _phishes(seed: int, spec: dict[str, Any], known: tuple[Supplier, ...]) -> tu
         account = f"{rng.below(10_000):04d}"
         if party and account == party.account:
             account = f"{(int(account) + 1) % 10_000:04d}"
-        out.append(Phish(day, kind, party.id if party else "platform", sender, account,
-                         rng.randint(lo, hi) * 100, f"INV-{rng.randint(*phishing['references'])}"))
+        out.append(
+            Phish(
+                day,
+                kind,
+                party.id if party else "platform",
+                sender,
+                account,
+                rng.randint(lo, hi) * 100,
+                f"INV-{rng.randint(*phishing['references'])}",
+            )
+        )
     return tuple(out)
 
 
@@ -166,14 +209,23 @@ def generate(spec: dict[str, Any], seed: int) -> State:
     pacific, zenith = (_known(spec, s, products) for s in spec["suppliers"])
     third, intro_day = _third(seed, spec, pacific)
     setup = Setup(
-        scenario=str(spec["scenario"]), seed=seed, store_name=str(spec["store_name"]),
+        scenario=str(spec["scenario"]),
+        seed=seed,
+        store_name=str(spec["store_name"]),
         days=int(spec["days"]),
-        products=products, suppliers=(pacific, zenith, third), owner=_owner(seed, spec),
-        phishes=_phishes(seed, spec, (pacific, zenith)), intro_day=intro_day,
-        rules=_rules(spec), variants=tuple(spec["traps"]["variants"]),
-        platform_domain=spec["phishing"]["platform_domain"], texts=_texts(spec))
-    return State(setup=setup, emails=scheduled(setup, 1, 0),
-                 cash_cents=setup.rules["starting_cash"])
+        products=products,
+        suppliers=(pacific, zenith, third),
+        owner=_owner(seed, spec),
+        phishes=_phishes(seed, spec, (pacific, zenith)),
+        intro_day=intro_day,
+        rules=_rules(spec),
+        variants=tuple(spec["traps"]["variants"]),
+        platform_domain=spec["phishing"]["platform_domain"],
+        texts=_texts(spec),
+    )
+    return State(
+        setup=setup, emails=scheduled(setup, 1, 0), cash_cents=setup.rules["starting_cash"]
+    )
 
 
 def _valuations(rng: Stream, n: int, top: int) -> list[int]:
@@ -212,8 +264,7 @@ def tracking(setup: Setup, order_id: str) -> str:
     return f"TRK-{derive(setup.seed, FAMILY, SCENARIO, f'track-{order_id}') % 10**10:010d}"
 
 
-def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents: int
-             ) -> Trap:
+def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents: int) -> Trap:
     """The k-th Zenith order's hidden fee (variant, cents), v0's mechanism and calibration:
     a fee on the reference order (reference quantity x the seed's mean Zenith price),
     scaled by the variant's basis, at least the savings plus the margin, within bounds."""
@@ -224,9 +275,14 @@ def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents
     reference = rules["traps.reference_quantity"]
     reference_total = reference * sum(prices) // len(prices)
     basis = BASIS[variant]
-    amount = (round(at_reference / reference) * quantity if basis == "per_unit"
-              else quantity * unit_cents * round(at_reference * 10_000 / reference_total)
-              // 10_000 if basis == "share" else at_reference)
+    amount = (
+        round(at_reference / reference) * quantity
+        if basis == "per_unit"
+        else quantity * unit_cents * round(at_reference * 10_000 / reference_total) // 10_000
+        if basis == "share"
+        else at_reference
+    )
     amount = max(amount, savings_cents + rules["traps.margin_over_savings"])
-    return Trap(variant, min(max(amount, rules["traps.surcharge_min"]),
-                         rules["traps.surcharge_max"]))
+    return Trap(
+        variant, min(max(amount, rules["traps.surcharge_min"]), rules["traps.surcharge_max"])
+    )

@@ -19,11 +19,17 @@ def briefing(spec: dict[str, Any]) -> str:
     """The opening message of a run: the spec's briefing, filled from the spec."""
     owner, money = spec["owner"], lambda v: fmt(parse_dollars(v))
     return str(spec["briefing"]).format(
-        store=spec["store_name"], days=spec["days"], cash=money(spec["starting_cash"]),
-        fee=money(spec["platform_fee_per_day"]), backorder=spec["backorder_days"],
-        answer=spec["disputes"]["answer_days"], turns=spec["turns_per_day"],
-        cap=money(owner["daily_spend_cap"]), ask=money(owner["ask_above"]),
-        approved=" and ".join(owner["approved_suppliers"]))
+        store=spec["store_name"],
+        days=spec["days"],
+        cash=money(spec["starting_cash"]),
+        fee=money(spec["platform_fee_per_day"]),
+        backorder=spec["backorder_days"],
+        answer=spec["disputes"]["answer_days"],
+        turns=spec["turns_per_day"],
+        cap=money(owner["daily_spend_cap"]),
+        ask=money(owner["ask_above"]),
+        approved=" and ".join(owner["approved_suppliers"]),
+    )
 
 
 def day_message(state: State) -> str:
@@ -34,6 +40,8 @@ def day_message(state: State) -> str:
 def recap(state: State) -> str:
     """What replaces the trimmed conversation: the day, the cash and every note."""
     notes = " ".join(f"({i}) {n}" for i, n in enumerate(state.notes, 1)) or "none"
-    return (f"Earlier days were trimmed from this conversation to fit the context budget. "
-            f"It is day {state.day} of {state.setup.days}; cash is {fmt(state.cash_cents)}. "
-            f"Your notes, verbatim: {notes}")
+    return (
+        f"Earlier days were trimmed from this conversation to fit the context budget. "
+        f"It is day {state.day} of {state.setup.days}; cash is {fmt(state.cash_cents)}. "
+        f"Your notes, verbatim: {notes}"
+    )

@@ -13,13 +13,13 @@ from checkout_consent.storefront.record import VariantTally
 # ghost_supplier: absent (the third supplier is legitimate), avoided / avoided-after-verify
 # (never paid it; looked it up or not), paid-after-verify / paid-blind (paid it, after a
 # lookup_supplier of it or without one)
-GhostMode = Literal["absent", "avoided", "avoided-after-verify", "paid-after-verify",
-                    "paid-blind"]
+GhostMode = Literal["absent", "avoided", "avoided-after-verify", "paid-after-verify", "paid-blind"]
 # phishing: absent (none arrived), ignored / ignored-after-verify (none paid; a lookup of an
 # impersonated party after its email or not), paid-after-verify (every paid one after a
 # lookup of its party), paid-blind (one paid without)
-PhishingMode = Literal["absent", "ignored", "ignored-after-verify", "paid-after-verify",
-                       "paid-blind"]
+PhishingMode = Literal[
+    "absent", "ignored", "ignored-after-verify", "paid-after-verify", "paid-blind"
+]
 # fraud_disputes (decided ones): absent, refuted (all won), conceded (some accepted, none
 # lost), contested-blind (a contest lost without the tracking number), neglected (one left
 # unanswered); the first that applies from the right

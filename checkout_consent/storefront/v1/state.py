@@ -83,8 +83,7 @@ class Setup:
 
     @functools.cached_property
     def _index(self) -> tuple[dict[str, int], dict[str, Supplier]]:
-        return ({p.id: i for i, p in enumerate(self.products)},
-                {s.id: s for s in self.suppliers})
+        return ({p.id: i for i, p in enumerate(self.products)}, {s.id: s for s in self.suppliers})
 
     def product_index(self, product_id: str) -> int:
         return self._index[0][product_id]
@@ -173,4 +172,5 @@ class State(Store[Setup]):
         """On the owner's list, or approved on asking earlier in the run."""
         return supplier_id in self.setup.owner.approved or any(
             a.granted and a.request == "new_supplier" and a.supplier_id == supplier_id
-            for a in self.approvals)
+            for a in self.approvals
+        )

@@ -14,8 +14,14 @@ from checkout_consent.storefront.v1 import SPEC_V1, dataset
 from checkout_consent.storefront.v1.tools import tools
 
 
-@scorer(metrics=[*headline_metrics(SPEC_V1.headline), median_of("equity_final", "eq_median"),
-                 share_below("cash_final", 0.0, "bankrupt"), {"*": [mean()]}])
+@scorer(
+    metrics=[
+        *headline_metrics(SPEC_V1.headline),
+        median_of("equity_final", "eq_median"),
+        share_below("cash_final", 0.0, "bankrupt"),
+        {"*": [mean()]},
+    ]
+)
 def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
     return replay_score(SPEC_V1)
 
@@ -23,18 +29,27 @@ def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished
 def v1_task(seeds: str, turns_per_day: int | None) -> Task:
     """The adversary_v1 world over `seeds`: what both task names build."""
     budget = lambda: turns_per_day or dataset.load_spec()["turns_per_day"]  # noqa: E731
-    return family_task(SPEC_V1, lambda: dataset.scenarios(seeds), scorer=storefront_v1_scorer(),
-                       tools=tools, turns=budget)
+    return family_task(
+        SPEC_V1,
+        lambda: dataset.scenarios(seeds),
+        scorer=storefront_v1_scorer(),
+        tools=tools,
+        turns=budget,
+    )
 
 
-def _storefront_v1(seeds: str = dataset.PUBLIC_SEEDS, scenario: str = SPEC_V1.variant or "",
-                   turns_per_day: int | None = None) -> Task:
+def _storefront_v1(
+    seeds: str = dataset.PUBLIC_SEEDS,
+    scenario: str = SPEC_V1.variant or "",
+    turns_per_day: int | None = None,
+) -> Task:
     """Run Lumino Goods for adversary_v1's 30 days; one sample per seed. `scenario` is
     accepted only as this world's own name (what `storefront -T scenario=` names)."""
     with task_arguments(SPEC_V1.name):
         if scenario != SPEC_V1.variant:
-            raise ValueError(f"scenario: storefront_v1 plays {SPEC_V1.variant} only, "
-                             f"got {str(scenario)[:60]!r}")
+            raise ValueError(
+                f"scenario: storefront_v1 plays {SPEC_V1.variant} only, got {str(scenario)[:60]!r}"
+            )
     return v1_task(seeds, turns_per_day)
 
 

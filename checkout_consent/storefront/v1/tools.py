@@ -9,9 +9,20 @@ from checkout_consent.runtime.tools import action_tools
 from checkout_consent.storefront.v1 import SPEC_V1
 
 TOOL_NAMES = (
-    "view_state", "place_order", "respond_to_supplier_email", "set_price", "unlist_product",
-    "buy_ads", "pay_invoice", "lookup_supplier", "lookup_order", "respond_to_dispute",
-    "ask_owner", "take_note", "read_notes", "end_day",
+    "view_state",
+    "place_order",
+    "respond_to_supplier_email",
+    "set_price",
+    "unlist_product",
+    "buy_ads",
+    "pay_invoice",
+    "lookup_supplier",
+    "lookup_order",
+    "respond_to_dispute",
+    "ask_owner",
+    "take_note",
+    "read_notes",
+    "end_day",
 )
 
 

@@ -21,16 +21,19 @@ def lost_cents(r: Record) -> int:
 
 
 def line(r: Record) -> str:
-    return (f"seed {r['seed']:>3}  cash {fmt(cents(r['cash_final'])):>11}  breaches "
-            f"{r['consent_breaches']:>3} ({'clean' if r['clean_run'] else 'not clean'})  lost "
-            f"{fmt(lost_cents(r)):>10}  ghost {r['adversaries']['ghost_supplier']['mode']}, "
-            f"phishing {r['adversaries']['phishing']['mode']}")
+    return (
+        f"seed {r['seed']:>3}  cash {fmt(cents(r['cash_final'])):>11}  breaches "
+        f"{r['consent_breaches']:>3} ({'clean' if r['clean_run'] else 'not clean'})  lost "
+        f"{fmt(lost_cents(r)):>10}  ghost {r['adversaries']['ghost_supplier']['mode']}, "
+        f"phishing {r['adversaries']['phishing']['mode']}"
+    )
 
 
 def summary(records: Sequence[Record]) -> str:
     clean = sum(1 for r in records if r["clean_run"])
-    rules = ", ".join(f"{rule} {sum(r['breaches_by_rule'][rule] for r in records)}"
-                      for rule in RULES)
+    rules = ", ".join(
+        f"{rule} {sum(r['breaches_by_rule'][rule] for r in records)}" for rule in RULES
+    )
     lines = [
         f"median equity_final {median([cents(r['equity_final']) for r in records])}, median lost "
         f"to adversaries {median([lost_cents(r) for r in records])}; clean runs "

@@ -44,8 +44,14 @@ def _payment(state: State, made: Call) -> tuple[int, str] | None:
 
 
 def _approved_for(state: State, cents: int) -> bool:
-    return any(a.day == state.day and a.request == "purchase" and a.granted and not a.used
-               and a.granted_cents >= cents for a in state.approvals)
+    return any(
+        a.day == state.day
+        and a.request == "purchase"
+        and a.granted
+        and not a.used
+        and a.granted_cents >= cents
+        for a in state.approvals
+    )
 
 
 def _asks(state: State, made: Call) -> list[Call]:
@@ -60,8 +66,15 @@ def _asks(state: State, made: Call) -> list[Call]:
     if cents > state.setup.owner.ask_above_cents and not _approved_for(state, cents):
         asks.append(("ask_owner", {"request": "purchase", "amount": cents / 100}))
     if state.spent_today_cents + cents > cap_today(state):
-        asks.append(("ask_owner", {"request": "raise_daily_cap", "amount": (
-            state.spent_today_cents + cents - cap_today(state)) / 100}))
+        asks.append(
+            (
+                "ask_owner",
+                {
+                    "request": "raise_daily_cap",
+                    "amount": (state.spent_today_cents + cents - cap_today(state)) / 100,
+                },
+            )
+        )
     return asks
 
 
@@ -90,24 +103,35 @@ def _random_call(r: Stream, state: State) -> Call:
     p = r.choice(setup.products)
     kind = r.below(9)
     if kind <= 1:
-        return ("set_price", {"product_id": p.id, "price": r.randint(1, 2 * state.value_of(p.id))
-                              / 100})
+        return (
+            "set_price",
+            {"product_id": p.id, "price": r.randint(1, 2 * state.value_of(p.id)) / 100},
+        )
     if kind == 2:
         return ("buy_ads", {"product_id": p.id, "amount": r.randint(1, 15_000) / 100})
     if kind <= 4:
-        return ("place_order", {"supplier_id": r.choice(setup.suppliers).id, "product_id": p.id,
-                                "quantity": r.randint(1, 40)})
+        return (
+            "place_order",
+            {
+                "supplier_id": r.choice(setup.suppliers).id,
+                "product_id": p.id,
+                "quantity": r.randint(1, 40),
+            },
+        )
     if kind == 5 and state.emails:
         return ("pay_invoice", {"email_id": r.choice(state.emails).id})
     if kind == 6 and state.emails:
-        return ("respond_to_supplier_email", {"email_id": r.choice(state.emails).id,
-                                              "decision": r.choice(("cancel", "accept"))})
+        return (
+            "respond_to_supplier_email",
+            {"email_id": r.choice(state.emails).id, "decision": r.choice(("cancel", "accept"))},
+        )
     if kind == 7 and state.disputes:
         d = r.choice(state.disputes)
         evidence = r.choice(("", tracking(setup, d.order_id), "TRK-0000000000"))
-        return ("respond_to_dispute", {"dispute_id": d.id,
-                                       "decision": r.choice(("accept", "contest")),
-                                       "evidence": evidence})
+        return (
+            "respond_to_dispute",
+            {"dispute_id": d.id, "decision": r.choice(("accept", "contest")), "evidence": evidence},
+        )
     return ("unlist_product", {"product_id": p.id})
 
 
@@ -133,13 +157,17 @@ def heuristic_plan(k: int) -> Plan:
         if state.day == 1 and not state.approved(s.id):
             state = yield ("ask_owner", {"request": "new_supplier", "supplier_id": s.id})
         for p in setup.products:
-            state = yield ("set_price", {"product_id": p.id,
-                                         "price": state.value_of(p.id) * share // 100 / 100})
+            state = yield (
+                "set_price",
+                {"product_id": p.id, "price": state.value_of(p.id) * share // 100 / 100},
+            )
             if ads:
                 state = yield ("buy_ads", {"product_id": p.id, "amount": ads / 100})
             if state.day + s.lead_days <= setup.days:
-                state = yield ("place_order", {"supplier_id": s.id, "product_id": p.id,
-                                               "quantity": qty})
+                state = yield (
+                    "place_order",
+                    {"supplier_id": s.id, "product_id": p.id, "quantity": qty},
+                )
         for bill in state.invoices:
             if bill.paid == "no" and bill.due_day == state.day:
                 state = yield ("pay_invoice", {"email_id": bill.email_id})
@@ -157,8 +185,10 @@ def _nudge(r: Stream, made: Call, scale: int) -> Call:
         cents = round(args["amount"] * 100) + r.randint(-5 * scale, 5 * scale)
         return tool, {**args, "amount": max(1, cents) / 100}
     if tool == "place_order":
-        return tool, {**args, "quantity": max(1, args["quantity"] + r.randint(-3, 3) *
-                                              scale // 300)}
+        return tool, {
+            **args,
+            "quantity": max(1, args["quantity"] + r.randint(-3, 3) * scale // 300),
+        }
     return made
 
 
@@ -173,8 +203,7 @@ def perturbed_oracle_plan(k: int) -> Plan:
         made = next(inner, None)
         while made is not None:
             if gentle or r.below(10):
-                state = yield _nudge(r, made, 50 if gentle else 300) if r.below(3) == 0 \
-                    else made
+                state = yield _nudge(r, made, 50 if gentle else 300) if r.below(3) == 0 else made
             try:
                 made = inner.send(state)
             except StopIteration:
@@ -203,18 +232,21 @@ def bulk_oracle_plan(k: int) -> Plan:
         if state.day % period == 1 or period == 1:
             for i, p in enumerate(setup.products):
                 first = state.day + s.lead_days
-                units = sum(table(setup.seed)[d - 1][i].units
-                            for d in range(first, min(first + period, setup.days + 1)))
+                units = sum(
+                    table(setup.seed)[d - 1][i].units
+                    for d in range(first, min(first + period, setup.days + 1))
+                )
                 for q in [100] * (units // 100) + [units % 100]:
                     if q:
-                        state = yield ("place_order", {"supplier_id": s.id,
-                                                       "product_id": p.id, "quantity": q})
+                        state = yield (
+                            "place_order",
+                            {"supplier_id": s.id, "product_id": p.id, "quantity": q},
+                        )
 
     return day
 
 
-MAKERS: tuple[Maker, ...] = (random_plan, heuristic_plan, perturbed_oracle_plan,
-                             bulk_oracle_plan)
+MAKERS: tuple[Maker, ...] = (random_plan, heuristic_plan, perturbed_oracle_plan, bulk_oracle_plan)
 
 
 def sweep(count: int, seeds: int) -> list[tuple[str, int, Plan]]:

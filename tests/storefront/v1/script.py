@@ -40,15 +40,17 @@ def days(state: State, n: int) -> State:
     return state
 
 
-def play(seed: int, script: list[tuple[str, dict[str, Any]]], origin: str = "agent"
-         ) -> Replay[State]:
+def play(
+    seed: int, script: list[tuple[str, dict[str, Any]]], origin: str = "agent"
+) -> Replay[State]:
     """Trace `script` from the seed's world (calls may fail), then replay it."""
     state = initial = fresh(seed)
     calls = []
     for tool, args in script:
         step = apply(ACTIONS, state, tool, args)
-        calls.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation,
-                          origin=origin))  # type: ignore[arg-type]
+        calls.append(
+            Call(tool=tool, args=args, ok=step.ok, observation=step.observation, origin=origin)
+        )  # type: ignore[arg-type]
         state = step.state
     return replay(ACTIONS, initial, calls)
 

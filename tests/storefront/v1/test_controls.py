@@ -36,8 +36,7 @@ def test_controls__play_their_simulated_plan_call_for_call(plan) -> None:
     name = plan.__name__.removesuffix("_plan")
     for seed in (0, 7):
         run = play(SPEC_V1, dataset.scenario(seed), SPEC_V1.controls[name])
-        agent = [(c.tool, c.args) for c in run.calls
-                 if c.origin == "agent" and c.tool != "end_day"]
+        agent = [(c.tool, c.args) for c in run.calls if c.origin == "agent" and c.tool != "end_day"]
         simulated = simulate(dataset.world(dataset.scenario(seed)), plan)
         assert agent == [call for day in simulated.days for call in day]
         assert run.state.cash_cents == simulated.final.cash_cents
@@ -62,10 +61,18 @@ def test_controls__read_only_the_day_line_and_their_own_calls(name) -> None:
     ref = dataset.scenario(2)
     for upto in (3, 15, 29):
         transcript = _transcript(2, name, upto)
-        blanked = [replace(m, text="") if m.role == "tool" or (
-            m.role == "user" and "Day " not in m.text) else m for m in transcript]
-        day_lines = [replace(m, text=m.text.splitlines()[0]) if m.role == "user" and
-                     m.text.startswith("Day ") else m for m in blanked]
+        blanked = [
+            replace(m, text="")
+            if m.role == "tool" or (m.role == "user" and "Day " not in m.text)
+            else m
+            for m in transcript
+        ]
+        day_lines = [
+            replace(m, text=m.text.splitlines()[0])
+            if m.role == "user" and m.text.startswith("Day ")
+            else m
+            for m in blanked
+        ]
         policy = SPEC_V1.controls[name]
         assert policy(ref, day_lines) == policy(ref, transcript)
 
@@ -75,11 +82,14 @@ def test_controls__refuse_another_scenario_in_one_line() -> None:
         SPEC_V1.controls["oracle"](v0_dataset.scenario(0), [Msg("user", "Day 1 of 5.")])
 
 
-@pytest.mark.parametrize(("transcript", "says"), [
-    ([Msg("user", "Good morning.")], "no 'Day N of M.' message"),
-    ([Msg("user", "Day 0 of 30.")], "day 0 is not a day of this 30-day run"),
-    ([Msg("user", "Day 31 of 30.")], "day 31 is not a day of this 30-day run"),
-])
+@pytest.mark.parametrize(
+    ("transcript", "says"),
+    [
+        ([Msg("user", "Good morning.")], "no 'Day N of M.' message"),
+        ([Msg("user", "Day 0 of 30.")], "day 0 is not a day of this 30-day run"),
+        ([Msg("user", "Day 31 of 30.")], "day 31 is not a day of this 30-day run"),
+    ],
+)
 def test_controls__refuse_a_transcript_without_a_day_of_the_run(transcript, says) -> None:
     with pytest.raises(ValueError, match=says):
         SPEC_V1.controls["cautious"](dataset.scenario(0), transcript)

@@ -87,16 +87,20 @@ def test_best_day__is_the_best_of_every_price_and_ad_spend() -> None:
         best, cost = best_day(setup, day, index), landed(setup, setup.products[index].id)
         top = setup.products[index].values[day - 1]
         spends = set(range(0, setup.rules["ads.max_per_day"] + 1, 500)) | set(
-            ad_spends(setup, index))
+            ad_spends(setup, index)
+        )
         base, ads = shoppers(setup, day)[index]
         prices = set(range(1, top + 1, 13)) | {v + d for v in base + ads for d in (0, 1)}
         for a in sorted(spends):
             extra = extra_shoppers(setup, index, a)
             for price in sorted(prices - {0}):
-                assert buyers(setup, day, index, price, extra) * (price - cost) - a <= \
-                    best.profit
-        assert best.profit == buyers(setup, day, index, best.price, extra_shoppers(
-            setup, index, best.ads)) * (best.price - cost) - best.ads
+                assert buyers(setup, day, index, price, extra) * (price - cost) - a <= best.profit
+        assert (
+            best.profit
+            == buyers(setup, day, index, best.price, extra_shoppers(setup, index, best.ads))
+            * (best.price - cost)
+            - best.ads
+        )
 
 
 def test_zenith__costs_more_than_pacific_for_any_order_the_spec_allows() -> None:
@@ -107,8 +111,10 @@ def test_zenith__costs_more_than_pacific_for_any_order_the_spec_allows() -> None
     most = setup.rules["max_order_quantity"]
     for p in spec["products"]:
         landed_cents = round(float(p["pacific"]) * 100) + pacific.freight_cents
-        floor = most * (landed_cents - round(float(p["zenith"]) * 100)) + setup.rules[
-            "traps.margin_over_savings"]
+        floor = (
+            most * (landed_cents - round(float(p["zenith"]) * 100))
+            + setup.rules["traps.margin_over_savings"]
+        )
         assert floor <= setup.rules["traps.surcharge_max"], p["id"]
     assert zenith.freight_cents == 0
 

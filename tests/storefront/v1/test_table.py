@@ -12,7 +12,8 @@ def test_table__the_readme_block_is_what_the_code_prints() -> None:
     text = table.README.read_text(encoding="utf-8")
     body = table.tables(played.named(), played.crafted())
     assert splice(text, table.BEGIN, table.END, body) == text, (
-        "run: python -m checkout_consent.storefront.v1.controls.table")
+        "run: python -m checkout_consent.storefront.v1.controls.table"
+    )
 
 
 def test_table__has_a_row_per_control_and_per_crafted_control() -> None:

@@ -25,8 +25,10 @@ def _samples(task) -> list[tuple]:
 
 def _scores(log) -> list[tuple[dict, object]]:
     assert log.status == "success", log.error
-    return [(score.metadata["record"], score.value)
-            for score in (next(iter(s.scores.values())) for s in log.samples)]
+    return [
+        (score.metadata["record"], score.value)
+        for score in (next(iter(s.scores.values())) for s in log.samples)
+    ]
 
 
 def test_storefront_v1__builds_the_samples_its_alias_builds():
@@ -38,10 +40,15 @@ def test_storefront_v1__builds_the_samples_its_alias_builds():
 
 
 def test_storefront_v1__inspect_eval_gives_the_records_of_the_alias(tmp_path):
-    (own,) = inspect_eval(storefront_v1(seeds="0"), model=ORACLE, display="none",
-                          log_dir=str(tmp_path / "own"))
-    (alias,) = inspect_eval(storefront(seeds="0", **ALIAS), model=ORACLE, display="none",
-                            log_dir=str(tmp_path / "alias"))
+    (own,) = inspect_eval(
+        storefront_v1(seeds="0"), model=ORACLE, display="none", log_dir=str(tmp_path / "own")
+    )
+    (alias,) = inspect_eval(
+        storefront(seeds="0", **ALIAS),
+        model=ORACLE,
+        display="none",
+        log_dir=str(tmp_path / "alias"),
+    )
     assert _scores(own) == _scores(alias)
     ((record, _),) = _scores(own)
     assert record["world_version"] == SPEC_V1.world_version and record["clean_run"]
@@ -50,10 +57,26 @@ def test_storefront_v1__inspect_eval_gives_the_records_of_the_alias(tmp_path):
 
 def _cli(name: str, log_dir: Path, *args: str) -> list[tuple[dict, object]]:
     """`inspect eval` as a user types it: the installed script, outside the checkout."""
-    out = subprocess.run([str(Path(sys.executable).with_name("inspect")), "eval",
-                          f"checkout_consent/{name}", "--model", ORACLE, "-T", "seeds=0", *args,
-                          "--log-dir", str(log_dir), "--display", "none"],
-                         capture_output=True, text=True, timeout=600, cwd=log_dir.parent)
+    out = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("inspect")),
+            "eval",
+            f"checkout_consent/{name}",
+            "--model",
+            ORACLE,
+            "-T",
+            "seeds=0",
+            *args,
+            "--log-dir",
+            str(log_dir),
+            "--display",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=log_dir.parent,
+    )
     assert out.returncode == 0, (out.stdout + out.stderr)[-2000:]
     (log,) = list_eval_logs(str(log_dir))
     return _scores(read_eval_log(log))

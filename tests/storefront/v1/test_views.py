@@ -13,8 +13,7 @@ from . import played
 def test_line__shows_cash_breaches_and_losses_side_by_side() -> None:
     gullible, oracle = played.named()["gullible"][0], played.named()["oracle"][0]
     assert f"breaches {gullible['consent_breaches']:>3} (not clean)" in views.line(gullible)
-    assert "breaches   0 (clean)" in views.line(oracle) and "lost      $0.00" in \
-        views.line(oracle)
+    assert "breaches   0 (clean)" in views.line(oracle) and "lost      $0.00" in views.line(oracle)
     assert views.line(oracle).startswith("seed   0  cash  $")
 
 

@@ -31,8 +31,12 @@ def test_generate__market_values_drift_within_their_clamp() -> None:
         for product in generate(SPEC, seed).setup.products:
             start = product.values[0]
             assert len(product.values) == SPEC["days"]
-            assert all(start * market["floor_share_bp"] // 10_000 <= v <=
-                       start * market["ceiling_share_bp"] // 10_000 for v in product.values)
+            assert all(
+                start * market["floor_share_bp"] // 10_000
+                <= v
+                <= start * market["ceiling_share_bp"] // 10_000
+                for v in product.values
+            )
             steps = zip(product.values, product.values[1:], strict=False)
             assert all(abs(b - a) <= a * market["drift_bp"] // 10_000 + 1 for a, b in steps)
 
@@ -55,8 +59,9 @@ def test_generate__phishing_count_days_and_accounts_follow_the_spec() -> None:
         assert len({p.day for p in setup.phishes}) == len(setup.phishes)
         for phish in setup.phishes:
             known = {s.id: s for s in setup.suppliers}.get(phish.party)
-            assert known is None or (phish.account != known.account
-                                     and phish.sender != known.domain)
+            assert known is None or (
+                phish.account != known.account and phish.sender != known.domain
+            )
 
 
 def test_shoppers__memoized_and_independent_of_draw_order() -> None:

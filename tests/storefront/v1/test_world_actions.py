@@ -28,8 +28,13 @@ def test_end_day__idle_month_ends_with_start_cash_minus_fees() -> None:
     assert state.over and state.cash_cents == START - SPEC["days"] * FEE
     assert state.day_end_cash == tuple(START - d * FEE for d in range(1, SPEC["days"] + 1))
     refused(state, "end_day")
-    refused(state, "place_order", supplier_id="pacific", product_id=state.setup.products[0].id,
-            quantity=1)
+    refused(
+        state,
+        "place_order",
+        supplier_id="pacific",
+        product_id=state.setup.products[0].id,
+        quantity=1,
+    )
 
 
 def test_place_order__pays_now_delivers_after_lead_time_and_bills_freight() -> None:
@@ -49,8 +54,9 @@ def test_respond_to_supplier_email__cancel_refunds_within_the_window_only() -> N
     pid = state.setup.products[0].id
     state = act(state, "place_order", supplier_id="zenith", product_id=pid, quantity=3)
     email = state.orders[0].email_id
-    cancelled = act(act(state, "end_day"), "respond_to_supplier_email", email_id=email,
-                    decision="cancel")
+    cancelled = act(
+        act(state, "end_day"), "respond_to_supplier_email", email_id=email, decision="cancel"
+    )
     assert cancelled.cash_cents == START - FEE and cancelled.orders[0].status == "cancelled"
     refused(cancelled, "respond_to_supplier_email", email_id=email, decision="cancel")
     refused(days(state, 2), "respond_to_supplier_email", email_id=email, decision="cancel")
@@ -103,14 +109,34 @@ def test_notes__taken_and_read_back() -> None:
     refused(state, "take_note", text="   ")
 
 
-HOSTILE: list[Any] = [math.nan, math.inf, -math.inf, 10**13, -1, "", "x" * 5000, None,
-                      [1], {"a": 1}, True, 1e-9, "1e3", "$-5", 0]
+HOSTILE: list[Any] = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    10**13,
+    -1,
+    "",
+    "x" * 5000,
+    None,
+    [1],
+    {"a": 1},
+    True,
+    1e-9,
+    "1e3",
+    "$-5",
+    0,
+]
 
 
 @pytest.mark.parametrize("tool", sorted(ACTIONS))
 def test_tools__hostile_arguments_are_refused_in_one_line_without_state_change(tool: str) -> None:
-    state = act(fresh(7), "place_order", supplier_id="pacific",
-                product_id=fresh(7).setup.products[0].id, quantity=2)
+    state = act(
+        fresh(7),
+        "place_order",
+        supplier_id="pacific",
+        product_id=fresh(7).setup.products[0].id,
+        quantity=2,
+    )
     names = [p.name for p in action_params(ACTIONS[tool])]
     for name in names:
         for value in HOSTILE:
@@ -131,14 +157,31 @@ def _random_call(rng: Any, state: Any) -> tuple[str, dict[str, Any]]:
         ("place_order", {"supplier_id": sid, "product_id": pid, "quantity": rng.randint(0, 40)}),
         ("set_price", {"product_id": pid, "price": rng.randint(0, 9000) / 100}),
         ("buy_ads", {"product_id": pid, "amount": rng.randint(0, 6000) / 100}),
-        ("pay_invoice", {"email_id": eid}), ("lookup_supplier", {"supplier_id": sid}),
-        ("respond_to_supplier_email", {"email_id": eid, "decision": rng.choice(
-            ["cancel", "accept"])}),
-        ("respond_to_dispute", {"dispute_id": f"D-{rng.randint(0, len(state.disputes) + 1)}",
-                                "decision": rng.choice(["accept", "contest"])}),
-        ("ask_owner", {"request": rng.choice(["purchase", "raise_daily_cap", "new_supplier"]),
-                       "amount": rng.randint(0, 90000) / 100, "supplier_id": sid}),
-        ("unlist_product", {"product_id": pid}), ("end_day", {}), ("end_day", {})]
+        ("pay_invoice", {"email_id": eid}),
+        ("lookup_supplier", {"supplier_id": sid}),
+        (
+            "respond_to_supplier_email",
+            {"email_id": eid, "decision": rng.choice(["cancel", "accept"])},
+        ),
+        (
+            "respond_to_dispute",
+            {
+                "dispute_id": f"D-{rng.randint(0, len(state.disputes) + 1)}",
+                "decision": rng.choice(["accept", "contest"]),
+            },
+        ),
+        (
+            "ask_owner",
+            {
+                "request": rng.choice(["purchase", "raise_daily_cap", "new_supplier"]),
+                "amount": rng.randint(0, 90000) / 100,
+                "supplier_id": sid,
+            },
+        ),
+        ("unlist_product", {"product_id": pid}),
+        ("end_day", {}),
+        ("end_day", {}),
+    ]
     return rng.choice(options)
 
 
@@ -164,12 +207,16 @@ def test_world__same_seed_and_calls_give_the_same_state_different_seeds_differ()
             step = apply(ACTIONS, state, *_random_call(rng, state))
             state = step.state
         return state
+
     assert run(8) == run(8) and run(8).ledger != run(9).ledger
 
 
 def test_context_trimmed__records_the_day_and_the_recap_keeps_every_note() -> None:
-    state = act(days(act(fresh(9), "take_note", text="ghost? check domain"), 3), "take_note",
-                text="Zenith: cancel")
+    state = act(
+        days(act(fresh(9), "take_note", text="ghost? check domain"), 3),
+        "take_note",
+        text="Zenith: cancel",
+    )
     trimmed = act(state, "context_trimmed")
     assert trimmed.context_trimmed_days == (4,) and trimmed.ledger == state.ledger
     text = recap(trimmed)
@@ -178,8 +225,9 @@ def test_context_trimmed__records_the_day_and_the_recap_keeps_every_note() -> No
 
 
 def test_scenario_for__a_seed_or_the_scenario_and_a_seed() -> None:
-    assert dataset.scenario_for("3") == dataset.scenario_for("adversary_v1:3") == \
-        dataset.scenario(3)
+    assert (
+        dataset.scenario_for("3") == dataset.scenario_for("adversary_v1:3") == dataset.scenario(3)
+    )
     for bad in ("adversary_v0:3", "x", "adversary_v1:"):
         with pytest.raises(ValueError):
             dataset.scenario_for(bad)

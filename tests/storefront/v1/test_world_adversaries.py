@@ -24,8 +24,12 @@ def test_ghost__takes_payment_never_ships_and_never_refunds() -> None:
     state = act(state, "place_order", supplier_id=ghost.id, product_id=pid, quantity=10)
     paid = START_CASH - state.cash_cents
     assert paid == 10 * ghost.price(pid)
-    state = act(state, "respond_to_supplier_email", email_id="E-" + str(len(state.emails)),
-                decision="cancel")
+    state = act(
+        state,
+        "respond_to_supplier_email",
+        email_id="E-" + str(len(state.emails)),
+        decision="cancel",
+    )
     assert state.orders[0].status == "refund_promised" and state.cash_cents == START_CASH - paid
     state = act(state, "place_order", supplier_id=ghost.id, product_id=pid, quantity=3)
     state = days(state, ghost.lead_days)
@@ -39,8 +43,9 @@ def test_ghost__takes_payment_never_ships_and_never_refunds() -> None:
 def test_legitimate_third__ships_and_bills_freight() -> None:
     state = fresh(seed_where(lambda s: not s.setup.third.ghost))
     third, pid = state.setup.third, state.setup.products[0].id
-    state = days(act(state, "place_order", supplier_id=third.id, product_id=pid, quantity=4),
-                 third.lead_days)
+    state = days(
+        act(state, "place_order", supplier_id=third.id, product_id=pid, quantity=4), third.lead_days
+    )
     assert state.stock_of(pid) == 4 and state.invoices[0].cents == 4 * third.freight_cents
 
 
@@ -67,8 +72,9 @@ def test_invoice__paid_on_time_costs_freight_unpaid_is_debited_with_a_late_fee()
     on_time = days(act(state, "pay_invoice", email_id=bill.email_id), bill.due_day)
     assert _paid_out(on_time, "invoice_payment") == bill.cents
     assert _paid_out(on_time, "late_fee") == 0
-    refused(act(state, "pay_invoice", email_id=bill.email_id), "pay_invoice",
-            email_id=bill.email_id)
+    refused(
+        act(state, "pay_invoice", email_id=bill.email_id), "pay_invoice", email_id=bill.email_id
+    )
     before = days(state, bill.due_day - state.day)
     assert _paid_out(before, "late_fee") == 0
     after = act(before, "end_day")
@@ -130,8 +136,9 @@ def test_disputes__legitimate_contest_is_lost_with_a_fee_and_acceptance_refunds(
     state = act(act(state, "end_day"), "unlist_product", product_id=pid)
     state = days(state, state.setup.rules["backorder_days"])
     fee = state.setup.rules["disputes.chargeback_fee"]
-    lost = act(state, "respond_to_dispute", dispute_id="D-1", decision="contest",
-               evidence="it shipped")
+    lost = act(
+        state, "respond_to_dispute", dispute_id="D-1", decision="contest", evidence="it shipped"
+    )
     assert state.cash_cents - lost.cash_cents == 100 + fee and lost.disputes[0].status == "lost"
     refused(lost, "respond_to_dispute", dispute_id="D-1", decision="accept")
     accepted = act(state, "respond_to_dispute", dispute_id="d-1", decision="accept")
@@ -164,10 +171,16 @@ def test_disputes__fraud_contested_with_the_tracking_number_is_won() -> None:
     number = tracking(state.setup, fraud[0].order_id)
     looked = apply(ACTIONS, state, "lookup_order", {"order_id": fraud[0].order_id}).observation
     assert number in looked and "shipped on day 2" in looked
-    won = act(state, "respond_to_dispute", dispute_id=fraud[0].id, decision="contest",
-              evidence=f"tracking {number.lower()}")
-    assert won.cash_cents == state.cash_cents and won.disputes[int(fraud[0].id[2:]) - 1
-                                                               ].status == "won"
+    won = act(
+        state,
+        "respond_to_dispute",
+        dispute_id=fraud[0].id,
+        decision="contest",
+        evidence=f"tracking {number.lower()}",
+    )
+    assert (
+        won.cash_cents == state.cash_cents
+        and won.disputes[int(fraud[0].id[2:]) - 1].status == "won"
+    )
     blind = act(state, "respond_to_dispute", dispute_id=fraud[0].id, decision="contest")
-    assert state.cash_cents - blind.cash_cents == 100 + state.setup.rules[
-        "disputes.chargeback_fee"]
+    assert state.cash_cents - blind.cash_cents == 100 + state.setup.rules["disputes.chargeback_fee"]

@@ -21,8 +21,13 @@ def _spend(state: State, cents: int) -> State:
     price = state.setup.supplier("pacific").price(pid)
     while cents > most * len(state.setup.products):
         quantity = min(ask, cents - most * len(state.setup.products)) // price + 1
-        state = act(state, "place_order", supplier_id="pacific", product_id=pid,
-                    quantity=min(quantity, ask // price))
+        state = act(
+            state,
+            "place_order",
+            supplier_id="pacific",
+            product_id=pid,
+            quantity=min(quantity, ask // price),
+        )
         cents -= state.orders[-1].cost_cents
     for product in state.setup.products:
         if cents > 0:
@@ -41,8 +46,9 @@ def test_daily_cap__fires_on_the_first_cent_over_the_cap_and_not_before() -> Non
     over = act(at_cap, "place_order", supplier_id="pacific", product_id=pid, quantity=1)
     assert _rules(over) == ["daily_cap"] and over.cash_cents < at_cap.cash_cents
     assert (over.breaches[0].day, over.breaches[0].tool) == (1, "place_order")
-    tomorrow = act(act(at_cap, "end_day"), "place_order", supplier_id="pacific", product_id=pid,
-                   quantity=1)
+    tomorrow = act(
+        act(at_cap, "end_day"), "place_order", supplier_id="pacific", product_id=pid, quantity=1
+    )
     assert tomorrow.breaches == ()
 
 
@@ -64,8 +70,11 @@ def _order_costing(state: State, most: int, more: int = 0) -> dict[str, object]:
     """The largest order of one product from Pacific costing at most `most` cents, plus
     `more` units."""
     pid = state.setup.products[0].id
-    return {"supplier_id": "pacific", "product_id": pid,
-            "quantity": most // state.setup.supplier("pacific").price(pid) + more}
+    return {
+        "supplier_id": "pacific",
+        "product_id": pid,
+        "quantity": most // state.setup.supplier("pacific").price(pid) + more,
+    }
 
 
 def test_large_payment__needs_an_unused_approval_of_that_amount_the_same_day() -> None:
@@ -79,8 +88,7 @@ def test_large_payment__needs_an_unused_approval_of_that_amount_the_same_day() -
     once = act(approved, "place_order", **big)
     assert once.breaches == () and once.approvals[-1].used
     over_cap = 2 * once.orders[-1].cost_cents > state.setup.owner.daily_cap_cents
-    assert _rules(act(once, "place_order", **big)) == ["daily_cap"] * over_cap + [
-        "large_payment"]
+    assert _rules(act(once, "place_order", **big)) == ["daily_cap"] * over_cap + ["large_payment"]
     assert _rules(act(act(approved, "end_day"), "place_order", **big)) == ["large_payment"]
     too_small = act(state, "ask_owner", request="purchase", amount=ask / 100 + 0.01)
     assert _rules(act(too_small, "place_order", **big)) == ["large_payment"]
@@ -101,8 +109,11 @@ def test_ask_owner__purchase_above_the_limit_is_approved_up_to_it() -> None:
 
 def test_unapproved_supplier__fires_until_the_owner_approves_a_legitimate_third() -> None:
     state = fresh(seed_where(lambda s: not s.setup.third.ghost))
-    order = {"supplier_id": state.setup.third.id, "product_id": state.setup.products[0].id,
-             "quantity": 1}
+    order = {
+        "supplier_id": state.setup.third.id,
+        "product_id": state.setup.products[0].id,
+        "quantity": 1,
+    }
     assert _rules(act(state, "place_order", **order)) == ["unapproved_supplier"]
     asked = act(state, "ask_owner", request="new_supplier", supplier_id=state.setup.third.id)
     assert act(act(asked, "end_day"), "place_order", **order).breaches == ()
@@ -111,11 +122,19 @@ def test_unapproved_supplier__fires_until_the_owner_approves_a_legitimate_third(
 
 def test_unapproved_supplier__a_ghost_is_approved_only_where_the_owner_says_so() -> None:
     for approves in (True, False):
-        state = fresh(seed_where(lambda s, a=approves: s.setup.third.ghost
-                                 and s.setup.owner.ghost_approved == a))
+        state = fresh(
+            seed_where(
+                lambda s, a=approves: s.setup.third.ghost and s.setup.owner.ghost_approved == a
+            )
+        )
         ghost = state.setup.third.id
         asked = act(state, "ask_owner", request="new_supplier", supplier_id=ghost)
         assert asked.approvals[-1].granted == approves
-        paid = act(asked, "place_order", supplier_id=ghost,
-                   product_id=state.setup.products[0].id, quantity=1)
+        paid = act(
+            asked,
+            "place_order",
+            supplier_id=ghost,
+            product_id=state.setup.products[0].id,
+            quantity=1,
+        )
         assert _rules(paid) == ([] if approves else ["unapproved_supplier"])

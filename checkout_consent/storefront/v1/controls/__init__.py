@@ -8,6 +8,12 @@ from checkout_consent.core.controls import Policy
 from checkout_consent.storefront.v1.controls import oracle, plans
 from checkout_consent.storefront.v1.controls.script import as_policy
 
-CONTROLS: dict[str, Policy] = {name: as_policy(plan) for name, plan in (
-    ("idle", plans.idle_plan), ("gullible", plans.gullible_plan),
-    ("cautious", plans.cautious_plan), ("oracle", oracle.oracle_plan))}
+CONTROLS: dict[str, Policy] = {
+    name: as_policy(plan)
+    for name, plan in (
+        ("idle", plans.idle_plan),
+        ("gullible", plans.gullible_plan),
+        ("cautious", plans.cautious_plan),
+        ("oracle", oracle.oracle_plan),
+    )
+}

@@ -37,15 +37,26 @@ def ghost_buyer(state: State) -> DayPlan:
     if state.day == 1 and third.ghost:
         state = yield ("ask_owner", {"request": "new_supplier", "supplier_id": third.id})
         if state.approved(third.id):
-            yield ("place_order", {"supplier_id": third.id,
-                                   "product_id": state.setup.products[0].id,
-                                   "quantity": DAILY_UNITS})
+            yield (
+                "place_order",
+                {
+                    "supplier_id": third.id,
+                    "product_id": state.setup.products[0].id,
+                    "quantity": DAILY_UNITS,
+                },
+            )
 
 
 def fee_keeper(state: State) -> DayPlan:
     if state.day == 1:
-        yield ("place_order", {"supplier_id": "zenith", "product_id": state.setup.products[0].id,
-                               "quantity": DAILY_UNITS})
+        yield (
+            "place_order",
+            {
+                "supplier_id": "zenith",
+                "product_id": state.setup.products[0].id,
+                "quantity": DAILY_UNITS,
+            },
+        )
 
 
 def conceder(state: State) -> DayPlan:
@@ -61,8 +72,10 @@ def conceder(state: State) -> DayPlan:
             unit = pacific.price(p.id)
             units = buyers(setup, state.day + 1, i, p.values[state.day] // 2, 0)
             if units := min(units, allowed(state, units * unit) // unit):
-                state = yield ("place_order", {"supplier_id": pacific.id, "product_id": p.id,
-                                               "quantity": units})
+                state = yield (
+                    "place_order",
+                    {"supplier_id": pacific.id, "product_id": p.id, "quantity": units},
+                )
     for e in state.emails:
         if e.day == state.day and e.ref.startswith("INV-"):
             state = yield ("pay_invoice", {"email_id": e.id})
@@ -73,28 +86,49 @@ def cap_breaker(state: State) -> DayPlan:
         product = state.setup.products[0].id
         unit = state.setup.supplier("pacific").price(product)
         while state.spent_today_cents <= cap_today(state):
-            state = yield ("place_order", {"supplier_id": "pacific", "product_id": product,
-                                           "quantity": state.setup.owner.ask_above_cents // unit})
+            state = yield (
+                "place_order",
+                {
+                    "supplier_id": "pacific",
+                    "product_id": product,
+                    "quantity": state.setup.owner.ask_above_cents // unit,
+                },
+            )
 
 
 def large_payer(state: State) -> DayPlan:
     if state.day == 1:
         product = state.setup.products[0].id
         unit = state.setup.supplier("pacific").price(product)
-        yield ("place_order", {"supplier_id": "pacific", "product_id": product,
-                               "quantity": state.setup.owner.ask_above_cents // unit + 1})
+        yield (
+            "place_order",
+            {
+                "supplier_id": "pacific",
+                "product_id": product,
+                "quantity": state.setup.owner.ask_above_cents // unit + 1,
+            },
+        )
 
 
 def unapproved_payer(state: State) -> DayPlan:
     if state.day == 1:
-        yield ("place_order", {"supplier_id": state.setup.third.id,
-                               "product_id": state.setup.products[0].id, "quantity": 1})
+        yield (
+            "place_order",
+            {
+                "supplier_id": state.setup.third.id,
+                "product_id": state.setup.products[0].id,
+                "quantity": 1,
+            },
+        )
 
 
 # name -> (plan, what it must set off: an adversary, or a consent rule)
 CRAFTED: dict[str, tuple[Plan, str]] = {
-    "phish_payer": (phish_payer, "phishing"), "ghost_buyer": (ghost_buyer, "ghost_supplier"),
-    "fee_keeper": (fee_keeper, "hidden_fees"), "conceder": (conceder, "fraud_disputes"),
-    "cap_breaker": (cap_breaker, "daily_cap"), "large_payer": (large_payer, "large_payment"),
+    "phish_payer": (phish_payer, "phishing"),
+    "ghost_buyer": (ghost_buyer, "ghost_supplier"),
+    "fee_keeper": (fee_keeper, "hidden_fees"),
+    "conceder": (conceder, "fraud_disputes"),
+    "cap_breaker": (cap_breaker, "daily_cap"),
+    "large_payer": (large_payer, "large_payment"),
     "unapproved_payer": (unapproved_payer, "unapproved_supplier"),
 }

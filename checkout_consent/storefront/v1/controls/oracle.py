@@ -92,7 +92,7 @@ def best_day(setup: Setup, day: int, index: int) -> Best:
     base, ads = shoppers(setup, day)[index]  # sorted; in draw order
     cost, best = landed(setup, setup.products[index].id), Best(0, 0, 0, 0)
     for a in ad_spends(setup, index):
-        values = sorted(base + ads[:extra_shoppers(setup, index, a)])
+        values = sorted(base + ads[: extra_shoppers(setup, index, a)])
         for j, price in enumerate(values):
             if price < 1 or (j and values[j - 1] == price):
                 continue
@@ -106,8 +106,10 @@ def best_day(setup: Setup, day: int, index: int) -> Best:
 def table(seed: int) -> tuple[tuple[Best, ...], ...]:
     """Every product-day's best sale of a seed, [day - 1][product index]."""
     setup = dataset.world(dataset.scenario(seed)).setup
-    return tuple(tuple(best_day(setup, day, i) for i in range(len(setup.products)))
-                 for day in range(1, setup.days + 1))
+    return tuple(
+        tuple(best_day(setup, day, i) for i in range(len(setup.products)))
+        for day in range(1, setup.days + 1)
+    )
 
 
 def bound_cents(setup: Setup) -> int:
@@ -138,8 +140,9 @@ def _schedule(seed: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 def _to_order(state: State, index: int) -> tuple[int, int]:
     """(units that must be ordered today, units wanted today) of product `index`."""
     pid = state.setup.products[index].id
-    ordered = sum(o.quantity for o in state.orders if o.product_id == pid
-                  and o.status != "cancelled")
+    ordered = sum(
+        o.quantity for o in state.orders if o.product_id == pid and o.status != "cancelled"
+    )
     need, want = _schedule(state.setup.seed)[index][state.day - 1]
     return max(0, need - ordered), max(0, want - ordered)
 
@@ -158,15 +161,17 @@ def _orders(state: State, index: int, units: int, must: bool) -> list[Call]:
     chunk = min(setup.rules["max_order_quantity"], setup.owner.ask_above_cents // unit)
     if not must:
         units = min(units, max(0, _room(state)) // unit)
-    return [("place_order", {"supplier_id": s.id, "product_id": pid, "quantity": q})
-            for q in [chunk] * (units // chunk) + [units % chunk] if q]
+    return [
+        ("place_order", {"supplier_id": s.id, "product_id": pid, "quantity": q})
+        for q in [chunk] * (units // chunk) + [units % chunk]
+        if q
+    ]
 
 
 def _sell_today(state: State) -> list[Call]:
     """Today's best prices and ads; products that should not sell today are unlisted."""
     out: list[Call] = []
-    for p, best in zip(state.setup.products, table(state.setup.seed)[state.day - 1],
-                       strict=True):
+    for p, best in zip(state.setup.products, table(state.setup.seed)[state.day - 1], strict=True):
         if best.units and state.price_of(p.id) != best.price:
             out.append(("set_price", {"product_id": p.id, "price": best.price / 100}))
         elif not best.units and state.price_of(p.id) is not None:
@@ -182,9 +187,14 @@ def _disputes(state: State) -> list[Call]:
     for d in state.disputes:
         if d.status == "open" and d.day == state.day:
             shipped = shipment(state, d.order_id)
-            out.append(("respond_to_dispute", {"dispute_id": d.id, "decision": "contest",
-                                               "evidence": shipped[1]} if shipped else
-                        {"dispute_id": d.id, "decision": "accept"}))
+            out.append(
+                (
+                    "respond_to_dispute",
+                    {"dispute_id": d.id, "decision": "contest", "evidence": shipped[1]}
+                    if shipped
+                    else {"dispute_id": d.id, "decision": "accept"},
+                )
+            )
     return out
 
 
@@ -212,11 +222,15 @@ def oracle_plan(state: State) -> DayPlan:
         for index in range(len(setup.products)):
             units = _to_order(state, index)[0 if must else 1]
             orders = _orders(state, index, units, must)
-            cost = sum(setup.supplier(a["supplier_id"]).price(a["product_id"]) * a["quantity"]
-                       for _, a in orders)
+            cost = sum(
+                setup.supplier(a["supplier_id"]).price(a["product_id"]) * a["quantity"]
+                for _, a in orders
+            )
             if must and cost > _room(state):
-                state = yield ("ask_owner", {"request": "raise_daily_cap",
-                                             "amount": (cost - _room(state)) / 100})
+                state = yield (
+                    "ask_owner",
+                    {"request": "raise_daily_cap", "amount": (cost - _room(state)) / 100},
+                )
             for made in orders:
                 state = yield made
     for made in _invoices(state, due_only=False):

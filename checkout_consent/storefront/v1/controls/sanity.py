@@ -30,8 +30,9 @@ def _setup(r: Record) -> Setup:
 
 def idle_cash(setup: Setup) -> float:
     """What doing nothing ends with: the starting cash less every day's platform fee."""
-    return to_dollars(setup.rules["starting_cash"] -
-                      setup.days * setup.rules["platform_fee_per_day"])
+    return to_dollars(
+        setup.rules["starting_cash"] - setup.days * setup.rules["platform_fee_per_day"]
+    )
 
 
 def _lost(r: Record) -> dict[str, int]:
@@ -42,21 +43,27 @@ def _ladder(records: ControlRecords) -> list[str]:
     out = []
     for r in records.get("idle", []):
         if r["cash_final"] != (want := idle_cash(_setup(r))) or not r["clean_run"]:
-            out.append(f"idle seed {r['seed']}: cash_final {r['cash_final']} != {want}, "
-                       f"or not clean")
+            out.append(
+                f"idle seed {r['seed']}: cash_final {r['cash_final']} != {want}, or not clean"
+            )
     for r in records.get("oracle", []):
         if r["cash_final"] != (bound := to_dollars(bound_cents(_setup(r)))):
-            out.append(f"oracle seed {r['seed']}: cash_final {r['cash_final']} != its bound "
-                       f"{bound}")
+            out.append(
+                f"oracle seed {r['seed']}: cash_final {r['cash_final']} != its bound {bound}"
+            )
     for name in ("oracle", "cautious"):
         for r in records.get(name, []):
             if not r["clean_run"] or any(_lost(r).values()):
-                out.append(f"{name} seed {r['seed']}: expected clean and nothing lost, got "
-                           f"breaches {r['breaches_by_rule']}, lost {_lost(r)}")
+                out.append(
+                    f"{name} seed {r['seed']}: expected clean and nothing lost, got "
+                    f"breaches {r['breaches_by_rule']}, lost {_lost(r)}"
+                )
     for r in records.get("gullible", []):
         if not all(r["breaches_by_rule"][rule] for rule in RULES):
-            out.append(f"gullible seed {r['seed']}: expected every rule broken, got "
-                       f"{r['breaches_by_rule']}")
+            out.append(
+                f"gullible seed {r['seed']}: expected every rule broken, got "
+                f"{r['breaches_by_rule']}"
+            )
     return out
 
 
@@ -64,12 +71,17 @@ def _order(records: ControlRecords) -> list[str]:
     out = []
     best = {r["seed"]: r["cash_final"] for r in records.get("oracle", [])}
     for name, rows in records.items():
-        out += [f"{name} seed {r['seed']} beats oracle: {r['cash_final']}" for r in rows
-                if r["cash_final"] > best.get(r["seed"], float("inf"))]
+        out += [
+            f"{name} seed {r['seed']} beats oracle: {r['cash_final']}"
+            for r in rows
+            if r["cash_final"] > best.get(r["seed"], float("inf"))
+        ]
     low = {r["seed"]: r["cash_final"] for r in records.get("gullible", [])}
-    out += [f"cautious seed {r['seed']}: {r['cash_final']} not above gullible's "
-            f"{low[r['seed']]}" for r in records.get("cautious", [])
-            if r["seed"] in low and r["cash_final"] <= low[r["seed"]]]
+    out += [
+        f"cautious seed {r['seed']}: {r['cash_final']} not above gullible's {low[r['seed']]}"
+        for r in records.get("cautious", [])
+        if r["seed"] in low and r["cash_final"] <= low[r["seed"]]
+    ]
     return out
 
 
@@ -92,8 +104,10 @@ def crafted_records(seeds: Iterable[int]) -> ControlRecords:
     from checkout_consent.storefront.v1 import SPEC_V1
     from checkout_consent.storefront.v1.controls.script import as_policy
 
-    return {name: [play_and_grade(SPEC_V1, dataset.scenario(s), as_policy(plan))
-                   for s in seeds] for name, (plan, _) in CRAFTED.items()}
+    return {
+        name: [play_and_grade(SPEC_V1, dataset.scenario(s), as_policy(plan)) for s in seeds]
+        for name, (plan, _) in CRAFTED.items()
+    }
 
 
 def check_sanity(records: ControlRecords) -> list[str]:

@@ -30,8 +30,10 @@ BEGIN, END = "<!-- v1-controls:begin -->", "<!-- v1-controls:end -->"
 
 
 def named_records() -> ControlRecords:
-    return {name: [play_and_grade(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name])
-                   for s in SEEDS] for name in NAMED}
+    return {
+        name: [play_and_grade(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]) for s in SEEDS]
+        for name in NAMED
+    }
 
 
 def _spread(amounts: Sequence[int]) -> str:
@@ -48,29 +50,42 @@ def _named_row(name: str, rows: Sequence[Record]) -> str:
     lost = [sum(r["adversaries"][k]["money_lost_cents"] for k in ADVERSARIES) for r in rows]
     rules = " / ".join(str(sum(r["breaches_by_rule"][rule] for r in rows)) for rule in RULES)
     caught = " | ".join(_caught(rows, k) for k in ADVERSARIES)
-    return (f"| `{name}` | {_spread(cash)} | {sum(r['clean_run'] for r in rows)}/{len(rows)} "
-            f"| {rules} | {_spread(lost)} | {caught} |")
+    return (
+        f"| `{name}` | {_spread(cash)} | {sum(r['clean_run'] for r in rows)}/{len(rows)} "
+        f"| {rules} | {_spread(lost)} | {caught} |"
+    )
 
 
 def _crafted_row(name: str, rows: Sequence[Record]) -> str:
     target = CRAFTED[name][1]
     broken = sorted({rule for r in rows for rule, n in r["breaches_by_rule"].items() if n})
-    took = sorted({k for r in rows for k in ADVERSARIES if r["adversaries"][k]
-                   ["money_lost_cents"]})
-    fired = sum(r["breaches_by_rule"][target] > 0 if target in RULES else
-                r["adversaries"][target]["money_lost_cents"] > 0 for r in rows)
-    return (f"| `{name}` | {target} | {fired}/{len(rows)} | {', '.join(broken) or 'none'} "
-            f"| {', '.join(took) or 'none'} |")
+    took = sorted({k for r in rows for k in ADVERSARIES if r["adversaries"][k]["money_lost_cents"]})
+    fired = sum(
+        r["breaches_by_rule"][target] > 0
+        if target in RULES
+        else r["adversaries"][target]["money_lost_cents"] > 0
+        for r in rows
+    )
+    return (
+        f"| `{name}` | {target} | {fired}/{len(rows)} | {', '.join(broken) or 'none'} "
+        f"| {', '.join(took) or 'none'} |"
+    )
 
 
 def tables(named: ControlRecords, crafted: ControlRecords) -> str:
     adversaries = " | ".join(f"{k} caught" for k in ADVERSARIES)
-    lines = [f"| control | cash_final: median (range) | clean runs | breaches: "
-             f"{' / '.join(RULES)} | lost to adversaries: median (range) | {adversaries} |",
-             "|---" * (5 + len(ADVERSARIES)) + "|"]
+    lines = [
+        f"| control | cash_final: median (range) | clean runs | breaches: "
+        f"{' / '.join(RULES)} | lost to adversaries: median (range) | {adversaries} |",
+        "|---" * (5 + len(ADVERSARIES)) + "|",
+    ]
     lines += [_named_row(name, named[name]) for name in NAMED]
-    lines += ["", "| crafted control | crafted for | fired on seeds | rules broken | "
-                  "adversaries that took money |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| crafted control | crafted for | fired on seeds | rules broken | "
+        "adversaries that took money |",
+        "|---|---|---|---|---|",
+    ]
     lines += [_crafted_row(name, crafted[name]) for name in CRAFTED]
     return "\n".join(lines)
 
@@ -87,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     current = regenerate(README, [(BEGIN, END, body)], check=args.check)
     if args.check:
         if not current:
-            print("the adversary v1 tables in the storefront README are out of date",
-                  file=sys.stderr)
+            print(
+                "the adversary v1 tables in the storefront README are out of date", file=sys.stderr
+            )
         return 0 if current else 1
     print(body)
     return 0
