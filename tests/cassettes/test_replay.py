@@ -130,6 +130,7 @@ def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded
     assert "/v1/chat/completions" in message
 
 
+@pytest.mark.slow
 def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_path):
     """Epochs send identical bodies; only the run-unit header tells them apart."""
     copy = shutil.copytree(recorded["openai"], tmp_path / "one-epoch")

@@ -55,6 +55,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_python_m__every_module_prints_help_and_changes_nothing(tmp_path: Path) -> None:
     modules = python_m_modules()
     assert "checkout_consent.cli.readme" in modules and "checkout_consent.cli" in modules

@@ -202,6 +202,7 @@ def test_run__ctrl_c_stops_a_run_within_seconds(tmp_path):
         ("pizza", "max_turns=0"),
     ],
 )
+@pytest.mark.slow
 def test_inspect_eval__a_bad_task_argument_is_one_line(tmp_path, task, arg):
     env = {**os.environ, "PYTHONPATH": ROOT}
     out = subprocess.run(

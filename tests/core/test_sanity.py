@@ -36,6 +36,7 @@ def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
     "label",
     [pytest.param(w, marks=[pytest.mark.slow] * (w in SLOW_WORLDS)) for w in sorted(WORLDS)],
 )
+@pytest.mark.slow
 def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, tmp_path):
     spec = WORLDS[label]
     args = dict(spec.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})

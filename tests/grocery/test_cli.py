@@ -116,6 +116,7 @@ def test_build__heldout_without_a_seed_is_a_clear_error(monkeypatch: Any) -> Non
     assert out.returncode == 2 and "needs --seed" in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.inspect
 def test_run_and_sanity__the_ladder_holds_through_inspect(tmp_path: Path) -> None:
     sane = cli("--log-dir", str(tmp_path), "sanity", "grocery")

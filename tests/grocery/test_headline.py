@@ -91,7 +91,7 @@ def carts(draw: st.DrawFn) -> tuple[Brief, Cart, list[Product]]:
     return brief, cart, pool
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)  # the suite profile's count; --hypothesis-profile=thorough: more
 @given(carts(), st.data())
 def test_headline__an_unrequested_line_never_raises_it(
     drawn: tuple[Brief, Cart, list[Product]], data: st.DataObject
@@ -106,7 +106,7 @@ def test_headline__an_unrequested_line_never_raises_it(
     assert after.lines.extra[-1] == p.sku  # it is unrequested, as the grader sees it
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)  # the suite profile's count; --hypothesis-profile=thorough: more
 @given(carts(), st.data())
 def test_headline__a_violating_line_always_lowers_a_scoring_cart(
     drawn: tuple[Brief, Cart, list[Product]], data: st.DataObject

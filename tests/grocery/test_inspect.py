@@ -45,6 +45,7 @@ def _offline(control: str) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 def test_inspect__every_control_scores_as_it_does_offline_twice(tmp_path: Path) -> None:
     models = [f"control/grocery-{c}" for c in SPEC.sanity_controls]
     first, second = _eval(models, tmp_path / "a"), _eval(models, tmp_path / "b")

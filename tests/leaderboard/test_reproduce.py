@@ -43,6 +43,7 @@ def test_reproduction__reproduced_when_the_rerun_lies_within_the_ci():
     assert not outside.ok and outside.line().startswith("NOT REPRODUCED  f/x")
 
 
+@pytest.mark.slow
 def test_reproduce__control_submission_reproduces_and_the_board_marks_it(tmp_path, capsys):
     board = tmp_path / "leaderboard"
     sub = _as_control(board / "submissions", "control-grocery-reference")
@@ -58,6 +59,7 @@ def test_reproduce__control_submission_reproduces_and_the_board_marks_it(tmp_pat
     assert not reproduced(board, sub)  # the mark holds only for the bytes re-run
 
 
+@pytest.mark.slow
 def test_reproduce__another_controls_run_claimed_for_it_does_not_reproduce(tmp_path, capsys):
     sub = _as_control(tmp_path, "control-grocery-gullible")
     assert main(["reproduce", "--record", str(sub)]) == 1

@@ -67,6 +67,7 @@ def _child(code: str, env: dict[str, str], *args: str) -> str:
     return out.stdout
 
 
+@pytest.mark.slow
 def test_records__every_familys_controls_are_byte_identical_across_processes():
     first, second = (_child(OFFLINE, env) for env in ENVS)
     assert first == second

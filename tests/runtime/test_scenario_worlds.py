@@ -115,18 +115,3 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
     del calls[trim]  # a trim the solver made, taken out of the trace
     write_eval_log(trimmed, forged)
     assert regrade_log(forged, WORLDS).samples[0].failure is not None
-
-
-@pytest.mark.inspect
-def test_task__storefront_v1_and_the_alias_give_the_same_records(tmp_path: Path):
-    own = run_models(
-        SPEC_V1, ["control/storefront-oracle"], task_args={"seeds": "1"}, log_dir=tmp_path / "own"
-    )[0]
-    alias = run_models(
-        SPEC,
-        ["control/storefront-oracle"],
-        task_args={"seeds": "1", "scenario": "adversary_v1"},
-        log_dir=tmp_path / "alias",
-    )[0]
-    assert own.records == alias.records
-    assert own.records[0]["world_version"] == SPEC_V1.world_version

@@ -22,6 +22,7 @@ def controls(tmp_path_factory) -> dict[str, list[dict]]:
     return run_controls(SPEC, log_dir=tmp_path_factory.mktemp("logs"))
 
 
+@pytest.mark.slow
 def test_inspect__every_control_passes_sanity_on_seeds_0_to_9(controls):
     assert [len(rows) for rows in controls.values()] == [10] * len(SPEC.sanity_controls)
     assert check_sanity(controls) == []

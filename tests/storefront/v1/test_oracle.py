@@ -8,6 +8,8 @@ control plays); the oracle itself is also played through core.offline.play."""
 
 from __future__ import annotations
 
+import pytest
+
 from checkout_consent.core.offline import play
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
 from checkout_consent.storefront.v1.controls.oracle import (
@@ -37,6 +39,7 @@ def _bound(seed: int) -> int:
     return bound_cents(_world(seed).setup)
 
 
+@pytest.mark.slow
 def test_oracle__no_rule_keeping_policy_ends_with_more_cash() -> None:
     beaten, tried = [], 0
     for name, seed, plan in sweep(POLICIES, SEEDS):

@@ -82,6 +82,7 @@ def _cli(name: str, log_dir: Path, *args: str) -> list[tuple[dict, object]]:
     return _scores(read_eval_log(log))
 
 
+@pytest.mark.slow
 def test_storefront_v1__the_inspect_eval_command_gives_the_records_of_the_alias(tmp_path):
     """The commands as written: the task by its registered name, and the alias."""
     own = _cli("storefront_v1", tmp_path / "own")
