@@ -139,6 +139,7 @@ def test_headline__every_violation_costs_the_reference_cart(task: str) -> None:
         assert worse.score < clean.score, item
 
 
+@pytest.mark.slow
 def test_headline__padding_cannot_dilute_a_pantry_violation() -> None:
     """The issue's case: a pantry item, then nine cheap unrelated lines; waste as a ratio
     over lines rises (reported, as the seed's key), the headline does not."""
