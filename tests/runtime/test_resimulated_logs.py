@@ -19,7 +19,7 @@ from inspect_ai.tool import ToolCallError
 
 from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.core.world import apply
-from checkout_consent.families import FAMILIES, family, world_for
+from checkout_consent.families import FAMILIES, WORLDS, family, world_for
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import judge
@@ -106,7 +106,7 @@ def _without_events(log: EvalLog) -> dict[str, Any]:
 
 
 def _only_failure(path: str) -> str:
-    verdict = regrade_log(path, FAMILIES)
+    verdict = regrade_log(path, WORLDS)
     [failure] = verdict.failures()
     assert "\n" not in failure
     return failure
@@ -144,7 +144,7 @@ def _unapproved_orders(sample: Any) -> list[int]:
 def test_regrade__adversary_v1_log_with_an_order_deleted_and_resimulated_is_refused(
     v1_log, tmp_path
 ):
-    honest = regrade_log(v1_log, FAMILIES).samples[0]
+    honest = regrade_log(v1_log, WORLDS).samples[0]
     assert honest.failure is None
 
     def delete_one_order(sample):
@@ -165,7 +165,7 @@ def test_regrade__adversary_v1_log_with_an_order_deleted_and_resimulated_is_refu
 
 
 def test_regrade__grocery_place_order_renamed_to_submit_cart_is_refused(tmp_path):
-    honest = regrade_log(GROCERY_LOG, FAMILIES).samples[0]
+    honest = regrade_log(GROCERY_LOG, WORLDS).samples[0]
     assert honest.failure is None and honest.record["hard_fails"]["order_attempted"]
 
     def rename(sample):
