@@ -19,7 +19,7 @@ from inspect_ai.tool import ToolCallError
 
 from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.core.world import apply
-from checkout_consent.families import FAMILIES, WORLDS, family, world_for
+from checkout_consent.families import WORLDS, family, world_for
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import judge
