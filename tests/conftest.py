@@ -1,5 +1,9 @@
 """Shared test settings: hypothesis profile sized for a shared two-core machine."""
 
+import os
+import shutil
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -9,3 +13,16 @@ settings.register_profile(
     "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("suite")  # `pytest --hypothesis-profile=thorough` searches harder
+
+
+def chromium() -> str | None:
+    """Debian's headless Chromium, for the tests that look at a page as a person would."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+# A browser test may skip on a developer's machine without Chromium, never in CI: `.ci/run`
+# installs it, and a CI run without it fails those tests instead of passing them unseen.
+needs_chromium = pytest.mark.skipif(
+    chromium() is None and not os.environ.get("CI"),
+    reason="needs Debian's chromium (apt-get install chromium); under CI it is required",
+)

@@ -11,6 +11,7 @@ import pytest
 from checkout_consent.cli.main import main
 from checkout_consent.leaderboard import build
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.conftest import chromium, needs_chromium
 
 BOARD = REPO_ROOT / "leaderboard"
 
@@ -76,20 +77,14 @@ def test_site__plain_html_with_a_table_per_family_and_local_plots():
         assert (BOARD / "site" / link).resolve().is_dir(), link
 
 
-def _browser() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(
-    _browser() is None,
-    reason="no headless browser: install Debian's "
-    "`chromium` package to render the page in a real browser",
-)
+@needs_chromium
 def test_site__renders_in_a_headless_browser(tmp_path):
+    browser = chromium()
+    assert browser is not None, "CI needs chromium: .ci/run installs it"
     shot = tmp_path / "board.png"
     subprocess.run(
         [
-            _browser(),
+            browser,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",

@@ -5,16 +5,12 @@ draws the operations list from them."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import urllib.request
 from pathlib import Path
 
-import pytest
-
+from tests.conftest import chromium, needs_chromium
 from tests.serve.conftest import Live
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _get(url: str) -> tuple[int, str]:
@@ -33,16 +29,15 @@ def test_docs__every_asset_the_page_loads_is_served_by_the_server_itself(live: L
             assert status == 200 and len(body) > 1000 or asset.endswith(".png"), asset
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="needs chromium (apt-get install chromium; .ci/run installs it when run as root)",
-)
+@needs_chromium
 def test_docs__headless_chromium_draws_the_operations_offline(live: Live, tmp_path: Path) -> None:
+    browser = chromium()
+    assert browser is not None, "CI needs chromium: .ci/run installs it"
     status, spec = _get(live.url + "/openapi.json")
     operations = re.findall(r'"operationId":\s*"([^"]+)"', spec)
     assert status == 200 and operations
     args = [
-        str(CHROMIUM),
+        browser,
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
