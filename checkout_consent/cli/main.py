@@ -72,8 +72,17 @@ def _on_interrupt(signum: int, frame: object) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every error is one line on stderr and a non-zero exit."""
     args = parser().parse_args(argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _on_interrupt)
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _on_interrupt) if on_main_thread else None
+    try:
+        return _run(args)
+    finally:  # a caller in the same process (a test, a notebook) gets its own handler back
+        if on_main_thread:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, with every error turned into one line and an exit code."""
     try:
         return int(args.fn(args))
     except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:

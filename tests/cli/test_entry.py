@@ -97,9 +97,22 @@ def test_cli__every_verb_prints_help_and_exits_0(capsys: pytest.CaptureFixture[s
     ],
 )
 def test_cli__a_log_dir_that_starts_with_a_dash_is_refused_in_one_line(
-    tmp_path: Path, args: list[str]
+    tmp_path: Path,
+    args: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    out = _run(["-m", "checkout_consent.cli", *args], tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    out = capsys.readouterr()
+    assert stop.value.code == 2 and out.out == ""
+    assert len(out.err.strip().splitlines()) == 1 and "--log-dir" in out.err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli__a_dash_log_dir_is_refused_by_a_fresh_process(tmp_path: Path) -> None:
+    out = _run(["-m", "checkout_consent.cli", "--log-dir=--help", "list"], tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1 and "--log-dir" in out.stderr
     assert list(tmp_path.iterdir()) == []

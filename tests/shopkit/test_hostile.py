@@ -184,7 +184,9 @@ def test_hostile__flooded_result_pipe_cannot_pass(make_build: MakeBuild) -> None
         "    except OSError:\n        pass\n"
     )
     report, seconds = timed(build)
-    assert (report.change, report.regress) == (0.0, 0.0) and seconds < FAST.deadline_s + 2.0
+    # a hang check, not a speed target: a flood must not hold the grader past its deadline
+    # by much, but a loaded machine stretches every wall clock
+    assert (report.change, report.regress) == (0.0, 0.0) and seconds < FAST.deadline_s * 10
 
 
 def test_hostile__writes_outside_its_directory_are_refused(
