@@ -23,7 +23,7 @@ class ModelRun:
     log_path: str
 
 
-def _records(log: Any) -> list[Record]:
+def log_records(log: Any) -> list[Record]:
     """The score records of a finished log, read one sample at a time from its file (the
     run returns the header only, so a 10,000-sample run never holds every sample), and of
     each sample only its scores: Inspect skips the rest (transcript, messages, store) while
@@ -140,7 +140,7 @@ def run_models(
             raise RunFailed(
                 f"{spec.task} with {log.eval.model} did not finish: {why} (log: {log.location})"
             )
-        runs.append(ModelRun(log.eval.model, _records(log), log.location))
+        runs.append(ModelRun(log.eval.model, log_records(log), log.location))
     by_model = {r.model: r for r in runs}
     return [by_model[m] for m in models]
 
