@@ -23,6 +23,8 @@ from checkout_consent.cli.common import check_model as check_control
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import WORLDS, control_registry, world
 
+PACKAGE = __name__.split(".")[0]
+
 # Defaults (each overridable): every world runs at once (one task each); ten requests in
 # flight to the model (Inspect's own per-provider default, safe for most rate limits); ten
 # samples in flight per world (each holds its transcript: a 30-day month is large).
@@ -51,15 +53,15 @@ def chosen_worlds(args: argparse.Namespace) -> list[FamilySpec]:
     family's; --shard: the pure ones), each checked against the model."""
     if args.world:
         out = [world(label) for label in dict.fromkeys(args.world)]
-    elif args.model.startswith("control/"):
-        owner = control_registry().family_of(args.model.removeprefix("control/"))
-        out = [w for w in WORLDS if w.name == owner]
-        err(f"suite: {args.model} plays {owner} only: {', '.join(w.label for w in out)}")
-    elif args.shard:
-        out = [w for w in WORLDS if w.pure]
-        err(f"suite: --shard plays the pure worlds: {', '.join(w.label for w in out)}")
     else:
         out = list(WORLDS)
+        if args.model.startswith("control/"):
+            owner = control_registry().family_of(args.model.removeprefix("control/"))
+            out = [w for w in out if w.name == owner]
+        if args.shard:
+            out = [w for w in out if w.pure]
+        if not out:
+            raise UsageError(f"no world for {args.model} to play (--shard plays pure worlds only)")
     for spec in out:
         check_control(args.model, spec)
         if args.shard and not spec.pure:
@@ -86,15 +88,26 @@ def world_args(args: argparse.Namespace, worlds: list[FamilySpec]) -> dict[str, 
     return out
 
 
-def selection(args: argparse.Namespace, tasks: dict[str, Any]) -> list[str] | None:
-    """Inspect's `sample_id` for --shard (`task:id`, one task's id each), else None."""
+def selection(
+    args: argparse.Namespace, tasks: dict[str, Any], plain: bool = False
+) -> list[str] | None:
+    """Inspect's `sample_id` for --shard (`task:id`, one task's id each), else None; `plain`:
+    with the names plain `inspect` gives the tasks."""
     if args.shard is None:
         return None
     return [
-        f"{task.name}:{sample_id}"
+        f"{registered(task.name) if plain else task.name}:{sample_id}"
         for task in tasks.values()
         for sample_id in shard_of([str(s.id) for s in task.dataset], args.shard)
     ]
+
+
+def registered(name: str) -> str:
+    """A task's name as the installed package registers it: `checkout_consent/<task>`.
+    (Imported from a source tree that Inspect does not see as installed, e.g. with
+    `python -m` from the checkout's root, where `checkout_consent.egg-info` lies, Inspect
+    drops the prefix, and such a run is an eval set of its own.)"""
+    return f"{PACKAGE}/{name.rsplit('/', 1)[-1]}"
 
 
 def _counts(args: argparse.Namespace) -> None:
@@ -135,11 +148,11 @@ def eval_options(args: argparse.Namespace, worlds: int, samples: int) -> dict[st
 
 def plain_command(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any]) -> str:
     """The `inspect eval-set` command line that is this eval set."""
-    line = ["inspect", "eval-set", *(t.name for t in tasks.values())]
+    line = ["inspect", "eval-set", *(registered(t.name) for t in tasks.values())]
     line += ["--model", args.model, "--log-dir", args.log_dir]
     line += [f"-T{item}" for item in dict.fromkeys(args.T or [])]
     line += [f"-M{item}" for item in args.M or []]
-    chosen = selection(args, tasks)
+    chosen = selection(args, tasks, plain=True)
     if chosen is not None:
         line += ["--sample-id", ",".join(chosen)]
     for key in ("epochs", "limit", "max_tasks", "max_connections", "max_samples", "log_buffer"):
@@ -173,6 +186,32 @@ def _run(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any
     return list(logs)
 
 
+def _report(
+    args: argparse.Namespace, worlds: list[FamilySpec], tasks: dict[str, Any], ran: list[Any]
+) -> int:
+    """The summary: table (or JSON) on stdout, DIR/suite-summary.json; 2 if unfinished."""
+    logs = {str(log.eval.task): log for log in ran}
+    rows = [
+        suite_summary.world_row(w, t.name, logs.get(t.name))
+        for w, t in zip(worlds, tasks.values(), strict=True)
+    ]
+    stale = suite_summary.superseded(args.log_dir, ran)
+    doc = suite_summary.document(args.model, rows, stale)
+    path = suite_summary.write(args.log_dir, doc)
+    print(json.dumps(doc, indent=2, sort_keys=True) if args.json else suite_summary.table(doc))
+    err(f"suite: summary {path}; logs {args.log_dir}/ (`inspect view --log-dir {args.log_dir}`)")
+    if stale:
+        err(
+            f"suite: {len(stale)} partial log(s) of an interrupted run, superseded by the "
+            f"logs above (listed in the summary; not part of the run): {', '.join(stale)}"
+        )
+    if not doc["complete"]:
+        unfinished = [r["world"] for r in rows if r["status"] != "success"]
+        err(f"suite: {', '.join(unfinished)} did not finish; run the same command again to resume")
+        return 2
+    return 0
+
+
 def cmd_suite(args: argparse.Namespace) -> int:
     from checkout_consent.cli.run import sanity
 
@@ -189,21 +228,15 @@ def cmd_suite(args: argparse.Namespace) -> int:
         args.display = "none"
     for spec in worlds:
         sanity(spec)
-    err(f"suite: {args.model}, {len(worlds)} world(s), {samples} sample(s) -> {args.log_dir}/")
-    logs = {str(log.eval.task): log for log in _run(args, tasks, options)}
-    rows = [
-        suite_summary.world_row(w, t.name, logs.get(t.name))
-        for w, t in zip(worlds, tasks.values(), strict=True)
-    ]
-    doc = suite_summary.document(args.model, rows)
-    path = suite_summary.write(args.log_dir, doc)
-    print(json.dumps(doc, indent=2, sort_keys=True) if args.json else suite_summary.table(doc))
-    err(f"suite: summary {path}; logs {args.log_dir}/ (`inspect view --log-dir {args.log_dir}`)")
-    if not doc["complete"]:
-        unfinished = [r["world"] for r in rows if r["status"] != "success"]
-        err(f"suite: {', '.join(unfinished)} did not finish; run the same command again to resume")
-        return 2
-    return 0
+    if any(t.name != registered(t.name) for t in tasks.values()):
+        err(
+            f"suite: note: Inspect names these tasks without their {PACKAGE}/ prefix (it "
+            "sees a source tree, not the installed package), so plain `inspect eval-set` "
+            "runs will not share this log dir; run from outside the checkout to share it"
+        )
+    played = ", ".join(w.label for w in worlds)
+    err(f"suite: {args.model} plays {played}: {samples} sample(s) -> {args.log_dir}/")
+    return _report(args, worlds, tasks, _run(args, tasks, options))
 
 
 def add_parsers(sub: Any) -> None:

@@ -60,12 +60,35 @@ def world_row(spec: FamilySpec, task: str, log: Any) -> dict[str, Any]:
     return row
 
 
-def document(model: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
+    """Logs in DIR left `started` by an interrupted run of a task that has since finished:
+    the finished log holds every one of their samples (Inspect reuses them), and Inspect
+    keeps them, since nothing on disk shows their run has stopped. Not part of the run."""
+    from inspect_ai.log import read_eval_log
+
+    done = {str(log.eval.task_id) for log in logs if log.status == "success"}
+    mine = {Path(str(log.location)).name for log in logs}
+    out = []
+    for path in sorted(Path(log_dir).glob("*.eval")):
+        if path.name in mine:
+            continue
+        try:
+            header = read_eval_log(str(path), header_only=True)
+        except Exception:  # a log cut off mid-write is a partial one too
+            out.append(path.name)
+            continue
+        if header.status == "started" and str(header.eval.task_id) in done:
+            out.append(path.name)
+    return out
+
+
+def document(model: str, rows: list[dict[str, Any]], stale: list[str]) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "model": model,
         "complete": all(r["status"] == "success" for r in rows),
         "worlds": rows,
+        "superseded_logs": stale,
     }
 
 
