@@ -10,10 +10,8 @@ to DIR/suite-summary.json (`cli/suite_summary.py`). `--print-command` prints the
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import shlex
-import sys
 from typing import Any
 
 from checkout_consent.cli import suite_summary
@@ -164,26 +162,17 @@ def plain_command(args: argparse.Namespace, tasks: dict[str, Any], options: dict
 
 
 def _run(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any]) -> list[Any]:
-    """The eval set, Inspect's display on stderr; its logs (headers), one per world."""
-    from inspect_ai import eval_set
+    """The eval set; its logs (headers), one per world that started."""
+    from checkout_consent.runtime.runner import run_eval_set
 
-    from checkout_consent.runtime.compat import prerequisite_error
-    from checkout_consent.runtime.runner import RunFailed
-
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            _, logs = eval_set(
-                list(tasks.values()),
-                log_dir=args.log_dir,
-                model=args.model,
-                sample_id=selection(args, tasks),
-                display=args.display,  # type: ignore[arg-type]
-                score_display=False,
-                **options,
-            )
-    except prerequisite_error() as error:
-        raise RunFailed(f"{args.model}: {' '.join(str(error).split())}") from None
-    return list(logs)
+    return run_eval_set(
+        list(tasks.values()),
+        log_dir=args.log_dir,
+        model=args.model,
+        sample_id=selection(args, tasks),
+        display=args.display,
+        **options,
+    )
 
 
 def _report(

@@ -64,7 +64,7 @@ def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
     """Logs in DIR left `started` by an interrupted run of a task that has since finished:
     the finished log holds every one of their samples (Inspect reuses them), and Inspect
     keeps them, since nothing on disk shows their run has stopped. Not part of the run."""
-    from inspect_ai.log import read_eval_log
+    from checkout_consent.runtime.logs import read_header
 
     done = {str(log.eval.task_id) for log in logs if log.status == "success"}
     mine = {Path(str(log.location)).name for log in logs}
@@ -73,7 +73,7 @@ def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
         if path.name in mine:
             continue
         try:
-            header = read_eval_log(str(path), header_only=True)
+            header = read_header(path)
         except Exception:  # a log cut off mid-write is a partial one too
             out.append(path.name)
             continue

@@ -167,7 +167,7 @@ class FamilySpec:
     # A pure world's records depend only on the sample and the model's outputs, never on
     # the machine that plays it, so its samples may be played on several machines and the
     # logs merged (`checkout-consent suite --shard K/N`). False for a world whose grading
-    # does work outside the pure world (shopkit executes the agent's build).
+    # does work outside the pure world on the machine that plays it (executing a build).
     pure: bool = True
     epochs: int = 1
     # arguments the harness adds to a traced call, never the model

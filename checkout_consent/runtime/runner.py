@@ -87,6 +87,12 @@ def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str
     return {"max_samples": eval_args.get("max_samples")}
 
 
+def refused(models: str, err: BaseException) -> RunFailed:
+    """Inspect's refusal of a run (e.g. a provider whose API key is not set), in one line."""
+    plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "")
+    return RunFailed(f"{models}: {' '.join(plain.split())}")
+
+
 def build_task(spec: FamilySpec, task_args: dict[str, Any] | None = None) -> Any:
     """The world's Inspect Task, built by its registered factory (a bad -T value is the
     factory's PrerequisiteError)."""
@@ -129,8 +135,7 @@ def run_models(
             **eval_args,
         )
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set
-        plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "").strip()
-        raise RunFailed(f"{', '.join(models)}: {plain}") from None
+        raise refused(", ".join(models), err) from None
     if len(logs) != len(models) or any(log.status == "cancelled" for log in logs):
         raise KeyboardInterrupt  # Inspect stopped the run on Ctrl-C and returned what it had
     runs = []
@@ -143,6 +148,22 @@ def run_models(
         runs.append(ModelRun(log.eval.model, log_records(log), log.location))
     by_model = {r.model: r for r in runs}
     return [by_model[m] for m in models]
+
+
+def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) -> list[Any]:
+    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir` (Inspect's display on
+    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed)."""
+    import contextlib
+    import sys
+
+    from inspect_ai import eval_set
+
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            _, logs = eval_set(tasks, log_dir=log_dir, model=model, score_display=False, **options)
+    except prerequisite_error() as err:
+        raise refused(model, err) from None
+    return list(logs)
 
 
 def run_controls(
