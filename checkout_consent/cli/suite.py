@@ -16,7 +16,15 @@ from typing import Any
 
 from checkout_consent.cli import suite_summary
 from checkout_consent.cli.cassettes import model_args
-from checkout_consent.cli.common import MAX_COUNT, MAX_SAMPLES, UsageError, built_task, err
+from checkout_consent.cli.common import (
+    COUNTS,
+    MAX_COUNT,
+    MAX_SAMPLES,
+    UsageError,
+    built_task,
+    check_counts,
+    err,
+)
 from checkout_consent.cli.common import check_model as check_control
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import WORLDS, control_registry, world
@@ -108,15 +116,6 @@ def registered(name: str) -> str:
     return f"{PACKAGE}/{name.rsplit('/', 1)[-1]}"
 
 
-def _counts(args: argparse.Namespace) -> None:
-    for name in ("epochs", "limit", "max_connections", "max_samples", "max_tasks", "log_buffer"):
-        value = getattr(args, name)
-        if value is not None and not 1 <= value <= MAX_COUNT:
-            raise UsageError(
-                f"--{name.replace('_', '-')} must be between 1 and {MAX_COUNT}, got {value}"
-            )
-
-
 def _size(args: argparse.Namespace, tasks: dict[str, Any], chosen: list[str] | None) -> int:
     each = [min(len(t.dataset), args.limit or len(t.dataset)) for t in tasks.values()]
     samples = (len(chosen) if chosen is not None else sum(each)) * (args.epochs or 1)
@@ -204,7 +203,7 @@ def _report(
 def cmd_suite(args: argparse.Namespace) -> int:
     from checkout_consent.cli.run import sanity
 
-    _counts(args)
+    check_counts(args, (*COUNTS, "limit", "max_tasks", "log_buffer"))
     worlds = chosen_worlds(args)
     arguments = world_args(args, worlds)
     tasks = {w.label: built_task(w, arguments[w.label]) for w in worlds}
