@@ -152,15 +152,21 @@ def run_models(
 
 def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) -> list[Any]:
     """The tasks as one resumable `inspect_ai.eval_set` over `log_dir` (Inspect's display on
-    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed)."""
+    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed).
+    Inspect sets the model it resolves tasks for in the caller's context, where a task built
+    later (by this process) would see it: the eval set runs in a copy of the context."""
     import contextlib
+    import contextvars
     import sys
 
     from inspect_ai import eval_set
 
-    try:
+    def run() -> Any:
         with contextlib.redirect_stdout(sys.stderr):
-            _, logs = eval_set(tasks, log_dir=log_dir, model=model, score_display=False, **options)
+            return eval_set(tasks, log_dir=log_dir, model=model, score_display=False, **options)
+
+    try:  # in a copy of this context: eval_set leaves its active model set in the caller's
+        _, logs = contextvars.copy_context().run(run)
     except prerequisite_error() as err:
         raise refused(model, err) from None
     return list(logs)

@@ -1,7 +1,7 @@
 """`checkout-consent suite`: every world of the roster for one model as one Inspect eval set.
 The command it prints is the same eval set as plain `inspect eval-set` (a run of either is
 resumed by the other, sample by sample); shards cover every sample once; bad input is one
-line and runs nothing. The SIGKILL resume is `test_suite_resume.py` (slow)."""
+line and runs nothing. The plain command and the SIGKILL resume are in the slow layer."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from checkout_consent.runtime.runner import build_task, log_records
 # a pure family of one world: the cheapest real eval set
 SPEC = next(f for f in FAMILIES if f.pure and len(worlds_of(f.name)) == 1)
 MODEL = f"control/{SPEC.name}-{SPEC.reference_control}"
+OTHER = next(w for w in WORLDS if w.name != SPEC.name)
 
 
 def _ids(spec: Any, arguments: dict[str, Any] | None = None) -> list[str]:
@@ -46,6 +47,36 @@ def _run(tmp: Path, *line: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
+@pytest.mark.inspect
+def test_suite__plays_the_worlds_and_writes_their_headlines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default run's suite: one world, one sample, in process; the summary on stdout
+    is the file next to the logs, with the headline `run` prints."""
+    from inspect_ai.log import read_eval_log
+
+    logs = tmp_path / "logs"
+    code, out, err = _suite(capsys, logs, "--model", MODEL, "--limit", "1", "--json")
+    doc = json.loads(out)  # stdout is the JSON alone; progress went to stderr
+    assert (
+        code == 0
+        and "sanity" in err
+        and doc == json.loads((logs / "suite-summary.json").read_text())
+    )
+    (row,) = doc["worlds"]
+    records = log_records(read_eval_log(str(logs / row["log"]), header_only=True))
+    got = figure(SPEC, records)
+    assert got is not None and row["samples"] == len(records) == 1
+    assert (row["world"], row["world_version"]) == (SPEC.label, SPEC.world_version)
+    assert row["headline"]["value"] == got.value and row["headline"][
+        "text"
+    ] == SPEC.headline.describe(got)
+    assert doc["complete"] and doc["superseded_logs"] == [] and doc["model"] == MODEL
+    # the eval set's model stays in its own context: another family's task still builds
+    assert _ids(OTHER)
+
+
+@pytest.mark.slow
 @pytest.mark.inspect
 def test_suite__is_the_plain_inspect_eval_set_it_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -112,9 +143,6 @@ def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(
     chosen = line[line.index("--sample-id") + 1].split(",")
     want = [f"checkout_consent/{w.task}:{i}" for w in pure for i in suite.shard_of(_ids(w), (2, 3))]
     assert chosen == want
-
-
-OTHER = next(w for w in WORLDS if w.name != SPEC.name)
 
 
 @pytest.mark.parametrize(
