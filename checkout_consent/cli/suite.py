@@ -86,7 +86,9 @@ def world_args(args: argparse.Namespace, worlds: list[FamilySpec]) -> dict[str, 
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"-T expects key=value, got {item!r}")
-        takers = [w for w in worlds if key in w.task_params and key not in WORLD_KEYS]
+        if key in WORLD_KEYS:
+            raise UsageError(f"-T {key} picks a world: the suite plays worlds chosen by --world")
+        takers = [w for w in worlds if key in w.task_params]
         if not takers:
             raise UsageError(f"no world of this run takes -T {key[:40]!r} (see --world)")
         for w in takers:
@@ -256,7 +258,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
     p.add_argument("--model-base-url", help="the provider's base URL")
-    p.add_argument("--epochs", type=int, help="epochs of every sample (default: 1)")
+    p.add_argument("--epochs", type=int, help="epochs of every sample (default: each world's own)")
     p.add_argument("--max-tasks", type=int, help="worlds run at once (default: all of them)")
     p.add_argument(
         "--max-connections",
