@@ -213,6 +213,13 @@ RULES = (
         "regenerates a README table: tests/grocery/test_readme.py holds it current",
     ),
     Rule(
+        "plain suite",
+        r"^inspect eval-set ",
+        "no",
+        "the suite as plain Inspect: tests/cli/test_suite.py runs the command "
+        "`suite --print-command` prints, then resumes its log dir with the suite",
+    ),
+    Rule(
         "suite",
         r"^checkout-consent suite ",
         "no",
