@@ -91,8 +91,12 @@ def check_model(model: str, spec: FamilySpec) -> None:
         )
 
 
-def check_counts(args: argparse.Namespace) -> None:
-    for name in ("epochs", "max_connections", "max_samples"):
+COUNTS = ("epochs", "max_connections", "max_samples")
+
+
+def check_counts(args: argparse.Namespace, names: tuple[str, ...] = COUNTS) -> None:
+    """Each of these count options, when given, is between 1 and MAX_COUNT."""
+    for name in names:
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= MAX_COUNT:
             raise UsageError(

@@ -1,4 +1,4 @@
-"""`checkout-consent`: run, sanity, list, show, score, the cassette verbs, and each family's
+"""`checkout-consent`: run, suite, sanity, list, show, score, the cassette verbs, and each family's
 own verbs. One module per verb group; this one assembles them and answers errors."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import threading
 import warnings
 
-from checkout_consent.cli import browse, run, service
+from checkout_consent.cli import browse, run, service, suite
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err
@@ -23,6 +23,7 @@ def parser() -> argparse.ArgumentParser:
     ap = Parser(prog="checkout-consent", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     run.add_parsers(sub)
+    suite.add_parsers(sub)
     browse.add_parsers(sub)
     cli_cassettes.add_parsers(sub)
     service.add_parsers(sub)

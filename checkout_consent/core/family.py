@@ -164,6 +164,11 @@ class FamilySpec:
     # called by the offline driver before it applies an agent's call, as the family's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None
+    # A pure world's records depend only on the sample and the model's outputs, never on
+    # the machine that plays it, so its samples may be played on several machines and the
+    # logs merged (`checkout-consent suite --shard K/N`). False for a world whose grading
+    # does work outside the pure world on the machine that plays it (executing a build).
+    pure: bool = True
     epochs: int = 1
     # arguments the harness adds to a traced call, never the model
     harness_args: frozenset[str] = frozenset()

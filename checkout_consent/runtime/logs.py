@@ -18,6 +18,13 @@ def read_log(path: str | Path) -> Any:
     return read_eval_log(str(path))
 
 
+def read_header(path: str | Path) -> Any:
+    """The EvalLog header at `path` (no samples)."""
+    from inspect_ai.log import read_eval_log
+
+    return read_eval_log(str(path), header_only=True)
+
+
 def zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of every member of an .eval log's zip."""
     enable_zstd_zip()

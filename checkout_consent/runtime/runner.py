@@ -23,7 +23,7 @@ class ModelRun:
     log_path: str
 
 
-def _records(log: Any) -> list[Record]:
+def log_records(log: Any) -> list[Record]:
     """The score records of a finished log, read one sample at a time from its file (the
     run returns the header only, so a 10,000-sample run never holds every sample), and of
     each sample only its scores: Inspect skips the rest (transcript, messages, store) while
@@ -87,6 +87,12 @@ def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str
     return {"max_samples": eval_args.get("max_samples")}
 
 
+def refused(models: str, err: BaseException) -> RunFailed:
+    """Inspect's refusal of a run (e.g. a provider whose API key is not set), in one line."""
+    plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "")
+    return RunFailed(f"{models}: {' '.join(plain.split())}")
+
+
 def build_task(spec: FamilySpec, task_args: dict[str, Any] | None = None) -> Any:
     """The world's Inspect Task, built by its registered factory (a bad -T value is the
     factory's PrerequisiteError)."""
@@ -129,8 +135,7 @@ def run_models(
             **eval_args,
         )
     except prerequisite_error() as err:  # e.g. a provider whose API key is not set
-        plain = re.sub(r"\[/?[a-z ]+\]", "", str(err)).replace("ERROR: ", "").strip()
-        raise RunFailed(f"{', '.join(models)}: {plain}") from None
+        raise refused(", ".join(models), err) from None
     if len(logs) != len(models) or any(log.status == "cancelled" for log in logs):
         raise KeyboardInterrupt  # Inspect stopped the run on Ctrl-C and returned what it had
     runs = []
@@ -140,9 +145,31 @@ def run_models(
             raise RunFailed(
                 f"{spec.task} with {log.eval.model} did not finish: {why} (log: {log.location})"
             )
-        runs.append(ModelRun(log.eval.model, _records(log), log.location))
+        runs.append(ModelRun(log.eval.model, log_records(log), log.location))
     by_model = {r.model: r for r in runs}
     return [by_model[m] for m in models]
+
+
+def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) -> list[Any]:
+    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir` (Inspect's display on
+    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed).
+    Inspect sets the model it resolves tasks for in the caller's context, where a task built
+    later (by this process) would see it: the eval set runs in a copy of the context."""
+    import contextlib
+    import contextvars
+    import sys
+
+    from inspect_ai import eval_set
+
+    def run() -> Any:
+        with contextlib.redirect_stdout(sys.stderr):
+            return eval_set(tasks, log_dir=log_dir, model=model, score_display=False, **options)
+
+    try:  # in a copy of this context: eval_set leaves its active model set in the caller's
+        _, logs = contextvars.copy_context().run(run)
+    except prerequisite_error() as err:
+        raise refused(model, err) from None
+    return list(logs)
 
 
 def run_controls(

@@ -212,6 +212,22 @@ RULES = (
         "no",
         "regenerates a README table: tests/grocery/test_readme.py holds it current",
     ),
+    Rule(
+        "plain suite",
+        r"^inspect eval-set ",
+        "no",
+        "the suite as plain Inspect: tests/cli/test_suite.py runs the command "
+        "`suite --print-command` prints, then resumes its log dir with the suite",
+    ),
+    Rule(
+        "suite",
+        r"^checkout-consent suite ",
+        "no",
+        "every world for one model: tests/cli/test_suite.py prints the plain command for "
+        "every world, runs it and the suite with a control, tests/cli/test_suite_resume.py "
+        "kills and resumes it, "
+        "tests/cli/test_suite_shards.py validates merged shards",
+    ),
     Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
     Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
     Rule("sanity", r"^checkout-consent sanity \w+$", "default", ""),

@@ -88,6 +88,6 @@ def test_run_records__are_read_through_one_zip_directory_whatever_the_run_size(t
     run = runner.run_models(PIZZA, ["control/pizza-reference"], log_dir=tmp_path)[0]
     header = read_eval_log(run.log_path, header_only=True)
     with zip_directory_reads() as parsed:
-        again = runner._records(header)
+        again = runner.log_records(header)
     assert again == run.records and len(again) > 10
     assert len(parsed) == 2  # the header, and one reader for every sample

@@ -1,0 +1,111 @@
+"""The suite's summary: every world's headline over its log (the same figure `run` prints,
+`cli/views`), as a table on stdout and as JSON next to the logs (`suite-summary.json`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.cli.views import figure, summary
+from checkout_consent.core.family import FamilySpec
+
+SUMMARY_FILE = "suite-summary.json"
+SCHEMA = "checkout-consent/suite-summary/1"
+
+
+def _headline(spec: FamilySpec, records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    got = figure(spec, records)
+    if got is None:
+        return None
+    head = spec.headline
+    return {
+        "key": head.key,
+        "statistic": head.statistic,
+        "higher_is_better": head.higher_is_better,
+        "value": got.value,
+        "ci_low": got.low,
+        "ci_high": got.high,
+        "tasks": got.tasks,
+        "runs": got.runs,
+        "text": head.describe(got),
+    }
+
+
+def world_row(spec: FamilySpec, task: str, log: Any) -> dict[str, Any]:
+    """One world's entry: its log's status and, once the log is complete, its headline."""
+    from checkout_consent.runtime.runner import log_records
+
+    row: dict[str, Any] = {
+        "world": spec.label,
+        "family": spec.name,
+        "variant": spec.variant,
+        "world_version": spec.world_version,
+        "task": task,
+        "status": "not run" if log is None else str(log.status),
+        "log": None if log is None else Path(str(log.location)).name,
+        "samples": None,
+        "headline": None,
+        "summary": None,
+    }
+    if log is not None and log.status == "success":
+        records = log_records(log)
+        row.update(
+            samples=len(records),
+            headline=_headline(spec, records),
+            summary=summary(spec, records),
+        )
+    return row
+
+
+def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
+    """Logs in DIR left `started` by an interrupted run of a task that has since finished:
+    the finished log holds every one of their samples (Inspect reuses them), and Inspect
+    keeps them, since nothing on disk shows their run has stopped. Not part of the run."""
+    from checkout_consent.runtime.logs import read_header
+
+    done = {str(log.eval.task_id) for log in logs if log.status == "success"}
+    mine = {Path(str(log.location)).name for log in logs}
+    out = []
+    for path in sorted(Path(log_dir).glob("*.eval")):
+        if path.name in mine:
+            continue
+        try:
+            header = read_header(path)
+        except Exception:  # a log cut off mid-write is a partial one too
+            out.append(path.name)
+            continue
+        if header.status == "started" and str(header.eval.task_id) in done:
+            out.append(path.name)
+    return out
+
+
+def document(model: str, rows: list[dict[str, Any]], stale: list[str]) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "model": model,
+        "complete": all(r["status"] == "success" for r in rows),
+        "worlds": rows,
+        "superseded_logs": stale,
+    }
+
+
+def write(log_dir: str, doc: dict[str, Any]) -> Path:
+    """DIR/suite-summary.json, replaced whole (a reader never sees half a file)."""
+    path = Path(log_dir) / SUMMARY_FILE
+    partial = path.with_name(f".{SUMMARY_FILE}.partial")
+    partial.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    os.replace(partial, path)
+    return path
+
+
+def table(doc: dict[str, Any]) -> str:
+    """World, samples, headline: one line per world."""
+    rows = [("world", "samples", "headline")]
+    for r in doc["worlds"]:
+        head = r["headline"]["text"] if r["headline"] else r["status"]
+        rows.append((r["world"], "-" if r["samples"] is None else str(r["samples"]), head))
+    wide = [max(len(row[i]) for row in rows) for i in range(2)]
+    return "\n".join(f"{w:<{wide[0]}}  {n:>{wide[1]}}  {h}" for w, n, h in rows)
