@@ -12,17 +12,19 @@ from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
+from checkout_consent.shopkit.sandbox.environment import NAME as SANDBOX
+from checkout_consent.shopkit.sandbox.remote import in_sandbox
 from checkout_consent.shopkit.tools import tools
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
-    """Replay the trace, materialise the final tree and grade it (works on old logs).
-    Grading executes the build, so it runs in a worker thread: a slow or hostile build
-    never blocks the other samples' event loop."""
+    """Replay the trace and grade the final tree by executing it in the sample's sandbox
+    (on a finished log, which has none: here, confined). Grading executes the build, so
+    it runs in a worker thread: a slow or hostile build never blocks the event loop."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await anyio.to_thread.run_sync(grade_state, SPEC, state)
+        return await anyio.to_thread.run_sync(in_sandbox(grade_state, SPEC, state))
 
     return score
 
@@ -36,4 +38,6 @@ def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int 
         ids = dataset.parse_tasks(text_arg("task", task))
         scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
-    return family_task(SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=budget)
+    return family_task(
+        SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=budget, sandbox=SANDBOX
+    )

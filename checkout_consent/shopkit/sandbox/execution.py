@@ -113,9 +113,9 @@ def _observations(records: Records) -> tuple[dict[str, Any] | None, dict[str, li
 def _probe_records(build: Path, work: dict[str, Any], limits: Limits) -> Records:
     """The records of probing a copy of `build`, here or in the sandbox (`remote`);
     OSError or ValueError if the build cannot be copied."""
-    launch = remote.LAUNCHER.get()
-    if launch is not None:
-        return launch(read_build(Path(build)), work, limits)[0]
+    launcher = remote.LAUNCHER.get()
+    if launcher is not None:
+        return launcher.launch(read_build(Path(build)), work, limits)[0]
     with tempfile.TemporaryDirectory(prefix="shopkit-build-") as tmp:
         copy = Path(tmp, "build")
         copy.mkdir()
@@ -147,10 +147,10 @@ def _command_records(
 ) -> tuple[Records, str]:
     """A command's records and output (paths inside the build shown relative to it), run
     here or in the sandbox (`remote`); OSError or ValueError if the tree cannot be written."""
-    launch = remote.LAUNCHER.get()
-    if launch is not None:
+    launcher = remote.LAUNCHER.get()
+    if launcher is not None:
         remote.check_tree(files)
-        found, where = launch(files, work, limits)
+        found, where = launcher.launch(files, work, limits)
         shown = [r["text"] for r in found if r.get("kind") == "output"]
         text = shown[-1] if shown and isinstance(shown[-1], str) else ""
         return found, (text.replace(f"{where}/", "") if where else text)[:MAX_OUTPUT]
@@ -169,7 +169,9 @@ def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) 
     Paths inside the build show relative to it (`shopkit/orders.py`), never the temporary
     directory's name, so the same run shows the same output. A tree that cannot be written
     (a path escaping it, text that is not UTF-8) ends as exit code 1 with the reason."""
-    key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits))
+    launcher = remote.LAUNCHER.get()
+    place = [launcher.where] if launcher is not None else []  # kept per place runs go
+    key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits), *place)
     kept = RESULTS.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]

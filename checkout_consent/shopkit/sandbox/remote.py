@@ -24,7 +24,7 @@ import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import anyio.from_thread
 from inspect_ai.util import SandboxEnvironment
@@ -33,11 +33,20 @@ from checkout_consent.shopkit.sandbox.sandbox import SCRIPT, Limits, records
 
 Files = Mapping[str, str] | Mapping[str, bytes]
 Records = list[dict[str, Any]]
-# (files, work, limits) -> (this run's records, the build directory's path in the sandbox)
-Launch = Callable[[Files, dict[str, Any], Limits], tuple[Records, str]]
-LAUNCHER: contextvars.ContextVar[Launch | None] = contextvars.ContextVar(
+
+
+class Launcher(NamedTuple):
+    """Where runs go (a sandbox type's name: kept results are kept per place) and how:
+    (files, work, limits) -> (the run's records, its build directory in the sandbox)."""
+
+    where: str
+    launch: Callable[[Files, dict[str, Any], Limits], tuple[Records, str]]
+
+
+LAUNCHER: contextvars.ContextVar[Launcher | None] = contextvars.ContextVar(
     "shopkit_launcher", default=None
 )
+T = TypeVar("T")
 COMMAND = ["python3", "-I", "-S", "-B", "-c", SCRIPT]
 SLACK_S = 10  # the exec's own timeout beyond the run's deadline: the supervisor ends first
 
@@ -84,19 +93,19 @@ async def run_job(
     return found, str(built[-1]) if built and isinstance(built[-1], str) else ""
 
 
-def sandbox_launcher(env: SandboxEnvironment) -> Launch:
+def sandbox_launcher(env: SandboxEnvironment) -> Launcher:
     """Runs in `env`, called from a worker thread of the event loop that owns `env`."""
 
     def launch(files: Files, work: dict[str, Any], limits: Limits) -> tuple[Records, str]:
         return anyio.from_thread.run(run_job, env, files, work, limits)
 
-    return launch
+    return Launcher(type(env).__name__, launch)
 
 
 @contextlib.contextmanager
-def launching(launch: Launch | None) -> Iterator[None]:
-    """Within the block, builds run through `launch` (None: on this machine)."""
-    token = LAUNCHER.set(launch)
+def launching(launcher: Launcher | None) -> Iterator[None]:
+    """Within the block, builds run through `launcher` (None: on this machine)."""
+    token = LAUNCHER.set(launcher)
     try:
         yield
     finally:
@@ -111,3 +120,16 @@ def current_sandbox() -> SandboxEnvironment | None:
         return sandbox()
     except (ProcessLookupError, LookupError, ValueError):
         return None
+
+
+def in_sandbox(work: Callable[..., T], *args: Any) -> Callable[[], T]:
+    """`work(*args)` with builds running in the current sample's sandbox (if it has one),
+    for `anyio.to_thread.run_sync`: resolved here, on the event loop."""
+    env = current_sandbox()
+    launcher = sandbox_launcher(env) if env is not None else None
+
+    def call() -> T:
+        with launching(launcher):
+            return work(*args)
+
+    return call
