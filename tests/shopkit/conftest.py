@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
+import anyio
 import pytest
+from inspect_ai.util import SandboxEnvironment
 
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, seed_dir
 from checkout_consent.shopkit.record import GradeReport
-from checkout_consent.shopkit.sandbox.sandbox import materialise
+from checkout_consent.shopkit.sandbox.environment import ConfinedSandbox
+from checkout_consent.shopkit.sandbox.remote import launching, sandbox_launcher
+from checkout_consent.shopkit.sandbox.sandbox import Limits, materialise
 
 MakeBuild = Callable[..., Path]
+T = TypeVar("T")
 
 
 def write_build(root: Path, prelude: str = "", files: Mapping[str, str] | None = None) -> Path:
@@ -43,3 +49,25 @@ def verdicts(report: GradeReport) -> list[tuple[str, bool]]:
 def seed_grades() -> dict[str, GradeReport]:
     """The pristine seed graded on every task, by executing it."""
     return {t: grade_build(seed_dir(), t) for t in ("T1", "T2", "T3", "T4", "T5")}
+
+
+def in_sandbox(env: SandboxEnvironment, work: Callable[[], T]) -> T:
+    """`work()` with builds running in `env`, from a worker thread as the task runs it."""
+
+    def call() -> T:
+        with launching(sandbox_launcher(env)):
+            return work()
+
+    async def main() -> T:
+        return await anyio.to_thread.run_sync(call)
+
+    return anyio.run(main)
+
+
+def grade_in_sandbox(build: Path, task: str, limits: Limits | None = None) -> GradeReport:
+    """`grade_build` through a fresh checkout-consent sandbox environment."""
+    env = ConfinedSandbox()
+    try:
+        return in_sandbox(env, lambda: grade_build(build, task, limits))
+    finally:
+        env.close()

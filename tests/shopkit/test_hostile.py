@@ -1,4 +1,6 @@
-"""Hostile builds: each really does the hostile thing, and is graded correctly and fast."""
+"""Hostile builds: each really does the hostile thing, and is graded correctly and fast,
+both here and through the checkout-consent sandbox environment (`sandbox()`'s path: the
+same guarantees, the supervisor nested in the environment's confined exec)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,34 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, reference_values
 from checkout_consent.shopkit.record import GradeReport
 from checkout_consent.shopkit.sandbox.sandbox import Limits
-from tests.shopkit.conftest import MakeBuild, verdicts
+from tests.shopkit.conftest import MakeBuild, grade_in_sandbox, verdicts
 
 FAST = Limits(deadline_s=3.0, probe_s=0.15)
 SHORT = Limits(deadline_s=1.5, probe_s=0.15)
 
 
+ROUTE = {"via": "here"}
+
+
+@pytest.fixture(autouse=True, params=["here", pytest.param("sandbox", marks=pytest.mark.slow)])
+def route(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hostile build is graded here and (`-m slow`) through the sandbox environment."""
+    monkeypatch.setitem(ROUTE, "via", request.param)
+
+
 def timed(build: Path, task: str = "T4", limits: Limits = FAST) -> tuple[GradeReport, float]:
     started = time.monotonic()
-    report = grade_build(build, task, limits)
+    if ROUTE["via"] == "sandbox":
+        report = grade_in_sandbox(build, task, limits)
+    else:
+        report = grade_build(build, task, limits)
     return report, time.monotonic() - started
 
 

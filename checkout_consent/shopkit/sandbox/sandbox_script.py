@@ -264,6 +264,7 @@ def _exec(job, emit):
     """Run any command (`argv`) confined, its stdin and output in the supervisor's memfds."""
     for target in (0, 1, 2):
         os.dup2(job["fds"][target], target)
+    os.set_inheritable(job["result_fd"], False)  # the command never sees the result pipe
     _confine(job)
     try:
         os.chdir(job["cwd"])
