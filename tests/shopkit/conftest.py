@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -64,10 +65,37 @@ def in_sandbox(env: SandboxEnvironment, work: Callable[[], T]) -> T:
     return anyio.run(main)
 
 
-def grade_in_sandbox(build: Path, task: str, limits: Limits | None = None) -> GradeReport:
-    """`grade_build` through a fresh checkout-consent sandbox environment."""
+def _timed_grade(build: Path, task: str, limits: Limits | None) -> tuple[GradeReport, float]:
+    started = time.monotonic()
+    report = grade_build(build, task, limits)
+    return report, time.monotonic() - started
+
+
+def grade_in_sandbox(
+    build: Path, task: str, limits: Limits | None = None
+) -> tuple[GradeReport, float]:
+    """`grade_build` through a fresh checkout-consent sandbox environment, and its time."""
     env = ConfinedSandbox()
     try:
-        return in_sandbox(env, lambda: grade_build(build, task, limits))
+        return in_sandbox(env, lambda: _timed_grade(build, task, limits))
     finally:
         env.close()
+
+
+def grade_in_docker(
+    build: Path, task: str, limits: Limits | None = None
+) -> tuple[GradeReport, float]:
+    """`grade_build` in a fresh container of the compose file's image (`-m docker`), and
+    its time (the container's start and stop not counted)."""
+    from tests.shopkit import docker_env
+
+    why = docker_env.docker_unavailable()
+    if why is not None:
+        pytest.skip(why)
+    container = docker_env.start()
+    try:
+        return in_sandbox(
+            docker_env.DockerExec(container), lambda: _timed_grade(build, task, limits)
+        )
+    finally:
+        docker_env.stop(container)

@@ -21,6 +21,7 @@ import sys
 import time
 
 MODULES = ("money", "db", "orders", "reports", "cli")
+MAX_RECORDS = 8 * 1024 * 1024  # bytes of records a stdio job reports (sandbox.MAX_RESULT_BYTES)
 # Captured before any build code runs: a build may patch builtins or modules, not these.
 _BUILTINS = dict(builtins.__dict__)
 _eval, _dict, _str, _int, _type = eval, dict, str, int, type
@@ -325,8 +326,8 @@ def _collected(job, emit, run):
 def _prepare(job):
     """The stdio job's files and result fd, or an exec's memfds; the run directory."""
     run = None
-    if job.get("stdio"):
-        job["result_fd"] = os.dup(1)
+    if job.get("stdio"):  # records gather in a file, the first MAX_RECORDS go to stdout
+        job["stdout_fd"], job["result_fd"] = os.dup(1), os.memfd_create("records")
         run = _stdio(job)
     if job.get("mode") == "exec":
         job["fds"] = [os.memfd_create(n) for n in ("stdin", "stdout", "stderr")]
@@ -347,6 +348,8 @@ def main():
 
     child = os.fork()
     if child == 0:
+        if "stdout_fd" in job:
+            os.close(job["stdout_fd"])  # the build writes records only where they are capped
         signal.signal(signal.SIGALRM, _alarm)
         try:
             {"exec": _exec, "cli": _command, "python": _command}.get(job.get("mode"), _child)(
@@ -363,6 +366,17 @@ def main():
         pass
     if run is not None:
         _remove(run)
+        _forward(job["result_fd"], job["stdout_fd"])
+
+
+def _forward(source, target):
+    done = 0
+    while done < MAX_RECORDS:
+        chunk = os.pread(source, min(65536, MAX_RECORDS - done), done)
+        if not chunk:
+            return
+        os.write(target, chunk)
+        done += len(chunk)
 
 
 if __name__ == "__main__":
