@@ -4,6 +4,8 @@ default), runs and grading through `sandbox()`, and Inspect's own tools on the b
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from checkout_consent.shopkit.sandbox.environment import NAME, ConfinedSandbox
 from checkout_consent.shopkit.sandbox.prepare import RUN_LIMITS
 from checkout_consent.shopkit.task import shopkit
 from tests.shopkit.conftest import in_sandbox
+from tests.shopkit.test_hostile import _alive
 
 
 @pytest.fixture
@@ -50,6 +53,13 @@ def test_sandbox_env__exec_is_confined_with_input_output_and_exit_code(
     assert (done.returncode, done.success) == (3, False)
     assert done.stdout == f"in\n{env.build}\nrefused\n"
     assert done.stderr.startswith("oops\n") and not outside.exists()
+
+
+def test_sandbox_env__processes_a_command_leaves_behind_are_killed(env: ConfinedSandbox) -> None:
+    token = f"4545.{os.getpid()}{time.monotonic_ns() % 100000}"
+    script = f"setsid sleep {token} & (nohup sleep {token} &) ; echo started"
+    done = anyio.run(lambda: env.exec(["bash", "-c", script]))
+    assert done.stdout == "started\n" and _alive(token) == []
 
 
 def test_sandbox_env__a_command_past_its_timeout_raises_timeout_error(
