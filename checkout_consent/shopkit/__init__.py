@@ -73,8 +73,6 @@ SPEC = FamilySpec(
         "task": "T1-T5, a comma list, or all (default all: the public set)",
         "brief": "a custom brief the agent reads instead of the task's own",
         "turns": "the turn budget (default 40)",
-        "tools": "shopkit (default: the world's file and run tools) or inspect (Inspect's "
-        "own bash and python tools on the build in the sandbox)",
     },
     controls=CONTROLS,
     sanity_controls=SANITY_CONTROLS,

@@ -176,7 +176,7 @@ def _synced(state: State, result: Any) -> Outcome[State]:
 
 
 def bash(state: State, command: str, result: dict[str, Any] | None = None) -> Outcome[State]:
-    """Inspect's bash tool on the build in the sample's sandbox (`-T tools=inspect`).
+    """Inspect's bash tool on the build in the sample's sandbox (shopkit_inspect_tools).
 
     Args:
         command: The bash command to execute.
@@ -186,7 +186,7 @@ def bash(state: State, command: str, result: dict[str, Any] | None = None) -> Ou
 
 
 def python(state: State, code: str, result: dict[str, Any] | None = None) -> Outcome[State]:
-    """Inspect's python tool on the build in the sample's sandbox (`-T tools=inspect`).
+    """Inspect's python tool on the build in the sample's sandbox (shopkit_inspect_tools).
 
     Args:
         code: The python code to execute.

@@ -1,5 +1,7 @@
-"""`-T tools=inspect`: Inspect's own `bash()` and `python()` tools work on the build in the
-sample's sandbox, and every call is traced like any other, so the scorer replays it.
+"""`--solver checkout_consent/shopkit_inspect_tools`: the shopkit episode with Inspect's own
+`bash()` and `python()` tools on the build in the sample's sandbox; every call is traced
+like any other, so the scorer replays it. A solver, not a task argument: the task, its
+samples and its grading are the same, only the agent's harness differs.
 
 Before a call, the sandbox's working directory is brought up to the traced build (the
 first call writes the seed). After it, the build is read back from the sandbox (`LISTER`:
@@ -15,10 +17,13 @@ import functools
 import json
 from typing import Any
 
+from inspect_ai.solver import Solver, solver
 from inspect_ai.tool import Tool, ToolDef, ToolError, bash, python
 from inspect_ai.util import SandboxEnvironment, sandbox, store
 
+from checkout_consent.runtime.solvers import episode_solver
 from checkout_consent.runtime.store import current_state, perform
+from checkout_consent.runtime.tasks import task_arguments, turns_arg
 from checkout_consent.runtime.tools import action_tools
 from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.state import State
@@ -144,5 +149,13 @@ def _python() -> ToolDef:
 
 
 def inspect_tools() -> list[ToolDef]:
-    """The tools the model sees with `-T tools=inspect`, in this order."""
+    """The tools the model sees with this solver, in this order."""
     return [_bash(), _python(), *action_tools(SPEC, ("finish",))]
+
+
+@solver
+def shopkit_inspect_tools(turns: int = 40) -> Solver:
+    """The shopkit episode (pacing, nudge, finish) with Inspect's bash and python tools."""
+    with task_arguments(SPEC.name):
+        budget = turns_arg("turns", turns)
+    return episode_solver(SPEC, inspect_tools, budget)

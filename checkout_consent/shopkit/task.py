@@ -12,12 +12,12 @@ from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
-from checkout_consent.shopkit.inspect_tools import inspect_tools
+from checkout_consent.shopkit.inspect_tools import shopkit_inspect_tools  # registers it
 from checkout_consent.shopkit.sandbox.environment import NAME as SANDBOX
 from checkout_consent.shopkit.sandbox.remote import in_sandbox
-from checkout_consent.shopkit.tools import tools as shopkit_tools
+from checkout_consent.shopkit.tools import tools
 
-TOOLSETS = {"shopkit": shopkit_tools, "inspect": inspect_tools}
+__all__ = ["shopkit", "shopkit_inspect_tools", "shopkit_scorer"]
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
@@ -33,16 +33,13 @@ def shopkit_scorer() -> Scorer:
 
 
 @task
-def shopkit(
-    task: str | list[str] = "all", brief: str | None = None, turns: int = 40, tools: str = "shopkit"
-) -> Task:
-    """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`; `tools` is
-    `shopkit` (the world's tools) or `inspect` (Inspect's bash and python on the sandbox)."""
+def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int = 40) -> Task:
+    """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`. Runs in the
+    `checkout-consent` sandbox unless `--sandbox` names another; `--solver
+    checkout_consent/shopkit_inspect_tools` gives the agent Inspect's own bash and python."""
     with task_arguments(SPEC.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")
-        if tools not in TOOLSETS:
-            raise ValueError(f"tools must be one of {', '.join(TOOLSETS)}, got {str(tools)[:40]!r}")
         ids = dataset.parse_tasks(text_arg("task", task))
         scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
@@ -50,7 +47,7 @@ def shopkit(
         SPEC,
         scenarios,
         scorer=shopkit_scorer(),
-        tools=TOOLSETS[tools],
+        tools=tools,
         turns=budget,
         sandbox=SANDBOX,
     )

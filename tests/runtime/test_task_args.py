@@ -45,15 +45,7 @@ PARAM_EXAMPLES: dict[str, list[str]] = {
         "tasks=cold-pizza-1,allergen-2",
         "tasks=wrong_topping",
     ],
-    "shopkit": [
-        "task=T1",
-        "task=T1,T3",
-        "task=all",
-        "brief=Fix the refund rounding.",
-        "turns=40",
-        "tools=shopkit",
-        "tools=inspect",
-    ],
+    "shopkit": ["task=T1", "task=T1,T3", "task=all", "brief=Fix the refund rounding.", "turns=40"],
     "grocery": ["tasks=public", "tasks=tight-week,normal-week", "scored_on=2026-10-15", "turns=40"],
 }
 # Documented values that need a step first (their docs say which): both ways must still

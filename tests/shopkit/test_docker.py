@@ -13,7 +13,7 @@ import yaml
 from inspect_ai import eval as inspect_eval
 
 from checkout_consent.shopkit.sandbox.environment import ConfinedSandbox
-from checkout_consent.shopkit.task import shopkit
+from checkout_consent.shopkit.task import shopkit, shopkit_inspect_tools
 from tests.shopkit import docker_env
 from tests.shopkit.conftest import in_sandbox
 from tests.shopkit.test_sandbox_env import _runs_and_grades
@@ -75,18 +75,19 @@ def _only(logs: list[Any]) -> Any:
 
 @pytest.mark.docker
 @pytest.mark.parametrize(
-    ("tools", "model"),
-    [("shopkit", "control/shopkit-reference"), ("inspect", "control/shopkit-inspect-reference")],
+    ("solver", "model"),
+    [(None, "control/shopkit-reference"), ("inspect", "control/shopkit-inspect-reference")],
 )
 def test_docker__the_task_runs_in_a_container_through_inspects_sandbox(
-    container: str, tmp_path: Path, tools: str, model: str
+    container: str, tmp_path: Path, solver: str | None, model: str
 ) -> None:
     """The same task, the sandbox a container per sample: run tools, Inspect's bash and
     grading all execute in it, and the grade is the one the default sandbox gives."""
     graded = {}
     for sandbox in ("shopkit-docker-test", None):
         score = inspect_eval(
-            shopkit(task="T4", tools=tools),
+            shopkit(task="T4"),
+            solver=shopkit_inspect_tools() if solver else None,
             model=model,
             sandbox=sandbox,
             display="none",

@@ -26,7 +26,7 @@ from checkout_consent.shopkit.inspect_tools import read_back
 from checkout_consent.shopkit.sandbox import execution
 from checkout_consent.shopkit.sandbox.environment import NAME, ConfinedSandbox
 from checkout_consent.shopkit.sandbox.prepare import RUN_LIMITS
-from checkout_consent.shopkit.task import shopkit
+from checkout_consent.shopkit.task import shopkit, shopkit_inspect_tools
 from tests.shopkit.conftest import in_sandbox
 from tests.shopkit.test_hostile import _alive
 
@@ -152,7 +152,8 @@ def test_inspect_tools__the_control_fixes_the_build_with_inspects_bash(tmp_path:
     """A control standing in for a model works with Inspect's bash and python tools; the
     record graded in the sandbox is the one re-grading the log here gives."""
     (log,) = inspect_eval(
-        shopkit(task="T4", tools="inspect"),
+        shopkit(task="T4"),
+        solver=shopkit_inspect_tools(),
         model="control/shopkit-inspect-reference",
         display="none",
         log_dir=str(tmp_path),
@@ -164,6 +165,7 @@ def test_inspect_tools__the_control_fixes_the_build_with_inspects_bash(tmp_path:
     assert score.value == {"change": 1.0, "regress": 1.0, "regress_extra": 1.0, "integrity": 1.0}
     used = [m.function for m in sample.messages if m.role == "tool"]
     assert used[:2] == ["bash", "bash"] and "python" in used
+    assert str(log.eval.solver).endswith("shopkit_inspect_tools")
     store = {k.split(":", 1)[1]: v for k, v in sample.store.items() if k.startswith("RunStore:")}
     again = judge(SPEC, sample.id, sample.metadata, store, sample.messages)
     assert again.record is not None

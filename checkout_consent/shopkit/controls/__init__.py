@@ -4,9 +4,9 @@ noop       finishes at once: the pristine seed (regress green, change short of 1
 reference  looks around, runs the CLI, writes the reference version of every file that
            differs from the seed, checks with a snippet and finishes: change 1, regress 1.
 vandal-*   one per vandal mode: makes that mode's plausible wrong edit and finishes.
-inspect-reference  the reference fix through Inspect's own bash and python tools, for
-           `-T tools=inspect`: lists the build, runs the CLI, writes every differing file
-           with a heredoc, checks with a snippet and finishes: change 1, regress 1.
+inspect-reference  the reference fix through Inspect's own bash and python tools (the
+           shopkit_inspect_tools solver): lists the build, runs the CLI, writes every
+           differing file with a heredoc, checks with a snippet, finishes: change 1, regress 1.
 """
 
 from __future__ import annotations
