@@ -5,6 +5,12 @@ child confines itself (new session, resource limits, Landlock: writes only insid
 build, no TCP, no signals outside), imports the build and evaluates each probe, writing
 one nonce-tagged JSON line per result to the result pipe. The supervisor enforces the
 deadline and, whatever happened, kills every process the build left behind.
+
+Modes (the job's `mode`): probes (none), `cli` or `python` (one command, its output to a
+file), `exec` (any command: the checkout-consent sandbox's exec, stdin and output in
+memfds). A `stdio` job comes through a sandbox's exec (`remote.py`): base64 on stdin, the
+files in the job (written to a fresh `run-<nonce>/build` here, removed after), the records
+gathered in a memfd and the first 8 MiB of them written to stdout at the end.
 """
 
 # The C modules, not `signal` and `json`: those import enum, re and functools, about 6 ms
@@ -383,7 +389,7 @@ if __name__ == "__main__":
     if sys.argv[1:] or sys.stdin.isatty():  # run by hand (`python -m ... --help`)
         sys.stdout.write(
             "usage: the shopkit sandbox's worker, launched by sandbox.py with its "
-            "job on stdin (marshal); not a command to run by hand\n"
+            "job on stdin (marshal, or its base64); not a command to run by hand\n"
         )
         sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     main()
