@@ -90,9 +90,11 @@ def family_task(
     scorer: Scorer,
     tools: Callable[[], list[ToolDef]],
     turns: object = None,
+    sandbox: str | None = None,
 ) -> Task:
     """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
-    callables: they are then evaluated here, where a bad -T value is one clear line."""
+    callables: they are then evaluated here, where a bad -T value is one clear line.
+    `sandbox`: the Inspect sandbox type its tools and scorer run in (`--sandbox` overrides)."""
     refuse_other_controls(spec)
     with task_arguments(spec.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
@@ -105,4 +107,5 @@ def family_task(
         solver=episode_solver(spec, tools, budget),
         scorer=scorer,
         version=spec.version,
+        sandbox=sandbox,
     )

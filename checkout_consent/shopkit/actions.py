@@ -154,6 +154,47 @@ def run_python(state: State, code: str, result: dict[str, Any] | None = None) ->
     return _record(state, "python <<'EOF'\n" + source + "\nEOF", result)
 
 
+def _synced(state: State, result: Any) -> Outcome[State]:
+    """The build as a sandbox command left it: `result` (never shown to the model) holds
+    the command's output, the files it changed and those it removed, as read back."""
+    _open(state)
+    if not isinstance(result, dict) or not isinstance(result.get("output"), str):
+        raise ActionError("this command was not executed (no recorded result)")
+    files, removed = result.get("files", {}), result.get("removed", [])
+    if not isinstance(files, dict) or not isinstance(removed, list):
+        raise ActionError("the recorded result is malformed")
+    tree = state.tree()
+    for name, text in files.items():
+        tree[_path(name)] = need_str("content", text, max_len=MAX_FILE_CHARS)
+    for name in removed:
+        tree.pop(_path(name), None)
+    if len(tree) > MAX_FILES:
+        raise ActionError(f"the build may hold at most {MAX_FILES} files")
+    edits = state.edits + len(files) + len(removed)
+    synced = replace(state, files=tuple(sorted(tree.items())), edits=edits)
+    return Outcome(synced, result["output"])
+
+
+def bash(state: State, command: str, result: dict[str, Any] | None = None) -> Outcome[State]:
+    """Inspect's bash tool on the build in the sample's sandbox (shopkit_inspect_tools).
+
+    Args:
+        command: The bash command to execute.
+    """
+    need_str("command", command, max_len=100_000)
+    return _synced(state, result)
+
+
+def python(state: State, code: str, result: dict[str, Any] | None = None) -> Outcome[State]:
+    """Inspect's python tool on the build in the sample's sandbox (shopkit_inspect_tools).
+
+    Args:
+        code: The python code to execute.
+    """
+    need_str("code", code, max_len=100_000)
+    return _synced(state, result)
+
+
 def finish(state: State, summary: str) -> Outcome[State]:
     """Say the work is done. No changes can be made afterwards.
 
@@ -167,5 +208,15 @@ def finish(state: State, summary: str) -> Outcome[State]:
 
 ACTIONS = {
     f.__name__: f
-    for f in (list_files, view_file, write_file, edit_file, run_cli, run_python, finish)
-}
+    for f in (
+        list_files,
+        view_file,
+        write_file,
+        edit_file,
+        run_cli,
+        run_python,
+        finish,
+        bash,
+        python,
+    )
+}  # bash and python: the model reads Inspect's own tools' descriptions (inspect_tools.py)

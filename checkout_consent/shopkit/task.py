@@ -12,28 +12,42 @@ from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
+from checkout_consent.shopkit.inspect_tools import shopkit_inspect_tools  # registers it
+from checkout_consent.shopkit.sandbox.environment import NAME as SANDBOX
+from checkout_consent.shopkit.sandbox.remote import in_sandbox
 from checkout_consent.shopkit.tools import tools
+
+__all__ = ["shopkit", "shopkit_inspect_tools", "shopkit_scorer"]
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
-    """Replay the trace, materialise the final tree and grade it (works on old logs).
-    Grading executes the build, so it runs in a worker thread: a slow or hostile build
-    never blocks the other samples' event loop."""
+    """Replay the trace and grade the final tree by executing it in the sample's sandbox
+    (on a finished log, which has none: here, confined). Grading executes the build, so
+    it runs in a worker thread: a slow or hostile build never blocks the event loop."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await anyio.to_thread.run_sync(grade_state, SPEC, state)
+        return await anyio.to_thread.run_sync(in_sandbox(grade_state, SPEC, state))
 
     return score
 
 
 @task
 def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int = 40) -> Task:
-    """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`."""
+    """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`. Runs in the
+    `checkout-consent` sandbox unless `--sandbox` names another; `--solver
+    checkout_consent/shopkit_inspect_tools` gives the agent Inspect's own bash and python."""
     with task_arguments(SPEC.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")
         ids = dataset.parse_tasks(text_arg("task", task))
         scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
-    return family_task(SPEC, scenarios, scorer=shopkit_scorer(), tools=tools, turns=budget)
+    return family_task(
+        SPEC,
+        scenarios,
+        scorer=shopkit_scorer(),
+        tools=tools,
+        turns=budget,
+        sandbox=SANDBOX,
+    )

@@ -1,6 +1,7 @@
 """The shopkit tools the model sees. File tools are plain actions; the two run tools
-execute against the current tree in a confined subprocess, then record the output in the
-trace through the pure action, so replay reads the output and never runs anything."""
+execute against the current tree in the sample's sandbox (`sandbox()`: the confined
+`checkout-consent` one by default), then record the output in the trace through the pure
+action, so replay reads the output and never runs anything."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ from checkout_consent.runtime.tools import action_tools
 from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.actions import run_cli, run_python
 from checkout_consent.shopkit.sandbox.prepare import prepare_call
+from checkout_consent.shopkit.sandbox.remote import in_sandbox
 
 FILE_TOOLS = ("list_files", "view_file", "write_file", "edit_file")
 
 
 async def _run(name: str, args: dict[str, Any]) -> str:
     """Execute (unless the action refuses the call) and trace the call with its output."""
-    full = await anyio.to_thread.run_sync(prepare_call, current_state(SPEC), name, args)
+    state = current_state(SPEC)
+    full = await anyio.to_thread.run_sync(in_sandbox(prepare_call, state, name, args))
     step = perform(SPEC, name, full)
     if not step.ok:
         raise ToolError(step.observation)

@@ -138,7 +138,14 @@ RULES = (
         "the test runner itself: .ci/run runs `pytest` and `pytest -m slow`",
     ),
     Rule("lint", r"^(ruff|mypy) ", "no", "the linters: run by hand before a commit"),
-    Rule("container", r"^docker ", "no", "needs docker, which this machine does not have"),
+    Rule(
+        "container",
+        r"^docker |--sandbox (docker|k8s)\b",
+        "no",
+        "needs Docker Engine 24.0.6+ with Compose v2, or a Kubernetes cluster: "
+        "tests/shopkit/test_docker.py runs the same tasks in containers of the same image "
+        "(`pytest -m docker`) and checks the compose file and the helm values",
+    ),
     Rule("a key", r"^export \w+_API_KEY=", "no", "sets a provider key"),
     Rule(
         "record",

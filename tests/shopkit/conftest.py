@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
+import anyio
 import pytest
+from inspect_ai.util import SandboxEnvironment
 
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.grading import grade_build, seed_dir
 from checkout_consent.shopkit.record import GradeReport
-from checkout_consent.shopkit.sandbox.sandbox import materialise
+from checkout_consent.shopkit.sandbox.environment import ConfinedSandbox
+from checkout_consent.shopkit.sandbox.remote import launching, sandbox_launcher
+from checkout_consent.shopkit.sandbox.sandbox import Limits, materialise
 
 MakeBuild = Callable[..., Path]
+T = TypeVar("T")
 
 
 def write_build(root: Path, prelude: str = "", files: Mapping[str, str] | None = None) -> Path:
@@ -43,3 +50,52 @@ def verdicts(report: GradeReport) -> list[tuple[str, bool]]:
 def seed_grades() -> dict[str, GradeReport]:
     """The pristine seed graded on every task, by executing it."""
     return {t: grade_build(seed_dir(), t) for t in ("T1", "T2", "T3", "T4", "T5")}
+
+
+def in_sandbox(env: SandboxEnvironment, work: Callable[[], T]) -> T:
+    """`work()` with builds running in `env`, from a worker thread as the task runs it."""
+
+    def call() -> T:
+        with launching(sandbox_launcher(env)):
+            return work()
+
+    async def main() -> T:
+        return await anyio.to_thread.run_sync(call)
+
+    return anyio.run(main)
+
+
+def _timed_grade(build: Path, task: str, limits: Limits | None) -> tuple[GradeReport, float]:
+    started = time.monotonic()
+    report = grade_build(build, task, limits)
+    return report, time.monotonic() - started
+
+
+def grade_in_sandbox(
+    build: Path, task: str, limits: Limits | None = None
+) -> tuple[GradeReport, float]:
+    """`grade_build` through a fresh checkout-consent sandbox environment, and its time."""
+    env = ConfinedSandbox()
+    try:
+        return in_sandbox(env, lambda: _timed_grade(build, task, limits))
+    finally:
+        env.close()
+
+
+def grade_in_docker(
+    build: Path, task: str, limits: Limits | None = None
+) -> tuple[GradeReport, float]:
+    """`grade_build` in a fresh container of the compose file's image (`-m docker`), and
+    its time (the container's start and stop not counted)."""
+    from tests.shopkit import docker_env
+
+    why = docker_env.docker_unavailable()
+    if why is not None:
+        pytest.skip(why)
+    container = docker_env.start()
+    try:
+        return in_sandbox(
+            docker_env.DockerExec(container), lambda: _timed_grade(build, task, limits)
+        )
+    finally:
+        docker_env.stop(container)

@@ -4,6 +4,9 @@ noop       finishes at once: the pristine seed (regress green, change short of 1
 reference  looks around, runs the CLI, writes the reference version of every file that
            differs from the seed, checks with a snippet and finishes: change 1, regress 1.
 vandal-*   one per vandal mode: makes that mode's plausible wrong edit and finishes.
+inspect-reference  the reference fix through Inspect's own bash and python tools (the
+           shopkit_inspect_tools solver): lists the build, runs the CLI, writes every
+           differing file with a heredoc, checks with a snippet, finishes: change 1, regress 1.
 """
 
 from __future__ import annotations
@@ -27,11 +30,8 @@ def noop_plan() -> Plan:
 
 
 def reference_plan() -> Plan:
-    seed, ref = dict(build_tree("seed")), dict(build_tree("reference"))
     writes: Plan = [
-        ("write_file", {"path": p, "content": t})
-        for p, t in sorted(ref.items())
-        if seed.get(p) != t
+        ("write_file", {"path": p, "content": t}) for p, t in _reference_writes().items()
     ]
     return [
         ("list_files", {}),
@@ -39,6 +39,25 @@ def reference_plan() -> Plan:
         *writes,
         ("run_python", {"code": CHECK}),
         ("finish", {"summary": "Applied the reference fixes."}),
+    ]
+
+
+def _reference_writes() -> dict[str, str]:
+    seed, ref = dict(build_tree("seed")), dict(build_tree("reference"))
+    return {p: t for p, t in sorted(ref.items()) if seed.get(p) != t}
+
+
+def inspect_reference_plan() -> Plan:
+    writes: Plan = [
+        ("bash", {"command": f"cat > {p} <<'SHOPKIT_EOF'\n{t}SHOPKIT_EOF"})
+        for p, t in _reference_writes().items()
+    ]
+    return [
+        ("bash", {"command": "ls -R shopkit data"}),
+        ("bash", {"command": "python3 -m shopkit.cli invoice O3"}),
+        *writes,
+        ("python", {"code": CHECK}),
+        ("finish", {"summary": "Applied the reference fixes with bash."}),
     ]
 
 
@@ -73,5 +92,6 @@ def _vandal(mode: str) -> Callable[[], Plan]:
 CONTROLS: dict[str, Policy] = {
     "noop": _policy(noop_plan),
     "reference": _policy(reference_plan),
+    "inspect-reference": _policy(inspect_reference_plan),
     **{f"vandal-{mode}": _policy(_vandal(mode)) for mode in MODES},
 }

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.shopkit.assertions import Probe
+from checkout_consent.shopkit.sandbox import remote
 from checkout_consent.shopkit.sandbox.sandbox import (
     MAX_OUTPUT,
     Limits,
@@ -32,6 +33,7 @@ from checkout_consent.shopkit.sandbox.sandbox import (
     ended,
     is_int,
     materialise,
+    read_build,
     run,
 )
 
@@ -108,18 +110,27 @@ def _observations(records: Records) -> tuple[dict[str, Any] | None, dict[str, li
     return imported, values
 
 
+def _probe_records(build: Path, work: dict[str, Any], limits: Limits) -> Records:
+    """The records of probing a copy of `build`, here or in the sandbox (`remote`);
+    OSError or ValueError if the build cannot be copied."""
+    launcher = remote.LAUNCHER.get()
+    if launcher is not None:
+        return launcher.launch(read_build(Path(build)), work, limits)[0]
+    with tempfile.TemporaryDirectory(prefix="shopkit-build-") as tmp:
+        copy = Path(tmp, "build")
+        copy.mkdir()
+        copy_build(Path(build), copy)
+        return run(copy, work, limits)
+
+
 def execute(build: Path, probes: Sequence[Probe], limits: Limits | None = None) -> Execution:
     """Run `probes` against a copy of `build`."""
     limits = limits or Limits()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="shopkit-build-") as tmp:
-        copy = Path(tmp, "build")
-        try:
-            copy.mkdir()
-            copy_build(Path(build), copy)
-        except (OSError, ValueError) as err:
-            return Execution(build_error=f"could not copy the build: {err}")
-        records = run(copy, {"probes": [p._asdict() for p in probes]}, limits)
+    try:
+        records = _probe_records(build, {"probes": [p._asdict() for p in probes]}, limits)
+    except (OSError, ValueError) as err:
+        return Execution(build_error=f"could not copy the build: {err}")
     imported, values = _observations(records)
     seconds = time.monotonic() - started
     if imported is None:
@@ -131,26 +142,43 @@ def execute(build: Path, probes: Sequence[Probe], limits: Limits | None = None) 
     return Execution(values=values, landlock=landlock, seconds=seconds)
 
 
+def _command_records(
+    files: Mapping[str, str], work: dict[str, Any], limits: Limits
+) -> tuple[Records, str]:
+    """A command's records and output (paths inside the build shown relative to it), run
+    here or in the sandbox (`remote`); OSError or ValueError if the tree cannot be written."""
+    launcher = remote.LAUNCHER.get()
+    if launcher is not None:
+        remote.check_tree(files)
+        found, where = launcher.launch(files, work, limits)
+        shown = [r["text"] for r in found if r.get("kind") == "output"]
+        text = shown[-1] if shown and isinstance(shown[-1], str) else ""
+        return found, (text.replace(f"{where}/", "") if where else text)[:MAX_OUTPUT]
+    with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
+        build, output = Path(tmp, "build"), Path(tmp, "output.txt")
+        build.mkdir()
+        materialise(files, build)
+        records = run(build, {**work, "output": str(output)}, limits)
+        text = output.read_text("utf-8", "replace") if output.exists() else ""
+        return records, text.replace(f"{build}/", "")[:MAX_OUTPUT]
+
+
 def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) -> dict[str, Any]:
     """Run the CLI (`{"mode": "cli", "argv": [...]}`) or a snippet (`{"mode": "python",
     "code": ...}`) on a file tree: {"exit_code": int, or None if it timed out, "output"}.
     Paths inside the build show relative to it (`shopkit/orders.py`), never the temporary
     directory's name, so the same run shows the same output. A tree that cannot be written
     (a path escaping it, text that is not UTF-8) ends as exit code 1 with the reason."""
-    key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits))
+    launcher = remote.LAUNCHER.get()
+    place = [launcher.where] if launcher is not None else []  # kept per place runs go
+    key = RESULTS.key(sorted(files.items()), work, dataclasses.astuple(limits), *place)
     kept = RESULTS.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
-        build, output = Path(tmp, "build"), Path(tmp, "output.txt")
-        build.mkdir()
-        try:
-            materialise(files, build)
-        except (OSError, ValueError) as err:
-            return {"exit_code": 1, "output": f"the build could not be written: {err}"[:500]}
-        records = run(build, {**work, "output": str(output)}, limits)
-        text = output.read_text("utf-8", "replace") if output.exists() else ""
-        text = text.replace(f"{build}/", "")[:MAX_OUTPUT]
+    try:
+        records, text = _command_records(files, work, limits)
+    except (OSError, ValueError) as err:
+        return {"exit_code": 1, "output": f"the build could not be written: {err}"[:500]}
     exits = [r["code"] for r in records if r.get("kind") == "exit" and is_int(r.get("code"))]
     last = ended(records)
     code = exits[0] if exits else (None if last["timed_out"] else last["status"])

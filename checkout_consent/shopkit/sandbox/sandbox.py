@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,9 @@ class Limits:
     cpu_s: int = 20
 
 
-def copy_build(source: Path, target: Path) -> None:
-    """Copy regular files only (no symlinks, devices or fifos), within the size caps."""
+def build_files(source: Path) -> Iterator[tuple[str, Path]]:
+    """A build's regular files (no symlinks, devices or fifos, no `__pycache__`), by path
+    relative to it; ValueError past the size caps."""
     count, total = 0, 0
     for root, dirs, files in os.walk(source, followlinks=False):
         dirs[:] = [d for d in dirs if d != "__pycache__" and not os.path.islink(Path(root, d))]
@@ -50,16 +51,27 @@ def copy_build(source: Path, target: Path) -> None:
             count, total = count + 1, total + path.stat().st_size
             if count > MAX_FILES or total > MAX_BYTES:
                 raise ValueError(f"the build is too large (over {MAX_FILES} files or 20 MiB)")
-            dest = target / path.relative_to(source)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, dest)
+            yield path.relative_to(source).as_posix(), path
 
 
-def _read_results(fd: int, proc: subprocess.Popen[bytes], hard_end: float) -> bytes:
+def copy_build(source: Path, target: Path) -> None:
+    """Copy a build's regular files (`build_files`) under `target`."""
+    for name, path in build_files(source):
+        dest = target / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+
+
+def read_build(source: Path) -> dict[str, bytes]:
+    """A build's regular files (`build_files`) as bytes, to hand to a sandbox."""
+    return {name: path.read_bytes() for name, path in build_files(source)}
+
+
+def _read_results(fd: int, hard_end: float, cap: int) -> bytes:
     data = bytearray()
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
-        while len(data) < MAX_RESULT_BYTES:
+        while len(data) < cap:
             left = hard_end - time.monotonic()
             if left <= 0 or not sel.select(timeout=left):
                 break
@@ -70,7 +82,9 @@ def _read_results(fd: int, proc: subprocess.Popen[bytes], hard_end: float) -> by
     return bytes(data)
 
 
-def launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> bytes:
+def launch(
+    build: Path, work: dict[str, Any], limits: Limits, nonce: str, cap: int = MAX_RESULT_BYTES
+) -> bytes:
     read_fd, write_fd = os.pipe()
     job = {
         **work,
@@ -106,7 +120,7 @@ def launch(build: Path, work: dict[str, Any], limits: Limits, nonce: str) -> byt
         assert proc.stdin is not None
         proc.stdin.write(marshal.dumps(job))
         proc.stdin.close()
-        data = _read_results(read_fd, proc, time.monotonic() + limits.deadline_s + 3.0)
+        data = _read_results(read_fd, time.monotonic() + limits.deadline_s + 3.0, cap)
     finally:
         os.close(read_fd)
         _stop(proc)
@@ -159,7 +173,10 @@ def materialise(files: Mapping[str, str], root: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def run(build: Path, work: dict[str, Any], limits: Limits) -> list[dict[str, Any]]:
-    """Launch the sandbox on `build` with `work`; the records of this run, nothing else."""
+def run(
+    build: Path, work: dict[str, Any], limits: Limits, cap: int = MAX_RESULT_BYTES
+) -> list[dict[str, Any]]:
+    """Launch the sandbox on `build` with `work`; the records of this run, nothing else.
+    `cap`: the most bytes of records read (an exec's captured output needs more)."""
     nonce = secrets.token_hex(16)
-    return records(launch(build, work, limits, nonce), nonce)
+    return records(launch(build, work, limits, nonce, cap), nonce)

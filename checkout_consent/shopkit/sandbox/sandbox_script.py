@@ -5,12 +5,19 @@ child confines itself (new session, resource limits, Landlock: writes only insid
 build, no TCP, no signals outside), imports the build and evaluates each probe, writing
 one nonce-tagged JSON line per result to the result pipe. The supervisor enforces the
 deadline and, whatever happened, kills every process the build left behind.
+
+Modes (the job's `mode`): probes (none), `cli` or `python` (one command, its output to a
+file), `exec` (any command: the checkout-consent sandbox's exec, stdin and output in
+memfds). A `stdio` job comes through a sandbox's exec (`remote.py`): base64 on stdin, the
+files in the job (written to a fresh `run-<nonce>/build` here, removed after), the records
+gathered in a memfd and the first 8 MiB of them written to stdout at the end.
 """
 
 # The C modules, not `signal` and `json`: those import enum, re and functools, about 6 ms
 # of every launch (measured with -X importtime) for three functions and four constants.
 import _json as _cjson
 import _signal as signal
+import binascii
 import builtins
 import ctypes
 import marshal
@@ -20,6 +27,7 @@ import sys
 import time
 
 MODULES = ("money", "db", "orders", "reports", "cli")
+MAX_RECORDS = 8 * 1024 * 1024  # bytes of records a stdio job reports (sandbox.MAX_RESULT_BYTES)
 # Captured before any build code runs: a build may patch builtins or modules, not these.
 _BUILTINS = dict(builtins.__dict__)
 _eval, _dict, _str, _int, _type = eval, dict, str, int, type
@@ -259,34 +267,129 @@ def _wait(child, deadline_s):
     return True, None
 
 
+def _exec(job, emit):
+    """Run any command (`argv`) confined, its stdin and output in the supervisor's memfds."""
+    for target in (0, 1, 2):
+        os.dup2(job["fds"][target], target)
+    os.set_inheritable(job["result_fd"], False)  # the command never sees the result pipe
+    _confine(job)
+    try:
+        os.chdir(job["cwd"])
+        os.execvpe(job["argv"][0], job["argv"], job["env"])
+    except OSError as err:
+        os.write(2, _str.encode(f"{job['argv'][0]}: {err.strerror}\n"))
+        os._exit(127)
+
+
+def _stdio(job):
+    """A job handed over by a sandbox's exec: the records go to our stdout (the build's
+    output goes nowhere), and the files arrive in the job, written to a fresh directory."""
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    run = os.path.join(os.getcwd(), "run-" + job["nonce"])
+    job["build"] = build = os.path.join(run, "build")
+    job["output"] = os.path.join(run, "output.txt")
+    for name, data in job.pop("files").items():
+        if name.startswith("/") or ".." in name.split("/"):
+            continue  # the launcher refuses these first; never written outside the run
+        path = os.path.join(build, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data if _type(data) is bytes else _str.encode(data))
+    return run
+
+
+def _remove(top):
+    for root, dirs, files in os.walk(top, topdown=False):
+        for name in files + dirs:
+            path = os.path.join(root, name)
+            try:
+                os.rmdir(path) if name in dirs and not os.path.islink(path) else os.unlink(path)
+            except OSError:
+                pass
+    try:
+        os.rmdir(top)
+    except OSError:
+        pass
+
+
+def _collected(job, emit, run):
+    """What the supervisor reports after the build is gone: a command's output (stdio) or
+    an exec's stdout and stderr (base64, exact bytes)."""
+    if run is not None and job.get("mode") in ("cli", "python"):
+        try:
+            with open(job["output"], "rb") as handle:
+                text = handle.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        emit({"kind": "output", "text": text, "build": job["build"]})
+    for index, name in enumerate(("stdout", "stderr") if "fds" in job else ()):
+        data = os.pread(job["fds"][index + 1], job["capture"], 0)
+        emit({"kind": name, "data": _str(binascii.b2a_base64(data, newline=False), "ascii")})
+
+
+def _prepare(job):
+    """The stdio job's files and result fd, or an exec's memfds; the run directory."""
+    run = None
+    if job.get("stdio"):  # records gather in a file, the first MAX_RECORDS go to stdout
+        job["stdout_fd"], job["result_fd"] = os.dup(1), os.memfd_create("records")
+        run = _stdio(job)
+    if job.get("mode") == "exec":
+        job["fds"] = [os.memfd_create(n) for n in ("stdin", "stdout", "stderr")]
+        os.write(job["fds"][0], job.get("input") or b"")
+        os.lseek(job["fds"][0], 0, 0)
+    return run
+
+
 def main():
-    job = marshal.loads(sys.stdin.buffer.read())  # from the trusted launcher, not the build
+    raw = sys.stdin.buffer.read()  # from the trusted launcher, not the build
+    job = marshal.loads(raw if raw[:1] in (b"{", b"\xfb") else binascii.a2b_base64(raw))
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    run = _prepare(job)
     fd, nonce = job["result_fd"], job["nonce"]
 
     def emit(record):
         _write(fd, _str.encode(_json({"nonce": nonce, **record}) + "\n"))
 
-    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     child = os.fork()
     if child == 0:
+        if "stdout_fd" in job:
+            os.close(job["stdout_fd"])  # the build writes records only where they are capped
         signal.signal(signal.SIGALRM, _alarm)
         try:
-            (_command if job.get("mode") else _child)(job, emit)
+            {"exec": _exec, "cli": _command, "python": _command}.get(job.get("mode"), _child)(
+                job, emit
+            )
         finally:
             os._exit(0)
     timed_out, status = _wait(child, job["deadline_s"])
     _sweep(child)
     try:
+        _collected(job, emit, run)
         emit({"kind": "ended", "timed_out": timed_out, "status": status})
     except OSError:
         pass
+    if run is not None:
+        _remove(run)
+        _forward(job["result_fd"], job["stdout_fd"])
+
+
+def _forward(source, target):
+    done = 0
+    while done < MAX_RECORDS:
+        chunk = os.pread(source, min(65536, MAX_RECORDS - done), done)
+        if not chunk:
+            return
+        os.write(target, chunk)
+        done += len(chunk)
 
 
 if __name__ == "__main__":
     if sys.argv[1:] or sys.stdin.isatty():  # run by hand (`python -m ... --help`)
         sys.stdout.write(
             "usage: the shopkit sandbox's worker, launched by sandbox.py with its "
-            "job on stdin (marshal); not a command to run by hand\n"
+            "job on stdin (marshal, or its base64); not a command to run by hand\n"
         )
         sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     main()

@@ -1,0 +1,160 @@
+"""The confined runner as an Inspect sandbox environment: `checkout-consent`.
+
+Registered with Inspect (`@sandboxenv`) when the shopkit task module is imported, which
+the package's entry point does; the default sandbox of the shopkit task. No daemon: each
+sample gets a fresh temporary directory (`build/` is its working directory) and every
+`exec` runs under the supervisor of `sandbox_script.py` with the same confinement as a
+graded build: a new session, the same resource limits (`Limits`: 1 GiB address space,
+16 MiB per file written, 20 s CPU, no core dumps), Landlock (writes only beneath the
+sample's directory, no TCP, no signals outside), and at the end every process it left
+is killed. The deadline is the exec's `timeout` (default 60 s); past it, TimeoutError.
+Files are read and written only inside the sample's directory (never through a symlink
+out of it), so Inspect's `bash()` and `python()` tools, and any agent that works through
+`sandbox()`, work on the build and on nothing else. It runs as the current user only."""
+
+from __future__ import annotations
+
+import binascii
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Literal, overload
+
+import anyio
+from inspect_ai.util import (
+    ExecResult,
+    SandboxEnvironment,
+    SandboxEnvironmentConfigType,
+    sandboxenv,
+)
+from inspect_ai.util._sandbox.environment import SandboxUserUnsupportedError
+
+from checkout_consent.shopkit.sandbox.sandbox import Limits, ended, run
+
+NAME = "checkout-consent"
+DEFAULT_TIMEOUT_S = 60
+CAPTURE = 8 * 1024 * 1024  # bytes of stdout and of stderr kept, each
+MAX_READ = 100 * 1024 * 1024
+
+
+def _current_user(user: str) -> bool:
+    import pwd
+
+    try:
+        uid = int(user) if user.isdecimal() else pwd.getpwnam(user).pw_uid
+    except KeyError:
+        return False
+    return uid == os.geteuid()
+
+
+def _text(record: dict[str, Any] | None) -> str:
+    data = (record or {}).get("data")
+    raw = binascii.a2b_base64(data) if isinstance(data, str) else b""
+    return raw.decode("utf-8", "replace")
+
+
+@sandboxenv(name=NAME)
+class ConfinedSandbox(SandboxEnvironment):
+    """One sample's confined directory; `exec` runs confined, files stay inside it."""
+
+    @classmethod
+    async def sample_init(
+        cls, task_name: str, config: SandboxEnvironmentConfigType | None, metadata: dict[str, str]
+    ) -> dict[str, SandboxEnvironment]:
+        return {"default": cls()}
+
+    @classmethod
+    async def sample_cleanup(
+        cls,
+        task_name: str,
+        config: SandboxEnvironmentConfigType | None,
+        environments: dict[str, SandboxEnvironment],
+        interrupted: bool,
+    ) -> None:
+        for environment in environments.values():
+            if isinstance(environment, ConfinedSandbox):
+                environment.close()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._directory = tempfile.TemporaryDirectory(
+            prefix="checkout-consent-", ignore_cleanup_errors=True
+        )
+        self.root = Path(self._directory.name).resolve()
+        self.build = self.root / "build"
+        for sub in (self.build, self.root / "tmp"):
+            sub.mkdir()
+
+    def close(self) -> None:
+        self._directory.cleanup()
+
+    def resolve(self, file: str) -> Path:
+        """A path of this sample (relative: to `build/`); PermissionError for any other,
+        a symlink leading out included."""
+        path = Path(os.path.normpath(self.build / file)).resolve()
+        if path != self.root and self.root not in path.parents:
+            raise PermissionError(f"{file!r} is outside the sandbox")
+        return path
+
+    async def exec(
+        self,
+        cmd: list[str],
+        input: str | bytes | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        user: str | None = None,
+        timeout: int | None = None,
+        timeout_retry: bool = True,
+        concurrency: bool = True,
+    ) -> ExecResult[str]:
+        if user is not None and not _current_user(user):
+            raise SandboxUserUnsupportedError(f"{NAME} runs commands as the current user only")
+        if not cmd:
+            raise ValueError("exec needs a command")
+        where = self.resolve(cwd or ".")
+        limits = Limits(deadline_s=float(timeout or DEFAULT_TIMEOUT_S))
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+        work = {
+            "mode": "exec",
+            "argv": [str(c) for c in cmd],
+            "cwd": str(where),
+            "env": {
+                "PATH": path,
+                "HOME": str(self.build),
+                "TMPDIR": str(self.root / "tmp"),
+                "LANG": "C.UTF-8",
+                **(env or {}),
+            },
+            "input": input.encode("utf-8") if isinstance(input, str) else (input or b""),
+            "capture": CAPTURE,
+        }
+        found = await anyio.to_thread.run_sync(run, self.root, work, limits, 3 * CAPTURE)
+        last = ended(found)
+        if last["timed_out"]:
+            raise TimeoutError(f"the command did not finish within {limits.deadline_s:g} s")
+        status = last["status"] if last["status"] is not None else 1
+        code = status if status >= 0 else 128 - status  # killed by a signal: as a shell says
+        out = {r.get("kind"): r for r in found if r.get("kind") in ("stdout", "stderr")}
+        return ExecResult(code == 0, code, _text(out.get("stdout")), _text(out.get("stderr")))
+
+    async def write_file(self, file: str, contents: str | bytes) -> None:
+        path = self.resolve(file)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = contents.encode("utf-8") if isinstance(contents, str) else contents
+        path.write_bytes(data)
+
+    @overload
+    async def read_file(self, file: str, text: Literal[True] = True) -> str: ...
+
+    @overload
+    async def read_file(self, file: str, text: Literal[False]) -> bytes: ...
+
+    async def read_file(self, file: str, text: bool = True) -> str | bytes:
+        path = self.resolve(file)
+        if path.stat().st_size > MAX_READ:
+            from inspect_ai.util import OutputLimitExceededError
+
+            raise OutputLimitExceededError(limit_str="100 MiB", truncated_output=None)
+        data = path.read_bytes()
+        return data.decode("utf-8") if text else data
