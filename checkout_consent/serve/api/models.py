@@ -60,6 +60,7 @@ class Submission(BaseModel):
 
 class BoardEntry(BaseModel):
     agent: str
+    world: str  # the family's world the runs played (`storefront/adversary_v1`)
     submissions: int
     ranked: bool  # False: graded without a transcript (a bare cart): listed, never ranked
     headline: str  # the family's headline metric, e.g. cash_final_median
