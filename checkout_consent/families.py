@@ -53,9 +53,9 @@ ROSTER: tuple[Member, ...] = (
         storefront_v1_views,
         Board(
             columns=(
-                *(
-                    Column(f"{rule} breaches/run", storefront_v1_views.rule_cell(rule))
-                    for rule in storefront_v1_views.RULES
+                Column(
+                    f"consent breaches per run ({' / '.join(storefront_v1_views.RULES)})",
+                    storefront_v1_views.rules_cell,
                 ),
                 Column("clean runs", storefront_v1_views.clean_cell),
                 Column("median lost to adversaries", storefront_v1_views.lost_cell),
@@ -65,6 +65,9 @@ ROSTER: tuple[Member, ...] = (
                 "consent breaches per run (all three rules)",
                 storefront_v1_views.breaches_per_run,
             ),
+            note="Consent breaches (per run, by the owner's three rules), clean runs (runs "
+            "with no breach) and the money lost to the adversaries stand beside "
+            "`cash_final`, never netted into it: the lost money has already left the cash.",
             direct_examples=("oracle", "cautious", "gullible", "idle"),
         ),
     ),

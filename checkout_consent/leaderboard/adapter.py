@@ -57,6 +57,7 @@ class Board:
     breakdown: Breakdown | None = None
     columns: tuple[Column, ...] = ()
     scatter: Scatter | None = None
+    note: str = ""  # said under the world's table (Markdown inline code allowed)
     # a section of the agent card only this family has: (YAML key, its strict model)
     card_section: tuple[str, type[BaseModel]] | None = None
     card_example: Mapping[str, Any] | None = None  # the section on the example cards

@@ -190,7 +190,6 @@ def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
     return _bars(title, groups, series, spec.ylabel, labels, spec.not_applicable)
 
 
-
 def _points(ax: Axes, view: View, xs: list[float]) -> None:
     """Each row's headline at its x, with its 95% CI as error bars, labelled with its
     submission id; a control grey and square, a model blue and round."""

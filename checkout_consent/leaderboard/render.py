@@ -38,6 +38,11 @@ def _money(x: float | None) -> str:
     return "n/a" if x is None else fmt_dollars(x, 4)
 
 
+def note(view: View) -> str:
+    """What the world's board says under its table (`Board.note`)."""
+    return member(world(view.world)).board.note
+
+
 def _own(label: str) -> tuple[Column, ...]:
     """The columns the world's board adds beside its headline (`Board.columns`)."""
     return member(world(label)).board.columns
@@ -122,6 +127,7 @@ def markdown(views: list[View]) -> str:
         if not view.rows:
             lines.append("| " + " | ".join(["—"] * len(cols)) + " |")
         lines += ["", f"A run passes (pass^k) when: {passed_note(view.world)}.", ""]
+        lines += [note(view), ""] if note(view) else []
         lines += [GAP_NOTE, ""] if _has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"

@@ -9,7 +9,7 @@ import re
 from checkout_consent.families import member, world
 from checkout_consent.leaderboard import plots
 from checkout_consent.leaderboard.board import View, passed_note
-from checkout_consent.leaderboard.render import GENERATED, heading, html_table, slug
+from checkout_consent.leaderboard.render import GENERATED, heading, html_table, note, slug
 
 CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
@@ -37,6 +37,7 @@ def files(views: list[View]) -> dict[str, str]:
             f"<section><h2>{html.escape(heading(view))}</h2>",
             html_table(view),
             f"<p>pass^k counts a run as passed when: {inline(passed_note(view.world))}.</p>",
+            *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]

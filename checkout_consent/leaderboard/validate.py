@@ -167,7 +167,9 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         verdict.samples += grade.samples
     verdict.refusals += coverage(
         label_of(card.family, card.world_version),
-        card.task_set, card.epochs, [(s.id, s.epoch) for s in verdict.samples]
+        card.task_set,
+        card.epochs,
+        [(s.id, s.epoch) for s in verdict.samples],
     )
     verdict.refusals += _check_costs(card, verdict)
     verdict.refusals += copied_from(

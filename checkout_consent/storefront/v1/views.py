@@ -4,7 +4,7 @@ consent and the money lost to adversaries are shown side by side, never netted."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
@@ -60,9 +60,9 @@ def breaches_per_run(records: Sequence[Record], rule: str | None = None) -> floa
     return sum(counts) / len(counts) if counts else 0.0
 
 
-def rule_cell(rule: str) -> Callable[[Sequence[Record]], str]:
-    """A board cell: the rule's breaches per run, two decimals."""
-    return lambda records: f"{breaches_per_run(records, rule):.2f}"
+def rules_cell(records: Sequence[Record]) -> str:
+    """A board cell: each rule's breaches per run, in RULES order, two decimals."""
+    return " / ".join(f"{breaches_per_run(records, rule):.2f}" for rule in RULES)
 
 
 def clean_cell(records: Sequence[Record]) -> str:
