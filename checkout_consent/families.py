@@ -68,7 +68,7 @@ ROSTER: tuple[Member, ...] = (
             note="Consent breaches (per run, by the owner's three rules), clean runs (runs "
             "with no breach) and the money lost to the adversaries stand beside "
             "`cash_final`, never netted into it: the lost money has already left the cash.",
-            direct_examples=("oracle", "cautious", "gullible", "idle"),
+            direct_examples=("oracle", "gullible", "idle"),
         ),
     ),
     Member(shopkit.SPEC, shopkit_views),
