@@ -52,7 +52,7 @@ def load(root: Path) -> dict[str, list[Entry]]:
     its card names; BoardError on a refusal."""
     out: dict[str, list[Entry]] = {w.label: [] for w in WORLDS}
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
-        verdict = _validated(folder)
+        verdict = validated(folder)
         if not verdict.ok:
             raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
         assert verdict.card is not None
@@ -71,7 +71,7 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-def _validated(folder: Path) -> Verdict:
+def validated(folder: Path) -> Verdict:
     """`validate` without cassette replay (CI replays them), once per folder content."""
     key = (f"{folder.parent.name}/{folder.name}", _digest(folder))
     if key not in _VERDICTS:

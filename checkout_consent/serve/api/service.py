@@ -43,7 +43,7 @@ def _key(scenario: Scenario) -> tuple[str, int]:
 @functools.cache
 def listed_tasks(name: str) -> tuple[str, ...]:
     """The public task ids of a family as its `scenario_for` takes them: the main world's,
-    then each variant world's named `<scenario>:<id>` (e.g. `adversary_v1:3`)."""
+    then each variant world's named `<variant>:<id>` (its scenario id and a seed or task id)."""
     spec = spec_of(name)
     return tuple(
         t if world.variant is None else f"{world.variant}:{t}"
