@@ -81,11 +81,14 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
     budgets, hints, customer replies, a custom brief, a scoring date) changes what the
     agent may do or is shown, and must be the public default."""
     spec, public = world(name), public_settings(name)
+    # a variant may be played by its family's task (`scenario=`, an alias), whose log also
+    # records that task's own arguments: each at its public setting is no difference
+    alias = public_settings(spec.name) if spec.variant is not None else {}
     args = dict(task_args or {})
     out = [
         f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
         for k in args
-        if k not in public
+        if k not in public and not (k in alias and _setting(args[k]) == _setting(alias[k]))
     ]
     for key, default in public.items():
         if key in spec.public_args:

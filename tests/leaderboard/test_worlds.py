@@ -19,6 +19,7 @@ from checkout_consent.families import WORLDS, member
 from checkout_consent.leaderboard import examples, plots, render
 from checkout_consent.leaderboard.board import views
 from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard.expected import public_settings, settings_differences
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.runtime.provenance import REPO_ROOT
@@ -119,6 +120,20 @@ def test_validate__a_variant_card_naming_the_main_worlds_version_is_refused(
     refusals = validate(sub, cassettes=False).refusals
     assert refusals == [
         f"run.eval: plays {VARIANT.world_version}, the card says {MAIN.world_version}"
+    ]
+
+
+def test_settings__a_variant_played_by_its_familys_task_is_checked_on_its_own_settings() -> None:
+    main = public_settings(MAIN.label)
+    extra = {k: v for k, v in main.items() if k not in VARIANT.task_params}
+    assert extra  # the family's task takes an argument the variant's does not
+    args = {**public_settings(VARIANT.label), **VARIANT.public_args, **extra}
+    assert settings_differences(VARIANT.label, args) == []
+    key = next(iter(extra))
+    changed = settings_differences(VARIANT.label, {**args, key: "other"})
+    assert changed == [
+        f"task argument {key!r} is not one of {VARIANT.label}'s "
+        f"(-T {', '.join(public_settings(VARIANT.label))})"
     ]
 
 
