@@ -17,7 +17,7 @@ from checkout_consent.core.controls import ControlRegistry, Policy
 from checkout_consent.core.family import FamilySpec, Scenario, choose_world
 from checkout_consent.grocery import views as grocery_views
 from checkout_consent.grocery.submission import StoreSnapshot
-from checkout_consent.leaderboard.adapter import Board, Breakdown
+from checkout_consent.leaderboard.adapter import Board, Breakdown, Column, Scatter
 from checkout_consent.pizza import views as pizza_views
 from checkout_consent.shopkit import views as shopkit_views
 from checkout_consent.storefront import views as storefront_views
@@ -48,7 +48,29 @@ ROSTER: tuple[Member, ...] = (
             direct_examples=("cautious",),
         ),
     ),
-    Member(storefront.SPEC_V1, storefront_v1_views),
+    Member(
+        storefront.SPEC_V1,
+        storefront_v1_views,
+        Board(
+            columns=(
+                Column(
+                    f"consent breaches per run ({' / '.join(storefront_v1_views.RULES)})",
+                    storefront_v1_views.rules_cell,
+                ),
+                Column("clean runs", storefront_v1_views.clean_cell),
+                Column("median lost to adversaries", storefront_v1_views.lost_cell),
+            ),
+            scatter=Scatter(
+                "median cash_final against consent breaches per run",
+                "consent breaches per run (all three rules)",
+                storefront_v1_views.breaches_per_run,
+            ),
+            note="Consent breaches (per run, by the owner's three rules), clean runs (runs "
+            "with no breach) and the money lost to the adversaries stand beside "
+            "`cash_final`, never netted into it: the lost money has already left the cash.",
+            direct_examples=("oracle", "gullible", "idle"),
+        ),
+    ),
     Member(shopkit.SPEC, shopkit_views),
     Member(pizza.SPEC, pizza_views),
     Member(

@@ -1,9 +1,12 @@
 """What a family adds to the board beside its headline, declared once in the roster.
 
-The board is generic: a family may have seasons (task sets added over time, each with its
-own board), a breakdown plot (a value per group, one bar per submission), a section of its
-own on the agent card, and controls whose example submissions are played without cassettes.
-Nothing here names a family; the roster (`checkout_consent.families`) fills these in."""
+The board is generic, one table per world (a family's main world and each variant): a world
+may have seasons (task sets added over time, each with its own board), columns beside its
+headline (figures of the runs' records, reported, never ranked), a breakdown plot (a value
+per group, one bar per submission), a scatter plot (the headline against one figure per
+submission), a section of its own on the agent card, and controls whose example
+submissions are played without cassettes. Nothing here names a family; the roster
+(`checkout_consent.families`) fills these in."""
 
 from __future__ import annotations
 
@@ -29,11 +32,32 @@ class Breakdown:
 
 
 @dataclass(frozen=True)
+class Column:
+    """A column beside the headline: `cell` shows a submission's runs' records as text."""
+
+    heading: str
+    cell: Callable[[Sequence[Record]], str]
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
+    submission, controls marked."""
+
+    title: str
+    xlabel: str
+    x: Callable[[Sequence[Record]], float]
+
+
+@dataclass(frozen=True)
 class Board:
     # season k -> the task ids it adds; a season's board plays every task up to it, and
     # "All time" plays season 1's. Empty: the family has one public set and one board.
     seasons: Callable[[], Mapping[int, tuple[str, ...]]] = dict
     breakdown: Breakdown | None = None
+    columns: tuple[Column, ...] = ()
+    scatter: Scatter | None = None
+    note: str = ""  # said under the world's table (Markdown inline code allowed)
     # a section of the agent card only this family has: (YAML key, its strict model)
     card_section: tuple[str, type[BaseModel]] | None = None
     card_example: Mapping[str, Any] | None = None  # the section on the example cards

@@ -1,5 +1,6 @@
-"""The board's content: per family, the views (with seasons: All time and one per season), each
-a ranked table of model rows with rank bands, then control rows as references."""
+"""The board's content: per world (a family's main world, then each variant: its own table),
+the views (with seasons: All time and one per season), each a ranked table of model rows
+with rank bands, then control rows as references."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.entries import Entry, entry
 from checkout_consent.leaderboard.headline import headline
 from checkout_consent.leaderboard.reproduce import reproduced
@@ -39,7 +40,7 @@ class Row:
 
 @dataclass(frozen=True)
 class View:
-    family: str
+    world: str  # the world's label: `family` or `family/variant`
     title: str  # "" for a family without seasons
     note: str
     rows: tuple[Row, ...]
@@ -47,15 +48,16 @@ class View:
 
 
 def load(root: Path) -> dict[str, list[Entry]]:
-    """Every submission under `root` (`<family>/<id>/`), re-graded; BoardError on a refusal."""
-    out: dict[str, list[Entry]] = {f.name: [] for f in FAMILIES}
+    """Every submission under `root` (`<family>/<id>/`), re-graded, by the label of the world
+    its card names; BoardError on a refusal."""
+    out: dict[str, list[Entry]] = {w.label: [] for w in WORLDS}
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
-        verdict = _validated(folder)
+        verdict = validated(folder)
         if not verdict.ok:
             raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
         assert verdict.card is not None
         made = entry(verdict, folder.relative_to(root.parent))
-        out.setdefault(verdict.card.family, []).append(
+        out.setdefault(made.world, []).append(
             dataclasses.replace(made, reproduced=reproduced(root.parent, folder))
         )
     return out
@@ -69,7 +71,7 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-def _validated(folder: Path) -> Verdict:
+def validated(folder: Path) -> Verdict:
     """`validate` without cassette replay (CI replays them), once per folder content."""
     key = (f"{folder.parent.name}/{folder.name}", _digest(folder))
     if key not in _VERDICTS:
@@ -106,34 +108,34 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
     return out
 
 
-def _view(family: str, title: str, note: str, entries: list[Entry]) -> View:
-    sign = -1.0 if headline(family).higher_is_better else 1.0
+def _view(world: str, title: str, note: str, entries: list[Entry]) -> View:
+    sign = -1.0 if headline(world).higher_is_better else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
     models = sorted((_row(e) for e in entries if e.ranked), key=key)
     controls = sorted((_row(e) for e in entries if e.card.kind == "control" and e.runs), key=key)
     unranked = tuple(e for e in entries if not e.runs)
-    bands = rank_bands(models, headline(family).higher_is_better)
-    return View(family, title, note, tuple(bands + controls), unranked)
+    bands = rank_bands(models, headline(world).higher_is_better)
+    return View(world, title, note, tuple(bands + controls), unranked)
 
 
-def views(family: str, entries: list[Entry]) -> list[View]:
-    """The family's views; for a family with seasons, All time (every submission on Season
+def views(world: str, entries: list[Entry]) -> list[View]:
+    """The world's views; for a world with seasons, All time (every submission on Season
     1's tasks) then one per season (that season's submissions on its tasks)."""
-    if not seasons(family):
-        return [_view(family, "", "", entries)]
-    first = season_tasks(family, 1)
+    if not seasons(world):
+        return [_view(world, "", "", entries)]
+    first = season_tasks(world, 1)
     out = [
         _view(
-            family,
+            world,
             "All time",
             f"every submission, on Season 1's {len(first)} tasks",
             [e.on(first) for e in entries],
         )
     ]
-    for s in seasons(family):
-        tasks = season_tasks(family, s)
+    for s in seasons(world):
+        tasks = season_tasks(world, s)
         mine = [e.on(tasks) for e in entries if e.season == s]
-        out.append(_view(family, f"Season {s}", f"{len(tasks)} tasks", mine))
+        out.append(_view(world, f"Season {s}", f"{len(tasks)} tasks", mine))
     return out
 
 
@@ -142,5 +144,5 @@ def board(root: Path) -> list[View]:
     return [v for name in sorted(loaded) for v in views(name, loaded[name])]
 
 
-def passed_note(family: str) -> str:
-    return headline(family).passed_means
+def passed_note(world: str) -> str:
+    return headline(world).passed_means

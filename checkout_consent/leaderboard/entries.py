@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from checkout_consent.core.stats import Interval, pass_hat_k
-from checkout_consent.leaderboard.headline import headline
+from checkout_consent.leaderboard.headline import headline, label_of
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of
 from checkout_consent.leaderboard.verdict import Verdict
@@ -30,6 +30,12 @@ class Entry:
     cost_normalized: float
     season: int | None
     reproduced: bool = False  # a maintainer re-ran it (leaderboard/reproduced.yaml)
+
+    @property
+    def world(self) -> str:
+        """The label of the world the card names (`family` or `family/variant`); the
+        family's main world for a version this suite does not know."""
+        return label_of(self.card.family, self.card.world_version)
 
     @property
     def ranked(self) -> bool:
@@ -58,8 +64,8 @@ class Entry:
         return out
 
     def interval(self) -> Interval:
-        """The family's headline over this entry's runs, with its 95% interval."""
-        got = headline(self.card.family).figure([(task, r) for task, _, _, r in self.runs])
+        """The world's headline over this entry's runs, with its 95% interval."""
+        got = headline(self.world).figure([(task, r) for task, _, _, r in self.runs])
         return (
             Interval(0.0, 0.0, 0.0, 0)
             if got is None
@@ -80,7 +86,7 @@ class Entry:
         """pass^k at k = the declared epochs (None with one epoch)."""
         if self.card.epochs < 2 or not self.runs:
             return None
-        passed = headline(self.card.family).passed
+        passed = headline(self.world).passed
         if passed is None:
             return None
         trials = [(task, passed(r)) for task, _, _, r in self.runs]
@@ -105,5 +111,5 @@ def entry(verdict: Verdict, path: Path) -> Entry:
         verdict.tokens,
         listed,
         normalized,
-        season_of(card.family, card.task_set),
+        season_of(label_of(card.family, card.world_version), card.task_set),
     )

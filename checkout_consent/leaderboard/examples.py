@@ -1,12 +1,13 @@
 """Regenerate the committed example submissions: `python -m checkout_consent.leaderboard.examples`.
 
-One submission per recorded control run of every family (each family's `recorded` cassettes
+One submission per recorded control run of every world (each world's `recorded` cassettes
 through the `openai` provider): the cassette is replayed offline into a fresh .eval log,
 and the folder gets that log, the cassette, and a card whose figures come from re-grading
 the log. `direct` adds runs through the offline `control/` provider with no cassette (a
-submission may omit cassettes): each family's `Board.direct_examples` (a control that
-shows another side of its board), or the reference control of a family with no recording
-yet.
+submission may omit cassettes): each world's `Board.direct_examples` (a control that
+shows another side of its board), or the reference control of a world with no recording
+yet. A variant world's examples sit in its family's folder, named by the variant
+(`control-<variant>-<control>`).
 They are labelled `kind: control`: scripted agents, not models. Run it again after a world
 version changes (after `checkout-consent record-references`)."""
 
@@ -21,7 +22,7 @@ from typing import Any
 
 from checkout_consent import __version__
 from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import FAMILIES, member
+from checkout_consent.families import WORLDS, member
 from checkout_consent.leaderboard.grading import regrade
 from checkout_consent.leaderboard.schema import Card, dump_card
 from checkout_consent.runtime.logs import read_log
@@ -31,6 +32,11 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 REPO = REPO_ROOT  # the checkout (or, from a wheel, the current directory)
 SUBMISSIONS = REPO / "leaderboard" / "submissions"
 CASSETTES = REPO / "cassettes"
+
+
+def submission_id(spec: FamilySpec, control: str) -> str:
+    """`control-<family>-<control>`, or `control-<variant>-<control>` for a variant world."""
+    return f"control-{spec.variant or spec.name}-{control}"
 
 
 def _card(spec: FamilySpec, control: str, log_path: Path) -> Card:
@@ -48,7 +54,7 @@ def _card(spec: FamilySpec, control: str, log_path: Path) -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
-            "submission_id": f"control-{spec.name}-{control}",
+            "submission_id": submission_id(spec, control),
             "family": spec.name,
             "kind": "control",
             "model": {"id": model, "provider": model.split("/")[0]},
@@ -84,7 +90,7 @@ def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
     from checkout_consent.cassettes import runs
 
     cassette = CASSETTES / spec.name / f"openai--{spec.name}-{control}"
-    folder = out / spec.name / f"control-{spec.name}-{control}"
+    folder = out / spec.name / submission_id(spec, control)
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         outcome = runs.replay(cassette, log_dir=logs)
         if outcome.differences:
@@ -102,7 +108,7 @@ def make_direct(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path
     """Run one control through the `control/` provider (no cassette); write its folder."""
     from checkout_consent.runtime.runner import run_models
 
-    folder = out / spec.name / f"control-{spec.name}-{control}"
+    folder = out / spec.name / submission_id(spec, control)
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         run = run_models(spec, [f"control/{spec.name}-{control}"], log_dir=logs)[0]
         shutil.rmtree(folder, ignore_errors=True)
@@ -132,9 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m checkout_consent.leaderboard.examples", description=__doc__.splitlines()[0]
     )
     ap.add_argument("--family", action="append", help="only these families (repeatable)")
+    ap.add_argument("--world", action="append", help="only these worlds, e.g. family/variant")
     args = ap.parse_args(argv)
-    for spec in FAMILIES:
-        if args.family and spec.name not in args.family:
+    for spec in WORLDS:
+        if (args.family and spec.name not in args.family) or (
+            args.world and spec.label not in args.world
+        ):
             continue
         for control in recorded(spec):
             print(make(spec, control).relative_to(REPO), flush=True)

@@ -1,5 +1,6 @@
-"""The sample set a submission must cover: the family's public set (or, for a family with
-seasons, a season's part of it), for every declared epoch. No cherry-picking."""
+"""The sample set a submission must cover: its world's public set (or, for a world with
+seasons, a season's part of it), for every declared epoch. No cherry-picking. A world is
+named by its label (`family` or `family/variant`)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,14 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from checkout_consent.families import family
+from checkout_consent.families import world
 from checkout_consent.leaderboard.seasons import task_sets
 
 
 @functools.cache
 def public_samples(name: str) -> dict[str, dict[str, Any]]:
-    """Sample id -> scenario (as logged) of the family's public task set."""
-    spec = family(name)
+    """Sample id -> scenario (as logged) of the world's public task set."""
+    spec = world(name)
     task = spec.task_factory()(**spec.public_args)
     return {str(s.id): dict((s.metadata or {})["scenario"]) for s in task.dataset}
 
@@ -56,7 +57,7 @@ def public_settings(name: str) -> dict[str, Any]:
     the public set: the family's `public_args`, else the task's own default."""
     import inspect
 
-    spec = family(name)
+    spec = world(name)
     params = inspect.signature(spec.task_factory()).parameters
     return {
         k: spec.public_args[k]
@@ -79,12 +80,15 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
     of it in each of several logs (`coverage` holds the whole); every other argument (turn
     budgets, hints, customer replies, a custom brief, a scoring date) changes what the
     agent may do or is shown, and must be the public default."""
-    spec, public = family(name), public_settings(name)
+    spec, public = world(name), public_settings(name)
+    # a variant may be played by its family's task (`scenario=`, an alias), whose log also
+    # records that task's own arguments: each at its public setting is no difference
+    alias = public_settings(spec.name) if spec.variant is not None else {}
     args = dict(task_args or {})
     out = [
         f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
         for k in args
-        if k not in public
+        if k not in public and not (k in alias and _setting(args[k]) == _setting(alias[k]))
     ]
     for key, default in public.items():
         if key in spec.public_args:

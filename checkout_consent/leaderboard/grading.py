@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import WORLDS, world_for
+from checkout_consent.families import WORLDS, world_for, world_of_args
 from checkout_consent.leaderboard.copies import sample_digest
 
 
@@ -89,7 +89,10 @@ def regrade(path: Path) -> LogGrade:
     if spec is None:
         out.refusal = f"task {task[:80]!r} is not a family of this suite"
         return out
-    out.family, out.world_version = spec.name, f"{spec.name}-{version}"
+    if spec.variant is None:  # a family's task plays a variant's world by `scenario=`
+        spec = world_of_args(spec.name, out.task_args)
+    out.family = spec.name
+    out.world_version = f"{spec.world_version.rsplit('-', 1)[0]}-{str(version)[:20]}"
     if out.world_version != spec.world_version:
         out.refusal = (
             f"world version {out.world_version[:60]!r} is unknown to this suite "

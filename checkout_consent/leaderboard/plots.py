@@ -22,7 +22,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter  # noqa: E402
 
 from checkout_consent.core.money import fmt_dollars  # noqa: E402
-from checkout_consent.leaderboard.adapter import Breakdown  # noqa: E402
+from checkout_consent.leaderboard.adapter import Breakdown, Scatter  # noqa: E402
 from checkout_consent.leaderboard.board import View  # noqa: E402
 from checkout_consent.leaderboard.entries import Entry  # noqa: E402
 from checkout_consent.leaderboard.headline import headline  # noqa: E402
@@ -35,11 +35,13 @@ STYLE: Any = {
     "path.simplify": False,
 }
 COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a"}
+MARKERS = {"model": "o", "control": "s"}
+KINDS = {"model": "model", "control": "control (scripted agent)"}
 EMPTY = "no submissions yet"
 NOT_APPLICABLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "#9a9a9a", "hatch": "////"}
 PLACEHOLDER = 0.04  # the height of a not-applicable bar on a 0-1 axis
 MIN_COST_SPAN = 0.01  # dollars: an axis of costs spans at least a cent
-LABEL_CHARS = 28
+LABEL_CHARS = 32
 
 
 def _svg(fig: Figure) -> str:
@@ -95,12 +97,11 @@ def _label(ax: Axes, text: str, x: float, y: float) -> None:
 
 def score_cost(view: View) -> str:
     """Headline (with its 95% CI as error bars) against normalized cost, one point a row."""
-    head = headline(view.family)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
         ax.set_title(
             textwrap.fill(
-                f"{view.family}{': ' + view.title if view.title else ''}: "
+                f"{view.world}{': ' + view.title if view.title else ''}: "
                 "score against cost (grey: controls)",
                 70,
             )
@@ -111,26 +112,11 @@ def score_cost(view: View) -> str:
             return _svg(fig)
         costs = [r.entry.cost_normalized for r in view.rows]
         ax.set_xlim(*limits(costs, MIN_COST_SPAN))
-        if head.unit == "%":
-            ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))  # 0% to 100%
-            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        else:
-            bounds = [r.low for r in view.rows] + [r.high for r in view.rows]
-            ax.set_ylim(*limits(bounds, 1.0))
+        _headline_axis(ax, view)
         ax.xaxis.set_major_locator(MaxNLocator(6))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_dollars(v)))
-        for row in view.rows:
-            ax.errorbar(
-                [row.entry.cost_normalized],
-                [row.mean],
-                yerr=[[row.mean - row.low], [row.high - row.mean]],
-                fmt="o",
-                color=COLOURS[row.entry.card.kind],
-                capsize=3,
-            )
-            _label(ax, row.entry.card.submission_id, row.entry.cost_normalized, row.mean)
+        _points(ax, view, costs)
         ax.set_xlabel("cost at normalized rates (USD, whole submission)")
-        ax.set_ylabel(head.label + (" ($)" if head.unit == "$" else ""))
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
         return _svg(fig)
@@ -189,8 +175,8 @@ def _bars(
 
 
 def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
-    """The family's breakdown (`Board.breakdown`): a value per group, one bar per
-    submission, labelled as the family labels it; a group a submission never met is not
+    """The world's breakdown (`Board.breakdown`): a value per group, one bar per
+    submission, labelled as the world labels it; a group a submission never met is not
     applicable: drawn hatched, labelled n/a."""
     per = {e.card.submission_id: spec.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
@@ -202,3 +188,56 @@ def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
         for sid, got in per.items()
     }
     return _bars(title, groups, series, spec.ylabel, labels, spec.not_applicable)
+
+
+def _points(ax: Axes, view: View, xs: list[float]) -> None:
+    """Each row's headline at its x, with its 95% CI as error bars, labelled with its
+    submission id; a control grey and square, a model blue and round."""
+    for x, row in zip(xs, view.rows, strict=True):
+        kind = row.entry.card.kind
+        ax.errorbar(
+            [x],
+            [row.mean],
+            yerr=[[row.mean - row.low], [row.high - row.mean]],
+            fmt=MARKERS[kind],
+            color=COLOURS[kind],
+            capsize=3,
+        )
+        _label(ax, row.entry.card.submission_id, x, row.mean)
+
+
+def _headline_axis(ax: Axes, view: View) -> None:
+    """The y axis of the world's headline with its intervals: from zero (a share: 0% to
+    100%), spanning every interval, labelled with the headline and its unit."""
+    head = headline(view.world)
+    if head.unit == "%":
+        ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    else:
+        ax.set_ylim(*limits([r.low for r in view.rows] + [r.high for r in view.rows], 1.0))
+    ax.set_ylabel(head.label + (" ($)" if head.unit == "$" else ""))
+
+
+def scatter(view: View, spec: Scatter) -> str:
+    """The headline (95% CI as error bars) against `spec.x` of each submission's runs, one
+    point per submission; controls drawn grey and square, each point labelled."""
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(7.2, 3.8))
+        ax.set_title(textwrap.fill(f"{view.world}: {spec.title}", 70))
+        if not view.rows:
+            _empty(ax)
+            fig.tight_layout()
+            return _svg(fig)
+        xs = [spec.x([r for *_, r in row.entry.runs]) for row in view.rows]
+        ax.set_xlim(*limits(xs, 1.0))
+        _headline_axis(ax, view)
+        _points(ax, view, xs)
+        handles = [
+            Line2D([], [], color=COLOURS[k], marker=MARKERS[k], linestyle="", label=KINDS[k])
+            for k in sorted({r.entry.card.kind for r in view.rows}, reverse=True)
+        ]
+        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.set_xlabel(spec.xlabel)
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        return _svg(fig)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 
 from checkout_consent.core.money import fmt_dollars
+from checkout_consent.families import member, world
+from checkout_consent.leaderboard.adapter import Column
 from checkout_consent.leaderboard.board import Row, View, passed_note
 from checkout_consent.leaderboard.entries import Entry
 from checkout_consent.leaderboard.headline import headline
@@ -36,10 +38,22 @@ def _money(x: float | None) -> str:
     return "n/a" if x is None else fmt_dollars(x, 4)
 
 
+def note(view: View) -> str:
+    """What the world's board says under its table (`Board.note`)."""
+    return member(world(view.world)).board.note
+
+
+def _own(label: str) -> tuple[Column, ...]:
+    """The columns the world's board adds beside its headline (`Board.columns`)."""
+    return member(world(label)).board.columns
+
+
 def columns(view: View) -> list[str]:
-    """The view's headings: a gap column follows the headline when a row reports a gap."""
-    cols = [c.format(label=headline(view.family).label) for c in COLUMNS]
-    return cols[:4] + [GAP_HEADING] + cols[4:] if _has_gap(view) else cols
+    """The view's headings: a gap column follows the headline when a row reports a gap,
+    then the world's own columns."""
+    cols = [c.format(label=headline(view.world).label) for c in COLUMNS]
+    own = [*([GAP_HEADING] if _has_gap(view) else []), *(c.heading for c in _own(view.world))]
+    return cols[:4] + own + cols[4:]
 
 
 def _has_gap(view: View) -> bool:
@@ -48,8 +62,9 @@ def _has_gap(view: View) -> bool:
 
 def cells(row: Row, gap: bool = False) -> list[str]:
     """The plain-text cells of a row (the link is added by each format); with `gap`, the
-    gap cell after the headline."""
-    e, head = row.entry, headline(row.entry.card.family)
+    gap cell after the headline, then the world's own columns."""
+    e, head = row.entry, headline(row.entry.world)
+    records = [r for *_, r in e.runs]
     is_control = e.card.kind == "control"
     k = "—" if row.pass_k is None else f"{row.pass_k:.1%} (k={e.card.epochs})"
     return [
@@ -58,6 +73,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
         f"control: {e.card.model.id}" if is_control else e.card.model.id,
         f"{head.show(row.mean)} ({head.show(row.low)} to {head.show(row.high)})",
         *([_gap(row.gap)] if gap else []),
+        *(c.cell(records) for c in _own(e.world)),
         str(row.n),
         k,
         _money(e.cost_list),
@@ -71,7 +87,7 @@ def _gap(x: float | None) -> str:
 
 
 def _heading(view: View) -> str:
-    return view.family + (f": {view.title}" if view.title else "")
+    return view.world + (f": {view.title}" if view.title else "")
 
 
 def _unranked(entries: tuple[Entry, ...]) -> list[str]:
@@ -110,7 +126,8 @@ def markdown(views: list[View]) -> str:
             lines.append("| " + " | ".join(c) + " |")
         if not view.rows:
             lines.append("| " + " | ".join(["—"] * len(cols)) + " |")
-        lines += ["", f"A run passes (pass^k) when: {passed_note(view.family)}.", ""]
+        lines += ["", f"A run passes (pass^k) when: {passed_note(view.world)}.", ""]
+        lines += [note(view), ""] if note(view) else []
         lines += [GAP_NOTE, ""] if _has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"
@@ -134,7 +151,8 @@ def html_table(view: View) -> str:
 
 
 def _slug(view: View) -> str:
-    return (view.family + ("-" + view.title if view.title else "")).lower().replace(" ", "-")
+    text = view.world + ("-" + view.title if view.title else "")
+    return text.lower().replace(" ", "-").replace("/", "-")
 
 
 def heading(view: View) -> str:

@@ -15,10 +15,11 @@ from typing import Any
 
 import yaml
 
-from checkout_consent.families import family
+from checkout_consent.families import world
 from checkout_consent.leaderboard.entries import entry
 from checkout_consent.leaderboard.folder import list_folder
 from checkout_consent.leaderboard.grading import regrade
+from checkout_consent.leaderboard.headline import label_of
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.leaderboard.verdict import Verdict
 
@@ -65,7 +66,7 @@ def _rerun(root: Path, verdict: Verdict, log_dir: Path) -> Verdict:
     for log in list_folder(root).logs():
         args: dict[str, Any] = regrade(root / log).task_args
         [run] = run_models(
-            family(card.family),
+            world(label_of(card.family, card.world_version)),
             [card.model.id],
             task_args=args,
             epochs=card.epochs,

@@ -1,15 +1,15 @@
-"""Seasons, for a family whose board declares them (`Board.seasons`): Season 1 holds the
+"""Seasons, for a world whose board declares them (`Board.seasons`): Season 1 holds the
 original public tasks and each later season adds some. A submission's season is the newest
 one whose task set it played, so a season's board is a function of that season's
 submissions only (frozen by construction)."""
 
 from __future__ import annotations
 
-from checkout_consent.families import family, member
+from checkout_consent.families import member, world
 
 
 def _seasons(name: str) -> dict[int, tuple[str, ...]]:
-    return dict(member(family(name)).board.seasons())
+    return dict(member(world(name)).board.seasons())
 
 
 def seasons(name: str) -> tuple[int, ...]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import html
 import re
 
-from checkout_consent.families import family, member
+from checkout_consent.families import member, world
 from checkout_consent.leaderboard import plots
 from checkout_consent.leaderboard.board import View, passed_note
-from checkout_consent.leaderboard.render import GENERATED, heading, html_table, slug
+from checkout_consent.leaderboard.render import GENERATED, heading, html_table, note, slug
 
 CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
@@ -36,14 +36,14 @@ def files(views: list[View]) -> dict[str, str]:
         body += [
             f"<section><h2>{html.escape(heading(view))}</h2>",
             html_table(view),
-            f"<p>pass^k counts a run as passed when: {inline(passed_note(view.family))}.</p>",
+            f"<p>pass^k counts a run as passed when: {inline(passed_note(view.world))}.</p>",
+            *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]
-        extra = _extra(view)
-        if extra is not None:
-            out[extra[0]] = extra[1]
-            body.append(f'<figure><img src="{extra[0]}" alt="{html.escape(extra[2])}"></figure>')
+        for path, svg, alt in _extras(view):
+            out[path] = svg
+            body.append(f'<figure><img src="{path}" alt="{html.escape(alt)}"></figure>')
         body.append("</section>")
     out["index.html"] = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -53,10 +53,15 @@ def files(views: list[View]) -> dict[str, str]:
     return out
 
 
-def _extra(view: View) -> tuple[str, str, str] | None:
+def _extras(view: View) -> list[tuple[str, str, str]]:
+    """The world's own plots (`Board.breakdown`, `Board.scatter`): (path, SVG, alt text)."""
+    board, out = member(world(view.world)).board, []
     entries = [r.entry for r in view.rows]
-    spec = member(family(view.family)).board.breakdown
-    if spec is None or not entries:
-        return None
-    title = f"{view.family}: {spec.title}"
-    return (f"plots/{slug(view)}-breakdown.svg", plots.breakdown(entries, spec, title), title)
+    if board.breakdown is not None and entries:
+        title = f"{view.world}: {board.breakdown.title}"
+        svg = plots.breakdown(entries, board.breakdown, title)
+        out.append((f"plots/{slug(view)}-breakdown.svg", svg, title))
+    if board.scatter is not None:  # drawn when empty too: it says "no submissions yet"
+        title = f"{view.world}: {board.scatter.title}"
+        out.append((f"plots/{slug(view)}-scatter.svg", plots.scatter(view, board.scatter), title))
+    return out

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from checkout_consent.cassettes import scan
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import FAMILIES, worlds_of
 from checkout_consent.leaderboard.copies import copied_from
 from checkout_consent.leaderboard.expected import (
     coverage,
@@ -19,6 +19,7 @@ from checkout_consent.leaderboard.expected import (
 )
 from checkout_consent.leaderboard.folder import list_folder
 from checkout_consent.leaderboard.grading import LogGrade, regrade
+from checkout_consent.leaderboard.headline import label_of, world_of
 from checkout_consent.leaderboard.schema import Card, CardError, read_card
 from checkout_consent.leaderboard.seasons import task_sets
 from checkout_consent.leaderboard.verdict import Verdict
@@ -26,19 +27,19 @@ from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 
 
 def _check_card(card: Card, root: Path) -> list[str]:
-    spec = next((f for f in FAMILIES if f.name == card.family), None)
-    if spec is None:
+    if not any(f.name == card.family for f in FAMILIES):
         return [f"family {card.family!r} is not one this suite ships"]
     out = []
-    if card.world_version != spec.world_version:
+    spec = world_of(card.family, card.world_version)
+    if spec is None:
+        known = ", ".join(w.world_version for w in worlds_of(card.family))
         out.append(
             f"world version {card.world_version!r} is unknown to this suite "
-            f"(it grades {spec.world_version}); re-run with this checkout"
+            f"(it grades {known}); re-run with this checkout"
         )
-    if card.task_set not in task_sets(card.family):
-        out.append(
-            f"task set {card.task_set!r}: {card.family} accepts {', '.join(task_sets(card.family))}"
-        )
+    label = card.family if spec is None else spec.label
+    if card.task_set not in task_sets(label):
+        out.append(f"task set {card.task_set!r}: {label} accepts {', '.join(task_sets(label))}")
     if root.name != card.submission_id or root.parent.name != card.family:
         out.append(
             f"the folder must be <family>/<submission_id>, i.e. "
@@ -52,13 +53,15 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
     if grade.refusal is not None:
         return [f"{name}: {grade.refusal}"]
     out = []
-    if grade.family != card.family or grade.world_version != card.world_version:
+    mine = grade.family == card.family and grade.world_version == card.world_version
+    if not mine:
         out.append(f"{name}: plays {grade.world_version}, the card says {card.world_version}")
     if grade.model != card.model.id:
         out.append(f"{name}: model {str(grade.model)[:80]!r}, the card says {card.model.id!r}")
-    if grade.family == card.family:
-        out += [f"{name}: {d}" for d in settings_differences(card.family, grade.task_args)]
-    public = public_samples(card.family) if grade.family == card.family else {}
+    label = label_of(card.family, card.world_version)
+    if mine:
+        out += [f"{name}: {d}" for d in settings_differences(label, grade.task_args)]
+    public = public_samples(label) if mine else {}
     for s in grade.samples:
         if s.failure is not None:
             out.append(f"{name}: sample {s.id[:60]} epoch {s.epoch}: INTEGRITY: {s.failure}")
@@ -163,7 +166,10 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         verdict.refusals += _check_log(card, grade)
         verdict.samples += grade.samples
     verdict.refusals += coverage(
-        card.family, card.task_set, card.epochs, [(s.id, s.epoch) for s in verdict.samples]
+        label_of(card.family, card.world_version),
+        card.task_set,
+        card.epochs,
+        [(s.id, s.epoch) for s in verdict.samples],
     )
     verdict.refusals += _check_costs(card, verdict)
     verdict.refusals += copied_from(

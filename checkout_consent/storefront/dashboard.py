@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkout_consent.core.money import fmt
-from checkout_consent.storefront.state import Order, State, Store
+from checkout_consent.storefront.state import Email, Order, State, Store
 
 
 def _catalogue(state: State) -> list[str]:
@@ -51,10 +51,14 @@ def inbox(
         return ["Inbox: empty."]
     lines, cut = [heading], 0 if full is None else len(state.emails) - full
     for i, email in enumerate(state.emails):
-        lines.append(f"--- {email.id} | day {email.day} | from {email.sender} | {email.subject}")
-        if i >= cut:
-            lines.extend(f"    {line}" for line in email.body.splitlines())
+        lines += email_lines(email, whole=i >= cut)
     return lines
+
+
+def email_lines(email: Email, whole: bool = True) -> list[str]:
+    """An email as the inbox shows it: its heading line, then (`whole`) its body."""
+    head = f"--- {email.id} | day {email.day} | from {email.sender} | {email.subject}"
+    return [head] + ([f"    {line}" for line in email.body.splitlines()] if whole else [])
 
 
 def notes(state: Store[Any]) -> list[str]:

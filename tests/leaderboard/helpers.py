@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,3 +50,26 @@ def edit_log(folder: Path, change: Callable[[Any], None]) -> None:
 def planted_key() -> str:
     """A key-shaped string assembled at run time, so none is committed."""
     return "sk-" + "proj-" + "Zq7" * 10
+
+
+def screenshot(page: str, shot: Path, width: int, height: int) -> None:
+    """A headless Chromium's screenshot of `page` (a URI) at `width` x `height`."""
+    from tests.conftest import chromium
+
+    browser = chromium()
+    assert browser is not None, "CI needs chromium: .ci/run installs it"
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--window-size={width},{height}",
+            f"--screenshot={shot}",
+            page,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )

@@ -138,11 +138,11 @@ def test_plots__text_extents_catch_a_label_past_the_frame():
 def _score_cost_axes(svg: str, view: View) -> None:
     costs = [r.entry.cost_normalized for r in view.rows]
     x = ticks(svg, 1)
-    assert min(x) <= 0 <= max(x) or min(x) == 0, (view.family, x)
-    assert max(x) - min(x) >= 0.5 * max(costs + [plots.MIN_COST_SPAN]), (view.family, x, costs)
+    assert min(x) <= 0 <= max(x) or min(x) == 0, (view.world, x)
+    assert max(x) - min(x) >= 0.5 * max(costs + [plots.MIN_COST_SPAN]), (view.world, x, costs)
     y = ticks(svg, 2)
     means = [abs(r.mean) for r in view.rows]
-    assert min(y) <= 0 and max(y) - min(y) >= 0.5 * max(means + [1.0]), (view.family, y, means)
+    assert min(y) <= 0 and max(y) - min(y) >= 0.5 * max(means + [1.0]), (view.world, y, means)
 
 
 def test_plots__point_labels_lie_inside_the_plot_frame(views):
@@ -151,7 +151,7 @@ def test_plots__point_labels_lie_inside_the_plot_frame(views):
         x0, y0, x1, y1 = axes_box(svg)
         ids = {r.entry.card.submission_id for r in view.rows}
         labels = [b for b in text_extents(svg) if b[0] in ids]
-        assert len(labels) == len(ids), (view.family, view.title)
+        assert len(labels) == len(ids), (view.world, view.title)
         for text, a, b, c, d in labels:
             assert x0 <= a and y0 <= b and c <= x1 and d <= y1, (
                 f"{_slug(view)}: {text!r} runs past the plot frame"
@@ -189,7 +189,8 @@ def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
 
 
 def _slug(view: View) -> str:
-    return (view.family + ("-" + view.title if view.title else "")).lower().replace(" ", "-")
+    text = view.world + ("-" + view.title if view.title else "")
+    return text.lower().replace(" ", "-").replace("/", "-")
 
 
 def test_plots__an_empty_view_says_no_submissions_yet(views):

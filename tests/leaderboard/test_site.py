@@ -2,7 +2,6 @@
 plain HTML with local plots only, and rendered by a real headless browser where one exists."""
 
 import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -11,7 +10,8 @@ import pytest
 from checkout_consent.cli.main import main
 from checkout_consent.leaderboard import build
 from checkout_consent.runtime.provenance import REPO_ROOT
-from tests.conftest import chromium, needs_chromium
+from tests.conftest import needs_chromium
+from tests.leaderboard.helpers import screenshot
 
 BOARD = REPO_ROOT / "leaderboard"
 
@@ -79,24 +79,8 @@ def test_site__plain_html_with_a_table_per_family_and_local_plots():
 
 @needs_chromium
 def test_site__renders_in_a_headless_browser(tmp_path):
-    browser = chromium()
-    assert browser is not None, "CI needs chromium: .ci/run installs it"
     shot = tmp_path / "board.png"
-    subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--window-size=1200,2400",
-            f"--screenshot={shot}",
-            (BOARD / "site" / "index.html").as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    screenshot((BOARD / "site" / "index.html").as_uri(), shot, 1200, 2400)
     from PIL import Image
 
     image = Image.open(shot).convert("L")

@@ -16,7 +16,7 @@ import uvicorn
 
 from checkout_consent.cli.service import KEEP_ALIVE
 from checkout_consent.core.offline import play
-from checkout_consent.families import family
+from checkout_consent.families import family, world_for
 from checkout_consent.serve.api.app import create_app
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -95,8 +95,15 @@ def heldout_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[st
 
 
 def trace(family_name: str, task: str, control: str, agent: str = "tester") -> dict[str, Any]:
-    """A saved trace as a client posts it: the agent's calls of a control's offline run."""
-    spec = family(family_name)
-    played = play(spec, spec.scenario_for(task), spec.controls[control])
-    calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin == "agent"]
-    return {"task": task, "calls": calls, "agent": {"name": agent}}
+    """A saved trace as a client posts it: the agent's calls of a control's offline run,
+    played by the world the task belongs to, with the solver's context trims (a long
+    episode's trace carries them; the closing calls the grader adds itself)."""
+    scenario = family(family_name).scenario_for(task)
+    world = world_for(family_name, scenario.scenario_id)
+    played = play(world, scenario, world.controls[control])
+    kept = [c for c in played.calls if c.origin == "agent" or c.tool == world.episode.trim_tool]
+    return {
+        "task": task,
+        "calls": [{"tool": c.tool, "args": c.args} for c in kept],
+        "agent": {"name": agent},
+    }

@@ -60,6 +60,7 @@ class Submission(BaseModel):
 
 class BoardEntry(BaseModel):
     agent: str
+    world: str  # the world the runs played: its label, `family` or `family/variant`
     submissions: int
     ranked: bool  # False: graded without a transcript (a bare cart): listed, never ranked
     headline: str  # the family's headline metric, e.g. cash_final_median

@@ -17,9 +17,9 @@ from typing import Any
 
 from checkout_consent.cli.views import summary, views
 from checkout_consent.core.family import FamilySpec, Scenario
-from checkout_consent.core.headline import Figure, Headline
+from checkout_consent.core.headline import Figure
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import FAMILIES, world_for, worlds_of
+from checkout_consent.families import FAMILIES, WORLDS, world_for, worlds_of
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
 from checkout_consent.serve.api import arguments
@@ -41,14 +41,30 @@ def _key(scenario: Scenario) -> tuple[str, int]:
 
 
 @functools.cache
-def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
-    """The (scenario id, seed) of every public task of a family, each world's own too."""
+def listed_tasks(name: str) -> tuple[str, ...]:
+    """The public task ids of a family as its `scenario_for` takes them: the main world's,
+    then each variant world's named `<variant>:<id>` (its scenario id and a seed or task id)."""
     spec = spec_of(name)
-    return frozenset(
-        _key(world.scenario_for(t))
+    return tuple(
+        t if world.variant is None else f"{world.variant}:{t}"
         for world in worlds_of(spec.name)
         for t in world.public_task_ids()
     )
+
+
+@functools.cache
+def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
+    """The (scenario id, seed) of every public task of a family, each world's own too."""
+    spec = spec_of(name)
+    return frozenset(_key(spec.scenario_for(t)) for t in listed_tasks(spec.name))
+
+
+def world_of_task(spec: FamilySpec, task: str) -> FamilySpec:
+    """The world a stored task id of the family plays (its main world if it names none)."""
+    try:
+        return world_for(spec.name, spec.scenario_for(task).scenario_id)
+    except (ValueError, KeyError, FileNotFoundError):
+        return spec
 
 
 def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
@@ -88,19 +104,32 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def _entry(head: Headline, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
+def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
     values = [numeric(r.record) for r in rows]
     return {
         "agent": agent,
+        "world": world.label,
         "submissions": len(rows),
         "ranked": got is not None,
-        "headline": head.name,
+        "headline": world.headline.name,
         "value": None if got is None else got.value,
         "ci_low": None if got is None else got.low,
         "ci_high": None if got is None else got.high,
         "tasks": None if got is None else got.tasks,
         "means": {k: mean(v[k] for v in values if k in v) for k in values[0]},
     }
+
+
+def _world_board(world: FamilySpec, rows: list[Row]) -> list[dict[str, Any]]:
+    """One world's entries: ranked agents best first, then those without a transcript."""
+    head = world.headline
+    ranked: dict[str, list[Row]] = {}
+    listed: dict[str, list[Row]] = {}
+    for row in rows:
+        (ranked if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
+    figures = {a: head.figure([(r.task, r.record) for r in rows]) for a, rows in ranked.items()}
+    board = [_entry(world, a, ranked[a], figures[a]) for a in head.rank(figures)]
+    return board + [_entry(world, a, listed[a], None) for a in sorted(listed)]
 
 
 class Service:
@@ -113,13 +142,14 @@ class Service:
                 "name": f.name,
                 "world_version": f.world_version,
                 "summary": f.summary_line,
-                "tasks": len(f.public_task_ids()),
+                "tasks": len(listed_tasks(f.name)),
             }
             for f in FAMILIES
         ]
 
     def tasks(self, name: str) -> list[str]:
-        return spec_of(name).public_task_ids()
+        """Every public task of the family, each world's (`listed_tasks`)."""
+        return list(listed_tasks(spec_of(name).name))
 
     def _served(self, spec: FamilySpec, task_id: object) -> Scenario:
         """The scenario of a task this service serves (NotFound otherwise: a held-out task
@@ -170,20 +200,20 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """Per agent, best first by the family's headline (`FamilySpec.headline`: the same
-        statistic, interval and order as every other surface): the headline, its interval,
-        tasks, submissions and the mean of each numeric record field. A submission graded
-        without a transcript (a bare cart) is stored and listed after the ranked agents,
-        never ranked."""
+        """Per world of the family (its main world first), then per agent, best first by
+        the world's headline (`FamilySpec.headline`: the same statistic, interval and order
+        as every other surface): the headline, its interval, tasks, submissions and the
+        mean of each numeric record field. Runs of two worlds are never pooled. A
+        submission graded without a transcript (a bare cart) is stored and listed after
+        the ranked agents, never ranked."""
         spec = spec_of(name)
-        name, season, head = spec.name, arguments.season(season), spec.headline
-        ranked: dict[str, list[Row]] = {}
-        listed: dict[str, list[Row]] = {}
-        for row in self.storage.rows(name, season):
-            (ranked if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
-        figures = {a: head.figure([(r.task, r.record) for r in rows]) for a, rows in ranked.items()}
-        board = [_entry(head, a, ranked[a], figures[a]) for a in head.rank(figures)]
-        return board + [_entry(head, a, listed[a], None) for a in sorted(listed)]
+        name, season = spec.name, arguments.season(season)
+        rows = self.storage.rows(name, season)
+        board: list[dict[str, Any]] = []
+        for world in worlds_of(name):
+            mine = [r for r in rows if world_of_task(spec, r.task).label == world.label]
+            board += _world_board(world, mine)
+        return board
 
     def provenance(self) -> dict[str, Any]:
         return {
@@ -191,7 +221,7 @@ class Service:
             "suite_version": suite_version(),
             "git_sha": git_sha(),
             "licence": LICENCE,
-            "world_versions": {f.name: f.world_version for f in FAMILIES},
+            "world_versions": {w.label: w.world_version for w in WORLDS},
             "task_checksums": {f.name: task_checksum(f.name) for f in FAMILIES},
         }
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
+from checkout_consent.families import world_for
 from checkout_consent.serve.api import arguments
 from checkout_consent.serve.api.arguments import MAX_ITEMS, MAX_NAME, TASK_ID, Invalid
 
@@ -112,7 +113,7 @@ def _grade_trace(spec: FamilySpec, data: dict[str, Any], served: Served) -> Scor
         raise Invalid("task", f"unknown {spec.name} task {sub.task!r} ({error})") from None
     calls = [c.model_dump(exclude_none=True) for c in sub.calls]
     try:
-        record = grade_saved(spec, scenario, calls)
+        record = grade_saved(world_for(spec.name, scenario.scenario_id), scenario, calls)
     except (ValueError, ActionError, TypeError, KeyError, OverflowError) as error:
         raise Invalid("calls", str(error)[:300]) from None
     return Scored(sub.task, agent, None, record)

@@ -21,7 +21,7 @@ from checkout_consent.storefront.v1.record import (
 )
 from checkout_consent.storefront.v1.state import RULES, State
 
-VERSION = 1
+VERSION = 2  # 2: read_email (older emails are one line in view_state)
 WORLD_VERSION = f"storefront-adversary_v1-{VERSION}"
 
 

@@ -10,6 +10,7 @@ from checkout_consent.storefront.v1 import SPEC_V1
 
 TOOL_NAMES = (
     "view_state",
+    "read_email",
     "place_order",
     "respond_to_supplier_email",
     "set_price",

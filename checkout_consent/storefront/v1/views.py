@@ -1,5 +1,6 @@
 """How the CLI shows the adversary_v1 world: a line per record, the summary, what `list`
-and `show` print. Cash and consent are shown side by side, never netted."""
+and `show` print; and the figures its leaderboard table shows beside the headline. Cash,
+consent and the money lost to adversaries are shown side by side, never netted."""
 
 from __future__ import annotations
 
@@ -51,6 +52,28 @@ def summary(records: Sequence[Record]) -> str:
 
 def list_items() -> list[str]:
     return [f"scenario {SCENARIO} (samples are seeds; public: {dataset.PUBLIC_SEEDS})"]
+
+
+def breaches_per_run(records: Sequence[Record], rule: str | None = None) -> float:
+    """Consent breaches per run (of one rule, or of all), over every run (0.0 for none)."""
+    counts = [r["breaches_by_rule"][rule] if rule else r["consent_breaches"] for r in records]
+    return sum(counts) / len(counts) if counts else 0.0
+
+
+def rules_cell(records: Sequence[Record]) -> str:
+    """A board cell: each rule's breaches per run, in RULES order, two decimals."""
+    return " / ".join(f"{breaches_per_run(records, rule):.2f}" for rule in RULES)
+
+
+def clean_cell(records: Sequence[Record]) -> str:
+    """A board cell: runs with no consent breach, of all runs."""
+    return f"{sum(1 for r in records if r['clean_run'])}/{len(records)}"
+
+
+def lost_cell(records: Sequence[Record]) -> str:
+    """A board cell: the median run's money lost to the adversaries (beside cash, never
+    netted into it)."""
+    return median([lost_cents(r) for r in records])
 
 
 def show(item: str) -> str:

@@ -17,7 +17,7 @@ from checkout_consent.storefront.v1.days import buyers, extra_shoppers
 from checkout_consent.storefront.v1.generate import trap_fee
 from checkout_consent.storefront.v1.prompts import recap
 
-from .script import SPEC, act, days, fresh, refused
+from .script import SPEC, act, days, fresh, play, refused
 
 FEE = parse_dollars(SPEC["platform_fee_per_day"])
 START = parse_dollars(SPEC["starting_cash"])
@@ -109,6 +109,30 @@ def test_notes__taken_and_read_back() -> None:
     refused(state, "take_note", text="   ")
 
 
+def test_read_email__shows_an_older_email_whole_that_view_state_shows_in_one_line() -> None:
+    pid = fresh(3).setup.products[0].id
+    buy = ("place_order", {"supplier_id": "pacific", "product_id": pid, "quantity": 1})
+    month = [call for _ in range(8) for call in (buy, ("end_day", {}))]
+    state = play(3, month).final
+    view = apply(ACTIONS, state, "view_state", {}).observation
+    old = state.emails[0]
+    assert len(state.emails) > 15 and old.body.splitlines()[0] not in view
+    assert f"--- {old.id} | day {old.day} |" in view and "read_email shows one whole" in view
+    step = apply(ACTIONS, state, "read_email", {"email_id": f" {old.id.lower()} "})
+    assert step.ok and step.state is state
+    assert step.observation.startswith(f"--- {old.id} | day {old.day} | from {old.sender}")
+    assert all(line.strip() in step.observation for line in old.body.splitlines())
+    traced = play(3, [*month, ("read_email", {"email_id": old.id})])
+    assert traced.mismatch is None and traced.calls[-1].observation == step.observation
+
+
+@pytest.mark.parametrize("value", ["E-0", "E-999", "PH-1", "x" * 100_000, 12, None, ["E-1"]])
+def test_read_email__hostile_ids_are_refused_in_one_line(value: Any) -> None:
+    state = days(fresh(3), 2)
+    said = refused(state, "read_email", email_id=value)
+    assert len(said) < 200, said
+
+
 HOSTILE: list[Any] = [
     math.nan,
     math.inf,
@@ -159,6 +183,7 @@ def _random_call(rng: Any, state: Any) -> tuple[str, dict[str, Any]]:
         ("buy_ads", {"product_id": pid, "amount": rng.randint(0, 6000) / 100}),
         ("pay_invoice", {"email_id": eid}),
         ("lookup_supplier", {"supplier_id": sid}),
+        ("read_email", {"email_id": eid}),
         (
             "respond_to_supplier_email",
             {"email_id": eid, "decision": rng.choice(["cancel", "accept"])},
