@@ -108,6 +108,9 @@ class Episode:
     context_budget: int | None = None
     trim_tool: str | None = None
     recap: Callable[[Any], str] = _no_recap
+    # actions the world also accepts from another solver's tools (e.g. Inspect's own bash on
+    # a sandboxed build); the task's own agent is never shown them
+    other_solver_tools: tuple[str, ...] = ()
 
     @property
     def solver_tools(self) -> tuple[str, ...]:

@@ -106,3 +106,17 @@ def zip_directory_reads() -> Iterator[list[str]]:
         yield seen
     finally:
         async_zip._parse_central_directory = real
+
+
+def default_log_buffer(samples: int) -> int:
+    """The log buffer Inspect's .eval recorder picks for a run of this many samples."""
+    from inspect_ai.log._recorders.eval import EvalRecorder
+
+    return int(EvalRecorder.default_log_buffer(None, samples, True))  # type: ignore[arg-type]
+
+
+def registered_sandbox(name: str) -> type:
+    """The sandbox environment class Inspect has registered under `name` (`--sandbox NAME`)."""
+    from inspect_ai.util._sandbox.registry import registry_find_sandboxenv
+
+    return registry_find_sandboxenv(name)

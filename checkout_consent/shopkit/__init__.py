@@ -56,6 +56,7 @@ SPEC = FamilySpec(
         turns=40,
         stop_tools=("finish",),
         nudge=prompts.NUDGE,
+        other_solver_tools=("bash", "python"),  # shopkit_inspect_tools: Inspect's own
     ),
     headline=Headline(
         "change",

@@ -161,10 +161,15 @@ def test_worlds__reach_no_io_clock_inspect_or_process_even_through_core():
             assert not bad, f"{name} reaches {sorted(bad)}"
 
 
+# a family's modules that may import Inspect: its tools, its task, and where it has them, the
+# solver that hands the model Inspect's own tools and its Inspect sandbox environment
+INSPECT_GLUE = ("tools", "task", "inspect_tools", "sandbox.environment", "sandbox.remote")
+
+
 def test_inspect__only_runtime_and_family_glue_import_it():
     allowed = {f"{ROOT}._registry"}
     for folder, _ in worlds():
-        allowed |= {f"{ROOT}.{folder}.tools", f"{ROOT}.{folder}.task"}
+        allowed |= {f"{ROOT}.{folder}.{glue}" for glue in INSPECT_GLUE}
     for name in MODULES:
         if any(top(d) == "inspect_ai" for d in imports(name)):
             assert name.startswith(f"{ROOT}.runtime") or name in allowed, (
@@ -172,15 +177,20 @@ def test_inspect__only_runtime_and_family_glue_import_it():
             )
 
 
+def _private(module: str) -> bool:
+    """`inspect_ai._util...` and `inspect_ai.util._sandbox...` alike: any private part."""
+    return any(part.startswith("_") for part in module.split(".")[1:])
+
+
 def test_private_inspect__only_in_the_compat_module():
     for name in MODULES:
-        private = {d for d in imports(name) if d.startswith("inspect_ai._")}
+        private = {d for d in imports(name) if top(d) == "inspect_ai" and _private(d)}
         assert not private or name == COMPAT, f"{name} imports {private}"
     for path in (PACKAGE.parent / "tests").rglob("*.py"):
         tree = ast.parse(path.read_text())
         found = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         found |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        private = {m for m in found if m.startswith("inspect_ai._")}
+        private = {m for m in found if top(m) == "inspect_ai" and _private(m)}
         assert not private, f"{path} imports {private}"
 
 

@@ -48,13 +48,12 @@ def test_sample_concurrency__bounds_only_in_process_controls_unless_asked(models
 
 
 def test_log_buffer__is_inspects_own_below_1000_samples_and_its_1000_figure_above():
-    from inspect_ai.log._recorders.eval import EvalRecorder
-
+    from checkout_consent.runtime.compat import default_log_buffer
     from checkout_consent.runtime.runner import LOG_BUFFER, log_buffer
 
     assert log_buffer(999) is None and log_buffer(1) is None
     assert log_buffer(1000) == log_buffer(10_000) == log_buffer(10**6) == LOG_BUFFER
-    assert EvalRecorder.default_log_buffer(None, 1000, True) == LOG_BUFFER  # type: ignore[arg-type]
+    assert default_log_buffer(1000) == LOG_BUFFER
 
 
 @pytest.mark.parametrize("seeds, buffer", [("0-9", None), ("0-999", 50), ("0-9999", 50)])

@@ -13,9 +13,9 @@ from typing import Any
 import anyio
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.util._sandbox.registry import registry_find_sandboxenv
 
 from checkout_consent.core.world import apply
+from checkout_consent.runtime.compat import registered_sandbox
 from checkout_consent.runtime.scorer import judge
 from checkout_consent.shopkit import SPEC
 from checkout_consent.shopkit.actions import ACTIONS
@@ -39,7 +39,7 @@ def env() -> Iterator[ConfinedSandbox]:
 
 
 def test_sandbox_env__is_registered_and_the_tasks_default() -> None:
-    assert registry_find_sandboxenv(NAME) is ConfinedSandbox
+    assert registered_sandbox(NAME) is ConfinedSandbox
     made = shopkit(task="T1")
     assert made.sandbox is not None and made.sandbox.type == NAME
 

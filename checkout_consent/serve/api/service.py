@@ -70,8 +70,8 @@ def world_of_task(spec: FamilySpec, task: str) -> FamilySpec:
 def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
     """What the agent is told and sees of a scenario, derived from the family spec alone:
     the system prompt, the opening message, and each tool the model is given (every action
-    but the harness's own trim tool) with its description (the action's docstring, as the
-    Inspect tool carries it)."""
+    but the harness's own trim tool and those only another solver offers) with its
+    description (the action's docstring, as the Inspect tool carries it)."""
     world = world_for(spec.name, scenario.scenario_id)
     episode = world.episode
     return {
@@ -80,7 +80,7 @@ def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
         "tools": [
             {"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
             for n, a in world.actions.items()
-            if n != episode.trim_tool
+            if n != episode.trim_tool and n not in episode.other_solver_tools
         ],
     }
 

@@ -26,9 +26,9 @@ from inspect_ai.util import (
     ExecResult,
     SandboxEnvironment,
     SandboxEnvironmentConfigType,
+    SandboxUserUnsupportedError,
     sandboxenv,
 )
-from inspect_ai.util._sandbox.environment import SandboxUserUnsupportedError
 
 from checkout_consent.shopkit.sandbox.sandbox import Limits, ended, run
 

@@ -24,12 +24,14 @@ import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import anyio.from_thread
-from inspect_ai.util import SandboxEnvironment
 
 from checkout_consent.shopkit.sandbox.sandbox import SCRIPT, Limits, records
+
+if TYPE_CHECKING:  # Inspect is imported only where a sample runs, never by the roster
+    from inspect_ai.util import SandboxEnvironment
 
 Files = Mapping[str, str] | Mapping[str, bytes]
 Records = list[dict[str, Any]]
