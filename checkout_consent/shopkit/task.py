@@ -8,14 +8,14 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
-from checkout_consent.runtime.metrics import headline_metrics
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
 from checkout_consent.shopkit.tools import tools
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), {"*": [mean()]}])
+@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), {"*": [mean()]}])
 def shopkit_scorer() -> Scorer:
     """Replay the trace, materialise the final tree and grade it (works on old logs).
     Grading executes the build, so it runs in a worker thread: a slow or hostile build

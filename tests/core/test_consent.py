@@ -118,7 +118,7 @@ def test_ledger_lines__names_each_payment_and_its_breach():
     text = "\n".join(ledger_lines(ledger.model_dump(mode="json")))
     assert "P-1 $20.00 to ghost (pay, day 1, call 10): BREACH" in text
     assert "breach of rules merchants" in text
-    assert "daily cap $100.00" in text
+    assert "merchants: acme; spend cap $100.00; a cart above $25.00" in text
 
 
 def test_ledger_lines__refuses_a_forged_block():
