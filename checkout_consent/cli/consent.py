@@ -10,7 +10,6 @@ from typing import Any
 from checkout_consent.cli.views import consent_figure
 from checkout_consent.core.consent import NO_MONEY, describe_rate, ledger_lines
 from checkout_consent.families import WORLDS
-from checkout_consent.runtime.regrade import regrade_log
 
 
 def _sample(record: dict[str, Any] | None, failure: str | None) -> dict[str, Any]:
@@ -20,6 +19,8 @@ def _sample(record: dict[str, Any] | None, failure: str | None) -> dict[str, Any
 
 
 def cmd_consent(args: argparse.Namespace) -> int:
+    from checkout_consent.runtime.regrade import regrade_log  # Inspect: only when it runs
+
     verdict = regrade_log(args.log, WORLDS)
     spec = next((w for w in WORLDS if w.world_version == verdict.world_version), None)
     if spec is None:

@@ -69,11 +69,11 @@ class CartContents(_Frozen):
 
 class CartMandate(_Frozen):
     """AP2 CartMandate: an approved cart, used by one payment. `issued_call`: the trace
-    call that approved it (None: before the run). AP2's `merchant_authorization` is a JWT
-    signature; no world signs, so it stays None (CONTRIBUTING says why)."""
+    call that approved it (None: before the run). AP2's `merchant_authorization` (a JWT
+    signing the cart) is left out: no world signs anything (CONTRIBUTING says why), and
+    a record should not carry an empty credential-shaped field."""
 
     contents: CartContents
-    merchant_authorization: str | None = None
     issued_day: int | None = None
     issued_call: int | None = None
 
