@@ -7,7 +7,12 @@ from __future__ import annotations
 from checkout_consent.core.consent import IntentMandate, Payment, check
 from checkout_consent.runtime.scorer import consent_text
 
-INTENT = IntentMandate(id="rules", natural_language_description="acme only", merchants=["acme"])
+INTENT = IntentMandate(
+    id="rules",
+    natural_language_description="acme only",
+    merchants=["acme"],
+    user_cart_confirmation_required=False,
+)
 
 
 def _paid(n: int, to: str) -> Payment:
