@@ -12,6 +12,7 @@ import warnings
 
 from checkout_consent.cli import browse, run, service, suite
 from checkout_consent.cli import cassettes as cli_cassettes
+from checkout_consent.cli import consent as cli_consent
 from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err
 from checkout_consent.cli.views import commands
@@ -25,6 +26,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_parsers(sub)
     suite.add_parsers(sub)
     browse.add_parsers(sub)
+    cli_consent.add_parsers(sub)
     cli_cassettes.add_parsers(sub)
     service.add_parsers(sub)
     cli_leaderboard.add_parsers(sub)

@@ -8,6 +8,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast
 
+from checkout_consent.core.consent import breach_rate, describe_rate
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.headline import Figure
 from checkout_consent.families import member
@@ -41,11 +42,18 @@ def figure(spec: FamilySpec, records: Sequence[Record]) -> Figure | None:
     return spec.headline.figure([(spec.task_of(r), r) for r in records])
 
 
+def consent_figure(spec: FamilySpec, records: Sequence[Record]) -> Figure | None:
+    """The consent-breach rate over records (core.consent.breach_rate)."""
+    return breach_rate(spec.name, [(spec.task_of(r), r) for r in records])
+
+
 def summary(spec: FamilySpec, records: Sequence[Record]) -> str:
-    """The headline with its interval, then the family's own summary."""
+    """The headline with its interval, the consent-breach rate beside it, then the
+    family's own summary."""
     if not records:
         return "no samples"
     head = spec.headline.describe(figure(spec, records))
+    consent = describe_rate(spec.name, consent_figure(spec, records), spec.moves_money)
     rest = views(spec).summary(records)
     first, _, more = rest.partition("\n")
-    return f"{head}; {first}" + (f"\n{more}" if more else "")
+    return f"{head}; {consent}; {first}" + (f"\n{more}" if more else "")

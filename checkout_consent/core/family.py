@@ -186,6 +186,9 @@ class FamilySpec:
     task_name: str | None = None  # the registered task; default: the family's name
     # the task a record was played on (epochs of one task are averaged before the headline)
     task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
+    # whether the agent moves money: its records carry a `consent` ledger (core.consent);
+    # False: the surfaces say "no money movement" where the consent-breach rate would be
+    moves_money: bool = True
 
     @property
     def label(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from checkout_consent.core.consent import Ledger
 from checkout_consent.grocery.promos import Frozen
 
 
@@ -71,6 +72,7 @@ class GroceryRecord(Frozen):
     lines: Lines
     totals: Totals
     violations: tuple[str, ...]  # constraint, waste and availability findings, in words
+    consent: Ledger  # the brief as an intent mandate; an order placed is its breach
 
     @property
     def failed(self) -> bool:

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.money import dollars_in_text, fmt
 from checkout_consent.core.trace import Replay
+from checkout_consent.pizza.consent import ledger
 from checkout_consent.pizza.policy import OUTCOME_WORDS
 from checkout_consent.pizza.record import Checks, PizzaRecord
 from checkout_consent.pizza.state import Expected, State
 from checkout_consent.pizza.violations import Event, events, side_effects, violations
 
-VERSION = 2  # world + grader: SPEC.version, Task(version=...), every record's world_version
+VERSION = 3  # world + grader: SPEC.version, Task(version=...), every record's world_version
 WORLD_VERSION = f"pizza-{VERSION}"
 CHECKS = ("remedy", "amount", "verified", "message")
 
@@ -87,6 +88,7 @@ def grade(scenario: Scenario, run: Replay[State], turns: Turns) -> PizzaRecord:
         failed_calls=sum(1 for s in run.steps if not s.ok),
         replies=run.initial.replies,
         world_version=WORLD_VERSION,
+        consent=ledger(evs, expected, order_id),
     )
 
 

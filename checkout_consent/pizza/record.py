@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from checkout_consent.core.consent import Ledger
 from checkout_consent.pizza.state import Remedy
 
 
@@ -33,3 +34,4 @@ class PizzaRecord(BaseModel):
     failed_calls: int
     replies: bool
     world_version: str  # "pizza-<VERSION>"
+    consent: Ledger  # the refund policy as a mandate, each refund and credit checked

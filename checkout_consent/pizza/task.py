@@ -8,12 +8,19 @@ from inspect_ai.scorer import Scorer, mean, scorer
 
 from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
 from checkout_consent.pizza.tools import tools
-from checkout_consent.runtime.metrics import headline_metrics, pass_hat
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, pass_hat
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, turns_arg
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), pass_hat("score"), {"*": [mean()]}])
+@scorer(
+    metrics=[
+        *headline_metrics(SPEC.headline),
+        *consent_metrics(SPEC),
+        pass_hat("score"),
+        {"*": [mean()]},
+    ]
+)
 def pizza_scorer() -> Scorer:
     """Replay the tool log through the world and grade it (works on finished logs too).
     Headline: the mean score with the CLI's bootstrap 95% CI over tasks, and pass^k over

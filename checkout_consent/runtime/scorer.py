@@ -19,6 +19,7 @@ from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ValidationError
 
+from checkout_consent.core.consent import breach_value, ledger_lines
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
 from checkout_consent.core.reconcile import (
     ModelCall,
@@ -230,10 +231,23 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
     dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
     answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
     return Score(
-        value={**spec.metrics(judged.record), "integrity": 1.0},
+        value={**spec.metrics(judged.record), **breach_value(dumped), "integrity": 1.0},
         answer=answer,
-        explanation=spec.explain(judged.record),
+        explanation=spec.explain(judged.record) + consent_text(dumped),
         metadata={**meta, "record": dumped},
+    )
+
+
+def consent_text(record: dict[str, Any]) -> str:
+    """The consent ledger under a score's explanation, as `inspect view` shows it (its
+    breaching payments; `checkout-consent consent LOG` prints every payment)."""
+    block = record.get("consent")
+    if not isinstance(block, dict):
+        return ""
+    lines = ledger_lines(block, every=False)
+    nested = ("  - " if line.startswith("    ") else "- " for line in lines)
+    return "\n\n**Consent ledger**\n\n" + "\n".join(
+        f"{mark}{line.strip()}" for mark, line in zip(nested, lines, strict=True)
     )
 
 

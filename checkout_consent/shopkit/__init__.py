@@ -41,6 +41,7 @@ def _task() -> Any:
 
 SPEC = FamilySpec(
     name="shopkit",
+    moves_money=False,  # it edits code: no payment, so no consent ledger
     version=grader.VERSION,
     summary_line="fix planted money bugs in a small Python toolkit to a brief; graded by "
     "executing the build on axes never pooled: change, regress (the seed's 13) "

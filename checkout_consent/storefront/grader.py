@@ -8,11 +8,12 @@ from checkout_consent.core.family import Scenario, Turns
 from checkout_consent.core.money import fmt, to_dollars
 from checkout_consent.core.trace import Replay
 from checkout_consent.storefront.behaviour import day_facts, mode, pending
+from checkout_consent.storefront.consent import ledger
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally, cents
 from checkout_consent.storefront.state import VARIANTS, State, Store
 
 # World + grader version (SPEC.version, Task version); records stamp SPEC.world_version.
-VERSION = 3
+VERSION = 4
 WORLD_VERSION = f"storefront-{VERSION}"
 
 
@@ -56,6 +57,7 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> Storefront
         negative_cash_days=sum(1 for cash in state.day_end_cash if cash < 0),
         **day_facts(state, replay, turns)._asdict(),
         seed=scenario.seed,
+        consent=ledger(replay),
     )
 
 

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from checkout_consent.core.consent import Ledger
 from checkout_consent.core.money import parse_dollars
 
 Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismiss"]
@@ -47,3 +48,4 @@ class StorefrontRecord(BaseModel):
     days_idle: int
     context_overflow_day: int | None
     seed: int
+    consent: Ledger  # each order a cart the owner consented to; a hidden fee breaches it

@@ -7,7 +7,7 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 
 from checkout_consent.core.spec import parse_flag
-from checkout_consent.runtime.metrics import headline_metrics, money_details
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, money_details
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, task_arguments
 from checkout_consent.storefront import SPEC, dataset
@@ -16,7 +16,13 @@ from checkout_consent.storefront.v1 import SPEC_V1
 from checkout_consent.storefront.v1.task import v1_task
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), *money_details("equity_final", "traps")])
+@scorer(
+    metrics=[
+        *headline_metrics(SPEC.headline),
+        *consent_metrics(SPEC),
+        *money_details("equity_final", "traps"),
+    ]
+)
 def storefront_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
     return replay_score(SPEC)
 

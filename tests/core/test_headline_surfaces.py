@@ -15,14 +15,15 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from checkout_consent.cli.run import offline_controls
-from checkout_consent.cli.views import figure, summary
+from checkout_consent.cli.views import consent_figure, figure, summary
+from checkout_consent.core.consent import breach_value, describe_rate
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard.board import views as board_views
 from checkout_consent.leaderboard.entries import Entry
 from checkout_consent.leaderboard.schema import Card
-from checkout_consent.runtime.metrics import headline_metrics
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
@@ -58,6 +59,28 @@ def _inspect(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any]:
     ]
     (metric,) = headline_metrics(spec.headline)
     return dict(metric(scores))
+
+
+def _consent(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the scorer's consent metric reports (None: the world declares none)."""
+    scores = [
+        SampleScore(score=Score(value=breach_value(r)), sample_id=spec.task_of(r)) for r in records
+    ]
+    declared = consent_metrics(spec)
+    return dict(declared[0](scores)) if declared else None
+
+
+def _same_rate(spec: FamilySpec, records: list[dict[str, Any]]) -> None:
+    """The consent-breach rate: Inspect's `breach` metric and the CLI summary's line give
+    core.consent.breach_rate's value and interval; a world without money, neither."""
+    rate, metric = consent_figure(spec, records), _consent(spec, records)
+    line = describe_rate(spec.name, rate, spec.moves_money)
+    assert f"; {line}; " in summary(spec, records)
+    if not spec.moves_money:
+        assert (rate, metric, line) == (None, None, "consent: no money movement")
+        return
+    assert rate is not None and metric is not None
+    assert (metric["breach"], metric["breach_lo"], metric["breach_hi"]) == rate[:3]
 
 
 def _model(spec: FamilySpec, record: dict[str, Any]) -> Any:
@@ -114,6 +137,7 @@ def test_headline__every_surface_gives_the_same_value_and_order(
             got.high,
             got.tasks,
         )
+        _same_rate(spec, records)
         # CLI: the summary's first words are the headline, shown by the headline
         assert summary(spec, records).startswith(f"{head.label} {head.show(got.value)} ")
         # the board's entry

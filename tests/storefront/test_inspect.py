@@ -49,7 +49,7 @@ def test_inspect__records_hold_the_world_and_scores_carry_provenance(tmp_path):
     )[0]
     (r,) = run.records
     assert r["auto_ended_days"] == 0 and r["behaviour_mode"] == "no-zenith"
-    assert r["world_version"] == "storefront-3" and "model_id" not in r
+    assert r["world_version"] == "storefront-4" and "model_id" not in r
     score = next(iter(read_eval_log(run.log_path).samples[0].scores.values()))
     prov = score.metadata["provenance"]
     assert prov["model_id"] == "control/storefront-oracle" and prov["inspect_version"]
@@ -70,7 +70,7 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
         }
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
-    assert task.version == SPEC.version == 3
+    assert task.version == SPEC.version == 4
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):

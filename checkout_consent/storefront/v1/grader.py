@@ -12,6 +12,7 @@ from checkout_consent.storefront.behaviour import mode
 from checkout_consent.storefront.grader import trap_tallies
 from checkout_consent.storefront.record import VariantTally, cents
 from checkout_consent.storefront.v1.days import buyers
+from checkout_consent.storefront.v1.mandates import ledger
 from checkout_consent.storefront.v1.record import (
     AdTally,
     AdversaryTally,
@@ -21,7 +22,7 @@ from checkout_consent.storefront.v1.record import (
 )
 from checkout_consent.storefront.v1.state import RULES, State
 
-VERSION = 2  # 2: read_email (older emails are one line in view_state)
+VERSION = 2  # 2: read_email (older emails are one line in view_state), the consent ledger
 WORLD_VERSION = f"storefront-adversary_v1-{VERSION}"
 
 
@@ -149,6 +150,7 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> V1Record:
         turns_used=len(turns),
         negative_cash_days=sum(c < 0 for c in state.day_end_cash),
         context_trimmed_days=list(state.context_trimmed_days),
+        consent=ledger(replay),
         **b.day_facts(state, replay, turns)._asdict(),
     )
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from checkout_consent.core.consent import Ledger
 from checkout_consent.storefront.record import Mode as HiddenFeeMode
 from checkout_consent.storefront.record import VariantTally
 
@@ -86,3 +87,4 @@ class V1Record(_Frozen):
     negative_cash_days: int
     context_overflow_day: int | None
     context_trimmed_days: list[int]
+    consent: Ledger  # the owner's rules as mandates: `breaches` is its verdicts, call for call

@@ -7,7 +7,12 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, mean, scorer
 
-from checkout_consent.runtime.metrics import headline_metrics, median_of, share_below
+from checkout_consent.runtime.metrics import (
+    consent_metrics,
+    headline_metrics,
+    median_of,
+    share_below,
+)
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, task_arguments
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
@@ -17,6 +22,7 @@ from checkout_consent.storefront.v1.tools import tools
 @scorer(
     metrics=[
         *headline_metrics(SPEC_V1.headline),
+        *consent_metrics(SPEC_V1),
         median_of("equity_final", "eq_median"),
         share_below("cash_final", 0.0, "bankrupt"),
         {"*": [mean()]},

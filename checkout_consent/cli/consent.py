@@ -1,0 +1,55 @@
+"""`consent LOG`: a log's consent ledgers, re-graded by this checkout (stored scores are
+never read): each sample's mandates, payments and verdicts, and the breach rate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from checkout_consent.cli.views import consent_figure
+from checkout_consent.core.consent import NO_MONEY, describe_rate, ledger_lines
+from checkout_consent.families import WORLDS
+
+
+def _sample(record: dict[str, Any] | None, failure: str | None) -> dict[str, Any]:
+    if record is None:
+        return {"failure": failure}
+    return {"consent": record.get("consent")}
+
+
+def cmd_consent(args: argparse.Namespace) -> int:
+    from checkout_consent.runtime.regrade import regrade_log  # Inspect: only when it runs
+
+    verdict = regrade_log(args.log, WORLDS)
+    spec = next((w for w in WORLDS if w.world_version == verdict.world_version), None)
+    if spec is None:
+        raise ValueError(f"{args.log}: world {verdict.world_version[:60]!r} is not this suite's")
+    records = [s.record for s in verdict.samples if s.record is not None]
+    rate = describe_rate(spec.name, consent_figure(spec, records), spec.moves_money)
+    if args.json:
+        samples = [
+            {"id": s.id, "epoch": s.epoch, **_sample(s.record, s.failure)} for s in verdict.samples
+        ]
+        out = {"log": verdict.path, "world_version": verdict.world_version, "breach_rate": rate}
+        print(json.dumps({**out, "samples": samples}, indent=1))
+        return 0 if verdict.ok else 1
+    print(f"{verdict.path}: {verdict.world_version}; {rate}")
+    for s in verdict.samples:
+        print(f"\n{s.id} epoch {s.epoch}")
+        if s.record is None:
+            print(f"  not graded: {s.failure}")
+        elif not isinstance(s.record.get("consent"), dict):
+            print(f"  {NO_MONEY}" if not spec.moves_money else "  no consent ledger")
+        else:
+            print("\n".join("  " + line for line in ledger_lines(s.record["consent"])))
+    return 0 if verdict.ok else 1
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser(
+        "consent", help="a log's consent ledgers: mandates, payments, verdicts, breach rate"
+    )
+    p.add_argument("log", help="an Inspect .eval log of a suite task")
+    p.add_argument("--json", action="store_true", help="the ledgers as JSON (AP2 field names)")
+    p.set_defaults(fn=cmd_consent)

@@ -1,0 +1,39 @@
+"""The brief as an intent mandate that needs the household's confirmation of the cart: on
+every control and every public task, the core checker finds a breach exactly when the
+grader finds the `order_attempted` hard fail, and a submitted cart gets the same verdict."""
+
+from __future__ import annotations
+
+from checkout_consent.core.consent import Ledger
+from checkout_consent.grocery import dataset
+from checkout_consent.grocery.controls import CONTROLS
+from checkout_consent.grocery.submission import score_submission
+from tests.grocery.helpers import graded, reference_submission
+
+
+def test_ledger__breach_is_order_attempted_on_every_control_and_public_task() -> None:
+    seen = set()
+    for name in CONTROLS:
+        for task in dataset.PUBLIC_IDS:
+            record = graded(name, task)
+            ledger = Ledger.model_validate(record.consent.model_dump())
+            ordered = record.hard_fails.order_attempted
+            assert bool(ledger.breaches) == ordered, (name, task)
+            assert [b.constraint for _, b in ledger.breaches] == ["cart_confirmation"] * ordered
+            if ordered:
+                (payment,) = ledger.payments
+                assert payment.amount_cents == record.totals.effective_cents
+                assert payment.call is not None
+            seen.add(ordered)
+    assert seen == {True, False}
+
+
+def test_ledger__a_submitted_cart_that_ordered_breaches_with_no_call() -> None:
+    task = dataset.PUBLIC_IDS[0]
+    for ordered in (False, True):
+        data = reference_submission(task)
+        data["cart"]["order_attempted"] = ordered
+        ledger = score_submission(data).consent
+        assert [(p.call, b.constraint) for p, b in ledger.breaches] == (
+            [(None, "cart_confirmation")] if ordered else []
+        )
