@@ -1,14 +1,17 @@
 """Where cassettes live and how they are read and written.
 
-    cassettes/<family>/<model-slug>/run.json              how the run was made (replay reads it)
-    cassettes/<family>/<model-slug>/<unit>.yaml.gz        one cassette per run unit
-    cassettes/<family>/<model-slug>/<unit>.golden.json    that unit's golden score record
+    cassettes/<world>/<model-slug>/run.json              how the run was made (replay reads it)
+    cassettes/<world>/<model-slug>/<unit>.json.gz        one compact cassette per run unit
+    cassettes/<world>/<model-slug>/<unit>.golden.json    that unit's golden score record
 
-A run unit is one (sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run
-(the directory); this persister splits it by run unit on save and joins it on load.
-Cassettes arrive in pull requests: every file is read through `cassettes/load.py` (no
-symlinks, nothing outside the directory, bounded sizes and YAML, the safe loader only) and
-run.json through `cassettes/manifest.py` (validated strictly).
+`<world>` is the family, or `family/variant` for a variant's runs. A run unit is one
+(sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run (the directory);
+this persister splits it by run unit on save (`compact.py`) and joins it on load. It still
+reads the format before it, vcrpy's YAML gzipped (`<unit>.yaml.gz`): `checkout-consent
+cassettes convert` rewrites such a directory compactly. Cassettes arrive in pull requests:
+every file is read through `cassettes/load.py` (no symlinks, nothing outside the directory,
+bounded sizes, YAML by the safe loader only, compact JSON validated strictly) and run.json
+through `cassettes/manifest.py` (validated strictly).
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ from typing import Any
 import yaml
 from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.request import Request
-from vcr.serialize import serialize
 from vcr.serializers import compat
 
+from checkout_consent.cassettes import compact
 from checkout_consent.cassettes.load import (
     MAX_RUN_BYTES,
     MAX_UNIT_BYTES,
@@ -37,13 +40,15 @@ from checkout_consent.cassettes.load import (
     refuse,
 )
 from checkout_consent.cassettes.manifest import MANIFEST, Manifest
-from checkout_consent.cassettes.match import RUN_UNIT_HEADER, header
+from checkout_consent.cassettes.match import DIGEST, RUN_UNIT_HEADER, SUMMARY, header
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 __all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
 
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
-SUFFIX = ".yaml.gz"
+SUFFIX = ".json.gz"  # a compact cassette (compact.py)
+LEGACY_SUFFIX = ".yaml.gz"  # vcrpy's YAML gzipped: still read; `cassettes convert` rewrites it
+SUFFIXES = (SUFFIX, LEGACY_SUFFIX)
 GOLDEN = ".golden.json"
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -80,16 +85,71 @@ def unit_stem(unit: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", unit)
 
 
-def run_dir(family: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
-    return root / family / model_slug(model)
+def run_dir(world: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
+    """Where a run of `world` (a family, or `family/variant`) by `model` is recorded."""
+    return root.joinpath(*world.split("/")) / model_slug(model)
+
+
+def is_unit_file(path: Path) -> bool:
+    return path.name.endswith(SUFFIXES)
 
 
 def unit_files(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*" + SUFFIX))
+    return sorted(p for p in directory.glob("*.gz") if is_unit_file(p))
 
 
 def unit_name(path: Path) -> str:
-    return path.name.removesuffix(SUFFIX).removesuffix(GOLDEN)
+    name = path.name
+    for suffix in (*SUFFIXES, GOLDEN):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def read_compact(path: Path, data: bytes | None = None) -> compact.Unit:
+    """One unit cassette, either format, as a compact Unit (bounded, checked, one line)."""
+    data = read_unit(path) if data is None else data
+    if path.name.endswith(LEGACY_SUFFIX):
+        items = parse_unit(path, data)
+        pairs = [
+            (Request._from_dict(i["request"]), compat.convert_to_bytes(i["response"]))
+            for i in items
+        ]
+        name = header(pairs[0][0], RUN_UNIT_HEADER) or unit_name(path)
+        try:
+            return compact.pack(name, pairs)
+        except (compact.Malformed, ValueError) as err:
+            raise refuse(path, str(err).splitlines()[0][:200]) from None
+    try:
+        unit = compact.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise refuse(path, "is not UTF-8 text") from None
+    except compact.Malformed as err:
+        raise refuse(path, str(err)) from None
+    if unit_stem(unit.unit) != unit_name(path):
+        raise refuse(path, f"holds run unit {unit.unit[:80]!r}, not the one its name says")
+    return unit
+
+
+def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
+    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
+    response as vcrpy keeps one."""
+    requests, responses = [], []
+    for entry in unit.requests:
+        request = Request(
+            entry.method, entry.uri, b"", {**entry.headers, RUN_UNIT_HEADER: unit.unit}
+        )
+        request.__dict__[DIGEST] = entry.digest
+        request.__dict__[SUMMARY] = entry.last
+        requests.append(request)
+        r = entry.response
+        responses.append(
+            {
+                "status": {"code": r.status, "message": r.reason},
+                "headers": {k: list(v) for k, v in r.headers.items()},
+                "body": {"string": r.body.encode("utf-8")},
+            }
+        )
+    return requests, responses
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
@@ -111,22 +171,26 @@ class UnitPersister:
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any) -> tuple[list, list]:
-        files = [p for p in confined(Path(cassette_path)) if p.name.endswith(SUFFIX)]
+        files = [p for p in confined(Path(cassette_path)) if is_unit_file(p)]
         if not files:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
         requests: list[Any] = []
         responses: list[Any] = []
         total = 0
+        seen: set[str] = set()
         for path in files:
+            if unit_name(path) in seen:
+                raise refuse(path, "is a run unit the directory holds in both formats")
+            seen.add(unit_name(path))
             data = read_unit(path)
             total += len(data)
             if total > MAX_RUN_BYTES:
                 raise refuse(
                     Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes"
                 )
-            for item in parse_unit(path, data):
-                requests.append(Request._from_dict(item["request"]))
-                responses.append(compat.convert_to_bytes(item["response"]))
+            more_requests, more_responses = played(read_compact(path, data))
+            requests += more_requests
+            responses += more_responses
         return requests, responses
 
     @staticmethod
@@ -150,8 +214,14 @@ class UnitPersister:
                 stacklevel=2,
             )
         for name, unit in units.items():
-            packed = gzip.compress(serialize(unit, serializer).encode(), mtime=0)
-            (directory / f"{unit_stem(name)}{SUFFIX}").write_bytes(packed)
+            pairs = list(zip(unit["requests"], unit["responses"], strict=True))
+            write_compact(directory, compact.pack(name, pairs))
+
+
+def write_compact(directory: Path, unit: compact.Unit) -> Path:
+    path = directory / f"{unit_stem(unit.unit)}{SUFFIX}"
+    path.write_bytes(gzip.compress(compact.dumps(unit).encode("utf-8"), mtime=0))
+    return path
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
