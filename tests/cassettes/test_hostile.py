@@ -123,10 +123,31 @@ def test_load_unit__refuses_a_1kb_alias_bomb_at_once(tmp_path):
     assert time.perf_counter() - start < 5  # a hang guard; the figure: benchmarks/cassette_load.py
 
 
-def _unit_bytes(tmp_path: Path) -> tuple[Path, Path, bytes]:
-    directory = _copy(tmp_path)
-    unit = store.unit_files(directory)[0]
-    return directory, unit, unit.read_bytes()
+def _legacy_unit(directory: Path) -> tuple[Path, dict]:
+    """A unit in the legacy format (vcrpy YAML, gzipped) beside the directory's units."""
+    good = {
+        "version": 1,
+        "interactions": [
+            {
+                "request": {
+                    "method": "POST",
+                    "uri": "http://127.0.0.1:47823/v1/chat/completions",
+                    "body": json.dumps(
+                        {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+                    ),
+                    "headers": {"x-cc-run-unit": ["T9-1"]},
+                },
+                "response": {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {"content-type": ["application/json"]},
+                    "body": {"string": "{}"},
+                },
+            }
+        ],
+    }
+    unit = directory / "T9-1.yaml.gz"
+    unit.write_bytes(_yaml_unit(good))
+    return unit, good
 
 
 def _yaml_unit(interactions: object) -> bytes:
@@ -147,6 +168,13 @@ def _wrong_shapes(good: dict) -> dict[str, object]:
     }
 
 
+def test_load_cassette__reads_a_good_legacy_unit_beside_compact_ones(tmp_path):
+    directory = _copy(tmp_path)
+    _legacy_unit(directory)
+    requests, _ = store.UnitPersister.load_cassette(directory, store.SafeYaml)
+    assert "T9-1" in {r.headers["x-cc-run-unit"] for r in requests}
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -162,10 +190,11 @@ def _wrong_shapes(good: dict) -> dict[str, object]:
         "a string status code",
     ],
 )
-def test_load_unit__refuses_a_bad_cassette_in_one_line_naming_it(tmp_path, case):
-    directory, unit, packed = _unit_bytes(tmp_path)
+def test_load_unit__refuses_a_bad_legacy_cassette_in_one_line_naming_it(tmp_path, case):
+    directory = _copy(tmp_path)
+    unit, good = _legacy_unit(directory)
+    packed = unit.read_bytes()
     text = gzip.decompress(packed)
-    good = yaml.safe_load(text)
     data = {
         "truncated": packed[: len(packed) // 2],
         "corrupt": packed[:20] + bytes(b ^ 0x5A for b in packed[20:60]) + packed[60:],
@@ -178,7 +207,7 @@ def test_load_unit__refuses_a_bad_cassette_in_one_line_naming_it(tmp_path, case)
 
 
 def test_read_unit__refuses_a_gzip_bomb(tmp_path, monkeypatch):
-    path = tmp_path / "seed-0-1.yaml.gz"
+    path = tmp_path / "seed-0-1.json.gz"
     path.write_bytes(gzip.compress(b"x" * 100_000))
     monkeypatch.setattr(load, "MAX_UNIT_BYTES", 50_000)
     with pytest.raises(CassetteRefused, match="unpacks to more than 50000 bytes"):

@@ -10,7 +10,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-import yaml
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.load import CassetteRefused
@@ -100,13 +99,13 @@ def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
         manifest["model_args"]["note"] = secret
         (directory / store.MANIFEST).write_text(json.dumps(manifest))
         return directory / store.MANIFEST
-    data = yaml.safe_load(gzip.decompress(unit.read_bytes()))
-    request = data["interactions"][0]["request"]
+    data = json.loads(gzip.decompress(unit.read_bytes()))
+    request = data["requests"][0]
     if spot == "header":
-        request["headers"]["x-note"] = [secret]
-    else:
-        request["body"] = request["body"].replace('"model"', f'"note":"{secret}","model"', 1)
-    unit.write_bytes(gzip.compress(yaml.safe_dump(data).encode()))
+        request["headers"]["x-note"] = secret
+    else:  # what a compact cassette keeps of the request body: the last message
+        request["last"] = f"user: note {secret}"
+    unit.write_bytes(gzip.compress(json.dumps(data).encode()))
     return unit
 
 
@@ -125,10 +124,17 @@ def test_secret_scan__finds_each_kind_of_key_wherever_it_is_planted(kind, spot, 
     assert secret not in str(refused.value)
 
 
-def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key():
-    data = b"headers:\n  authorization:\n  - REDACTED\n  content-type:\n  - application/json\n"
-    assert [f.kind for f in scan_bytes("c.yaml", data, cassette=True)] == ["secret header kept"]
-    assert scan_bytes("c.yaml", data, cassette=False) == []
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"headers:\n  authorization:\n  - REDACTED\n  content-type:\n  - application/json\n",
+        b'{"headers": {"Authorization": "REDACTED", "content-type": "application/json"}}',
+    ],
+    ids=["legacy yaml", "compact json"],
+)
+def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key(data):
+    assert [f.kind for f in scan_bytes("c", data, cassette=True)] == ["secret header kept"]
+    assert scan_bytes("c", data, cassette=False) == []
 
 
 def test_secret_scan__reads_inside_eval_logs(tmp_path: Path):
