@@ -2,9 +2,9 @@
 asserts nothing (machines are shared).
 
 1. Refusing a legacy YAML alias bomb of under 1 KB (it expands to 9**9 strings) with the
-   bounded loader, against reading one real (compact) unit of the 10-seed reference.
-2. Reading the 10-seed reference's compact units with every check (`store.read_compact`:
-   strict validation, every request's check digest) against plain `json.loads` of them.
+   bounded loader, against reading the 10-seed reference's compact cassette.
+2. Reading that cassette with every check (`store.read_compact`: strict validation, every
+   request's check digest) against plain `json.loads` of it.
 3. Replay's preflight of that directory (names, links, secret scan, run.json, goldens).
 
 Each pair is measured alternately, 7 pairs; median and range are printed.
@@ -62,14 +62,14 @@ def show(label: str, runs: list[float]) -> str:
 
 
 def main() -> None:
-    units = store.unit_files(TEN_SEEDS)
+    units = store.cassette_files(TEN_SEEDS)
     with tempfile.TemporaryDirectory() as tmp:
         bomb = Path(tmp) / "bomb.yaml.gz"
         bomb.write_bytes(gzip.compress(alias_bomb().encode()))
         refused, real = pairs(lambda: load.load_unit(bomb), lambda: store.read_compact(units[0]))
     print(f"alias bomb: {len(alias_bomb())} bytes of YAML; {PAIRS} alternating pairs")
     print(show("refusing the alias bomb (bounded loader)", refused))
-    print(show("reading one real compact unit, checked", real))
+    print(show("reading the compact cassette, checked", real))
 
     def plain() -> None:
         for u in units:
@@ -80,8 +80,8 @@ def main() -> None:
             store.read_compact(u)
 
     new, old = pairs(checked, plain)
-    print(f"\n10-seed reference, {len(units)} units; {PAIRS} alternating pairs")
-    print(show("compact units, every check", new))
+    print(f"\n10-seed reference, {len(units)} file(s); {PAIRS} alternating pairs")
+    print(show("compact cassette, every check", new))
     print(show("plain json.loads", old))
     ratio = statistics.median(new) / statistics.median(old)
     print(f"{'ratio of medians (checked / plain)':<46} {ratio:.2f}")

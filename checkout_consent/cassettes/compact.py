@@ -1,14 +1,14 @@
-"""The compact cassette: one run unit's traffic as gzipped JSON, growing with the responses,
-not with the square of the conversation.
+"""The compact cassette: a run's traffic, every run unit of it, as one gzipped JSON file,
+growing with the responses, not with the square of the conversation.
 
 Each request is stored by the sha256 of its normalised body (what replay matches), the
 short digests of its messages (the messages the request before it already had are counted,
 `keep`, and only the new ones listed, `add`), the other top-level fields' digests and the
-model and tool names (a `frame`, shared by the requests that have the same one), the last
-message summarised, and its response whole. `check` is the sha256 of the rest of the entry:
-a digest, message list or response edited by hand no longer matches it and the cassette is
-refused naming the request. The file is JSON with one frame or request per line, so a diff
-of two recordings reads request by request.
+model and tool names (a `frame`, shared by every request that has the same one), the last
+message summarised, and its response whole. `check` is a digest of the rest of the entry,
+its unit and frame included: a digest, message list or response edited by hand no longer
+matches it and the cassette is refused naming the unit and request. The file is JSON with
+one frame or request per line, so a diff of two recordings reads request by request.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ VERSION: Literal[2] = 2
 MAX_REQUESTS = 100_000
 MAX_MESSAGES = 1_000_000
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+CHECK_HEX = 16
+Check = Annotated[str, Field(pattern=rf"^[0-9a-f]{{{CHECK_HEX}}}$")]
 Short = Annotated[str, Field(pattern=rf"^[0-9a-f]{{{digest.PART_HEX}}}$")]
 Name = Annotated[str, Field(max_length=200)]
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
@@ -70,26 +72,51 @@ class Entry(BaseModel):
     add: Annotated[list[Short], Field(max_length=MAX_MESSAGES)]
     last: Annotated[str, Field(max_length=4 * digest.SUMMARY_CHARS)]
     response: Response
-    check: Hex64
+    check: Check
 
 
-class Unit(BaseModel):
+UnitName = Annotated[str, Field(min_length=1, max_length=300)]
+Requests = Annotated[list[Entry], Field(min_length=1, max_length=MAX_REQUESTS)]
+Frames = Annotated[list[Frame], Field(min_length=1, max_length=MAX_REQUESTS)]
+
+
+class Recording(BaseModel):
+    """One run unit's requests, in the order they were made."""
+
+    model_config = _STRICT
+    unit: UnitName
+    requests: Requests
+
+
+class Cassette(BaseModel):
+    """The file: the frames every unit shares, then each unit's requests."""
+
     model_config = _STRICT
     format: Literal["checkout-consent cassette"]
     version: Literal[2]
-    unit: Annotated[str, Field(min_length=1, max_length=300)]
-    frames: Annotated[list[Frame], Field(min_length=1, max_length=MAX_REQUESTS)]
-    requests: Annotated[list[Entry], Field(min_length=1, max_length=MAX_REQUESTS)]
+    frames: Frames
+    units: Annotated[list[Recording], Field(min_length=1, max_length=MAX_REQUESTS)]
+
+
+class Unit(BaseModel):
+    """One run unit as it is read: its requests and the frames they name."""
+
+    model_config = _STRICT
+    unit: UnitName
+    frames: Frames
+    requests: Requests
 
 
 class Malformed(ValueError):
     """A compact cassette that is not what this suite writes (the message is one line)."""
 
 
-def seal(entry: dict[str, Any], frame: Frame) -> str:
-    """An entry's check: sha256 over everything else in it, its frame included."""
+def seal(entry: dict[str, Any], frame: Frame, unit: str) -> str:
+    """An entry's check: a digest of everything else in it, its frame and unit included
+    (not the frame's place in the file, which merging units renumbers)."""
     rest = {k: v for k, v in entry.items() if k != "check"}
-    return digest.sha256_hex(digest.canonical({**rest, "frame": frame.model_dump()}))
+    whole = digest.canonical({**rest, "frame": frame.model_dump(), "unit": unit})
+    return digest.sha256_hex(whole)[:CHECK_HEX]
 
 
 def messages_of(unit: Unit, index: int) -> list[str]:
@@ -103,7 +130,7 @@ def messages_of(unit: Unit, index: int) -> list[str]:
 def _problem(unit: Unit) -> str | None:
     count = 0  # messages of the request before
     for i, entry in enumerate(unit.requests):
-        where = f"request {i}"
+        where = f"unit {unit.unit[:80]} request {i}"
         if entry.frame >= len(unit.frames):
             return f"{where} names frame {entry.frame}; the cassette has {len(unit.frames)}"
         if entry.keep > count:
@@ -113,7 +140,7 @@ def _problem(unit: Unit) -> str | None:
         )
         if bad:
             return f"{where} holds header {bad[0][:40]!r}, which a cassette never keeps"
-        if seal(entry.model_dump(), unit.frames[entry.frame]) != entry.check:
+        if seal(entry.model_dump(), unit.frames[entry.frame], unit.unit) != entry.check:
             return (
                 f"{where}: its stored check does not match its digest, messages and "
                 "response (edited by hand?)"
@@ -126,8 +153,8 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON a cassette holds")
 
 
-def loads(text: str) -> Unit:
-    """A compact cassette from its JSON text, validated; Malformed (one line) otherwise."""
+def loads(text: str) -> list[Unit]:
+    """A compact cassette's units from its JSON text, validated; Malformed (one line)."""
     try:
         data = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
@@ -135,32 +162,49 @@ def loads(text: str) -> Unit:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Malformed(f'is not a compact cassette (no "format": "{FORMAT}")')
     try:
-        unit = Unit.model_validate(data)
+        cassette = Cassette.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])[:80]
         raise Malformed(f"{where}: {first['msg'][:120]} ({err.error_count()} problem(s))") from None
-    problem = _problem(unit)
-    if problem:
-        raise Malformed(problem)
-    return unit
+    units = [
+        Unit.model_construct(unit=r.unit, frames=cassette.frames, requests=r.requests)
+        for r in cassette.units
+    ]
+    names = [u.unit for u in units]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise Malformed(f"holds run unit {twice[:80]!r} twice")
+    for unit in units:
+        problem = _problem(unit)
+        if problem:
+            raise Malformed(problem)
+    return units
 
 
-def dumps(unit: Unit) -> str:
-    """The file's text: a header line, then one frame or request per line."""
+def _line(model: BaseModel | dict[str, Any]) -> str:
+    data = model.model_dump() if isinstance(model, BaseModel) else model
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False)
 
-    def line(model: BaseModel) -> str:
-        return json.dumps(model.model_dump(), sort_keys=True, ensure_ascii=False, allow_nan=False)
 
-    head = json.dumps({"format": FORMAT, "version": VERSION, "unit": unit.unit}, ensure_ascii=False)
-    return (
-        head[:-1]
-        + ',\n"frames":[\n'
-        + ",\n".join(line(f) for f in unit.frames)
-        + '],\n"requests":[\n'
-        + ",\n".join(line(r) for r in unit.requests)
-        + "]}\n"
-    )
+def dumps(units: list[Unit]) -> str:
+    """The file's text, the units' frames merged: a header line, then one frame or request
+    per line, units in the order given."""
+    frames: list[Frame] = []
+    for unit in units:
+        frames += [f for f in unit.frames if f not in frames]
+    parts = [f'{{"format": "{FORMAT}", "version": {VERSION},\n"frames": [\n']
+    parts.append(",\n".join(_line(f) for f in frames) + '],\n"units": [\n')
+    blocks = []
+    for unit in units:
+        lines = [
+            _line({**e.model_dump(), "frame": frames.index(unit.frames[e.frame])})
+            for e in unit.requests
+        ]
+        blocks.append(
+            f'{{"unit": {json.dumps(unit.unit)}, "requests": [\n' + ",\n".join(lines) + "]}"
+        )
+    return "".join(parts) + ",\n".join(blocks) + "]}\n"
 
 
 def _response(response: dict[str, Any]) -> Response:
@@ -218,6 +262,6 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
             "last": digest.last_message(body),
             "response": _response(response).model_dump(),
         }
-        entries.append(Entry(**entry, check=seal(entry, frame)))
+        entries.append(Entry(**entry, check=seal(entry, frame, unit)))
         before = now
-    return Unit(format=FORMAT, version=VERSION, unit=unit, frames=frames, requests=entries)
+    return Unit(unit=unit, frames=frames, requests=entries)

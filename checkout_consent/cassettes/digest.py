@@ -17,7 +17,7 @@ from typing import Any, Literal, NamedTuple
 
 MessagesAt = Literal["messages", "input", "contents"]
 MESSAGE_KEYS: tuple[MessagesAt, ...] = ("messages", "input", "contents")  # chat/responses/google
-PART_HEX = 16
+PART_HEX = 12
 SUMMARY_CHARS = 200
 
 

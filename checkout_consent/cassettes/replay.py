@@ -56,14 +56,13 @@ class Session:
     misses: list[str] = field(default_factory=list)
     unplayed: list[str] = field(default_factory=list)
     answered: Counter[str] = field(default_factory=Counter)  # requests played, per run unit
+    units: dict[str, compact.Unit] | None = None  # read again on the first miss
 
     def recorded(self, unit: str) -> compact.Unit | None:
         """The run unit's recording, whichever format (None: the cassette has none)."""
-        for suffix in store.SUFFIXES:
-            path = self.directory / f"{store.unit_stem(unit)}{suffix}"
-            if path.exists():
-                return store.read_compact(path)
-        return None
+        if self.units is None:
+            self.units = store.read_units(self.directory)
+        return self.units.get(unit)
 
     def miss(self, request: Any) -> str:
         """A request the cassette cannot answer, named, with where it leaves the recording."""
@@ -153,7 +152,7 @@ def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator
     if mode == "record":
         directory.mkdir(parents=True, exist_ok=True)
         store.clear(directory)
-    elif not store.unit_files(directory):
+    elif not store.cassette_files(directory):
         raise CassetteMiss(f"no cassette to replay at {directory}")
     record_mode = "all" if mode == "record" else "none"
     with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:

@@ -74,12 +74,12 @@ def show(unit: compact.Unit, path: Path) -> Iterator[str]:
         yield f"    answer: {entry.response.status} {response_line(entry.response)}"
 
 
-def unit_paths(path: Path) -> list[Path]:
-    """The unit cassettes a path names: the file itself, or those of a cassette directory."""
+def cassette_paths(path: Path) -> list[Path]:
+    """The cassette files a path names: the file itself, or those of a cassette directory."""
     if path.is_dir() and not path.is_symlink():
-        return [p for p in confined(path) if store.is_unit_file(p)]
-    if not store.is_unit_file(path):
-        raise refuse(path, "is not a unit cassette (*.json.gz, *.yaml.gz) nor a directory")
+        return [p for p in confined(path) if store.is_cassette_file(p)]
+    if not store.is_cassette_file(path):
+        raise refuse(path, f"is not a cassette ({store.CASSETTE}, *.yaml.gz) nor a directory")
     return [path]
 
 
@@ -91,21 +91,18 @@ class Converted(NamedTuple):
 
 
 def convert(directory: Path) -> Converted:
-    """Rewrite a cassette directory's legacy units compactly (each checked by reading it
-    back before the legacy file is removed); compact units are left as they are."""
+    """Rewrite a cassette directory's legacy units into its compact cassette (read back and
+    compared before the legacy files are removed); compact units are kept as they are."""
     check_directory(directory)
-    legacy = [p for p in store.unit_files(directory) if p.name.endswith(store.LEGACY_SUFFIX)]
-    before = after = 0
+    legacy = [p for p in store.cassette_files(directory) if p.name.endswith(store.LEGACY_SUFFIX)]
+    if not legacy:
+        return Converted(directory, 0, 0, 0)
+    units = store.read_units(directory)  # both formats; a unit held twice is refused
+    target = directory / store.CASSETTE
+    before = sum(p.stat().st_size for p in [*legacy, target] if p.exists())
+    store.write_cassette(directory, list(units.values()))
+    if {u.unit: u for u in store.read_compact(target)} != units:
+        raise refuse(target, "did not read back the same once converted")
     for path in legacy:
-        unit = store.read_compact(path)
-        target = directory / f"{store.unit_stem(unit.unit)}{store.SUFFIX}"
-        if target.exists():
-            raise refuse(path, f"is a run unit the directory holds in both formats ({target.name})")
-        store.write_compact(directory, unit)
-        if store.read_compact(target) != unit:
-            target.unlink()
-            raise refuse(path, "did not read back the same once converted")
-        before += path.stat().st_size
-        after += target.stat().st_size
         path.unlink()
-    return Converted(directory, len(legacy), before, after)
+    return Converted(directory, len(legacy), before, target.stat().st_size)

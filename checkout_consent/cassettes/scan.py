@@ -152,6 +152,6 @@ def scan_directory(directory: Path) -> list[Finding]:
     found: list[Finding] = []
     for path in confined(directory):
         gz = path.name.endswith(".gz")
-        data = read_unit(path) if gz else read_bytes(path, MAX_SCANNED_BYTES)
+        data = read_unit(path, MAX_SCANNED_BYTES) if gz else read_bytes(path, MAX_SCANNED_BYTES)
         found += scan_bytes(str(path), data, cassette=True)
     return found

@@ -1,17 +1,17 @@
 """Where cassettes live and how they are read and written.
 
     cassettes/<world>/<model-slug>/run.json              how the run was made (replay reads it)
-    cassettes/<world>/<model-slug>/<unit>.json.gz        one compact cassette per run unit
-    cassettes/<world>/<model-slug>/<unit>.golden.json    that unit's golden score record
+    cassettes/<world>/<model-slug>/cassette.json.gz      the compact cassette: every run unit
+    cassettes/<world>/<model-slug>/<unit>.golden.json    each unit's golden score record
 
 `<world>` is the family, or `family/variant` for a variant's runs. A run unit is one
 (sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run (the directory);
-this persister splits it by run unit on save (`compact.py`) and joins it on load. It still
-reads the format before it, vcrpy's YAML gzipped (`<unit>.yaml.gz`): `checkout-consent
-cassettes convert` rewrites such a directory compactly. Cassettes arrive in pull requests:
-every file is read through `cassettes/load.py` (no symlinks, nothing outside the directory,
-bounded sizes, YAML by the safe loader only, compact JSON validated strictly) and run.json
-through `cassettes/manifest.py` (validated strictly).
+this persister groups it by run unit on save (`compact.py`) and reads the units back on
+load. It still reads the format before it, vcrpy's YAML gzipped, one `<unit>.yaml.gz` per
+unit: `checkout-consent cassettes convert` rewrites such a directory compactly. Cassettes
+arrive in pull requests: every file is read through `cassettes/load.py` (no symlinks,
+nothing outside the directory, bounded sizes, YAML by the safe loader only, compact JSON
+validated strictly) and run.json through `cassettes/manifest.py` (validated strictly).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from vcr.serializers import compat
 
 from checkout_consent.cassettes import compact
 from checkout_consent.cassettes.load import (
+    MAX_CASSETTE_BYTES,
     MAX_RUN_BYTES,
     MAX_UNIT_BYTES,
     confined,
@@ -46,9 +47,8 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 __all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
 
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
-SUFFIX = ".json.gz"  # a compact cassette (compact.py)
-LEGACY_SUFFIX = ".yaml.gz"  # vcrpy's YAML gzipped: still read; `cassettes convert` rewrites it
-SUFFIXES = (SUFFIX, LEGACY_SUFFIX)
+CASSETTE = "cassette.json.gz"  # the compact cassette of a run directory (compact.py)
+LEGACY_SUFFIX = ".yaml.gz"  # a unit in vcrpy's YAML: still read; `cassettes convert` rewrites it
 GOLDEN = ".golden.json"
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -90,24 +90,27 @@ def run_dir(world: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
     return root.joinpath(*world.split("/")) / model_slug(model)
 
 
-def is_unit_file(path: Path) -> bool:
-    return path.name.endswith(SUFFIXES)
+def is_cassette_file(path: Path) -> bool:
+    return path.name == CASSETTE or path.name.endswith(LEGACY_SUFFIX)
 
 
-def unit_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.glob("*.gz") if is_unit_file(p))
+def cassette_files(directory: Path) -> list[Path]:
+    """The files holding a directory's traffic: its compact cassette, legacy unit files."""
+    return sorted(p for p in directory.glob("*.gz") if is_cassette_file(p))
 
 
 def unit_name(path: Path) -> str:
-    name = path.name
-    for suffix in (*SUFFIXES, GOLDEN):
-        name = name.removesuffix(suffix)
-    return name
+    return path.name.removesuffix(LEGACY_SUFFIX).removesuffix(GOLDEN)
 
 
-def read_compact(path: Path, data: bytes | None = None) -> compact.Unit:
-    """One unit cassette, either format, as a compact Unit (bounded, checked, one line)."""
-    data = read_unit(path) if data is None else data
+def cap(path: Path) -> int:
+    """How far a cassette file may unpack: a whole run's compact one, or a legacy unit."""
+    return MAX_CASSETTE_BYTES if path.name == CASSETTE else MAX_UNIT_BYTES
+
+
+def read_compact(path: Path, data: bytes | None = None) -> list[compact.Unit]:
+    """The units of a cassette file, either format (bounded, checked, refused in one line)."""
+    data = read_unit(path, cap(path)) if data is None else data
     if path.name.endswith(LEGACY_SUFFIX):
         items = parse_unit(path, data)
         pairs = [
@@ -116,18 +119,40 @@ def read_compact(path: Path, data: bytes | None = None) -> compact.Unit:
         ]
         name = header(pairs[0][0], RUN_UNIT_HEADER) or unit_name(path)
         try:
-            return compact.pack(name, pairs)
+            return [compact.pack(name, pairs)]
         except (compact.Malformed, ValueError) as err:
             raise refuse(path, str(err).splitlines()[0][:200]) from None
     try:
-        unit = compact.loads(data.decode("utf-8"))
+        return compact.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise refuse(path, "is not UTF-8 text") from None
     except compact.Malformed as err:
         raise refuse(path, str(err)) from None
-    if unit_stem(unit.unit) != unit_name(path):
-        raise refuse(path, f"holds run unit {unit.unit[:80]!r}, not the one its name says")
-    return unit
+
+
+def read_units(directory: Path) -> dict[str, compact.Unit]:
+    """Every recorded unit of a cassette directory, by name (each once, bounded in total)."""
+    files = [p for p in confined(directory) if is_cassette_file(p)]
+    out: dict[str, compact.Unit] = {}
+    total = 0
+    for path in files:
+        data = read_unit(path, cap(path))
+        total += len(data)
+        if total > MAX_RUN_BYTES:
+            raise refuse(directory, f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes")
+        for unit in read_compact(path, data):
+            if unit.unit in out:
+                raise refuse(path, f"holds run unit {unit.unit[:80]!r} again (two formats?)")
+            out[unit.unit] = unit
+    return out
+
+
+def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
+    """The directory's compact cassette, its units sorted by name (byte-stable)."""
+    path = directory / CASSETTE
+    text = compact.dumps(sorted(units, key=lambda u: u.unit))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    return path
 
 
 def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
@@ -167,28 +192,17 @@ def run_dirs(paths: list[Path]) -> list[Path]:
 
 
 class UnitPersister:
-    """vcrpy persister: a cassette path is a directory of per-run-unit files."""
+    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit."""
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any) -> tuple[list, list]:
-        files = [p for p in confined(Path(cassette_path)) if is_unit_file(p)]
-        if not files:
+        units = read_units(Path(cassette_path))
+        if not units:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
         requests: list[Any] = []
         responses: list[Any] = []
-        total = 0
-        seen: set[str] = set()
-        for path in files:
-            if unit_name(path) in seen:
-                raise refuse(path, "is a run unit the directory holds in both formats")
-            seen.add(unit_name(path))
-            data = read_unit(path)
-            total += len(data)
-            if total > MAX_RUN_BYTES:
-                raise refuse(
-                    Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes"
-                )
-            more_requests, more_responses = played(read_compact(path, data))
+        for unit in units.values():
+            more_requests, more_responses = played(unit)
             requests += more_requests
             responses += more_responses
         return requests, responses
@@ -213,15 +227,11 @@ class UnitPersister:
                 "several samples at once their replay order is not guaranteed",
                 stacklevel=2,
             )
-        for name, unit in units.items():
-            pairs = list(zip(unit["requests"], unit["responses"], strict=True))
-            write_compact(directory, compact.pack(name, pairs))
-
-
-def write_compact(directory: Path, unit: compact.Unit) -> Path:
-    path = directory / f"{unit_stem(unit.unit)}{SUFFIX}"
-    path.write_bytes(gzip.compress(compact.dumps(unit).encode("utf-8"), mtime=0))
-    return path
+        packed = [
+            compact.pack(name, list(zip(unit["requests"], unit["responses"], strict=True)))
+            for name, unit in units.items()
+        ]
+        write_cassette(directory, packed)
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
@@ -244,5 +254,5 @@ def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
 
 def clear(directory: Path) -> None:
     """Remove a directory's cassettes and goldens before it is recorded afresh."""
-    for path in [*unit_files(directory), *directory.glob("*" + GOLDEN)]:
+    for path in [*cassette_files(directory), *directory.glob("*" + GOLDEN)]:
         path.unlink()

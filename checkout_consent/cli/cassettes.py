@@ -175,9 +175,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Print a cassette's requests readably (a unit file, or every unit of a directory)."""
     from checkout_consent.cassettes import review, store
 
-    for path in review.unit_paths(Path(args.path)):
-        for line in review.show(store.read_compact(path), path):
-            print(line)
+    for path in review.cassette_paths(Path(args.path)):
+        for unit in store.read_compact(path):
+            for line in review.show(unit, path):
+                print(line)
     return 0
 
 
@@ -202,7 +203,9 @@ def _add_cassettes_parser(sub: Any) -> None:
     group = sub.add_parser("cassettes", help="read or convert cassettes")
     verbs = group.add_subparsers(dest="cassettes_command", required=True)
     p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
-    p.add_argument("path", help="a unit cassette (*.json.gz or *.yaml.gz) or a run directory")
+    p.add_argument(
+        "path", help="a cassette (cassette.json.gz, a legacy *.yaml.gz) or its directory"
+    )
     p.set_defaults(fn=cmd_show)
     p = verbs.add_parser(
         "convert", help="rewrite legacy vcrpy YAML cassettes (*.yaml.gz) in the compact format"

@@ -3,7 +3,6 @@ month replays exactly with no key and no network, and a tampered one is refused 
 request. The whole tree replays under `-m slow` (test_replay.py)."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from checkout_consent.cassettes.references import references
 from checkout_consent.cassettes.replay import CassetteMiss
 from checkout_consent.cassettes.runs import replay
 from checkout_consent.families import world
-from tests.cassettes.forge import forge_response
+from tests.cassettes.forge import copy_units, forge_response
 
 pytestmark = [pytest.mark.cassette]
 WORLD = world("storefront/adversary_v1")
@@ -27,20 +26,15 @@ def _directory(control: str) -> Path:
     ).directory()
 
 
-def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, Path]:
+def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, str]:
     """A copy of a committed adversary_v1 run holding its shortest month alone."""
     source = _directory(control)
-    unit = min(store.unit_files(source), key=lambda p: len(store.read_compact(p).requests))
+    units = store.read_units(source)
+    unit = min(sorted(units), key=lambda name: len(units[name].requests))
+    seed = unit.split("-")[1]
     copy = tmp_path / source.name
-    copy.mkdir()
-    manifest = json.loads((source / store.MANIFEST).read_text())
-    seed = store.unit_name(unit).split("-")[1]
-    (copy / store.MANIFEST).write_text(
-        json.dumps({**manifest, "task_args": {**manifest["task_args"], "seeds": seed}})
-    )
-    for name in (unit.name, store.unit_name(unit) + store.GOLDEN):
-        shutil.copy(source / name, copy / name)
-    return copy, copy / unit.name
+    copy_units(source, copy, lambda names: [unit], {**dict(WORLD.public_args), "seeds": seed})
+    return copy, unit
 
 
 def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
@@ -50,31 +44,32 @@ def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
         directory = _directory(control)
         manifest = check_directory(directory)
         assert manifest.task_args == dict(WORLD.public_args)
-        units = {store.unit_name(p) for p in store.unit_files(directory)}
+        units = set(store.read_units(directory))
         assert units == {f"seed-{s}-1" for s in range(10)} == set(store.read_goldens(directory))
-        assert all(p.name.endswith(store.SUFFIX) for p in store.unit_files(directory))
+        assert [p.name for p in store.cassette_files(directory)] == [store.CASSETTE]
 
 
 def test_adversary_cassette__a_changed_response_is_refused_naming_the_request(tmp_path):
-    copy, path = _one_unit(tmp_path)
-    forge_response(path, 5, lambda body: {**body, "id": "forged"}, reseal=False)
+    copy, unit = _one_unit(tmp_path)
+    forge_response(copy, unit, 5, lambda body: {**body, "id": "forged"}, reseal=False)
     with pytest.raises(CassetteRefused) as refused:
         store.UnitPersister.load_cassette(copy, store.SafeYaml)
     message = str(refused.value)
-    assert str(path) in message and "request 5: its stored check does not match" in message
+    assert str(copy / store.CASSETTE) in message
+    assert f"unit {unit} request 5: its stored check does not match" in message
 
 
 @pytest.mark.inspect
 def test_adversary_cassette__a_forged_answer_is_a_miss_naming_request_and_message(tmp_path):
-    copy, path = _one_unit(tmp_path, "gullible")
+    copy, unit = _one_unit(tmp_path, "gullible")
 
     def another_first_call(body: dict) -> dict:
         call = body["choices"][0]["message"]["tool_calls"][0]["function"]
         call["arguments"] = json.dumps({**json.loads(call["arguments"]), "forged": True})
         return body
 
-    forge_response(path, 0, another_first_call)  # check recomputed: only the run can tell
-    answer_at = len(compact.messages_of(store.read_compact(path), 0))
+    forge_response(copy, unit, 0, another_first_call)  # check recomputed: the run tells
+    answer_at = len(compact.messages_of(store.read_units(copy)[unit], 0))
     with pytest.raises(CassetteMiss) as miss:
         replay(copy, log_dir=tmp_path / "logs")
     message = str(miss.value)

@@ -65,12 +65,19 @@ def test_message_digests__a_conversation_is_stored_once_and_expands_back():
         assert compact.messages_of(unit, i) == want
 
 
+def _two_units() -> list[compact.Unit]:
+    other = [(_request(_body(0), "seed-1-1"), _response("{}"))]
+    return [_unit(), compact.pack("seed-1-1", other)]
+
+
 def test_pack__is_byte_stable_and_reads_back_the_same(tmp_path: Path):
-    first, second = compact.dumps(_unit()), compact.dumps(_unit())
-    assert first == second and compact.loads(first) == _unit()
-    path = store.write_compact(tmp_path, _unit())
-    assert path.name == "seed-0-1.json.gz" and store.read_compact(path) == _unit()
-    assert json.loads(gzip.decompress(path.read_bytes()))["version"] == 2
+    first, second = compact.dumps(_two_units()), compact.dumps(_two_units())
+    assert first == second and compact.loads(first) == _two_units()
+    data = json.loads(first)
+    assert len(data["frames"]) == 1  # the units share their frame: stored once
+    assert [u["unit"] for u in data["units"]] == ["seed-0-1", "seed-1-1"]
+    path = store.write_cassette(tmp_path, _two_units()[::-1])  # written sorted by unit
+    assert path.name == store.CASSETTE and store.read_compact(path) == _two_units()
 
 
 def test_played__serves_bodiless_requests_that_match_the_live_ones():
@@ -82,7 +89,7 @@ def test_played__serves_bodiless_requests_that_match_the_live_ones():
 
 def test_pack__a_growing_conversation_grows_the_file_linearly():
     def size(turns: int) -> int:
-        return len(gzip.compress(compact.dumps(_unit(turns)).encode()))
+        return len(gzip.compress(compact.dumps([_unit(turns)]).encode()))
 
     grow = [size(n + 20) - size(n) for n in (20, 60)]  # 20 more turns, early and late
     assert grow[1] < 1.5 * grow[0], grow
@@ -112,44 +119,47 @@ def test_first_difference__names_a_missing_unit_or_a_request_past_the_end():
 
 def _resealed(entry: dict, frames: list) -> dict:
     frame = compact.Frame.model_validate(frames[entry["frame"]])
-    return {**entry, "check": compact.seal(entry, frame)}
+    return {**entry, "check": compact.seal(entry, frame, "seed-0-1")}
 
 
 def _edit(data: dict, case: str) -> str:
-    first = data["requests"][1]
+    requests = data["units"][0]["requests"]
+    first = requests[1]
     edits = {
         "a changed response": lambda: first["response"].update(body='{"turn": 99}'),
         "a changed digest": lambda: first.update(digest="0" * 64),
         "a changed message list": lambda: first.update(add=first["add"][::-1]),
-        "a kept secret header": lambda: data["requests"].__setitem__(
+        "a kept secret header": lambda: requests.__setitem__(
             1, _resealed({**first, "headers": {"authorization": "x"}}, data["frames"])
         ),
-        "a keep past the request before": lambda: data["requests"].__setitem__(
+        "a keep past the request before": lambda: requests.__setitem__(
             1, _resealed({**first, "keep": 9}, data["frames"])
         ),
         "a frame that is not there": lambda: first.update(frame=7),
         "a string status": lambda: first["response"].update(status="200"),
         "a short digest": lambda: first.update(digest="abc"),
         "an unknown field": lambda: first.update(note="x"),
-        "another unit": lambda: data.update(unit="seed-9-1"),
-        "no requests": lambda: data.update(requests=[]),
+        "a unit twice": lambda: data["units"].append(data["units"][0]),
+        "a request moved to another unit": lambda: data["units"][1]["requests"].append(first),
+        "no requests": lambda: data["units"][0].update(requests=[]),
     }
     edits[case]()
     return json.dumps(data)
 
 
 REFUSALS = {
-    "a changed response": "request 1: its stored check does not match",
-    "a changed digest": "request 1: its stored check does not match",
-    "a changed message list": "request 1: its stored check does not match",
-    "a kept secret header": "request 1 holds header 'authorization'",
+    "a changed response": "unit seed-0-1 request 1: its stored check does not match",
+    "a changed digest": "unit seed-0-1 request 1: its stored check does not match",
+    "a changed message list": "unit seed-0-1 request 1: its stored check does not match",
+    "a kept secret header": "unit seed-0-1 request 1 holds header 'authorization'",
     "a keep past the request before": "request 1 keeps 9 message(s); the request before had 1",
-    "a frame that is not there": "request 1 names frame 7; the cassette has 1",
-    "a string status": "requests.1.response.status: Input should be a valid integer",
-    "a short digest": "requests.1.digest: String should match pattern",
-    "an unknown field": "requests.1.note: Extra inputs are not permitted",
-    "another unit": "holds run unit 'seed-9-1', not the one its name says",
-    "no requests": "requests: List should have at least 1 item",
+    "a frame that is not there": "unit seed-0-1 request 1 names frame 7; the cassette has 1",
+    "a string status": "units.0.requests.1.response.status: Input should be a valid integer",
+    "a short digest": "units.0.requests.1.digest: String should match pattern",
+    "an unknown field": "units.0.requests.1.note: Extra inputs are not permitted",
+    "a unit twice": "holds run unit 'seed-0-1' twice",
+    "a request moved to another unit": "unit seed-1-1 request 1: its stored check",
+    "no requests": "units.0.requests: List should have at least 1 item",
     "a NaN": "is not valid cassette JSON",
     "deep nesting": "is not valid cassette JSON",
     "a list": "is not a compact cassette",
@@ -158,11 +168,11 @@ REFUSALS = {
 
 
 @pytest.mark.parametrize("case", sorted(REFUSALS))
-def test_read_compact__refuses_a_hostile_unit_in_one_line_naming_it(tmp_path, case):
-    path = store.write_compact(tmp_path, _unit())
+def test_read_compact__refuses_a_hostile_cassette_in_one_line_naming_it(tmp_path, case):
+    path = store.write_cassette(tmp_path, _two_units())
     data = json.loads(gzip.decompress(path.read_bytes()))
     text = {
-        "a NaN": compact.dumps(_unit()).replace('"keep": 1', '"keep": NaN'),
+        "a NaN": compact.dumps(_two_units()).replace('"keep": 1', '"keep": NaN'),
         "deep nesting": "[" * 100_000,
         "a list": "[1, 2]",
     }.get(case) or (None if case == "not UTF-8" else _edit(data, case))

@@ -54,7 +54,7 @@ def legacy(tmp_path_factory) -> Path:
 
 
 def test_legacy_cassette__replays_exactly(legacy, tmp_path):
-    assert [p.name for p in store.unit_files(legacy)] == ["seed-2-1.yaml.gz"]
+    assert [p.name for p in store.cassette_files(legacy)] == ["seed-2-1.yaml.gz"]
     assert replay(legacy, log_dir=tmp_path).differences == []
 
 
@@ -65,7 +65,7 @@ def test_convert__rewrites_legacy_units_that_play_the_same(legacy, tmp_path, cap
     before = _played(copy)
     assert cli.main(["cassettes", "convert", str(tmp_path)]) == 0
     assert "1 legacy unit(s) converted" in capsys.readouterr().out
-    assert [p.name for p in store.unit_files(copy)] == ["seed-2-1.json.gz"]
+    assert [p.name for p in store.cassette_files(copy)] == [store.CASSETTE]
     assert _played(copy) == before
     assert cli.main(["cassettes", "convert", str(copy)]) == 0  # twice: nothing left to do
     assert "0 legacy unit(s) converted" in capsys.readouterr().out

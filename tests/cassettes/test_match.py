@@ -145,9 +145,9 @@ def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
     store.UnitPersister.save_cassette(
         tmp_path, {"requests": reqs, "responses": resps}, store.SafeYaml
     )
-    assert [p.name for p in store.unit_files(tmp_path)] == ["seed-0-1.json.gz", "seed-1-1.json.gz"]
-    text = gzip.decompress((tmp_path / "seed-1-1.json.gz").read_bytes()).decode()
-    assert len(json.loads(text)["requests"]) == 2
+    assert [p.name for p in store.cassette_files(tmp_path)] == [store.CASSETTE]
+    units = store.read_units(tmp_path)
+    assert sorted(units) == ["seed-0-1", "seed-1-1"] and len(units["seed-1-1"].requests) == 2
     loaded_reqs, loaded_resps = store.UnitPersister.load_cassette(tmp_path, store.SafeYaml)
     assert sorted(match_key(r) for r in loaded_reqs) == sorted(match_key(r) for r in reqs)
     assert sorted(r["body"]["string"] for r in loaded_resps) == [b"0", b"1", b"2", b"3"]
@@ -175,7 +175,7 @@ def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
             {"requests": [bare], "responses": [scrub_response(response("{}"))]},
             store.SafeYaml,
         )
-    assert [p.name for p in store.unit_files(tmp_path)] == ["untagged.json.gz"]
+    assert list(store.read_units(tmp_path)) == ["untagged"]
 
 
 def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monkeypatch):

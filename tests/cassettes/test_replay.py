@@ -80,7 +80,7 @@ def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
 
 
 def test_record__anthropic_provider_streams_server_sent_events(recorded):
-    unit = store.read_compact(store.unit_files(recorded["anthropic"])[0])
+    unit = next(iter(store.read_units(recorded["anthropic"]).values()))
     first = unit.requests[0]
     assert unit.frames[first.frame].fields["stream"] == digest.part_digest(True)
     assert first.response.headers["content-type"] == ["text/event-stream"]
@@ -102,7 +102,7 @@ def test_replay__edited_response_differs_from_golden_and_exits_nonzero(recorded,
         body["usage"]["prompt_tokens"] += 1000
         return body
 
-    forge_response(copy / "seed-1-2.json.gz", 0, more_usage)  # its check recomputed
+    forge_response(copy, "seed-1-2", 0, more_usage)  # its check recomputed
     assert cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(copy)]) == 1
     out = capsys.readouterr().out
     assert "seed-1-2: provenance.input_tokens golden" in out and "seed-1-1:" not in out
@@ -110,8 +110,7 @@ def test_replay__edited_response_differs_from_golden_and_exits_nonzero(recorded,
 
 def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded, tmp_path):
     copy = shutil.copytree(recorded["openai"], tmp_path / "short")
-    path = copy / "seed-0-2.json.gz"
-    rewrite(path, list(store.read_compact(path).requests[:3]))
+    rewrite(copy, "seed-0-2", list(store.read_units(copy)["seed-0-2"].requests[:3]))
     start = time.perf_counter()
     with pytest.raises(CassetteMiss) as miss:
         replay(copy, log_dir=tmp_path / "logs")
@@ -131,9 +130,8 @@ def test_replay__a_forged_answer_misses_at_the_next_request_naming_the_message(r
         call["arguments"] = json.dumps({**json.loads(call["arguments"]), "forged": 1})
         return body
 
-    path = copy / "seed-0-1.json.gz"
-    forge_response(path, 0, other_call)
-    expected = len(compact.messages_of(store.read_compact(path), 0))  # the answer's place
+    forge_response(copy, "seed-0-1", 0, other_call)
+    expected = len(compact.messages_of(store.read_units(copy)["seed-0-1"], 0))  # its place
     with pytest.raises(CassetteMiss) as miss:
         replay(copy, log_dir=tmp_path / "logs")
     message = str(miss.value)
@@ -145,7 +143,8 @@ def test_replay__a_forged_answer_misses_at_the_next_request_naming_the_message(r
 def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_path):
     """Epochs send identical bodies; only the run-unit header tells them apart."""
     copy = shutil.copytree(recorded["openai"], tmp_path / "one-epoch")
-    (copy / "seed-1-2.json.gz").unlink()
+    units = store.read_units(copy)
+    store.write_cassette(copy, [u for name, u in units.items() if name != "seed-1-2"])
     with pytest.raises(CassetteMiss, match="run unit seed-1-2"):
         replay(copy, log_dir=tmp_path / "logs")
 
@@ -163,7 +162,7 @@ def test_committed_cassettes__every_reference_run_is_recorded():
         m = manifest(ref)
         directory = ref.directory()
         assert store.Manifest.read(directory).model == m.model
-        units = {store.unit_name(p) for p in store.unit_files(directory)}
+        units = {store.unit_stem(name) for name in store.read_units(directory)}
         assert units and units == set(store.read_goldens(directory)), directory
 
 
@@ -215,15 +214,18 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
 
 def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_path):
     copy = shutil.copytree(recorded["openai"], tmp_path / "extra")
-    path = copy / "seed-0-1.json.gz"
-    unit = store.read_compact(path)
+    unit = store.read_units(copy)["seed-0-1"]
     last = unit.requests[-1]
     extra = last.model_copy(
-        update={"keep": last.keep + len(last.add), "add": ["0" * 16], "digest": "1" * 64}
+        update={
+            "keep": last.keep + len(last.add),
+            "add": ["0" * digest.PART_HEX],
+            "digest": "1" * 64,
+        }
     )
     extra = extra.model_copy(update={"last": "user: a turn nobody took"})
-    check = compact.seal(extra.model_dump(), unit.frames[extra.frame])
-    rewrite(path, [*unit.requests, extra.model_copy(update={"check": check})])
+    check = compact.seal(extra.model_dump(), unit.frames[extra.frame], unit.unit)
+    rewrite(copy, "seed-0-1", [*unit.requests, extra.model_copy(update={"check": check})])
     outcome = replay(copy, log_dir=tmp_path / "logs")
     assert len(outcome.differences) == 1
     assert "never made" in outcome.differences[0]
@@ -247,5 +249,5 @@ def test_record__twice_gives_byte_identical_cassettes(tmp_path):
             ).directory
             for name in ("a", "b")
         ]
-    first, second = ([p.read_bytes() for p in store.unit_files(d)] for d in dirs)
+    first, second = ([p.read_bytes() for p in store.cassette_files(d)] for d in dirs)
     assert first and first == second

@@ -4,7 +4,6 @@ and replay refuses such a directory before playing it."""
 
 import gzip
 import json
-import shutil
 import subprocess
 import zipfile
 from pathlib import Path
@@ -16,6 +15,7 @@ from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory
 from checkout_consent.cassettes.scan import scan, scan_bytes, scan_directory
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.cassettes.forge import copy_units
 
 pytestmark = pytest.mark.cassette
 
@@ -74,7 +74,7 @@ def tracked_logs_and_cassettes() -> list[Path]:
 def test_secret_scan__tracked_cassettes_and_logs_are_clean():
     """Tracked files only: a user's own logs/ may hold anything; the repo may not."""
     tracked = tracked_logs_and_cassettes()
-    assert any(p.name.endswith(store.SUFFIX) for p in tracked)
+    assert any(p.name == store.CASSETTE for p in tracked)
     assert any(
         p.suffix == ".eval" and "logs" not in p.relative_to(REPO_ROOT).parts[:1] for p in tracked
     )  # the scan reaches .eval logs outside logs/
@@ -85,12 +85,9 @@ def test_secret_scan__tracked_cassettes_and_logs_are_clean():
 def _small_copy(tmp_path: Path) -> tuple[Path, Path]:
     """A one-unit copy of a committed cassette directory: (directory, its unit)."""
     source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
-    unit = min(store.unit_files(source), key=lambda p: p.stat().st_size)
     copy = tmp_path / "copy"
-    copy.mkdir()
-    for name in (store.MANIFEST, unit.name, store.unit_name(unit) + store.GOLDEN):
-        shutil.copy(source / name, copy / name)
-    return copy, copy / unit.name
+    copy_units(source, copy, lambda names: names[:1])
+    return copy, copy / store.CASSETTE
 
 
 def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
@@ -100,7 +97,7 @@ def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
         (directory / store.MANIFEST).write_text(json.dumps(manifest))
         return directory / store.MANIFEST
     data = json.loads(gzip.decompress(unit.read_bytes()))
-    request = data["requests"][0]
+    request = data["units"][0]["requests"][0]
     if spot == "header":
         request["headers"]["x-note"] = secret
     else:  # what a compact cassette keeps of the request body: the last message
