@@ -59,7 +59,8 @@ def test_adversary_cassette__a_changed_response_is_refused_naming_the_request(tm
     assert f"unit {unit} request 5: its stored check does not match" in message
 
 
-@pytest.mark.inspect
+@pytest.mark.slow  # ~15 s of Inspect; the default run proves the same on a 5-day run
+@pytest.mark.inspect  # (test_replay.py) and refuses a changed adversary_v1 answer above
 def test_adversary_cassette__a_forged_answer_is_a_miss_naming_request_and_message(tmp_path):
     copy, unit = _one_unit(tmp_path, "gullible")
 

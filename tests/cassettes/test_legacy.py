@@ -2,9 +2,11 @@
 `checkout-consent cassettes convert` rewrites them into compact ones that replay the same."""
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
+from vcr.request import Request
 from vcr.serialize import serialize
 
 import checkout_consent.cli.main as cli
@@ -14,11 +16,12 @@ from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
 from checkout_consent.cassettes.runs import record, replay
 from checkout_consent.serve.controls import serving
 
-pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
+pytestmark = [pytest.mark.cassette]
 
 
 def _save_legacy(cassette_path: str | Path, cassette_dict: dict, serializer: object) -> None:
     """What the persister wrote before the compact format: one YAML file per run unit."""
+    Path(cassette_path).mkdir(parents=True, exist_ok=True)
     units: dict[str, dict[str, list]] = {}
     for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
         unit = units.setdefault(header(req, RUN_UNIT_HEADER), {"requests": [], "responses": []})
@@ -38,9 +41,47 @@ def _played(directory: Path) -> list[tuple]:
     )
 
 
-@pytest.fixture(scope="module")
-def legacy(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("legacy")
+def _hand_made(directory: Path) -> Path:
+    """A legacy directory of two units written as the old persister wrote them, with a
+    committed run.json (convert checks the directory first)."""
+    directory.mkdir(parents=True)
+    source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
+    (directory / store.MANIFEST).write_bytes((source / store.MANIFEST).read_bytes())
+    requests, responses = [], []
+    for unit in ("T1-1", "T2-1"):
+        for turn in range(3):
+            messages = [{"role": "user", "content": f"{unit} turn {t}"} for t in range(turn + 1)]
+            body = json.dumps({"model": "shopkit-noop", "messages": messages}).encode()
+            headers = {RUN_UNIT_HEADER: unit, "content-type": "application/json"}
+            requests.append(
+                Request("POST", "http://127.0.0.1:47823/v1/chat/completions", body, headers)
+            )
+            responses.append(
+                {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {"content-type": ["application/json"]},
+                    "body": {"string": f'{{"answer": "{unit} {turn}"}}'.encode()},
+                }
+            )
+    _save_legacy(directory, {"requests": requests, "responses": responses}, None)
+    return directory
+
+
+def test_convert__rewrites_legacy_units_that_play_the_same(tmp_path, capsys):
+    legacy = _hand_made(tmp_path / "shopkit" / "openai--shopkit-noop")
+    assert [p.name for p in store.cassette_files(legacy)] == ["T1-1.yaml.gz", "T2-1.yaml.gz"]
+    before = _played(legacy)
+    assert len(before) == 6
+    assert cli.main(["cassettes", "convert", str(tmp_path)]) == 0
+    assert "2 legacy unit(s) converted" in capsys.readouterr().out
+    assert [p.name for p in store.cassette_files(legacy)] == [store.CASSETTE]
+    assert _played(legacy) == before  # what vcrpy serves: the same keys and answers
+    assert cli.main(["cassettes", "convert", str(legacy)]) == 0  # twice: nothing left to do
+    assert "0 legacy unit(s) converted" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # a recording and two replays through Inspect
+def test_legacy_cassette__replays_exactly_before_and_after_convert(tmp_path):
     with pytest.MonkeyPatch.context() as mp, serving(port=0) as server:
         mp.setattr(store.UnitPersister, "save_cassette", staticmethod(_save_legacy))
         m = store.Manifest(
@@ -50,22 +91,10 @@ def legacy(tmp_path_factory) -> Path:
             {"responses_api": False},
             {"seeds": "2"},
         )
-        return record(m, root=root, log_dir=root / "logs", eval_args=LOCAL_EVAL_ARGS).directory
-
-
-def test_legacy_cassette__replays_exactly(legacy, tmp_path):
-    assert [p.name for p in store.cassette_files(legacy)] == ["seed-2-1.yaml.gz"]
-    assert replay(legacy, log_dir=tmp_path).differences == []
-
-
-def test_convert__rewrites_legacy_units_that_play_the_same(legacy, tmp_path, capsys):
-    import shutil
-
-    copy = shutil.copytree(legacy, tmp_path / "copy")
-    before = _played(copy)
-    assert cli.main(["cassettes", "convert", str(tmp_path)]) == 0
-    assert "1 legacy unit(s) converted" in capsys.readouterr().out
-    assert [p.name for p in store.cassette_files(copy)] == [store.CASSETTE]
-    assert _played(copy) == before
-    assert cli.main(["cassettes", "convert", str(copy)]) == 0  # twice: nothing left to do
-    assert "0 legacy unit(s) converted" in capsys.readouterr().out
+        legacy = record(m, root=tmp_path, log_dir=tmp_path / "logs", eval_args=LOCAL_EVAL_ARGS)
+    directory = legacy.directory
+    assert [p.name for p in store.cassette_files(directory)] == ["seed-2-1.yaml.gz"]
+    assert replay(directory, log_dir=tmp_path / "logs").differences == []
+    assert cli.main(["cassettes", "convert", str(directory)]) == 0
+    assert [p.name for p in store.cassette_files(directory)] == [store.CASSETTE]
+    assert replay(directory, log_dir=tmp_path / "logs").differences == []
