@@ -182,3 +182,13 @@ def test_read_compact__refuses_a_hostile_cassette_in_one_line_naming_it(tmp_path
         store.read_compact(path)
     message = str(refused.value)
     assert REFUSALS[case] in message and str(path) in message and "\n" not in message
+
+
+def test_read_units__refuses_a_cassette_that_unpacks_too_far_in_one_line(tmp_path, monkeypatch):
+    path = store.write_cassette(tmp_path, _two_units())
+    size = len(gzip.decompress(path.read_bytes()))
+    monkeypatch.setattr(store, "MAX_CASSETTE_BYTES", size - 1)
+    with pytest.raises(CassetteRefused, match=f"unpacks to more than {size - 1} bytes"):
+        store.read_units(tmp_path)
+    monkeypatch.setattr(store, "MAX_CASSETTE_BYTES", size)
+    assert sorted(store.read_units(tmp_path)) == ["seed-0-1", "seed-1-1"]
