@@ -224,7 +224,8 @@ def _response(response: dict[str, Any]) -> Response:
     )
 
 
-def _shared_prefix(before: list[str], now: list[str]) -> int:
+def shared_prefix(before: list[str], now: list[str]) -> int:
+    """How many leading digests two message lists share."""
     for i, (a, b) in enumerate(zip(before, now, strict=False)):
         if a != b:
             return i
@@ -246,11 +247,11 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
         body = digest.parts(canonical_body(request.body))
         frame = Frame(
             model=body.model, tools=body.tools, fields=body.fields, messages_at=body.messages_at
-        )  # type: ignore[arg-type]
+        )
         if frame not in frames:
             frames.append(frame)
         now = digest.message_digests(body.messages)
-        keep = _shared_prefix(before, now)
+        keep = shared_prefix(before, now)
         entry = {
             "method": request.method.upper(),
             "uri": request.uri,

@@ -31,10 +31,8 @@ def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str
     live = digest.parts(canonical_body(request.body))
     recorded = compact.messages_of(unit, index)
     now = digest.message_digests(live.messages)
-    k = next((i for i, (a, b) in enumerate(zip(now, recorded, strict=False)) if a != b), None)
-    if k is None and len(now) != len(recorded):
-        k = min(len(now), len(recorded))
-    if k is not None:
+    k = compact.shared_prefix(recorded, now)
+    if k < max(len(now), len(recorded)):
         return _message_line(k, live.messages, recorded)
     fields = unit.frames[entry.frame].fields
     changed = sorted(
