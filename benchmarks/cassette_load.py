@@ -1,10 +1,10 @@
 """What the hardened cassette loading costs, and how fast it refuses a bomb. Prints figures;
 asserts nothing (machines are shared).
 
-1. Refusing a YAML alias bomb of under 1 KB (it expands to 9**9 strings) with the bounded
-   loader, against loading one real unit cassette of the 10-seed reference the same way.
-2. Loading the 10-seed reference's units: the bounded loader with shape checks
-   (`load.load_unit`) against plain `yaml.load` with the C safe loader (the old way).
+1. Refusing a legacy YAML alias bomb of under 1 KB (it expands to 9**9 strings) with the
+   bounded loader, against reading the 10-seed reference's compact cassette.
+2. Reading that cassette with every check (`store.read_compact`: strict validation, every
+   request's check digest) against plain `json.loads` of it.
 3. Replay's preflight of that directory (names, links, secret scan, run.json, goldens).
 
 Each pair is measured alternately, 7 pairs; median and range are printed.
@@ -15,13 +15,12 @@ Run from the top of the checkout: python benchmarks/cassette_load.py
 from __future__ import annotations
 
 import gzip
+import json
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-import yaml
 
 from checkout_consent.cassettes import load, store
 from checkout_consent.cassettes.preflight import check_directory
@@ -63,29 +62,29 @@ def show(label: str, runs: list[float]) -> str:
 
 
 def main() -> None:
-    units = store.unit_files(TEN_SEEDS)
+    units = store.cassette_files(TEN_SEEDS)
     with tempfile.TemporaryDirectory() as tmp:
         bomb = Path(tmp) / "bomb.yaml.gz"
         bomb.write_bytes(gzip.compress(alias_bomb().encode()))
-        refused, real = pairs(lambda: load.load_unit(bomb), lambda: load.load_unit(units[0]))
+        refused, real = pairs(lambda: load.load_unit(bomb), lambda: store.read_compact(units[0]))
     print(f"alias bomb: {len(alias_bomb())} bytes of YAML; {PAIRS} alternating pairs")
     print(show("refusing the alias bomb (bounded loader)", refused))
-    print(show("loading one real unit (bounded loader)", real))
+    print(show("reading the compact cassette, checked", real))
 
     def plain() -> None:
         for u in units:
-            yaml.load(load.read_unit(u).decode(), Loader=yaml.CSafeLoader)  # noqa: S506
+            json.loads(load.read_unit(u).decode())
 
-    def bounded() -> None:
+    def checked() -> None:
         for u in units:
-            load.load_unit(u)
+            store.read_compact(u)
 
-    new, old = pairs(bounded, plain)
-    print(f"\n10-seed reference, {len(units)} units; {PAIRS} alternating pairs")
-    print(show("bounded loader + shape checks", new))
-    print(show("plain C safe loader", old))
+    new, old = pairs(checked, plain)
+    print(f"\n10-seed reference, {len(units)} file(s); {PAIRS} alternating pairs")
+    print(show("compact cassette, every check", new))
+    print(show("plain json.loads", old))
     ratio = statistics.median(new) / statistics.median(old)
-    print(f"{'ratio of medians (bounded / plain)':<46} {ratio:.2f}")
+    print(f"{'ratio of medians (checked / plain)':<46} {ratio:.2f}")
     checks, _ = pairs(lambda: check_directory(TEN_SEEDS), lambda: None)
     print(show("\nreplay preflight of the directory", checks))
 

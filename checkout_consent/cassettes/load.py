@@ -25,7 +25,8 @@ import yaml
 
 from checkout_consent.runtime.runner import RunFailed
 
-MAX_UNIT_BYTES = 64 * 1024 * 1024  # one unit cassette, unpacked
+MAX_UNIT_BYTES = 64 * 1024 * 1024  # one legacy unit cassette, unpacked
+MAX_CASSETTE_BYTES = 256 * 1024 * 1024  # a directory's compact cassette (every unit), unpacked
 MAX_JSON_BYTES = 4 * 1024 * 1024  # run.json or one golden record
 MAX_FILES = 20_000  # files in one cassette directory (40 public tasks x epochs x 2 is ~200)
 MAX_RUN_BYTES = 1024 * 1024 * 1024  # all units of one directory, unpacked

@@ -1,9 +1,11 @@
 """How a request finds its recorded response, and what of a request or response is kept.
 
-A request matches on (run unit, method, URL, body as canonical JSON). The run unit is the
-`x-cc-run-unit` header the agent loop puts on every generate, so identical requests of
-different samples or epochs never trade responses. Each request's key is computed once and
-cached on it: a miss costs a tuple comparison, not a diff (vcrpy's body matcher diffs).
+A request matches on (run unit, method, URL, sha256 of the body as canonical JSON). The run
+unit is the `x-cc-run-unit` header the agent loop puts on every generate, so identical
+requests of different samples or epochs never trade responses. Each request's key is
+computed once and cached on it: a miss costs a tuple comparison, not a diff (vcrpy's body
+matcher diffs). A request loaded from a compact cassette has no body, only its digest
+(`compact.py`): it carries the digest and its last message's summary instead.
 
 Request headers are kept by allow-list (secrets, Inspect's random `x-irid`, retry counts,
 user-agent and dates are dropped); response headers keep only the content type.
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from checkout_consent.cassettes.digest import last_message, parts, sha256_hex
 
 RUN_UNIT_HEADER = "x-cc-run-unit"
 KEPT_REQUEST_HEADERS = frozenset(
@@ -30,6 +34,8 @@ SECRET_HEADERS = (
     "anthropic-organization-id",
 )
 _KEY = "_cc_match_key"
+DIGEST = "_cc_body_digest"  # set on a request loaded from a compact cassette
+SUMMARY = "_cc_last_message"
 
 RequestKey = tuple[str, str, str, str]
 
@@ -53,15 +59,11 @@ def header(request: Any, name: str) -> str:
 
 
 def request_key(request: Any) -> RequestKey:
-    """(run unit, method, URL, canonical body), computed once per request object."""
+    """(run unit, method, URL, body digest), computed once per request object."""
     key = request.__dict__.get(_KEY)
     if key is None:
-        key = (
-            header(request, RUN_UNIT_HEADER),
-            request.method.upper(),
-            request.uri,
-            canonical_body(request.body),
-        )
+        digest = request.__dict__.get(DIGEST) or sha256_hex(canonical_body(request.body))
+        key = (header(request, RUN_UNIT_HEADER), request.method.upper(), request.uri, digest)
         request.__dict__[_KEY] = key
     return key
 
@@ -89,13 +91,12 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
     return response
 
 
-def describe(request: Any) -> str:
-    """One line naming a request: unit, method, URL and the tail of its last message."""
-    unit, method, uri, body = request_key(request)
-    tail = ""
-    try:
-        messages = json.loads(body).get("messages") or [{}]
-        tail = json.dumps(messages[-1].get("content"))[:160]
-    except (ValueError, AttributeError):
-        tail = body[:160]
-    return f"{method} {uri} [run unit {unit or '?'}] last message: {tail}"
+def describe(request: Any, index: int | None = None) -> str:
+    """One line naming a request: unit (and its place in the unit), method, URL and its
+    last message (summarised)."""
+    unit, method, uri, _ = request_key(request)
+    tail = request.__dict__.get(SUMMARY)
+    if tail is None:
+        tail = last_message(parts(canonical_body(request.body)))
+    place = "" if index is None else f", request {index}"
+    return f"{method} {uri} [run unit {unit or '?'}{place}] last message: {tail}"

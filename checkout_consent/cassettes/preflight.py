@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 from checkout_consent.cassettes.load import CassetteRefused, confined, refuse
 from checkout_consent.cassettes.manifest import MANIFEST, Manifest
 from checkout_consent.cassettes.scan import scan_directory
-from checkout_consent.families import family, names
+from checkout_consent.cassettes.store import CASSETTE, GOLDEN, LEGACY_SUFFIX
+from checkout_consent.families import family, names, world_of_args
 
-SUFFIXES = (".yaml.gz", ".golden.json")
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
 # from a stranger: replay never starts any other provider (local servers, local weights).
 REPLAYABLE_PROVIDERS = frozenset(
@@ -81,10 +81,13 @@ def check_key(model: str, base_url: str | None, model_args: Mapping[str, Any]) -
 
 def _check_names(directory: Path) -> None:
     for path in confined(directory):
-        if path.name != MANIFEST and not path.name.endswith(SUFFIXES):
+        if path.name not in (MANIFEST, CASSETTE) and not path.name.endswith(
+            (LEGACY_SUFFIX, GOLDEN)
+        ):
             raise refuse(
                 path,
-                "is not a file a cassette directory holds (run.json, *.yaml.gz, *.golden.json)",
+                "is not a file a cassette directory holds "
+                f"({MANIFEST}, {CASSETTE}, *.golden.json, legacy *.yaml.gz)",
             )
 
 
@@ -126,12 +129,12 @@ def check_directory(directory: Path) -> Manifest:
 def scenario_note(manifest: Manifest) -> str | None:
     """A line when the run is not the family's whole public set (a submission must not
     cherry-pick its scenarios or epochs); None when it is."""
-    spec = family(manifest.family)
+    spec = world_of_args(manifest.family, manifest.task_args)
     public = dict(spec.public_args)
     if manifest.task_args == public and manifest.epochs >= spec.epochs:
         return None
     return (
         f"not the public scenario set: run.json plays task args {manifest.task_args} "
-        f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
+        f"with {manifest.epochs} epoch(s); {spec.label}'s public set is {public} with "
         f"{spec.epochs} epoch(s)"
     )

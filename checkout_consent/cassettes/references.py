@@ -1,6 +1,7 @@
-"""Record the reference cassettes: each family's `recorded` runs (its reference control and
+"""Record the reference cassettes: each world's `recorded` runs (its reference control and
 one failing control, by provider), played by `serve-controls` on the fixed loopback port and
-reached through Inspect's own openai (and anthropic) providers. Refreshing is one command:
+reached through Inspect's own openai (and anthropic) providers. A variant's runs (its task
+args name the variant) go under `cassettes/<family>/<variant>/`. Refreshing is one command:
 
     checkout-consent record-references [--family NAME]
 """
@@ -13,7 +14,8 @@ from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.runs import record
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.families import WORLDS, world
 from checkout_consent.serve.controls import FIXED_PORT, HOST, serving
 
 
@@ -21,13 +23,21 @@ class Reference(NamedTuple):
     family: str
     provider: str  # "openai" or "anthropic"
     control: str  # control name without the family prefix
+    world: str  # the world's label: the family, or `family/variant`
+
+    @property
+    def spec(self) -> FamilySpec:
+        return world(self.world)
+
+    def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
+        return store.run_dir(self.world, f"{self.provider}/{self.family}-{self.control}", root)
 
 
 def references() -> tuple[Reference, ...]:
-    """Every reference run, from the roster: each family's `recorded` (provider, control)."""
+    """Every reference run, from the roster: each world's `recorded` (provider, control)."""
     return tuple(
-        Reference(spec.name, provider, control)
-        for spec in FAMILIES
+        Reference(spec.name, provider, control, spec.label)
+        for spec in WORLDS
         for provider, control in spec.recorded
     )
 
@@ -45,14 +55,14 @@ LOCAL_EVAL_ARGS: dict[str, object] = {"max_retries": 0, "timeout": 120}
 
 
 def manifest(ref: Reference) -> store.Manifest:
-    """How a reference run is made: the family's public scenarios, one epoch."""
+    """How a reference run is made: the world's public scenarios, one epoch."""
     base_url, model_args = PROVIDERS[ref.provider]
     return store.Manifest(
         family=ref.family,
         model=f"{ref.provider}/{ref.family}-{ref.control}",
         base_url=base_url,
         model_args=dict(model_args),
-        task_args=dict(family(ref.family).public_args),
+        task_args=dict(ref.spec.public_args),
         epochs=1,
     )
 
@@ -69,7 +79,7 @@ def record_references(
     written: list[Path] = []
     with serving(port=FIXED_PORT):
         for ref in chosen:
-            announce(f"recording {ref.family} {ref.provider}/{ref.family}-{ref.control} ...")
+            announce(f"recording {ref.world} {ref.provider}/{ref.family}-{ref.control} ...")
             outcome = record(manifest(ref), root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
             written.append(outcome.directory)
     return written

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,10 +20,13 @@ from typing import Any
 
 import vcr
 
-from checkout_consent.cassettes import Mode, store
+from checkout_consent.cassettes import Mode, compact, store
+from checkout_consent.cassettes.explain import first_difference
 from checkout_consent.cassettes.match import (
+    RUN_UNIT_HEADER,
     SECRET_HEADERS,
     describe,
+    header,
     match,
     scrub_request,
     scrub_response,
@@ -51,6 +55,22 @@ class Session:
     mode: Mode
     misses: list[str] = field(default_factory=list)
     unplayed: list[str] = field(default_factory=list)
+    answered: Counter[str] = field(default_factory=Counter)  # requests played, per run unit
+    units: dict[str, compact.Unit] | None = None  # read again on the first miss
+
+    def recorded(self, unit: str) -> compact.Unit | None:
+        """The run unit's recording, whichever format (None: the cassette has none)."""
+        if self.units is None:
+            self.units = store.read_units(self.directory)
+        return self.units.get(unit)
+
+    def miss(self, request: Any) -> str:
+        """A request the cassette cannot answer, named, with where it leaves the recording."""
+        unit = header(request, RUN_UNIT_HEADER)
+        index = self.answered[unit]
+        return (
+            f"{describe(request, index)}; {first_difference(self.recorded(unit), index, request)}"
+        )
 
     def check(self) -> None:
         if self.misses:
@@ -81,8 +101,10 @@ def _track_misses(cassette: Any, session: Session) -> None:
 
     def tracked(request: Any) -> bool:
         ok = bool(can_play(request))
-        if not ok:
-            session.misses.append(describe(cassette._before_record_request(request)))
+        if ok:
+            session.answered[header(request, RUN_UNIT_HEADER)] += 1
+        else:
+            session.misses.append(session.miss(cassette._before_record_request(request)))
         return ok
 
     cassette.can_play_response_for = tracked
@@ -130,7 +152,7 @@ def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator
     if mode == "record":
         directory.mkdir(parents=True, exist_ok=True)
         store.clear(directory)
-    elif not store.unit_files(directory):
+    elif not store.cassette_files(directory):
         raise CassetteMiss(f"no cassette to replay at {directory}")
     record_mode = "all" if mode == "record" else "none"
     with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:

@@ -24,7 +24,7 @@ from checkout_consent.cassettes.replay import (
     cassette,
 )
 from checkout_consent.core.family import Record
-from checkout_consent.families import family
+from checkout_consent.families import family, world_of_args
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
 
@@ -110,6 +110,12 @@ def _run(
     return unit_records(run.log_path), run.log_path
 
 
+def run_directory(manifest: store.Manifest, root: Path = store.CASSETTE_ROOT) -> Path:
+    """Where a run is recorded: under its world (a variant's runs under the family's)."""
+    label = world_of_args(manifest.family, manifest.task_args).label
+    return store.run_dir(label, manifest.model, root)
+
+
 def record(
     manifest: store.Manifest,
     *,
@@ -130,7 +136,7 @@ def record(
     )
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)
-    directory = store.run_dir(manifest.family, manifest.model, root)
+    directory = run_directory(manifest, root)
     created = [d for d in (directory, *directory.parents) if not d.exists()]
     try:
         with cassette(directory, "record", lend_key=is_loopback(manifest.base_url)):

@@ -60,8 +60,10 @@ KEY_PATTERNS: dict[str, re.Pattern[bytes]] = {
 _NAME_BEFORE = re.compile(rb"(?:" + _PROVIDER_NAMES + rb")[_-]?(?:ai[_-]?)?\Z")
 CASELESS = frozenset({"provider key by name", "aws secret key", "bearer token"})
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_HEADER_NAMES = b"|".join(h.encode() for h in SECRET_HEADERS)
+# a header name as a YAML key (the legacy format) or as a JSON key (the compact one)
 HEADER_PATTERN = re.compile(
-    rb"(?im)^\s*['\"]?(" + b"|".join(h.encode() for h in SECRET_HEADERS) + rb")['\"]?\s*:"
+    rb"(?im)^\s*['\"]?(" + _HEADER_NAMES + rb")['\"]?\s*:|\"(" + _HEADER_NAMES + rb")\"\s*:"
 )
 
 
@@ -116,7 +118,7 @@ def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
         found.append(Finding(name, kind, _redact(data[start:end])))
     if cassette:
         found += [
-            Finding(name, "secret header kept", m.group(1).decode())
+            Finding(name, "secret header kept", (m.group(1) or m.group(2)).decode())
             for m in HEADER_PATTERN.finditer(data)
         ]
     return found
@@ -139,7 +141,7 @@ def scan(paths: list[Path]) -> list[Finding]:
     found: list[Finding] = []
     for root in paths:
         for path in _files(root):
-            cassette = "cassettes" in path.parts or path.name.endswith(".yaml.gz")
+            cassette = "cassettes" in path.parts or path.name.endswith((".yaml.gz", ".json.gz"))
             for name, data in _contents(path):
                 found += scan_bytes(name, data, cassette=cassette)
     return found
@@ -150,6 +152,6 @@ def scan_directory(directory: Path) -> list[Finding]:
     found: list[Finding] = []
     for path in confined(directory):
         gz = path.name.endswith(".gz")
-        data = read_unit(path) if gz else read_bytes(path, MAX_SCANNED_BYTES)
+        data = read_unit(path, MAX_SCANNED_BYTES) if gz else read_bytes(path, MAX_SCANNED_BYTES)
         found += scan_bytes(str(path), data, cassette=True)
     return found

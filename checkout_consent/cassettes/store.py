@@ -1,14 +1,17 @@
 """Where cassettes live and how they are read and written.
 
-    cassettes/<family>/<model-slug>/run.json              how the run was made (replay reads it)
-    cassettes/<family>/<model-slug>/<unit>.yaml.gz        one cassette per run unit
-    cassettes/<family>/<model-slug>/<unit>.golden.json    that unit's golden score record
+    cassettes/<world>/<model-slug>/run.json              how the run was made (replay reads it)
+    cassettes/<world>/<model-slug>/cassette.json.gz      the compact cassette: every run unit
+    cassettes/<world>/<model-slug>/<unit>.golden.json    each unit's golden score record
 
-A run unit is one (sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run
-(the directory); this persister splits it by run unit on save and joins it on load.
-Cassettes arrive in pull requests: every file is read through `cassettes/load.py` (no
-symlinks, nothing outside the directory, bounded sizes and YAML, the safe loader only) and
-run.json through `cassettes/manifest.py` (validated strictly).
+`<world>` is the family, or `family/variant` for a variant's runs. A run unit is one
+(sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run (the directory);
+this persister groups it by run unit on save (`compact.py`) and reads the units back on
+load. It still reads the format before it, vcrpy's YAML gzipped, one `<unit>.yaml.gz` per
+unit: `checkout-consent cassettes convert` rewrites such a directory compactly. Cassettes
+arrive in pull requests: every file is read through `cassettes/load.py` (no symlinks,
+nothing outside the directory, bounded sizes, YAML by the safe loader only, compact JSON
+validated strictly) and run.json through `cassettes/manifest.py` (validated strictly).
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ from typing import Any
 import yaml
 from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.request import Request
-from vcr.serialize import serialize
 from vcr.serializers import compat
 
+from checkout_consent.cassettes import compact
 from checkout_consent.cassettes.load import (
+    MAX_CASSETTE_BYTES,
     MAX_RUN_BYTES,
     MAX_UNIT_BYTES,
     confined,
@@ -37,13 +41,14 @@ from checkout_consent.cassettes.load import (
     refuse,
 )
 from checkout_consent.cassettes.manifest import MANIFEST, Manifest
-from checkout_consent.cassettes.match import RUN_UNIT_HEADER, header
+from checkout_consent.cassettes.match import DIGEST, RUN_UNIT_HEADER, SUMMARY, header
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 __all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
 
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
-SUFFIX = ".yaml.gz"
+CASSETTE = "cassette.json.gz"  # the compact cassette of a run directory (compact.py)
+LEGACY_SUFFIX = ".yaml.gz"  # a unit in vcrpy's YAML: still read; `cassettes convert` rewrites it
 GOLDEN = ".golden.json"
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -80,16 +85,96 @@ def unit_stem(unit: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", unit)
 
 
-def run_dir(family: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
-    return root / family / model_slug(model)
+def run_dir(world: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
+    """Where a run of `world` (a family, or `family/variant`) by `model` is recorded."""
+    return root.joinpath(*world.split("/")) / model_slug(model)
 
 
-def unit_files(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*" + SUFFIX))
+def is_cassette_file(path: Path) -> bool:
+    return path.name == CASSETTE or path.name.endswith(LEGACY_SUFFIX)
+
+
+def cassette_files(directory: Path) -> list[Path]:
+    """The files holding a directory's traffic: its compact cassette, legacy unit files."""
+    return sorted(p for p in directory.glob("*.gz") if is_cassette_file(p))
 
 
 def unit_name(path: Path) -> str:
-    return path.name.removesuffix(SUFFIX).removesuffix(GOLDEN)
+    return path.name.removesuffix(LEGACY_SUFFIX).removesuffix(GOLDEN)
+
+
+def cap(path: Path) -> int:
+    """How far a cassette file may unpack: a whole run's compact one, or a legacy unit."""
+    return MAX_CASSETTE_BYTES if path.name == CASSETTE else MAX_UNIT_BYTES
+
+
+def read_compact(path: Path, data: bytes | None = None) -> list[compact.Unit]:
+    """The units of a cassette file, either format (bounded, checked, refused in one line)."""
+    data = read_unit(path, cap(path)) if data is None else data
+    if path.name.endswith(LEGACY_SUFFIX):
+        items = parse_unit(path, data)
+        pairs = [
+            (Request._from_dict(i["request"]), compat.convert_to_bytes(i["response"]))
+            for i in items
+        ]
+        name = header(pairs[0][0], RUN_UNIT_HEADER) or unit_name(path)
+        try:
+            return [compact.pack(name, pairs)]
+        except (compact.Malformed, ValueError) as err:
+            raise refuse(path, str(err).splitlines()[0][:200]) from None
+    try:
+        return compact.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise refuse(path, "is not UTF-8 text") from None
+    except compact.Malformed as err:
+        raise refuse(path, str(err)) from None
+
+
+def read_units(directory: Path) -> dict[str, compact.Unit]:
+    """Every recorded unit of a cassette directory, by name (each once, bounded in total)."""
+    files = [p for p in confined(directory) if is_cassette_file(p)]
+    out: dict[str, compact.Unit] = {}
+    total = 0
+    for path in files:
+        data = read_unit(path, cap(path))
+        total += len(data)
+        if total > MAX_RUN_BYTES:
+            raise refuse(directory, f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes")
+        for unit in read_compact(path, data):
+            if unit.unit in out:
+                raise refuse(path, f"holds run unit {unit.unit[:80]!r} again (two formats?)")
+            out[unit.unit] = unit
+    return out
+
+
+def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
+    """The directory's compact cassette, its units sorted by name (byte-stable)."""
+    path = directory / CASSETTE
+    text = compact.dumps(sorted(units, key=lambda u: u.unit))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    return path
+
+
+def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
+    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
+    response as vcrpy keeps one."""
+    requests, responses = [], []
+    for entry in unit.requests:
+        request = Request(
+            entry.method, entry.uri, b"", {**entry.headers, RUN_UNIT_HEADER: unit.unit}
+        )
+        request.__dict__[DIGEST] = entry.digest
+        request.__dict__[SUMMARY] = entry.last
+        requests.append(request)
+        r = entry.response
+        responses.append(
+            {
+                "status": {"code": r.status, "message": r.reason},
+                "headers": {k: list(v) for k, v in r.headers.items()},
+                "body": {"string": r.body.encode("utf-8")},
+            }
+        )
+    return requests, responses
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
@@ -107,26 +192,19 @@ def run_dirs(paths: list[Path]) -> list[Path]:
 
 
 class UnitPersister:
-    """vcrpy persister: a cassette path is a directory of per-run-unit files."""
+    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit."""
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any) -> tuple[list, list]:
-        files = [p for p in confined(Path(cassette_path)) if p.name.endswith(SUFFIX)]
-        if not files:
+        units = read_units(Path(cassette_path))
+        if not units:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
         requests: list[Any] = []
         responses: list[Any] = []
-        total = 0
-        for path in files:
-            data = read_unit(path)
-            total += len(data)
-            if total > MAX_RUN_BYTES:
-                raise refuse(
-                    Path(cassette_path), f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes"
-                )
-            for item in parse_unit(path, data):
-                requests.append(Request._from_dict(item["request"]))
-                responses.append(compat.convert_to_bytes(item["response"]))
+        for unit in units.values():
+            more_requests, more_responses = played(unit)
+            requests += more_requests
+            responses += more_responses
         return requests, responses
 
     @staticmethod
@@ -149,9 +227,11 @@ class UnitPersister:
                 "several samples at once their replay order is not guaranteed",
                 stacklevel=2,
             )
-        for name, unit in units.items():
-            packed = gzip.compress(serialize(unit, serializer).encode(), mtime=0)
-            (directory / f"{unit_stem(name)}{SUFFIX}").write_bytes(packed)
+        packed = [
+            compact.pack(name, list(zip(unit["requests"], unit["responses"], strict=True)))
+            for name, unit in units.items()
+        ]
+        write_cassette(directory, packed)
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
@@ -174,5 +254,5 @@ def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
 
 def clear(directory: Path) -> None:
     """Remove a directory's cassettes and goldens before it is recorded afresh."""
-    for path in [*unit_files(directory), *directory.glob("*" + GOLDEN)]:
+    for path in [*cassette_files(directory), *directory.glob("*" + GOLDEN)]:
         path.unlink()

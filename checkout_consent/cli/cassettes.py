@@ -1,5 +1,5 @@
-"""The cassette verbs of `checkout-consent`: `run --cassette`, `replay`, `serve-controls`
-and `record-references`."""
+"""The cassette verbs of `checkout-consent`: `run --cassette`, `replay`, `serve-controls`,
+`record-references` and `cassettes show|convert`."""
 
 from __future__ import annotations
 
@@ -74,11 +74,12 @@ def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, An
     directory a replay will read, checked at once."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
+    from checkout_consent.families import world_of_args
 
     mode = getattr(args, "cassette", "off")
     if mode == "replay":
         root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-        check_directory(store.run_dir(fam.name, args.model, root))
+        check_directory(store.run_dir(world_of_args(fam.name, task_args).label, args.model, root))
     if mode != "record":
         return
     manifest = _manifest(args, fam, task_args)
@@ -94,7 +95,7 @@ def cassette_run(
     from checkout_consent.cassettes.runs import record, replay
 
     root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-    directory = store.run_dir(fam.name, args.model, root)
+    directory = store.run_dir(fam.label, args.model, root)
     if args.cassette == "record":
         outcome = record(_manifest(args, fam, task_args), root=root, log_dir=args.log_dir)
         _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
@@ -170,6 +171,49 @@ def cmd_record_references(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print a cassette's requests readably (a unit file, or every unit of a directory)."""
+    from checkout_consent.cassettes import review, store
+
+    for path in review.cassette_paths(Path(args.path)):
+        for unit in store.read_compact(path):
+            for line in review.show(unit, path):
+                print(line)
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Rewrite legacy (vcrpy YAML) cassettes under the paths in the compact format."""
+    from checkout_consent.cassettes import review, store
+
+    dirs = store.run_dirs([Path(p) for p in args.paths])
+    if not dirs:
+        _err("convert: no cassette directories (none holds a run.json)")
+        return 1
+    for directory in dirs:
+        done = review.convert(directory)
+        print(
+            f"{directory}: {done.units} legacy unit(s) converted"
+            + (f", {done.bytes_before} -> {done.bytes_after} bytes" if done.units else "")
+        )
+    return 0
+
+
+def _add_cassettes_parser(sub: Any) -> None:
+    group = sub.add_parser("cassettes", help="read or convert cassettes")
+    verbs = group.add_subparsers(dest="cassettes_command", required=True)
+    p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
+    p.add_argument(
+        "path", help="a cassette (cassette.json.gz, a legacy *.yaml.gz) or its directory"
+    )
+    p.set_defaults(fn=cmd_show)
+    p = verbs.add_parser(
+        "convert", help="rewrite legacy vcrpy YAML cassettes (*.yaml.gz) in the compact format"
+    )
+    p.add_argument("paths", nargs="+", help="cassette directories or folders above them")
+    p.set_defaults(fn=cmd_convert)
+
+
 def add_parsers(sub: Any) -> None:
     from checkout_consent.serve.controls import FIXED_PORT
 
@@ -198,3 +242,4 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("record-references", help="re-record the reference cassettes")
     p.add_argument("--family", action="append", help="only this family (repeatable)")
     p.set_defaults(fn=cmd_record_references)
+    _add_cassettes_parser(sub)

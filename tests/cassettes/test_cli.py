@@ -2,7 +2,6 @@
 key fails at once leaving nothing behind; `replay` goes on past a bad cassette directory,
 reports each, and fails a run that is not the family's public scenario set."""
 
-import json
 import os
 import shutil
 import subprocess
@@ -18,6 +17,7 @@ from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import KEY_VARS
 from checkout_consent.cassettes.runs import record
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.cassettes.forge import copy_units
 
 ALL_KEY_VARS = {v for vars_ in KEY_VARS.values() for v in vars_}
 
@@ -100,18 +100,14 @@ def _one_seed(root: Path) -> Path:
     """A cassette directory playing storefront seed 0 only (not the public set)."""
     source = store.CASSETTE_ROOT / "storefront" / "anthropic--storefront-oracle"
     copy = root / "storefront" / source.name
-    copy.mkdir(parents=True)
-    for name in ("seed-0-1.yaml.gz", "seed-0-1.golden.json"):
-        shutil.copy(source / name, copy / name)
-    manifest = json.loads((source / store.MANIFEST).read_text())
-    (copy / store.MANIFEST).write_text(json.dumps({**manifest, "task_args": {"seeds": "0"}}))
+    copy_units(source, copy, lambda names: ["seed-0-1"], {"seeds": "0"})
     return copy
 
 
 def _bad_dirs(root: Path) -> tuple[Path, Path]:
     source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
     corrupt = shutil.copytree(source, root / "a-corrupt" / source.name)
-    unit = store.unit_files(corrupt)[0]
+    unit = corrupt / store.CASSETTE
     unit.write_bytes(unit.read_bytes()[:40])
     forged = shutil.copytree(source, root / "b-forged" / source.name)
     (forged / store.MANIFEST).write_text('{"family": "shopkit", "surprise": true}')

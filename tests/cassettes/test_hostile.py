@@ -5,7 +5,6 @@ and never print what they point at."""
 import gzip
 import json
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import yaml
 from checkout_consent.cassettes import load, store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory, scenario_note
+from tests.cassettes.forge import copy_units
 
 OUTSIDE = "OUTSIDE-VALUE-" + "7f3a"  # what a file outside the directory holds
 
@@ -23,12 +23,7 @@ def _copy(tmp_path: Path, units: int = 1) -> Path:
     """A copy of a committed cassette directory with its first `units` units."""
     source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
     copy = tmp_path / "shopkit" / "openai--shopkit-noop"
-    copy.mkdir(parents=True)
-    shutil.copy(source / store.MANIFEST, copy / store.MANIFEST)
-    for unit in store.unit_files(source)[:units]:
-        shutil.copy(unit, copy / unit.name)
-        golden = store.unit_name(unit) + store.GOLDEN
-        shutil.copy(source / golden, copy / golden)
+    copy_units(source, copy, lambda names: names[:units])
     return copy
 
 
@@ -59,11 +54,10 @@ def test_copy__of_a_committed_directory_passes_every_check(tmp_path):
 @pytest.mark.parametrize("which", ["unit", "golden", "run.json"])
 def test_replay_checks__refuse_a_symlinked_file_without_reading_its_target(tmp_path, which):
     directory = _copy(tmp_path)
-    unit = store.unit_files(directory)[0]
     victim = {
-        "unit": unit,
+        "unit": directory / store.CASSETTE,
         "run.json": directory / store.MANIFEST,
-        "golden": directory / (store.unit_name(unit) + store.GOLDEN),
+        "golden": next(directory.glob("*" + store.GOLDEN)),
     }[which]
     victim.unlink()
     victim.symlink_to(_outside(tmp_path))
@@ -123,10 +117,31 @@ def test_load_unit__refuses_a_1kb_alias_bomb_at_once(tmp_path):
     assert time.perf_counter() - start < 5  # a hang guard; the figure: benchmarks/cassette_load.py
 
 
-def _unit_bytes(tmp_path: Path) -> tuple[Path, Path, bytes]:
-    directory = _copy(tmp_path)
-    unit = store.unit_files(directory)[0]
-    return directory, unit, unit.read_bytes()
+def _legacy_unit(directory: Path) -> tuple[Path, dict]:
+    """A unit in the legacy format (vcrpy YAML, gzipped) beside the directory's units."""
+    good = {
+        "version": 1,
+        "interactions": [
+            {
+                "request": {
+                    "method": "POST",
+                    "uri": "http://127.0.0.1:47823/v1/chat/completions",
+                    "body": json.dumps(
+                        {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+                    ),
+                    "headers": {"x-cc-run-unit": ["T9-1"]},
+                },
+                "response": {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {"content-type": ["application/json"]},
+                    "body": {"string": "{}"},
+                },
+            }
+        ],
+    }
+    unit = directory / "T9-1.yaml.gz"
+    unit.write_bytes(_yaml_unit(good))
+    return unit, good
 
 
 def _yaml_unit(interactions: object) -> bytes:
@@ -147,6 +162,13 @@ def _wrong_shapes(good: dict) -> dict[str, object]:
     }
 
 
+def test_load_cassette__reads_a_good_legacy_unit_beside_compact_ones(tmp_path):
+    directory = _copy(tmp_path)
+    _legacy_unit(directory)
+    requests, _ = store.UnitPersister.load_cassette(directory, store.SafeYaml)
+    assert "T9-1" in {r.headers["x-cc-run-unit"] for r in requests}
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -162,10 +184,11 @@ def _wrong_shapes(good: dict) -> dict[str, object]:
         "a string status code",
     ],
 )
-def test_load_unit__refuses_a_bad_cassette_in_one_line_naming_it(tmp_path, case):
-    directory, unit, packed = _unit_bytes(tmp_path)
+def test_load_unit__refuses_a_bad_legacy_cassette_in_one_line_naming_it(tmp_path, case):
+    directory = _copy(tmp_path)
+    unit, good = _legacy_unit(directory)
+    packed = unit.read_bytes()
     text = gzip.decompress(packed)
-    good = yaml.safe_load(text)
     data = {
         "truncated": packed[: len(packed) // 2],
         "corrupt": packed[:20] + bytes(b ^ 0x5A for b in packed[20:60]) + packed[60:],
@@ -178,7 +201,7 @@ def test_load_unit__refuses_a_bad_cassette_in_one_line_naming_it(tmp_path, case)
 
 
 def test_read_unit__refuses_a_gzip_bomb(tmp_path, monkeypatch):
-    path = tmp_path / "seed-0-1.yaml.gz"
+    path = tmp_path / "seed-0-1.json.gz"
     path.write_bytes(gzip.compress(b"x" * 100_000))
     monkeypatch.setattr(load, "MAX_UNIT_BYTES", 50_000)
     with pytest.raises(CassetteRefused, match="unpacks to more than 50000 bytes"):
@@ -247,13 +270,14 @@ def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):
 
 def test_load_cassette__refuses_a_directory_that_unpacks_too_far_in_total(tmp_path, monkeypatch):
     directory = _copy(tmp_path, units=3)
-    sizes = [len(load.read_unit(u)) for u in store.unit_files(directory)]
-    monkeypatch.setattr(store, "MAX_RUN_BYTES", sum(sizes) - 1)  # each unit alone is fine
+    _legacy_unit(directory)
+    sizes = [len(load.read_unit(u)) for u in store.cassette_files(directory)]
+    monkeypatch.setattr(store, "MAX_RUN_BYTES", sum(sizes) - 1)  # each file alone is fine
     with pytest.raises(CassetteRefused, match="bytes of cassettes"):
         store.UnitPersister.load_cassette(directory, store.SafeYaml)
 
 
 def test_replay_checks__refuse_a_directory_of_too_many_files(tmp_path, monkeypatch):
     directory = _copy(tmp_path, units=3)
-    monkeypatch.setattr(load, "MAX_FILES", 4)  # run.json + 3 units + 3 goldens
+    monkeypatch.setattr(load, "MAX_FILES", 4)  # run.json + the cassette + 3 goldens
     _refused(directory, "holds more than 4 files")

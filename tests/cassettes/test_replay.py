@@ -8,16 +8,16 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 import checkout_consent.cli.main as cli
-from checkout_consent.cassettes import store
+from checkout_consent.cassettes import compact, digest, store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
 from checkout_consent.cassettes.replay import CassetteMiss
 from checkout_consent.cassettes.runs import record, replay
 from checkout_consent.cassettes.scan import scan
 from checkout_consent.serve.controls import serving
+from tests.cassettes.forge import forge_response, rewrite
 
 pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
 
@@ -26,15 +26,6 @@ FAKE_OPENAI_KEY = "sk-" + "test-" + "FAKE" * 6 + "0001"
 FAKE_ANTHROPIC_KEY = "sk-" + "ant-test-" + "FAKE" * 5 + "0002"
 FAKE_ORG = "org-" + "FAKE" * 6
 UNITS = {"seed-0-1", "seed-0-2", "seed-1-1", "seed-1-2"}
-
-
-def _interactions(path: Path) -> list[dict]:
-    return yaml.safe_load(gzip.decompress(path.read_bytes()))["interactions"]
-
-
-def _write(path: Path, interactions: list[dict]) -> None:
-    text = yaml.safe_dump({"interactions": interactions, "version": 1})
-    path.write_bytes(gzip.compress(text.encode()))
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +64,7 @@ def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
         gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz" else p.read_text()
         for p in files
     )
-    assert "x-cc-run-unit" in text  # the recording really holds the request headers
+    assert "anthropic-version" in text  # the recording really holds the request headers
     for secret in (
         FAKE_OPENAI_KEY,
         FAKE_ANTHROPIC_KEY,
@@ -89,9 +80,10 @@ def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
 
 
 def test_record__anthropic_provider_streams_server_sent_events(recorded):
-    first = _interactions(store.unit_files(recorded["anthropic"])[0])[0]
-    assert json.loads(first["request"]["body"])["stream"] is True
-    assert first["response"]["headers"]["content-type"] == ["text/event-stream"]
+    unit = next(iter(store.read_units(recorded["anthropic"]).values()))
+    first = unit.requests[0]
+    assert unit.frames[first.frame].fields["stream"] == digest.part_digest(True)
+    assert first.response.headers["content-type"] == ["text/event-stream"]
 
 
 @pytest.mark.parametrize("name", ["openai", "anthropic"])
@@ -105,12 +97,12 @@ def test_replay__reproduces_every_sample_and_epoch_exactly(recorded, name, tmp_p
 
 def test_replay__edited_response_differs_from_golden_and_exits_nonzero(recorded, tmp_path, capsys):
     copy = shutil.copytree(recorded["openai"], tmp_path / "edited")
-    path = copy / "seed-1-2.yaml.gz"
-    interactions = _interactions(path)
-    body = json.loads(interactions[0]["response"]["body"]["string"])
-    body["usage"]["prompt_tokens"] += 1000  # the recorded answer claims another usage
-    interactions[0]["response"]["body"]["string"] = json.dumps(body)
-    _write(path, interactions)
+
+    def more_usage(body: dict) -> dict:  # the recorded answer claims another usage
+        body["usage"]["prompt_tokens"] += 1000
+        return body
+
+    forge_response(copy, "seed-1-2", 0, more_usage)  # its check recomputed
     assert cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(copy)]) == 1
     out = capsys.readouterr().out
     assert "seed-1-2: provenance.input_tokens golden" in out and "seed-1-1:" not in out
@@ -118,23 +110,41 @@ def test_replay__edited_response_differs_from_golden_and_exits_nonzero(recorded,
 
 def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded, tmp_path):
     copy = shutil.copytree(recorded["openai"], tmp_path / "short")
-    path = copy / "seed-0-2.yaml.gz"
-    interactions = _interactions(path)
-    _write(path, interactions[:3])
+    rewrite(copy, "seed-0-2", list(store.read_units(copy)["seed-0-2"].requests[:3]))
     start = time.perf_counter()
     with pytest.raises(CassetteMiss) as miss:
         replay(copy, log_dir=tmp_path / "logs")
     assert time.perf_counter() - start < 90  # a hang guard (a retried miss hangs for minutes)
     message = str(miss.value)
-    assert str(copy) in message and "run unit seed-0-2" in message
-    assert "/v1/chat/completions" in message
+    assert str(copy) in message and "run unit seed-0-2, request 3" in message
+    assert "/v1/chat/completions" in message and "ends after 3 request(s)" in message
+
+
+def test_replay__a_forged_answer_misses_at_the_next_request_naming_the_message(recorded, tmp_path):
+    """A changed response with its check recomputed: the run's next request carries the
+    forged assistant turn, and the miss points at that very message."""
+    copy = shutil.copytree(recorded["openai"], tmp_path / "forged")
+
+    def other_call(body: dict) -> dict:
+        call = body["choices"][0]["message"]["tool_calls"][0]["function"]
+        call["arguments"] = json.dumps({**json.loads(call["arguments"]), "forged": 1})
+        return body
+
+    forge_response(copy, "seed-0-1", 0, other_call)
+    expected = len(compact.messages_of(store.read_units(copy)["seed-0-1"], 0))  # its place
+    with pytest.raises(CassetteMiss) as miss:
+        replay(copy, log_dir=tmp_path / "logs")
+    message = str(miss.value)
+    assert "run unit seed-0-1, request 1" in message
+    assert f"first differing message: {expected} (the run sent assistant:" in message
 
 
 @pytest.mark.slow
 def test_replay__a_request_for_another_epoch_is_a_miss_not_a_swap(recorded, tmp_path):
     """Epochs send identical bodies; only the run-unit header tells them apart."""
     copy = shutil.copytree(recorded["openai"], tmp_path / "one-epoch")
-    (copy / "seed-1-2.yaml.gz").unlink()
+    units = store.read_units(copy)
+    store.write_cassette(copy, [u for name, u in units.items() if name != "seed-1-2"])
     with pytest.raises(CassetteMiss, match="run unit seed-1-2"):
         replay(copy, log_dir=tmp_path / "logs")
 
@@ -150,9 +160,9 @@ def test_committed_cassettes__every_reference_run_is_recorded():
 
     for ref in references():
         m = manifest(ref)
-        directory = store.run_dir(m.family, m.model)
+        directory = ref.directory()
         assert store.Manifest.read(directory).model == m.model
-        units = {store.unit_name(p) for p in store.unit_files(directory)}
+        units = {store.unit_stem(name) for name in store.read_units(directory)}
         assert units and units == set(store.read_goldens(directory)), directory
 
 
@@ -204,13 +214,18 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
 
 def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_path):
     copy = shutil.copytree(recorded["openai"], tmp_path / "extra")
-    path = copy / "seed-0-1.yaml.gz"
-    interactions = _interactions(path)
-    extra = json.loads(json.dumps(interactions[-1]))
-    body = json.loads(extra["request"]["body"])
-    body["messages"].append({"role": "user", "content": "a turn nobody took"})
-    extra["request"]["body"] = json.dumps(body)
-    _write(path, [*interactions, extra])
+    unit = store.read_units(copy)["seed-0-1"]
+    last = unit.requests[-1]
+    extra = last.model_copy(
+        update={
+            "keep": last.keep + len(last.add),
+            "add": ["0" * digest.PART_HEX],
+            "digest": "1" * 64,
+        }
+    )
+    extra = extra.model_copy(update={"last": "user: a turn nobody took"})
+    check = compact.seal(extra.model_dump(), unit.frames[extra.frame], unit.unit)
+    rewrite(copy, "seed-0-1", [*unit.requests, extra.model_copy(update={"check": check})])
     outcome = replay(copy, log_dir=tmp_path / "logs")
     assert len(outcome.differences) == 1
     assert "never made" in outcome.differences[0]
@@ -234,5 +249,5 @@ def test_record__twice_gives_byte_identical_cassettes(tmp_path):
             ).directory
             for name in ("a", "b")
         ]
-    first, second = ([p.read_bytes() for p in store.unit_files(d)] for d in dirs)
+    first, second = ([p.read_bytes() for p in store.cassette_files(d)] for d in dirs)
     assert first and first == second

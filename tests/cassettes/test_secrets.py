@@ -4,19 +4,18 @@ and replay refuses such a directory before playing it."""
 
 import gzip
 import json
-import shutil
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
-import yaml
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory
 from checkout_consent.cassettes.scan import scan, scan_bytes, scan_directory
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.cassettes.forge import copy_units
 
 pytestmark = pytest.mark.cassette
 
@@ -75,7 +74,7 @@ def tracked_logs_and_cassettes() -> list[Path]:
 def test_secret_scan__tracked_cassettes_and_logs_are_clean():
     """Tracked files only: a user's own logs/ may hold anything; the repo may not."""
     tracked = tracked_logs_and_cassettes()
-    assert any(p.name.endswith(store.SUFFIX) for p in tracked)
+    assert any(p.name == store.CASSETTE for p in tracked)
     assert any(
         p.suffix == ".eval" and "logs" not in p.relative_to(REPO_ROOT).parts[:1] for p in tracked
     )  # the scan reaches .eval logs outside logs/
@@ -86,12 +85,9 @@ def test_secret_scan__tracked_cassettes_and_logs_are_clean():
 def _small_copy(tmp_path: Path) -> tuple[Path, Path]:
     """A one-unit copy of a committed cassette directory: (directory, its unit)."""
     source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
-    unit = min(store.unit_files(source), key=lambda p: p.stat().st_size)
     copy = tmp_path / "copy"
-    copy.mkdir()
-    for name in (store.MANIFEST, unit.name, store.unit_name(unit) + store.GOLDEN):
-        shutil.copy(source / name, copy / name)
-    return copy, copy / unit.name
+    copy_units(source, copy, lambda names: names[:1])
+    return copy, copy / store.CASSETTE
 
 
 def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
@@ -100,13 +96,13 @@ def _plant(directory: Path, unit: Path, spot: str, secret: str) -> Path:
         manifest["model_args"]["note"] = secret
         (directory / store.MANIFEST).write_text(json.dumps(manifest))
         return directory / store.MANIFEST
-    data = yaml.safe_load(gzip.decompress(unit.read_bytes()))
-    request = data["interactions"][0]["request"]
+    data = json.loads(gzip.decompress(unit.read_bytes()))
+    request = data["units"][0]["requests"][0]
     if spot == "header":
-        request["headers"]["x-note"] = [secret]
-    else:
-        request["body"] = request["body"].replace('"model"', f'"note":"{secret}","model"', 1)
-    unit.write_bytes(gzip.compress(yaml.safe_dump(data).encode()))
+        request["headers"]["x-note"] = secret
+    else:  # what a compact cassette keeps of the request body: the last message
+        request["last"] = f"user: note {secret}"
+    unit.write_bytes(gzip.compress(json.dumps(data).encode()))
     return unit
 
 
@@ -125,10 +121,17 @@ def test_secret_scan__finds_each_kind_of_key_wherever_it_is_planted(kind, spot, 
     assert secret not in str(refused.value)
 
 
-def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key():
-    data = b"headers:\n  authorization:\n  - REDACTED\n  content-type:\n  - application/json\n"
-    assert [f.kind for f in scan_bytes("c.yaml", data, cassette=True)] == ["secret header kept"]
-    assert scan_bytes("c.yaml", data, cassette=False) == []
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"headers:\n  authorization:\n  - REDACTED\n  content-type:\n  - application/json\n",
+        b'{"headers": {"Authorization": "REDACTED", "content-type": "application/json"}}',
+    ],
+    ids=["legacy yaml", "compact json"],
+)
+def test_secret_scan__a_kept_auth_header_is_a_finding_even_without_a_key(data):
+    assert [f.kind for f in scan_bytes("c", data, cassette=True)] == ["secret header kept"]
+    assert scan_bytes("c", data, cassette=False) == []
 
 
 def test_secret_scan__reads_inside_eval_logs(tmp_path: Path):

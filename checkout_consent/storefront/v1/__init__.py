@@ -67,6 +67,7 @@ SPEC_V1 = FamilySpec(
     controls=controls.CONTROLS,
     sanity_controls=("idle", "gullible", "cautious", "oracle"),
     reference_control="oracle",
+    recorded=(("openai", "oracle"), ("openai", "gullible")),
     check_sanity=check_sanity,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
