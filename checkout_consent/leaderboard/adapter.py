@@ -61,5 +61,7 @@ class Board:
     # a section of the agent card only this family has: (YAML key, its strict model)
     card_section: tuple[str, type[BaseModel]] | None = None
     card_example: Mapping[str, Any] | None = None  # the section on the example cards
-    # controls whose example submissions are played through the control provider directly
+    # controls whose example submissions are played through the control provider directly,
+    # with no cassette (even where one is recorded: a month's cassette costs review and test
+    # time for no new point)
     direct_examples: tuple[str, ...] = ()

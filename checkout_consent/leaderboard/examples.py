@@ -87,9 +87,9 @@ def _section(spec: FamilySpec) -> dict[str, Any] | None:
 
 def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
     """Replay one recorded control run and write its submission folder; return the folder."""
-    from checkout_consent.cassettes import runs
+    from checkout_consent.cassettes import runs, store
 
-    cassette = CASSETTES / spec.name / f"openai--{spec.name}-{control}"
+    cassette = store.run_dir(spec.label, f"openai/{spec.name}-{control}", CASSETTES)
     folder = out / spec.name / submission_id(spec, control)
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         outcome = runs.replay(cassette, log_dir=logs)
@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         ):
             continue
         for control in recorded(spec):
-            print(make(spec, control).relative_to(REPO), flush=True)
+            if control not in direct(spec):  # a direct example is the board's choice
+                print(make(spec, control).relative_to(REPO), flush=True)
         for control in direct(spec):
             print(make_direct(spec, control).relative_to(REPO), flush=True)
     return 0
