@@ -26,3 +26,22 @@ needs_chromium = pytest.mark.skipif(
     chromium() is None and not os.environ.get("CI"),
     reason="needs Debian's chromium (apt-get install chromium); under CI it is required",
 )
+
+
+# Under pytest-xdist (the default run), a module's tests run on one worker so its fixtures run
+# once. The board's modules re-grade every committed example submission, which a process
+# does once (`leaderboard.board.validated` keeps each folder's verdict): they share a worker.
+SHARED_WORKER = ("tests/leaderboard/",)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            for prefix in SHARED_WORKER:
+                if nodeid.startswith(prefix):
+                    return prefix
+            return super()._split_scope(nodeid)
+
+    return Scheduling(config, log)
