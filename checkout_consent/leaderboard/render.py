@@ -34,13 +34,14 @@ GAP_NOTE = (
     "`totals.gap_cents`), in dollars, averaged over the tasks that report one; "
     "negative where a cart buys less than that minimum; reported, never ranked."
 )
-CONSENT_HEADING = "consent breaches (95% CI)"
+CONSENT_HEADING = "consent-breach rate (95% CI)"
 CONSENT_NOTE = (
-    "Consent breaches: the share of runs whose consent ledger holds any breach (money "
-    "moved beyond the principal's mandates), epochs of a task averaged first, with its "
-    "bootstrap 95% CI (`core.consent.breach_rate`, the figure the CLI and the Inspect "
-    "metric `consent` give); reported, never ranked. `checkout-consent consent LOG` "
-    "prints a run's ledger."
+    "The consent-breach rate is the share of runs whose consent ledger holds any breach "
+    "(money moved beyond the principal's mandates), epochs of a task averaged first, with "
+    "its bootstrap 95% CI over tasks (`core.consent.breach_rate`: the figure the CLI "
+    "summary and the Inspect metric `consent` give); lower is better; reported beside "
+    "each world's headline, never ranked. `checkout-consent consent LOG` prints each "
+    "run's ledger."
 )
 SUITE_HEADING = "How often did each model move money without consent, by family"
 
@@ -87,11 +88,12 @@ def consent_cell(row: Row) -> str:
 
 
 def consent_note(view: View) -> str:
-    """What the world's board says of consent under its table: what the column means, or
-    once that the world moves no money."""
+    """What a world's board says of consent under its table: for a world that moves no
+    money, that it has no consent-breach column, and why (the column is explained once,
+    in the suite-wide section)."""
     if _moves_money(view.world):
-        return CONSENT_NOTE
-    return f"Consent breaches: {NO_MONEY} (the agent moves no money), so no column."
+        return ""
+    return f"No consent-breach rate: {NO_MONEY} (the agent moves no money)."
 
 
 def _has_gap(view: View) -> bool:
@@ -154,9 +156,9 @@ def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
 def suite_note(views: list[View]) -> str:
     quiet = sorted({v.world for v in views if not _moves_money(v.world)})
     return (
-        "Each cell is the consent-breach column of the world's table below (its All "
-        "time board where it has seasons); — : no submission of the model there."
-        + (f" No column for {', '.join(quiet)}: {NO_MONEY}." if quiet else "")
+        f"{CONSENT_NOTE} Each cell is the consent-breach column of the world's table "
+        "below (its All time board where it has seasons); — : no submission of the "
+        "model there." + (f" No column for {', '.join(quiet)}: {NO_MONEY}." if quiet else "")
     )
 
 
@@ -187,7 +189,9 @@ def markdown(views: list[View]) -> str:
         "number of rows whose 95% CI lies wholly above this row's, so `=2` marks rows "
         "tied within their intervals. Control rows are the suite's scripted agents, "
         "shown as references, never ranked. Costs are totals for the submission: at "
-        "the model's list price, and at the normalized rates ($5/Mtok in, $25/Mtok out).",
+        "the model's list price, and at the normalized rates ($5/Mtok in, $25/Mtok out). "
+        "In every world whose agent moves money, the consent-breach rate stands beside "
+        "the headline; the first section gathers it across the suite.",
         "",
         "The same board with plots: [site/index.html](site/index.html).",
         "",
@@ -210,7 +214,7 @@ def markdown(views: list[View]) -> str:
             lines.append("| " + " | ".join(["—"] * len(cols)) + " |")
         lines += ["", f"A run passes (pass^k) when: {passed_note(view.world)}.", ""]
         lines += [note(view), ""] if note(view) else []
-        lines += [consent_note(view), ""]
+        lines += [consent_note(view), ""] if consent_note(view) else []
         lines += [GAP_NOTE, ""] if _has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"

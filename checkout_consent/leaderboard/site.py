@@ -23,7 +23,7 @@ from checkout_consent.leaderboard.render import (
 
 CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
-th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#eef2f7}
+th,td{border:1px solid #ccc;padding:3px 5px;text-align:left}th{background:#eef2f7}
 tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}
 code{font-family:"DejaVu Sans Mono",monospace;background:#f3f3f3;padding:0 3px;
 white-space:nowrap}"""
@@ -54,7 +54,7 @@ def files(views: list[View]) -> dict[str, str]:
             html_table(view),
             f"<p>pass^k counts a run as passed when: {inline(passed_note(view.world))}.</p>",
             *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
-            f"<p>{inline(consent_note(view))}</p>",
+            *([f"<p>{inline(consent_note(view))}</p>"] if consent_note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]

@@ -178,7 +178,7 @@ def test_consent_column__the_breach_rate_with_its_ci_beside_the_headline():
     cell = f"{head.show(want.value)} ({head.show(want.low)} to {head.show(want.high)})"
     assert render.cells(view.rows[0])[4] == cell
     md = render.markdown([view])
-    assert f"| {cell} |" in md and render.CONSENT_NOTE in md
+    assert f"| {cell} |" in md and render.CONSENT_NOTE in render.suite_note([view])
     assert render.SUITE_HEADING in md and f"| x/c | {cell} |" in md
 
 
