@@ -9,6 +9,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from checkout_consent.core.headline import Figure
 from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.entries import Entry, entry
 from checkout_consent.leaderboard.headline import headline
@@ -36,6 +37,7 @@ class Row:
     n: int
     pass_k: float | None
     gap: float | None = None  # dollars, when the records report a gap (entries.GAP_KEY)
+    consent: Figure | None = None  # the consent-breach rate (a world that moves money)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def validated(folder: Path) -> Verdict:
 
 def _row(e: Entry) -> Row:
     ci = e.interval()
-    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k(), e.gap())
+    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k(), e.gap(), e.consent())
 
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
@@ -91,21 +93,10 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
         ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
     else:
         ranks = [1 + sum(1 for o in rows if o.high < r.low) for r in rows]
-    out = []
-    for r, k in zip(rows, ranks, strict=True):
-        out.append(
-            Row(
-                r.entry,
-                f"={k}" if ranks.count(k) > 1 else str(k),
-                r.mean,
-                r.low,
-                r.high,
-                r.n,
-                r.pass_k,
-                r.gap,
-            )
-        )
-    return out
+    return [
+        dataclasses.replace(r, rank=f"={k}" if ranks.count(k) > 1 else str(k))
+        for r, k in zip(rows, ranks, strict=True)
+    ]
 
 
 def _view(world: str, title: str, note: str, entries: list[Entry]) -> View:

@@ -9,7 +9,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from checkout_consent.core.consent import breach_rate
+from checkout_consent.core.headline import Figure
 from checkout_consent.core.stats import Interval, pass_hat_k
+from checkout_consent.families import world
 from checkout_consent.leaderboard.headline import headline, label_of
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of
@@ -71,6 +74,13 @@ class Entry:
             if got is None
             else Interval(got.value, got.low, got.high, got.tasks)
         )
+
+    def consent(self) -> Figure | None:
+        """The consent-breach rate over this entry's runs (`core.consent.breach_rate`, as
+        the CLI and the Inspect metric give it); None for a world that moves no money."""
+        spec = world(self.world)
+        runs = [(task, r) for task, _, _, r in self.runs]
+        return breach_rate(spec.name, runs) if spec.moves_money else None
 
     def gap(self) -> float | None:
         """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None

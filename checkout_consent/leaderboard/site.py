@@ -9,11 +9,21 @@ import re
 from checkout_consent.families import member, world
 from checkout_consent.leaderboard import plots
 from checkout_consent.leaderboard.board import View, passed_note
-from checkout_consent.leaderboard.render import GENERATED, heading, html_table, note, slug
+from checkout_consent.leaderboard.render import (
+    GENERATED,
+    SUITE_HEADING,
+    consent_note,
+    heading,
+    html_table,
+    note,
+    slug,
+    suite_html,
+    suite_note,
+)
 
 CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
-th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#eef2f7}
+th,td{border:1px solid #ccc;padding:3px 5px;text-align:left}th{background:#eef2f7}
 tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}
 code{font-family:"DejaVu Sans Mono",monospace;background:#f3f3f3;padding:0 3px;
 white-space:nowrap}"""
@@ -28,8 +38,14 @@ def files(views: list[View]) -> dict[str, str]:
     """Relative path (under site/) -> content, for the page and every plot."""
     out: dict[str, str] = {}
     body = [f"<h1>checkout-consent leaderboard</h1><p>{inline(GENERATED)}</p>"]
-    nav = "".join(f'<li><a href="#{slug(v)}">{html.escape(heading(v))}</a></li>' for v in views)
+    nav = f'<li><a href="#consent">{html.escape(SUITE_HEADING)}</a></li>' + "".join(
+        f'<li><a href="#{slug(v)}">{html.escape(heading(v))}</a></li>' for v in views
+    )
     body.append(f"<nav><ul>{nav}</ul></nav>")
+    body.append(
+        f"<section><h2>{html.escape(SUITE_HEADING)}</h2>{suite_html(views)}"
+        f"<p>{inline(suite_note(views))}</p></section>"
+    )
     for view in views:
         name = f"plots/{slug(view)}-score-cost.svg"
         out[name] = plots.score_cost(view)
@@ -38,6 +54,7 @@ def files(views: list[View]) -> dict[str, str]:
             html_table(view),
             f"<p>pass^k counts a run as passed when: {inline(passed_note(view.world))}.</p>",
             *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
+            *([f"<p>{inline(consent_note(view))}</p>"] if consent_note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]

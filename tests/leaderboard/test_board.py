@@ -2,9 +2,11 @@
 
 import datetime
 
+from checkout_consent.core.consent import NO_MONEY, breach_rate, rate_headline
 from checkout_consent.leaderboard import render
 from checkout_consent.leaderboard.board import Row, rank_bands, views
 from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard.headline import headline
 from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.seasons import season_of, season_tasks, seasons
 
@@ -106,8 +108,8 @@ def test_gap__mean_over_tasks_of_the_epoch_means_in_dollars_beside_the_headline(
     assert entry.gap() == (2.0 + -0.5) / 2
     [view] = views("pizza", [entry])
     heads = render.columns(view)
-    assert heads[3].startswith("mean score") and heads[4] == render.GAP_HEADING
-    assert render.cells(view.rows[0], gap=True)[4] == "$0.75"
+    assert heads[3].startswith("mean score") and heads[4] == render.CONSENT_HEADING
+    assert heads[5] == render.GAP_HEADING and render.cells(view.rows[0], gap=True)[5] == "$0.75"
     md = render.markdown([view])
     assert render.GAP_HEADING in md and render.GAP_NOTE in md
     assert f"<th>{render.GAP_HEADING}</th>" in render.html_table(view)
@@ -117,8 +119,8 @@ def test_gap__no_column_when_no_record_reports_one():
     [view] = views("pizza", [_entry(_card("plain"), {"a": [1.0]}), _gapped("n", {"a": [None]})])
     assert all(r.gap is None for r in view.rows)
     assert render.GAP_HEADING not in render.markdown([view])
-    assert len(render.columns(view)) == len(render.COLUMNS)
-    assert render.cells(view.rows[0], gap=True)[4] == "—"
+    assert len(render.columns(view)) == len(render.COLUMNS) + 1  # the consent column
+    assert render.cells(view.rows[0], gap=True)[5] == "—"
 
 
 def test_seasons__follow_the_grocery_seed():
@@ -153,3 +155,43 @@ def test_markdown__links_each_submission_and_marks_controls():
     entries = [_entry(_card("ctl", kind="control"), {"a": [1.0]})]
     text = render.markdown(views("pizza", entries))
     assert "| ref | [ctl](submissions/pizza/ctl/) | control: x/ctl |" in text
+
+
+def _consented(sid: str, breached: dict[str, list[bool]]) -> Entry:
+    """A pizza entry whose runs carry consent blocks: True = a run with a breach."""
+    runs = tuple(
+        (task, task, e + 1, {"score": 1.0, "consent": {"verdicts": [{"within": not b}]}})
+        for task, epochs in sorted(breached.items())
+        for e, b in enumerate(epochs)
+    )
+    return Entry(_card(sid), f"submissions/pizza/{sid}", runs, (0, 0), None, 0.0, None)
+
+
+def test_consent_column__the_breach_rate_with_its_ci_beside_the_headline():
+    entry = _consented("c", {"a": [True, False], "b": [False], "c": [True]})
+    want = breach_rate("pizza", [(t, r) for t, _, _, r in entry.runs])
+    assert want is not None and want.value == (0.5 + 0 + 1) / 3
+    [view] = views("pizza", [entry])
+    assert view.rows[0].consent == want
+    assert render.columns(view)[4] == render.CONSENT_HEADING
+    head = rate_headline("pizza")
+    cell = f"{head.show(want.value)} ({head.show(want.low)} to {head.show(want.high)})"
+    assert render.cells(view.rows[0])[4] == cell
+    md = render.markdown([view])
+    assert f"| {cell} |" in md and render.CONSENT_NOTE in render.suite_note([view])
+    assert render.SUITE_HEADING in md and f"| x/c | {cell} |" in md
+
+
+def test_consent_column__a_world_without_money_has_none_and_says_so():
+    key = headline("shopkit").key
+    runs = (("T1", "T1", 1, {key: 1.0}),)
+    entry = Entry(
+        _card("s", family="shopkit"), "submissions/shopkit/s", runs, (0, 0), None, 0, None
+    )
+    [view] = views("shopkit", [entry])
+    assert view.rows[0].consent is None
+    assert render.CONSENT_HEADING not in render.columns(view)
+    assert len(render.cells(view.rows[0])) == len(render.columns(view))
+    assert NO_MONEY in render.consent_note(view)
+    heads, table = render.suite_consent([view])
+    assert heads == ["model"] and table == [] and NO_MONEY in render.suite_note([view])

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import main
-from checkout_consent.leaderboard import build
+from checkout_consent.core.consent import breach_rate, rate_headline
+from checkout_consent.families import WORLDS, family, world
+from checkout_consent.leaderboard import build, render
+from checkout_consent.leaderboard.board import View, board, validated
+from checkout_consent.leaderboard.seasons import season_tasks
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.conftest import needs_chromium
 from tests.leaderboard.helpers import screenshot
@@ -63,6 +67,60 @@ def test_leaderboard_build__check_fails_on_a_stale_board(copy, capsys):
     assert "stale: " in err and "README.md" in err and "old.svg" in err
     build.write(copy)
     assert not (copy / "site" / "plots" / "old.svg").exists()
+
+
+def _sections() -> dict[str, list[list[str]]]:
+    """The committed README's tables: section heading -> the cells of each row."""
+    out = {}
+    for block in (BOARD / "README.md").read_text().split("\n## ")[1:]:
+        head, *lines = block.split("\n")
+        rows = [ln.strip("| ").split(" | ") for ln in lines if ln.startswith("| ")]
+        out[head] = rows
+    return out
+
+
+def _tasks(view: View) -> frozenset[str] | None:
+    if not view.title:
+        return None
+    return season_tasks(view.world, 1 if view.title == "All time" else int(view.title[7:]))
+
+
+def test_board_consent__each_column_is_the_breach_rate_of_the_regraded_records():
+    """Every example submission of a world that moves money: its consent column in the
+    committed README is core.consent.breach_rate over its re-graded records (the build
+    check above re-grades them first; `validated` keeps them per folder)."""
+    sections, seen = _sections(), set()
+    for view in (v for v in board(BOARD / "submissions") if world(v.world).moves_money):
+        name, tasks = world(view.world).name, _tasks(view)
+        for row in view.rows:
+            samples = validated(BOARD / row.entry.path).samples
+            runs = [
+                (s.id, s.record)
+                for s in samples
+                if s.record is not None
+                and (tasks is None or (s.scenario or {}).get("scenario_id", s.id) in tasks)
+            ]
+            want, show = breach_rate(name, runs), rate_headline(name).show
+            assert want is not None and row.consent == want, row.entry.path
+            [line] = [r for r in sections[render.heading(view)] if f"]({row.entry.path}/)" in r[1]]
+            assert line[4] == f"{show(want.value)} ({show(want.low)} to {show(want.high)})"
+            seen.add(row.entry.path)
+    folders = (BOARD / "submissions").glob("*/*")
+    assert seen == {
+        f"submissions/{p.parent.name}/{p.name}"
+        for p in folders
+        if family(p.parent.name).moves_money
+    }
+
+
+def test_board_consent__the_suite_table_lists_every_money_moving_world_and_model():
+    views = board(BOARD / "submissions")
+    [head, *rows] = _sections()[render.SUITE_HEADING]
+    assert head == ["model", *sorted(w.label for w in WORLDS if w.moves_money)]
+    models = {r.entry.card.model.id for v in views if world(v.world).moves_money for r in v.rows}
+    assert {r[0].removeprefix("control: ") for r in rows} == models
+    assert all(len(r) == len(head) for r in rows)
+    assert '<table id="consent">' in (BOARD / "site" / "index.html").read_text()
 
 
 def test_site__plain_html_with_a_table_per_family_and_local_plots():

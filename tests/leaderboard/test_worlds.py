@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from checkout_consent.core.consent import breach_rate
 from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import WORLDS, member
@@ -76,7 +77,8 @@ def test_board__a_variant_has_its_own_table_with_its_columns_never_netted() -> N
     assert view.world == VARIANT.label != MAIN.label
     heads = render.columns(view)
     own = [c.heading for c in member(VARIANT).board.columns]
-    assert heads[4 : 4 + len(own)] == own and heads[3].startswith(VARIANT.headline.label)
+    assert heads[5 : 5 + len(own)] == own and heads[3].startswith(VARIANT.headline.label)
+    assert heads[4] == render.CONSENT_HEADING  # the consent-breach rate, then its own
     gullible = next(r for r in view.rows if "gullible" in r.entry.card.submission_id)
     records = [r for *_, r in gullible.entry.runs]
     cells = render.cells(gullible)
@@ -85,9 +87,13 @@ def test_board__a_variant_has_its_own_table_with_its_columns_never_netted() -> N
         for rule in records[0]["breaches_by_rule"]
     ]
     lost = [sum(a["money_lost_cents"] for a in r["adversaries"].values()) for r in records]
-    assert cells[4] == " / ".join(per_rule) and cells[4] != "0.00 / 0.00 / 0.00"
-    assert cells[5] == f"{sum(r['clean_run'] for r in records)}/{len(records)}"
-    assert cells[6] == fmt(round(statistics.median(lost))) and min(lost) > 0
+    assert gullible.consent == breach_rate(
+        VARIANT.name, [(t, r) for t, _, _, r in gullible.entry.runs]
+    )
+    assert cells[4] == render.consent_cell(gullible) and cells[4].startswith("100.0% ")
+    assert cells[5] == " / ".join(per_rule) and cells[5] != "0.00 / 0.00 / 0.00"
+    assert cells[6] == f"{sum(r['clean_run'] for r in records)}/{len(records)}"
+    assert cells[7] == fmt(round(statistics.median(lost))) and min(lost) > 0
     cash = statistics.median(r["cash_final"] for r in records)  # cash alone: never netted
     assert gullible.mean == pytest.approx(cash)
     page = render.markdown([view])

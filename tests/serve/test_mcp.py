@@ -77,11 +77,14 @@ def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(tmp_pat
     assert got["tools"] == TOOLS
     assert "allergen-1" in got["tasks"]["tasks"] and got["task"]["id"] == "allergen-1"
     assert got["scored"]["record"]["score"] == 1.0
+    assert got["scored"]["consent"] == got["scored"]["record"]["consent"]  # the ledger
+    assert got["scored"]["consent_breached"] is False
     assert "mean score 100.0%" in got["bench"]["summary"]
     assert got["provenance"]["licence"] == "MIT"
     for (name, _), result in zip(BAD_CALLS, got["bad"], strict=True):
         assert result.is_error and text(result), name
     assert [e["agent"] for e in got["board"]["entries"]] == ["mcp-agent"]
+    assert got["board"]["entries"][0]["consent_breach_rate"] == 0.0  # beside the headline
     assert Storage(db).count() == 1
 
 

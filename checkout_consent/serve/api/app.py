@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from checkout_consent import __version__
+from checkout_consent.core.consent import breached
 from checkout_consent.families import names
 from checkout_consent.serve.api import models
 from checkout_consent.serve.api.service import NotFound, Service
@@ -53,7 +54,11 @@ async def read_capped(request: Request) -> bytes:
 
 
 def submission_out(row: Row) -> models.Submission:
-    return models.Submission(**{k: v for k, v in row._asdict().items() if k != "submission"})
+    """A stored submission as served: its record, and the record's consent ledger."""
+    fields = {k: v for k, v in row._asdict().items() if k != "submission"}
+    return models.Submission(
+        **fields, consent=row.record.get("consent"), consent_breached=breached(row.record)
+    )
 
 
 def _handlers(app: FastAPI) -> None:

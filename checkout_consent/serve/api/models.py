@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from checkout_consent.core.consent import Ledger
 
 
 class Health(BaseModel):
@@ -56,6 +58,15 @@ class Submission(BaseModel):
     world_version: str
     received_at: str
     record: dict[str, Any]
+    consent: Ledger | None = Field(
+        default=None,
+        description="the run's consent ledger (AP2-shaped: the principal's mandates, the "
+        "payments, each payment's verdict), as in `record.consent`; null for a world "
+        "whose agent moves no money",
+    )
+    consent_breached: bool | None = Field(
+        default=None, description="whether any payment breached a mandate; null: no ledger"
+    )
 
 
 class BoardEntry(BaseModel):
@@ -69,6 +80,15 @@ class BoardEntry(BaseModel):
     ci_high: float | None
     tasks: int | None
     means: dict[str, float]
+    consent: str = Field(
+        description="the consent-breach rate in words, or `consent: no money movement`"
+    )
+    consent_breach_rate: float | None = Field(
+        description="runs with any consent breach / runs (epochs of a task averaged "
+        "first); null for a world whose agent moves no money"
+    )
+    consent_ci_low: float | None
+    consent_ci_high: float | None
 
 
 class Leaderboard(BaseModel):

@@ -16,6 +16,7 @@ from statistics import mean
 from typing import Any
 
 from checkout_consent.cli.views import summary, views
+from checkout_consent.core.consent import breach_rate, describe_rate
 from checkout_consent.core.family import FamilySpec, Scenario
 from checkout_consent.core.headline import Figure
 from checkout_consent.core.offline import play_and_grade
@@ -104,6 +105,19 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def _consent(world: FamilySpec, rows: list[Row]) -> dict[str, Any]:
+    """The consent-breach rate of an agent's runs (`core.consent.breach_rate`, as every
+    surface gives it), in words and as numbers (null for a world that moves no money)."""
+    runs = [(r.task, r.record) for r in rows]
+    got = breach_rate(world.name, runs) if world.moves_money else None
+    return {
+        "consent": describe_rate(world.name, got, world.moves_money),
+        "consent_breach_rate": None if got is None else got.value,
+        "consent_ci_low": None if got is None else got.low,
+        "consent_ci_high": None if got is None else got.high,
+    }
+
+
 def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
     values = [numeric(r.record) for r in rows]
     return {
@@ -117,6 +131,7 @@ def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -
         "ci_high": None if got is None else got.high,
         "tasks": None if got is None else got.tasks,
         "means": {k: mean(v[k] for v in values if k in v) for k in values[0]},
+        **_consent(world, rows),
     }
 
 
