@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from checkout_consent.cassettes.load import CassetteRefused, confined, refuse
 from checkout_consent.cassettes.manifest import MANIFEST, Manifest
 from checkout_consent.cassettes.scan import scan_directory
-from checkout_consent.cassettes.store import CASSETTE, GOLDEN, LEGACY_SUFFIX
+from checkout_consent.cassettes.store import CASSETTE, GOLDEN, LEGACY_GOLDEN, LEGACY_SUFFIX
 from checkout_consent.families import family, names, world_of_args
 
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
@@ -82,12 +82,12 @@ def check_key(model: str, base_url: str | None, model_args: Mapping[str, Any]) -
 def _check_names(directory: Path) -> None:
     for path in confined(directory):
         if path.name not in (MANIFEST, CASSETTE) and not path.name.endswith(
-            (LEGACY_SUFFIX, GOLDEN)
+            (LEGACY_SUFFIX, GOLDEN, LEGACY_GOLDEN)
         ):
             raise refuse(
                 path,
                 "is not a file a cassette directory holds "
-                f"({MANIFEST}, {CASSETTE}, *.golden.json, legacy *.yaml.gz)",
+                f"({MANIFEST}, {CASSETTE}, *.golden.json.gz, legacy *.golden.json and *.yaml.gz)",
             )
 
 

@@ -88,15 +88,18 @@ class Converted(NamedTuple):
     units: int
     bytes_before: int
     bytes_after: int
+    goldens: int = 0  # plain goldens gzipped
 
 
 def convert(directory: Path) -> Converted:
-    """Rewrite a cassette directory's legacy units into its compact cassette (read back and
-    compared before the legacy files are removed); compact units are kept as they are."""
+    """Rewrite a cassette directory's legacy units into its compact cassette and its plain
+    goldens into gzipped ones (each read back and compared before the legacy files are
+    removed); what is already compact is kept as it is."""
     check_directory(directory)
+    goldens = store.convert_goldens(directory)
     legacy = [p for p in store.cassette_files(directory) if p.name.endswith(store.LEGACY_SUFFIX)]
     if not legacy:
-        return Converted(directory, 0, 0, 0)
+        return Converted(directory, 0, 0, 0, goldens)
     units = store.read_units(directory)  # both formats; a unit held twice is refused
     target = directory / store.CASSETTE
     before = sum(p.stat().st_size for p in [*legacy, target] if p.exists())
@@ -105,4 +108,4 @@ def convert(directory: Path) -> Converted:
         raise refuse(target, "did not read back the same once converted")
     for path in legacy:
         path.unlink()
-    return Converted(directory, len(legacy), before, target.stat().st_size)
+    return Converted(directory, len(legacy), before, target.stat().st_size, goldens)

@@ -32,6 +32,7 @@ from vcr.serializers import compat
 from checkout_consent.cassettes import compact
 from checkout_consent.cassettes.load import (
     MAX_CASSETTE_BYTES,
+    MAX_JSON_BYTES,
     MAX_RUN_BYTES,
     MAX_UNIT_BYTES,
     confined,
@@ -49,7 +50,8 @@ __all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
 CASSETTE = "cassette.json.gz"  # the compact cassette of a run directory (compact.py)
 LEGACY_SUFFIX = ".yaml.gz"  # a unit in vcrpy's YAML: still read; `cassettes convert` rewrites it
-GOLDEN = ".golden.json"
+GOLDEN = ".golden.json.gz"  # a unit's golden record, gzipped (a month's ledger is large)
+LEGACY_GOLDEN = ".golden.json"  # still read; `cassettes convert` gzips it
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -100,7 +102,11 @@ def cassette_files(directory: Path) -> list[Path]:
 
 
 def unit_name(path: Path) -> str:
-    return path.name.removesuffix(LEGACY_SUFFIX).removesuffix(GOLDEN)
+    return path.name.removesuffix(LEGACY_SUFFIX).removesuffix(GOLDEN).removesuffix(LEGACY_GOLDEN)
+
+
+def is_golden(path: Path) -> bool:
+    return path.name.endswith((GOLDEN, LEGACY_GOLDEN))
 
 
 def cap(path: Path) -> int:
@@ -235,24 +241,57 @@ class UnitPersister:
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
+    """One gzipped, indented JSON file per unit (`gzip -dc FILE` reads it); byte-stable:
+    the gzip header carries no time and no name."""
     for unit, record in records.items():
         text = json.dumps(record, indent=2, sort_keys=True) + "\n"
-        (directory / f"{unit_stem(unit)}{GOLDEN}").write_text(text)
+        packed = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+        (directory / f"{unit_stem(unit)}{GOLDEN}").write_bytes(packed)
+
+
+def read_golden(path: Path) -> dict[str, Any]:
+    """One golden record (gzipped or legacy plain JSON), bounded, never through a link."""
+    if path.name.endswith(GOLDEN):
+        try:
+            record = json.loads(read_unit(path, MAX_JSON_BYTES).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as err:
+            raise refuse(path, f"is not valid JSON ({type(err).__name__})") from None
+    else:
+        record = read_json(path)
+    if not isinstance(record, dict):
+        raise refuse(path, "is not a JSON object")
+    return record
 
 
 def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
-    """Every golden record of the directory (bounded JSON objects, no links followed)."""
+    """Every golden record of the directory (bounded JSON objects, no links followed); a
+    unit with a golden in both formats is refused."""
     out: dict[str, dict[str, Any]] = {}
     for path in confined(directory):
-        if path.name.endswith(GOLDEN):
-            record = read_json(path)
-            if not isinstance(record, dict):
-                raise refuse(path, "is not a JSON object")
-            out[unit_name(path)] = record
+        if is_golden(path):
+            if unit_name(path) in out:
+                raise refuse(path, f"holds unit {unit_name(path)!r} a second time")
+            out[unit_name(path)] = read_golden(path)
     return out
+
+
+def convert_goldens(directory: Path) -> int:
+    """Gzip a directory's legacy plain-JSON goldens (read back equal before the plain ones
+    are removed); the number converted."""
+    legacy = {p: read_golden(p) for p in confined(directory) if p.name.endswith(LEGACY_GOLDEN)}
+    if not legacy:
+        return 0
+    records = {unit_name(p): record for p, record in legacy.items()}
+    write_goldens(directory, records)
+    for unit, record in records.items():
+        if read_golden(directory / f"{unit_stem(unit)}{GOLDEN}") != record:
+            raise refuse(directory, f"golden {unit} did not read back the same once gzipped")
+    for path in legacy:
+        path.unlink()
+    return len(legacy)
 
 
 def clear(directory: Path) -> None:
     """Remove a directory's cassettes and goldens before it is recorded afresh."""
-    for path in [*cassette_files(directory), *directory.glob("*" + GOLDEN)]:
+    for path in [*cassette_files(directory), *(p for p in directory.iterdir() if is_golden(p))]:
         path.unlink()

@@ -195,6 +195,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         print(
             f"{directory}: {done.units} legacy unit(s) converted"
             + (f", {done.bytes_before} -> {done.bytes_after} bytes" if done.units else "")
+            + f"; {done.goldens} golden(s) gzipped"
         )
     return 0
 

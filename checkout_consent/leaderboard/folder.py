@@ -1,7 +1,8 @@
 """What a submission folder may hold, read without following anything out of it.
 
 Allowed: `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
-`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json, legacy *.yaml.gz}`, and (a
+`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz, legacy *.golden.json and
+*.yaml.gz}`, and (a
 family that scores carts) `carts/*.json`.
 Anything else, a symlink, a special file, or a folder over the caps is a refusal. An .eval
 log is a zip: its members' declared sizes are capped too, before anything is decompressed."""
@@ -26,7 +27,7 @@ ALLOWED = (
     re.compile(r"carts/[a-z0-9._-]{1,120}\.json"),  # carts: stored, never ranked
     re.compile(
         r"cassettes/[A-Za-z0-9._-]{1,120}/(run\.json|cassette\.json\.gz|[A-Za-z0-9._-]{1,160}"
-        r"\.(yaml\.gz|golden\.json))"
+        r"\.(yaml\.gz|golden\.json|golden\.json\.gz))"
     ),
 )
 

@@ -254,8 +254,54 @@ def test_manifest__a_run_json_that_is_not_one_is_refused(tmp_path, content, matc
 
 def test_goldens__one_that_is_not_a_json_object_is_refused(tmp_path):
     directory = _copy(tmp_path)
-    next(directory.glob("*" + store.GOLDEN)).write_text("[]")
+    next(directory.glob("*" + store.GOLDEN)).write_bytes(gzip.compress(b"[]"))
     _refused(directory, "is not a JSON object")
+
+
+@pytest.mark.parametrize(
+    ("content", "match"),
+    [
+        (b"{}", "is not a whole gzip file"),
+        (gzip.compress(b"{not json"), "is not valid JSON"),
+        (gzip.compress(b"[" * 100_000 + b"]" * 100_000), "is not valid JSON"),
+    ],
+)
+def test_goldens__a_gzipped_golden_that_is_not_json_is_refused(tmp_path, content, match):
+    directory = _copy(tmp_path)
+    next(directory.glob("*" + store.GOLDEN)).write_bytes(content)
+    _refused(directory, match)
+
+
+def test_goldens__a_gzipped_golden_that_unpacks_too_far_is_refused(tmp_path, monkeypatch):
+    directory = _copy(tmp_path)
+    monkeypatch.setattr(store, "MAX_JSON_BYTES", 1000)
+    next(directory.glob("*" + store.GOLDEN)).write_bytes(gzip.compress(b" " * 5000 + b"{}"))
+    _refused(directory, "unpacks to more than 1000 bytes")
+
+
+def test_goldens__a_unit_golden_in_both_formats_is_refused(tmp_path):
+    directory = _copy(tmp_path)
+    golden = next(directory.glob("*" + store.GOLDEN))
+    plain = golden.with_name(golden.name.removesuffix(".gz"))
+    plain.write_text(json.dumps(store.read_golden(golden)))
+    _refused(directory, "a second time")
+
+
+def test_convert__gzips_plain_goldens_that_read_back_the_same(tmp_path, capsys):
+    from checkout_consent.cli.main import main
+
+    directory = _copy(tmp_path)
+    before = store.read_goldens(directory)
+    for golden in directory.glob("*" + store.GOLDEN):  # as a run recorded before gzip
+        golden.with_name(golden.name.removesuffix(".gz")).write_text(
+            json.dumps(store.read_golden(golden), indent=2, sort_keys=True) + "\n"
+        )
+        golden.unlink()
+    assert store.read_goldens(directory) == before  # the plain ones are still read
+    assert main(["cassettes", "convert", str(directory)]) == 0
+    assert f"{len(before)} golden(s) gzipped" in capsys.readouterr().out
+    assert not list(directory.glob("*" + store.LEGACY_GOLDEN))
+    assert store.read_goldens(directory) == before
 
 
 def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):

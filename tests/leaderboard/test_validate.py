@@ -1,6 +1,7 @@
 """`submit validate` refuses every broken submission, each with a line that says why, and
 accepts the committed examples. Broken ones are made here, from the examples, in tmp."""
 
+import gzip
 import json
 
 import pytest
@@ -178,10 +179,10 @@ def test_submit_validate__json_lists_every_refusal(tmp_path, capsys):
 def test_validate__included_cassettes_replay_to_the_regraded_records(tmp_path):
     sub = copy_example(tmp_path, *SMALL, cassettes=True)
     assert validate(sub).ok
-    golden = next((sub / "cassettes").glob("*/T1-1.golden.json"))
-    data = json.loads(golden.read_text())
+    golden = next((sub / "cassettes").glob("*/T1-1.golden.json.gz"))
+    data = json.loads(gzip.decompress(golden.read_bytes()))
     data["change"] = 1.0
-    golden.write_text(json.dumps(data))
+    golden.write_bytes(gzip.compress(json.dumps(data).encode()))
     verdict = validate(sub)
     assert any("T1-1: change golden 1.0" in r for r in verdict.refusals), verdict.refusals
 
