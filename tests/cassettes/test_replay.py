@@ -120,6 +120,8 @@ def test_replay__missing_request_fails_fast_naming_cassette_and_request(recorded
     assert "/v1/chat/completions" in message and "ends after 3 request(s)" in message
 
 
+@pytest.mark.slow  # a replay through Inspect; the fast test_compact first-difference tests
+# hold how a miss is named, and test_adversary refuses a changed response in the default run
 def test_replay__a_forged_answer_misses_at_the_next_request_naming_the_message(recorded, tmp_path):
     """A changed response with its check recomputed: the run's next request carries the
     forged assistant turn, and the miss points at that very message."""
