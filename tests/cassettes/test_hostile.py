@@ -245,6 +245,7 @@ def test_manifest__a_forged_run_json_is_refused_naming_it(tmp_path, change, matc
         (b"\xff\xfe", "is not valid JSON"),
         (b" " * (5 * 1024 * 1024), "is larger than"),
     ],
+    ids=["list", "not-json", "deep", "bad-utf8", "huge"],
 )
 def test_manifest__a_run_json_that_is_not_one_is_refused(tmp_path, content, match):
     directory = _copy(tmp_path)
@@ -260,11 +261,12 @@ def test_goldens__one_that_is_not_a_json_object_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     ("content", "match"),
-    [
+    [  # mtime=0: the same bytes in every process (pytest-xdist compares what each collects)
         (b"{}", "is not a whole gzip file"),
-        (gzip.compress(b"{not json"), "is not valid JSON"),
-        (gzip.compress(b"[" * 100_000 + b"]" * 100_000), "is not valid JSON"),
+        (gzip.compress(b"{not json", mtime=0), "is not valid JSON"),
+        (gzip.compress(b"[" * 100_000 + b"]" * 100_000, mtime=0), "is not valid JSON"),
     ],
+    ids=["plain", "not-json", "deep"],
 )
 def test_goldens__a_gzipped_golden_that_is_not_json_is_refused(tmp_path, content, match):
     directory = _copy(tmp_path)
