@@ -118,6 +118,8 @@ def test_suite__resumes_after_sigkill_without_rerunning_or_losing_a_sample(
     _kill_halfway(killed, env)
     before = _samples(killed)
     partial = sorted(p.name for p in killed.glob("*.eval"))
+    # the test's precondition, and it can fail: a kill that lands before the first sample is
+    # written, or after the last, would prove nothing about resuming, so it fails instead
     assert 1 <= len(before) < TOTAL, "the kill came with some but not all samples logged"
     restart = datetime.datetime.now(datetime.UTC)  # noqa: TID251 (when the restart began)
     again = subprocess.run(_command(killed), env=env, capture_output=True, text=True, timeout=900)

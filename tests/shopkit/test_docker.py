@@ -48,6 +48,10 @@ def test_compose__the_helm_values_run_the_same_image_without_network() -> None:
 
 @pytest.fixture(scope="module")
 def container() -> Iterator[str]:
+    # The docker layer (`pytest -m docker`, never in the default run or CI's slow layer) needs
+    # a running daemon and the image built without a registry (shopkit README, "Sandboxes");
+    # where either is missing it skips, saying which, rather than failing a machine that
+    # cannot have them.
     why = docker_env.docker_unavailable()
     if why is not None:
         pytest.skip(why)
