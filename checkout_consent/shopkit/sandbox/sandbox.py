@@ -16,11 +16,14 @@ import selectors
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from checkout_consent.shopkit.sandbox import isolation
 
 SCRIPT = (Path(__file__).parent / "sandbox_script.py").read_text(encoding="utf-8")
 MAX_FILES, MAX_BYTES, MAX_RESULT_BYTES = 2000, 20 * 1024 * 1024, 8 * 1024 * 1024
@@ -83,8 +86,15 @@ def _read_results(fd: int, hard_end: float, cap: int) -> bytes:
 
 
 def launch(
-    build: Path, work: dict[str, Any], limits: Limits, nonce: str, cap: int = MAX_RESULT_BYTES
+    build: Path,
+    work: dict[str, Any],
+    limits: Limits,
+    nonce: str,
+    cap: int = MAX_RESULT_BYTES,
+    probe: bool = False,
 ) -> bytes:
+    """The records the supervisor wrote, run isolated (`isolation.py`): writable, only the
+    build (or, for a command, the directory holding it and its output file)."""
     read_fd, write_fd = os.pipe()
     job = {
         **work,
@@ -103,9 +113,11 @@ def launch(
         "TMPDIR": str(build),
         "LANG": "C.UTF-8",
     }
+    writable = Path(work["output"]).parent if "output" in work else build
+    plan = isolation.view(writable, write_fd, nonce, probe)
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", "-c", SCRIPT],
+            isolation.command([sys.executable, "-I", "-S", "-B", "-c", SCRIPT], plan),
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -178,5 +190,28 @@ def run(
 ) -> list[dict[str, Any]]:
     """Launch the sandbox on `build` with `work`; the records of this run, nothing else.
     `cap`: the most bytes of records read (an exec's captured output needs more)."""
+    isolation.require()
     nonce = secrets.token_hex(16)
-    return records(launch(build, work, limits, nonce, cap), nonce)
+    found = records(launch(build, work, limits, nonce, cap), nonce)
+    refused = [r for r in found if r.get("kind") == "isolation"]
+    if refused:
+        raise isolation.IsolationUnavailable(
+            isolation.WHAT.format(why=str(refused[0].get("error"))[:200])
+        )
+    return found
+
+
+def isolated_probe() -> str | None:
+    """Why an isolated run cannot start here (one short phrase), or None if it can."""
+    nonce = secrets.token_hex(16)
+    with tempfile.TemporaryDirectory(prefix="shopkit-probe-") as tmp:
+        try:
+            data = launch(Path(tmp), {}, Limits(deadline_s=5.0), nonce, probe=True)
+        except OSError as err:
+            return f"{isolation.UNSHARE}: {err.strerror or err}"
+    found = [r for r in records(data, nonce) if r.get("kind") == "isolation"]
+    if not found:
+        return "the namespaces could not be created"
+    if found[0].get("ok") is not True:
+        return str(found[0].get("error"))[:200]
+    return None
