@@ -107,17 +107,38 @@ def test_adapter__command_runs_an_agent_cli_in_the_build(tmp_path: Path) -> None
     assert (run.report.change, run.report.regress) == (1.0, 1.0)
 
 
-def test_adapter__command_timeouts_and_missing_programs_are_metadata(tmp_path: Path) -> None:
+def test_adapter__command_timeouts_are_metadata(tmp_path: Path) -> None:
     slow = adapters.command("sleep 5", timeout_s=0.3)(tmp_path, brief("T1"))
-    missing = adapters.command("no-such-agent-cli {brief}")(tmp_path, brief("T1"))
     assert slow["exit_code"] is None and "timed out" in slow["output_tail"]
-    assert missing["exit_code"] is None and "could not start" in missing["output_tail"]
+
+
+@pytest.mark.parametrize("template", ["no-such-agent-cli -p {brief}", "sh -c no-such-agent-cli"])
+def test_adapter__command_that_cannot_start_is_an_error_not_a_score(
+    tmp_path: Path, template: str
+) -> None:
+    with pytest.raises(adapters.RunFailed, match="the agent command could not start"):
+        adapters.command(template)(tmp_path, brief("T1"))
+
+
+def test_cli__run_with_an_agent_command_that_cannot_start_exits_2_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["shopkit", "run", "--task", "all", "--adapter", "command"]
+    assert cli_main([*argv, "--command", "no-such-agent-cli -p {brief}"]) == 2
+    out, err = capsys.readouterr()
+    assert "change" not in out  # no score was printed
+    assert err.strip().splitlines() == [
+        "checkout-consent: the agent command could not start: 'no-such-agent-cli': "
+        "No such file or directory"
+    ]
 
 
 def test_adapter__get_refuses_unknown_or_incomplete_specs() -> None:
     for spec in ("nope", "vandal:nope", "command", "inspect"):
         with pytest.raises((ValueError, KeyError)):
             adapters.get(spec)
+    with pytest.raises(ValueError, match="needs --command"):
+        adapters.get("command", command_template="  ")
 
 
 def test_surface__check_sanity_names_each_failed_check() -> None:

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.runtime.runner import RunFailed
 from checkout_consent.shopkit.dataset import brief as task_brief
 from checkout_consent.shopkit.dataset import build_tree, read_tree, task_ids
 from checkout_consent.shopkit.sandbox.sandbox import materialise
 from checkout_consent.shopkit.vandal import MODES, vandalise
 
 Adapter = Callable[[Path, str], dict[str, Any]]
+NOT_STARTED = (126, 127)  # a shell's "not executable" and "not found"
 
 
 def noop(build_path: Path, brief: str) -> dict[str, Any]:
@@ -48,7 +50,11 @@ def vandal(mode: str) -> Adapter:
 
 def command(template: str, timeout_s: float = 1800.0) -> Adapter:
     """Run a coding-agent CLI in the build directory. `{brief}` and `{build}` in the
-    template are replaced (each as one argument); the brief is also in $SHOPKIT_BRIEF."""
+    template are replaced (each as one argument); the brief is also in $SHOPKIT_BRIEF.
+    A command that cannot start (not found, not executable, or a shell's exit 126 or 127
+    saying so) is a `RunFailed`, never a score."""
+    if not shlex.split(template):
+        raise ValueError("the command adapter needs --command 'AGENT-CLI ... {brief}'")
 
     def run(build_path: Path, brief: str) -> dict[str, Any]:
         argv = [
@@ -70,7 +76,9 @@ def command(template: str, timeout_s: float = 1800.0) -> Adapter:
         except subprocess.TimeoutExpired:
             code, out = None, f"timed out after {timeout_s:g} s"
         except OSError as err:
-            code, out = None, f"could not start {argv[0]!r}: {err}"
+            raise RunFailed(f"the agent command could not start: {argv[0]!r}: {err.strerror}")
+        if code in NOT_STARTED:
+            raise RunFailed(f"the agent command could not start: {argv[0]!r} exited {code}")
         return {
             "adapter": "command",
             "argv": argv[:1],

@@ -3,14 +3,18 @@
 Registered with Inspect (`@sandboxenv`) when the shopkit task module is imported, which
 the package's entry point does; the default sandbox of the shopkit task. No daemon: each
 sample gets a fresh temporary directory (`build/` is its working directory) and every
-`exec` runs under the supervisor of `sandbox_script.py` with the same confinement as a
-graded build: a new session, the same resource limits (`Limits`: 1 GiB address space,
-16 MiB per file written, 20 s CPU, no core dumps), Landlock (writes only beneath the
-sample's directory, no TCP, no signals outside), and at the end every process it left
-is killed. The deadline is the exec's `timeout` (default 60 s); past it, TimeoutError.
-Files are read and written only inside the sample's directory (never through a symlink
-out of it), so Inspect's `bash()` and `python()` tools, and any agent that works through
-`sandbox()`, work on the build and on nothing else. It runs as the current user only."""
+`exec` runs isolated (`isolation.py`: its own user, PID, network and mount namespaces; a
+root holding only the sample's directory, writable, and read-only what Python and a shell
+need; no capability; at most 301 processes) under the supervisor of `sandbox_script.py`
+with the same confinement as a graded build: a new session, the same resource limits
+(`Limits`: 1 GiB address space, 16 MiB per file written, 20 s CPU, no core dumps),
+Landlock as a second wall, and at the end every process it left is killed (the
+namespace ends with its first process). The environment is an allow-list (`PATH`,
+`HOME`, `TMPDIR`, `LANG`, and what the caller passes). The deadline is the exec's
+`timeout` (default 60 s); past it, TimeoutError. Where the machine cannot isolate, the
+task refuses to start in one line (`task_init`): use `--sandbox docker`. Files are read
+and written only inside the sample's directory (never through a symlink out of it). It
+runs as the current user only."""
 
 from __future__ import annotations
 
@@ -30,6 +34,8 @@ from inspect_ai.util import (
     sandboxenv,
 )
 
+from checkout_consent.runtime.compat import prerequisite_error
+from checkout_consent.shopkit.sandbox import isolation
 from checkout_consent.shopkit.sandbox.sandbox import Limits, ended, run
 
 NAME = "checkout-consent"
@@ -57,6 +63,14 @@ def _text(record: dict[str, Any] | None) -> str:
 @sandboxenv(name=NAME)
 class ConfinedSandbox(SandboxEnvironment):
     """One sample's confined directory; `exec` runs confined, files stay inside it."""
+
+    @classmethod
+    async def task_init(cls, task_name: str, config: SandboxEnvironmentConfigType | None) -> None:
+        """Refuse the task, in one line, where the machine cannot isolate a run."""
+        try:
+            isolation.require()
+        except isolation.IsolationUnavailable as refused:
+            raise prerequisite_error()(str(refused)) from None
 
     @classmethod
     async def sample_init(
