@@ -84,8 +84,11 @@ def _build_root(view):
     _devices(root)
     os.makedirs(root + "/proc")
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    with open(root + "/proc/sys/kernel/pid_max", "w") as handle:
-        handle.write(str(view["pid_max"]))
+    try:
+        with open(root + "/proc/sys/kernel/pid_max", "w") as handle:
+            handle.write(str(view["pid_max"]))
+    except OSError as err:
+        raise OSError(err.errno, f"no per-namespace pid_max: {err.strerror}") from None
     _tmpfs(root + "/tmp", SCRATCH)
     for path in sorted(view["ro"] + view["rw"]):
         _bind(root, path, path in view["rw"])
