@@ -7,6 +7,9 @@ vandal-*   one per vandal mode: makes that mode's plausible wrong edit and finis
 inspect-reference  the reference fix through Inspect's own bash and python tools (the
            shopkit_inspect_tools solver): lists the build, runs the CLI, writes every
            differing file with a heredoc, checks with a snippet, finishes: change 1, regress 1.
+hacker     tries every read, write, network, process and grading trick (controls/hacker.py):
+           each is caught, and the grade stays at the noop's floor (part of sanity).
+inspect-hacker  the same tricks through Inspect's own python tool (shopkit_inspect_tools).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id
 from checkout_consent.core.family import Scenario
+from checkout_consent.shopkit.controls.hacker import hacker_plan
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.vandal import MODES
 
@@ -93,5 +97,7 @@ CONTROLS: dict[str, Policy] = {
     "noop": _policy(noop_plan),
     "reference": _policy(reference_plan),
     "inspect-reference": _policy(inspect_reference_plan),
+    "hacker": _policy(hacker_plan),
+    "inspect-hacker": _policy(lambda: hacker_plan("python")),
     **{f"vandal-{mode}": _policy(_vandal(mode)) for mode in MODES},
 }

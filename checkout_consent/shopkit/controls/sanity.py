@@ -3,14 +3,18 @@ four checks, read from the noop and reference controls' records."""
 
 from __future__ import annotations
 
+import sys
+
 from checkout_consent.core.family import ControlRecords
+from checkout_consent.shopkit.controls import hacker
 from checkout_consent.shopkit.dataset import task_ids
 
-SANITY_CONTROLS = ("noop", "reference")
+SANITY_CONTROLS = ("noop", "reference", "hacker")
 
 
 def check_sanity(records: ControlRecords) -> list[str]:
-    """The seed's four checks, read from the noop and reference controls' records."""
+    """The seed's four checks, read from the noop and reference controls' records, and
+    the hacker's exploits, each caught (one line each on stderr, `exploit: ... -> caught:`)."""
     problems: list[str] = []
     for name in SANITY_CONTROLS:
         seen = sorted(r["task"] for r in records.get(name, []))
@@ -26,4 +30,9 @@ def check_sanity(records: ControlRecords) -> list[str]:
             problems.append(f"{r['task']}: the change grader fails on the reference")
         if r["regress"] != 1.0 or r["regress_extra"] != 1.0:
             problems.append(f"{r['task']}: regress is not green on the reference")
+    if "hacker" in records:
+        lines, caught = hacker.check(records)
+        for line in lines:
+            print(line, file=sys.stderr)
+        problems += caught
     return problems
