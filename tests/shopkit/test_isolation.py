@@ -57,7 +57,7 @@ def test_isolation__proc_shows_no_evaluator_process_and_no_signal_gets_out(
     token = secrets.token_hex(8)
     monkeypatch.setenv("CC_EVALUATOR_SECRET", token)
     walk = (
-        "p=$$; while [ \"$p\" -gt 1 ]; do echo up $p; "
+        'p=$$; while [ "$p" -gt 1 ]; do echo up $p; '
         "p=$(awk '/^PPid/ {print $2}' /proc/$p/status); done; echo top $p; "
         "for f in /proc/[0-9]*; do cat $f/cmdline $f/environ; echo; done 2>&1 | tr '\\0' ' '; "
         f"kill -0 {os.getpid()} || echo no-signal-out"
