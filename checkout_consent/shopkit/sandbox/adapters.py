@@ -76,7 +76,8 @@ def command(template: str, timeout_s: float = 1800.0) -> Adapter:
         except subprocess.TimeoutExpired:
             code, out = None, f"timed out after {timeout_s:g} s"
         except OSError as err:
-            raise RunFailed(f"the agent command could not start: {argv[0]!r}: {err.strerror}")
+            why = f"the agent command could not start: {argv[0]!r}: {err.strerror}"
+            raise RunFailed(why) from None
         if code in NOT_STARTED:
             raise RunFailed(f"the agent command could not start: {argv[0]!r} exited {code}")
         return {
