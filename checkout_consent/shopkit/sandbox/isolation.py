@@ -12,6 +12,7 @@ the checkout, `tasks/`, `$HOME` and the evaluator's processes included, is absen
 
 from __future__ import annotations
 
+import atexit
 import binascii
 import functools
 import glob
@@ -58,10 +59,17 @@ def _python() -> tuple[list[str], list[str]]:
     return ro, sorted(p for p in packages if os.path.isdir(p) and not os.path.islink(p))
 
 
-@functools.cache
+_ROOTS: list[str] = []
+
+
 def _root() -> str:
-    """An empty directory of this process, where each run mounts its new root."""
-    return tempfile.mkdtemp(prefix="checkout-consent-root-")
+    """An empty directory of this process, where each run mounts its new root (only inside
+    the run's mount namespace: here it stays empty, and is removed at exit); made again if
+    something removed it."""
+    if not (_ROOTS and os.path.isdir(_ROOTS[-1])):
+        _ROOTS.append(tempfile.mkdtemp(prefix="checkout-consent-root-"))
+        atexit.register(shutil.rmtree, _ROOTS[-1], ignore_errors=True)
+    return _ROOTS[-1]
 
 
 def view(writable: Path, fd: int, nonce: str, probe: bool = False) -> dict[str, Any]:
