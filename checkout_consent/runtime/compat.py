@@ -120,3 +120,21 @@ def registered_sandbox(name: str) -> type:
     from inspect_ai.util._sandbox.registry import registry_find_sandboxenv
 
     return registry_find_sandboxenv(name)
+
+
+@contextlib.contextmanager
+def sandbox_in_context(environment: Any) -> Iterator[None]:
+    """Make `environment` the current sample's default sandbox, as a running sample has it,
+    so Inspect's own tools (`bash()`, `python()`) can be called on it outside an eval."""
+    from inspect_ai.util._sandbox.context import (
+        sandbox_default_context_var,
+        sandbox_environments_context_var,
+    )
+
+    envs = sandbox_environments_context_var.set({"default": environment})
+    default = sandbox_default_context_var.set("default")
+    try:
+        yield
+    finally:
+        sandbox_default_context_var.reset(default)
+        sandbox_environments_context_var.reset(envs)

@@ -13,13 +13,9 @@ from pathlib import Path
 import anyio
 import pytest
 from inspect_ai.tool import Tool, bash, python
-from inspect_ai.util._sandbox.context import (
-    sandbox_default_context_var,
-    sandbox_environments_context_var,
-)
 
 from checkout_consent.cli.main import main as cli_main
-from checkout_consent.runtime.compat import prerequisite_error
+from checkout_consent.runtime.compat import prerequisite_error, sandbox_in_context
 from checkout_consent.shopkit.grading import grade_build, seed_dir
 from checkout_consent.shopkit.sandbox import isolation
 from checkout_consent.shopkit.sandbox.environment import ConfinedSandbox
@@ -40,13 +36,8 @@ def agent(env: ConfinedSandbox, tool: Tool, code: str) -> str:
     """What the agent reads back from one call of Inspect's `tool` on `env`."""
 
     async def call() -> str:
-        envs = sandbox_environments_context_var.set({"default": env})
-        default = sandbox_default_context_var.set("default")
-        try:
+        with sandbox_in_context(env):
             return str(await tool(code))
-        finally:
-            sandbox_default_context_var.reset(default)
-            sandbox_environments_context_var.reset(envs)
 
     return anyio.run(call)
 
