@@ -124,7 +124,8 @@ def _plain(value: object) -> object:
 
 
 def logged_keys(path: Path) -> list[tuple[str, int]]:
-    """(sample id, epoch) of every sample written into an .eval log's zip."""
+    """(sample id, epoch) of every sample written into an .eval log's zip, once each (a
+    resumed log's zip may list a rewritten member twice; a reader takes the last)."""
     from checkout_consent.runtime.logs import zip_names
 
     out = []
@@ -134,7 +135,7 @@ def logged_keys(path: Path) -> list[tuple[str, int]]:
             sample_id, _, epoch = stem.rpartition("_epoch_")
             if epoch.isdigit():
                 out.append((sample_id, int(epoch)))
-    return out
+    return list(dict.fromkeys(out))
 
 
 def log_problem(

@@ -133,9 +133,9 @@ def test_suite_resume__the_reference_log_relabelled_as_another_model_is_replayed
 ) -> None:
     def relabel(log: EvalLog) -> None:
         log.eval.model = IDLE
-        log.stats.model_usage = {IDLE: u for u in log.stats.model_usage.values()}
+        log.stats.model_usage = {IDLE: log.stats.model_usage[REFERENCE]}
         for sample in log.samples or []:
-            sample.model_usage = {IDLE: u for u in sample.model_usage.values()}
+            sample.model_usage = {IDLE: sample.model_usage[REFERENCE]}
 
     log_dir, forged = _plant(runs, REFERENCE, tmp_path, relabel)
     code, err = _suite(log_dir, IDLE, capsys)
