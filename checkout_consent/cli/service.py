@@ -64,6 +64,21 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve_token(args: argparse.Namespace) -> int:
+    """Own an agent name for someone (the operator's verb): print its token once."""
+    from checkout_consent.serve.api.arguments import Invalid
+    from checkout_consent.serve.api.service import Service
+    from checkout_consent.serve.api.storage import Storage
+
+    try:
+        token = Service(Storage(args.db)).issue_token(args.agent)
+    except Invalid as error:
+        raise UsageError(f"serve-token: {error.message}") from None
+    print(token)
+    err(f"serve-token: {args.agent} is owned by this token (its sha256 is stored; keep it)")
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("serve-api", help="the scoring service over HTTP (stores submissions)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback)")
@@ -83,6 +98,14 @@ def add_parsers(sub: Any) -> None:
     )
     _heldout_option(p)
     p.set_defaults(fn=cmd_mcp)
+    p = sub.add_parser(
+        "serve-token", help="issue the token that owns an agent name on the scoring service"
+    )
+    p.add_argument("--agent", required=True, help="the agent name (not owned yet)")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
+    )
+    p.set_defaults(fn=cmd_serve_token)
 
 
 def _heldout_option(parser: argparse.ArgumentParser) -> None:

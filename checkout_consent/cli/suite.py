@@ -176,15 +176,48 @@ def _run(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any
     )
 
 
+def expectations(
+    args: argparse.Namespace, worlds: list[FamilySpec], tasks: dict[str, Any]
+) -> dict[str, tuple[FamilySpec, Any]]:
+    """Task name -> (its world, what a log of this run of it must show: runtime/resume)."""
+    from checkout_consent.runtime.resume import expected
+
+    out = {}
+    for spec, task in zip(worlds, tasks.values(), strict=True):
+        ids = [str(s.id) for s in task.dataset]
+        chosen = shard_of(ids, args.shard) if args.shard else ids[: args.limit or len(ids)]
+        count = len(chosen) * (args.epochs or task.epochs or 1)
+        out[task.name.rsplit("/", 1)[-1]] = (spec, expected(task, args.model, count))
+    return out
+
+
+def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[FamilySpec, Any]]) -> None:
+    """Every log this run would reuse is checked from its evidence first; one that fails
+    is named in one line, set aside and played again (runtime/resume)."""
+    from checkout_consent.runtime.resume import ResumeRefused
+    from checkout_consent.runtime.resume import set_aside as vet
+
+    try:
+        refused = vet(args.log_dir, wanted, WORLDS)
+    except ResumeRefused as error:
+        raise UsageError(f"suite: refused to resume {args.log_dir}: {error}") from None
+    for line in refused:
+        err(f"suite: refused log {line}")
+
+
 def _report(
-    args: argparse.Namespace, worlds: list[FamilySpec], tasks: dict[str, Any], ran: list[Any]
+    args: argparse.Namespace,
+    wanted: dict[str, tuple[FamilySpec, Any]],
+    tasks: dict[str, Any],
+    ran: list[Any],
 ) -> int:
-    """The summary: table (or JSON) on stdout, DIR/suite-summary.json; 2 if unfinished."""
-    logs = {str(log.eval.task): log for log in ran}
-    rows = [
-        suite_summary.world_row(w, t.name, logs.get(t.name))
-        for w, t in zip(worlds, tasks.values(), strict=True)
-    ]
+    """The summary (from re-graded records only): table (or JSON) on stdout,
+    DIR/suite-summary.json; 2 if unfinished or a log fails its checks."""
+    logs = {str(log.eval.task).rsplit("/", 1)[-1]: log for log in ran}
+    rows = []
+    for task in tasks.values():
+        spec, want = wanted[task.name.rsplit("/", 1)[-1]]
+        rows.append(suite_summary.world_row(spec, task.name, logs.get(want.task), want))
     stale = suite_summary.superseded(args.log_dir, ran)
     doc = suite_summary.document(args.model, rows, stale)
     path = suite_summary.write(args.log_dir, doc)
@@ -195,6 +228,9 @@ def _report(
             f"suite: {len(stale)} partial log(s) of an interrupted run, superseded by the "
             f"logs above (listed in the summary; not part of the run): {', '.join(stale)}"
         )
+    for row in rows:
+        if row["refused"]:
+            err(f"suite: {row['world']}: log {row['log']} refused: {row['refused']}")
     if not doc["complete"]:
         unfinished = [r["world"] for r in rows if r["status"] != "success"]
         err(f"suite: {', '.join(unfinished)} did not finish; run the same command again to resume")
@@ -224,9 +260,11 @@ def cmd_suite(args: argparse.Namespace) -> int:
             "sees a source tree, not the installed package), so plain `inspect eval-set` "
             "runs will not share this log dir; run from outside the checkout to share it"
         )
+    wanted = expectations(args, worlds, tasks)
+    set_aside(args, wanted)
     played = ", ".join(w.label for w in worlds)
     err(f"suite: {args.model} plays {played}: {samples} sample(s) -> {args.log_dir}/")
-    return _report(args, worlds, tasks, _run(args, tasks, options))
+    return _report(args, wanted, tasks, _run(args, tasks, options))
 
 
 def add_parsers(sub: Any) -> None:

@@ -34,9 +34,13 @@ def _headline(spec: FamilySpec, records: Sequence[dict[str, Any]]) -> dict[str, 
     }
 
 
-def world_row(spec: FamilySpec, task: str, log: Any) -> dict[str, Any]:
-    """One world's entry: its log's status and, once the log is complete, its headline."""
-    from checkout_consent.runtime.runner import log_records
+def world_row(spec: FamilySpec, task: str, log: Any, want: Any) -> dict[str, Any]:
+    """One world's entry: its log's status and, once the log is complete, its headline over
+    records re-graded from the log's evidence (`runtime.resume.regraded`, against `want`:
+    this run's model, arguments and samples); never a stored score. A log that fails its
+    checks has status "refused" and no headline."""
+    from checkout_consent.families import WORLDS
+    from checkout_consent.runtime.resume import regraded
 
     row: dict[str, Any] = {
         "world": spec.label,
@@ -49,9 +53,13 @@ def world_row(spec: FamilySpec, task: str, log: Any) -> dict[str, Any]:
         "samples": None,
         "headline": None,
         "summary": None,
+        "refused": None,
     }
     if log is not None and log.status == "success":
-        records = log_records(log)
+        records, refused = regraded(str(log.location), spec, WORLDS, want)
+        if refused is not None:
+            row.update(status="refused", refused=refused)
+            return row
         row.update(
             samples=len(records),
             headline=_headline(spec, records),

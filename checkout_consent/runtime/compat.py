@@ -33,6 +33,14 @@ def parse_task_args(items: list[str]) -> dict[str, Any]:
     return parse_cli_args(items)
 
 
+def task_args_of(task: Any) -> dict[str, Any]:
+    """The arguments a built Task was made with, as Inspect writes them into its log
+    (`eval.task_args_passed`, which names the task in an eval set)."""
+    from inspect_ai._eval.loader import resolve_task_args
+
+    return resolve_task_args(task)
+
+
 def enable_zstd_zip() -> None:
     """Teach `zipfile` the zstd compression Inspect's .eval logs use."""
     import inspect_ai._util.zipfile  # noqa: F401

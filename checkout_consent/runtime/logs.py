@@ -31,3 +31,19 @@ def zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
     with zipfile.ZipFile(path) as archive:
         for member in archive.namelist():
             yield member, archive.read(member)
+
+
+def zip_names(path: Path) -> list[str]:
+    """The member names of an .eval log's zip (nothing decompressed)."""
+    enable_zstd_zip()
+    with zipfile.ZipFile(path) as archive:
+        return archive.namelist()
+
+
+def local_path(location: str) -> Path:
+    """A log's location (a path, or the `file:` URI Inspect gives a reused log) as a path."""
+    from urllib.parse import unquote, urlparse
+
+    return (
+        Path(unquote(urlparse(location).path)) if location.startswith("file:") else Path(location)
+    )

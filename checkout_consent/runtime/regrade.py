@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec, Record, choose_world
-from checkout_consent.runtime.scorer import judge, provenance
+from checkout_consent.runtime.scorer import Judged, judge, provenance
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
 
@@ -65,7 +65,7 @@ def _family(task: str, worlds: Sequence[FamilySpec]) -> FamilySpec:
     raise RegradeError(f"task {task[:100]!r} is not one of this suite's tasks")
 
 
-def _world(worlds: Sequence[FamilySpec], family: str, metadata: Any) -> FamilySpec:
+def sample_world(worlds: Sequence[FamilySpec], family: str, metadata: Any) -> FamilySpec:
     """The world a sample's carried reference names (it only chooses: `judge` then holds
     the reference to that world's packaged one)."""
     carried = metadata.get("scenario") if isinstance(metadata, dict) else None
@@ -88,14 +88,20 @@ def _read(path: Path) -> Any:
         raise RegradeError(f"{path}: not a readable Inspect log ({first})") from None
 
 
-def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
-    """One logged sample through the packaged scorer's checks and grader of `spec`."""
+def judge_sample(spec: FamilySpec, sample: Any) -> Judged:
+    """One logged sample judged by the packaged scorer of `spec` from its evidence: its
+    reference, Store trace, conversation and event stream."""
     store = {
         k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
     }
-    judged = judge(
+    return judge(
         spec, sample.id, sample.metadata or {}, store, sample.messages or [], sample.events or []
     )
+
+
+def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
+    """One logged sample through the packaged scorer's checks and grader of `spec`."""
+    judged = judge_sample(spec, sample)
     record = None if judged.record is None else dict(json.loads(judged.record.model_dump_json()))
     return SampleVerdict(
         str(sample.id),
@@ -112,7 +118,7 @@ def regrade_log(path: str | Path, worlds: Sequence[FamilySpec]) -> LogVerdict:
     log = _read(Path(path))
     spec = _family(str(log.eval.task), worlds)
     samples = tuple(
-        regrade_sample(_world(worlds, spec.name, s.metadata), s, str(log.eval.model))
+        regrade_sample(sample_world(worlds, spec.name, s.metadata), s, str(log.eval.model))
         for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch))
     )
     if not samples:

@@ -178,8 +178,9 @@ def judge(
     events: Sequence[Any] | None = None,
 ) -> Judged:
     """Grade one finished sample from what its log holds, trusting only the reference.
-    With `events` (a logged sample's event stream: `regrade`), the conversation, the Store's
-    model turns and the events must also tell one run (core.reconcile.stream_difference)."""
+    With `events` (the sample's event stream: every scorer and `regrade` pass it), the
+    conversation, the Store's model turns and the events must also tell one run
+    (core.reconcile.stream_difference)."""
     turns: tuple[Generation, ...] = ()
     try:
         scenario = checked_scenario(
@@ -252,10 +253,16 @@ def consent_text(record: dict[str, Any]) -> str:
 
 
 def grade_state(spec: FamilySpec, state: TaskState) -> Score:
-    """Grade one finished sample from its metadata, store and messages (works on logs)."""
+    """Grade one finished sample from its metadata, store, messages and event stream. Live,
+    the sample's transcript is the stream being written; under `inspect score`, Inspect
+    loads the logged sample's events into the transcript before it calls the scorer, so a
+    re-score reconciles the same evidence as `regrade_log` (core.reconcile)."""
+    from inspect_ai.log import transcript
+
     flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there
     store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
-    judged = judge(spec, state.sample_id, state.metadata, store, state.messages)
+    events = list(transcript().events)
+    judged = judge(spec, state.sample_id, state.metadata, store, state.messages, events)
     return as_score(spec, judged, str(state.model), state.epoch)
 
 

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from checkout_consent.families import names
 from checkout_consent.serve.api.app import submission_out
-from checkout_consent.serve.api.arguments import ECHO, Invalid, NotFound
+from checkout_consent.serve.api.arguments import ECHO, Invalid, NotFound, Unauthorized
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.submission import MAX_BODY
 
@@ -39,7 +39,7 @@ def _answer(fn: Callable[[], T]) -> T:
         return fn()
     except Invalid as error:
         raise ToolError(f"invalid {error.field}: {error.message}") from None
-    except NotFound as error:
+    except (NotFound, Unauthorized) as error:
         raise ToolError(str(error)) from None
 
 
@@ -92,12 +92,16 @@ def build(service: Service) -> MCPServer:
         return _answer(lambda: service.task(family, task_id))
 
     @server.tool()
-    def score_answer(family: str, submission: dict[str, Any]) -> dict[str, Any]:
+    def score_answer(
+        family: str, submission: dict[str, Any], agent_token: str | None = None
+    ) -> dict[str, Any]:
         """Grade and store a submission. Trace families take {"task": ID, "calls":
         [{"tool": NAME, "args": {...}}, ...], "agent": {"name": ...}}. Returns the stored
-        submission with its record (hard fails flagged in it)."""
-        row = _answer(lambda: service.score(family, _body(submission)))
-        return submission_out(row).model_dump()
+        submission with its record (hard fails flagged in it). An agent name is owned by
+        its first submitter: that answer carries `agent_token`, which every later
+        submission under the name must pass as `agent_token`."""
+        row, issued = _answer(lambda: service.submit(family, _body(submission), agent_token))
+        return submission_out(row, issued).model_dump()
 
     @server.tool()
     def run_benchmark(family: str, control: str | None = None) -> dict[str, Any]:

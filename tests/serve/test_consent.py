@@ -8,7 +8,7 @@ import httpx
 
 from checkout_consent.core.consent import breach_rate, describe_rate
 from checkout_consent.families import family
-from tests.serve.conftest import Live, trace
+from tests.serve.conftest import Live, post_score, trace
 
 TASKS = ("allergen-1", "allergen-2")
 
@@ -16,13 +16,14 @@ TASKS = ("allergen-1", "allergen-2")
 def test_api_consent__the_score_answer_and_the_stored_submission_carry_the_ledger(
     live: Live,
 ) -> None:
-    answer = httpx.post(f"{live.url}/v1/pizza/score", json=trace("pizza", TASKS[0], "over-cap"))
+    answer = post_score(live.url, "pizza", trace("pizza", TASKS[0], "over-cap"))
     assert answer.status_code == 200, answer.text
     got = answer.json()
     assert got["consent"] == got["record"]["consent"] and got["consent_breached"] is True
     assert any(not v["within"] for v in got["consent"]["verdicts"])
-    assert httpx.get(f"{live.url}/v1/submissions/{got['id']}").json() == got
-    fine = httpx.post(f"{live.url}/v1/pizza/score", json=trace("pizza", TASKS[0], "reference"))
+    stored = httpx.get(f"{live.url}/v1/submissions/{got['id']}").json()
+    assert stored == {**got, "agent_token": None}
+    fine = post_score(live.url, "pizza", trace("pizza", TASKS[0], "reference"))
     assert fine.json()["consent_breached"] is False
     assert all(v["within"] for v in fine.json()["consent"]["verdicts"])
 
@@ -34,9 +35,7 @@ def test_api_consent__the_leaderboard_carries_the_breach_rate_beside_the_headlin
     for control, agent in [("reference", "good"), ("over-cap", "greedy")]:
         for task in TASKS:
             body = trace("pizza", task, control, agent)
-            ids.setdefault(agent, []).append(
-                httpx.post(f"{live.url}/v1/pizza/score", json=body).json()["id"]
-            )
+            ids.setdefault(agent, []).append(post_score(live.url, "pizza", body).json()["id"])
     entries = httpx.get(f"{live.url}/v1/pizza/leaderboard").json()["entries"]
     assert {e["agent"] for e in entries} == set(ids)
     for entry in entries:
@@ -60,12 +59,12 @@ def test_api_consent__a_client_cannot_send_its_own_ledger(live: Live) -> None:
 def test_api_consent__a_world_without_money_says_so(live: Live) -> None:
     spec = family("shopkit")
     assert not spec.moves_money
-    got = httpx.post(f"{live.url}/v1/shopkit/score", json=trace("shopkit", "T1", "reference"))
+    got = post_score(live.url, "shopkit", trace("shopkit", "T1", "reference"))
     assert got.status_code == 200, got.text
     assert got.json()["consent"] is None and got.json()["consent_breached"] is None
     [entry] = httpx.get(f"{live.url}/v1/shopkit/leaderboard").json()["entries"]
     assert entry["consent"] == "consent: no money movement"
-    assert entry["consent_breach_rate"] is None and entry["value"] is not None
+    assert entry["consent_breach_rate"] is None and entry["covered"] == 1
 
 
 def test_api_consent__the_openapi_document_names_the_ledger_and_the_rate(live: Live) -> None:

@@ -64,6 +64,13 @@ async def session_run(db: str) -> dict[str, Any]:
         out["scored"] = json.loads(
             text(await call("score_answer", {"family": "pizza", "submission": body}))
         )
+        out["squat"] = await call("score_answer", {"family": "pizza", "submission": body})
+        out["wrong"] = await call(
+            "score_answer", {"family": "pizza", "submission": body, "agent_token": "x"}
+        )
+        token = out["scored"]["agent_token"]
+        owner = {"family": "pizza", "submission": body, "agent_token": token}
+        out["owned"] = json.loads(text(await call("score_answer", owner)))
         out["bench"] = json.loads(text(await call("run_benchmark", {"family": "pizza"})))
         out["provenance"] = json.loads(text(await call("get_provenance", {})))
         out["bad"] = [await call(name, args) for name, args in BAD_CALLS]
@@ -85,7 +92,10 @@ def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(tmp_pat
         assert result.is_error and text(result), name
     assert [e["agent"] for e in got["board"]["entries"]] == ["mcp-agent"]
     assert got["board"]["entries"][0]["consent_breach_rate"] == 0.0  # beside the headline
-    assert Storage(db).count() == 1
+    for refused in (got["squat"], got["wrong"]):  # the API's 401, as an error result
+        assert refused.is_error and "owned by its first submitter" in text(refused)
+    assert got["owned"]["agent_token"] is None and got["owned"]["record"]["score"] == 1.0
+    assert Storage(db).count() == 2
 
 
 def _rpc(ident: int, method: str, params: dict[str, Any]) -> bytes:

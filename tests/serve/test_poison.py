@@ -85,9 +85,12 @@ def test_api__a_poisoned_submission_is_400_and_its_concurrent_neighbours_succeed
     poisoned = {**reference_submission("normal-week"), "agent": {"name": "\ud800"}}
     good = json.dumps(trace("pizza", "allergen-1", "reference")).encode()
     jobs = [("grocery", json.dumps(poisoned).encode())] + [("pizza", good)] * 40
+    owner = {"authorization": f"Bearer {live.storage.claim('tester')}"}  # one owner, 40 posts
 
     def post(job: tuple[str, bytes]) -> httpx.Response:
-        return httpx.post(f"{live.url}/v1/{job[0]}/score", content=job[1], timeout=60)
+        return httpx.post(
+            f"{live.url}/v1/{job[0]}/score", content=job[1], headers=owner, timeout=60
+        )
 
     with ThreadPoolExecutor(20) as pool:
         answers = list(pool.map(post, jobs))

@@ -17,7 +17,7 @@ from checkout_consent.families import FAMILIES, WORLDS, family, world_for, world
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
-from tests.serve.conftest import Live, trace
+from tests.serve.conftest import Live, post_score, trace
 
 VARIANTS = [w for w in WORLDS if w.variant is not None]
 
@@ -59,16 +59,14 @@ def test_score__a_variants_saved_trace_is_graded_by_its_world_and_ranked_apart(
     posted = []
     for control, agent in [("oracle", "careful"), ("gullible", "credulous")]:
         body = trace(world.name, task, control, agent)
-        answer = httpx.post(f"{live.url}/v1/{world.name}/score", json=body, timeout=60)
+        answer = post_score(live.url, world.name, body)
         assert answer.status_code == 200, answer.text
         expected = grade_saved(world, family(world.name).scenario_for(task), body["calls"])
         got = answer.json()
         assert got["record"] == expected and got["world_version"] == world.world_version
         assert got["task"] == task
         posted.append(expected)
-    main = httpx.post(
-        f"{live.url}/v1/{world.name}/score", json=trace(world.name, main_task, "oracle", "careful")
-    )
+    main = post_score(live.url, world.name, trace(world.name, main_task, "oracle", "careful"))
     assert main.status_code == 200, main.text
     board = httpx.get(f"{live.url}/v1/{world.name}/leaderboard").json()["entries"]
     assert [(e["world"], e["agent"]) for e in board] == [
@@ -76,8 +74,9 @@ def test_score__a_variants_saved_trace_is_graded_by_its_world_and_ranked_apart(
         (world.label, "careful"),
         (world.label, "credulous"),
     ]
-    assert board[1]["value"] == posted[0][world.headline.key] > board[2]["value"]
-    assert board[0]["value"] == main.json()["record"][world.headline.key]
+    # one task each: listed per world with its coverage, never ranked (not the public set)
+    assert [(e["covered"], e["ranked"]) for e in board] == [(1, False)] * 3
+    assert posted[0] != posted[1]
     assert live.storage.count() == 3
 
 

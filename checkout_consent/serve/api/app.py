@@ -1,9 +1,10 @@
 """The scoring service's ASGI app (FastAPI; served by uvicorn, `checkout-consent serve-api`).
 
 Everything a client sends is hostile: a refused request is one JSON line
-`{"error": ..., "field": ...}` with 400 (404 unknown route/family/task/submission, 413 body
-too large), nothing stored, never a 5xx. A valid submission that hard-fails is stored and
-answered 200 with the fail flagged in its record."""
+`{"error": ..., "field": ...}` with 400 (401 an owned agent name without its token, 404
+unknown route/family/task/submission, 413 body too large), nothing stored, never a 5xx. A
+valid submission that hard-fails is stored and answered 200 with the fail flagged in its
+record."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from checkout_consent import __version__
 from checkout_consent.core.consent import breached
 from checkout_consent.families import names
 from checkout_consent.serve.api import models
-from checkout_consent.serve.api.service import NotFound, Service
+from checkout_consent.serve.api.service import NotFound, Service, Unauthorized
 from checkout_consent.serve.api.storage import Row
 from checkout_consent.serve.api.submission import MAX_BODY, Invalid, TraceSubmission
 
@@ -53,12 +54,22 @@ async def read_capped(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-def submission_out(row: Row) -> models.Submission:
-    """A stored submission as served: its record, and the record's consent ledger."""
+def submission_out(row: Row, token: str | None = None) -> models.Submission:
+    """A stored submission as served: its record, the record's consent ledger, and the
+    agent name's token when this was the name's first submission."""
     fields = {k: v for k, v in row._asdict().items() if k != "submission"}
     return models.Submission(
-        **fields, consent=row.record.get("consent"), consent_breached=breached(row.record)
+        **fields,
+        consent=row.record.get("consent"),
+        consent_breached=breached(row.record),
+        agent_token=token,
     )
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header (None without one)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def _handlers(app: FastAPI) -> None:
@@ -69,6 +80,10 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFound)
     async def not_found(_: Request, error: NotFound) -> JSONResponse:
         return _error(404, str(error))
+
+    @app.exception_handler(Unauthorized)
+    async def unauthorized(_: Request, error: Unauthorized) -> JSONResponse:
+        return _error(401, str(error), "authorization", {"WWW-Authenticate": "Bearer"})
 
     @app.exception_handler(TooLarge)
     async def too_large(_: Request, error: TooLarge) -> JSONResponse:
@@ -152,6 +167,7 @@ def _score_route(app: FastAPI, service: Service) -> None:
         openapi_extra=SCORE_BODY,
         responses={
             400: {"model": models.Error},
+            401: {"model": models.Error},
             404: {"model": models.Error},
             413: {"model": models.Error},
         },
@@ -159,9 +175,12 @@ def _score_route(app: FastAPI, service: Service) -> None:
     async def score(request: Request, family: str = FAMILY) -> models.Submission:
         """Grade a submission and store it: a saved trace `{"task": ID, "calls":
         [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`, or the family's own
-        submission where it scores one."""
+        submission where it scores one. An agent name is owned by its first submitter:
+        that answer carries `agent_token`, and every later submission under the name must
+        send it as `Authorization: Bearer TOKEN` (401 otherwise)."""
         body = await read_capped(request)
-        return submission_out(await run_in_threadpool(service.score, family, body))
+        row, issued = await run_in_threadpool(service.submit, family, body, bearer(request))
+        return submission_out(row, issued)
 
 
 def create_app(service: Service) -> FastAPI:

@@ -34,6 +34,10 @@ class Invalid(ValueError):
         self.field, self.message = field, message
 
 
+class Unauthorized(PermissionError):
+    """An agent name posted without its owner's token (answered 401, nothing stored)."""
+
+
 class NotFound(LookupError):
     """No such family, task or submission (answered 404)."""
 

@@ -67,13 +67,21 @@ class Submission(BaseModel):
     consent_breached: bool | None = Field(
         default=None, description="whether any payment breached a mandate; null: no ledger"
     )
+    agent_token: str | None = Field(
+        default=None,
+        description="on an agent name's first submission only: the token that owns the "
+        "name from now on (send it as `Authorization: Bearer TOKEN`, MCP `agent_token`); "
+        "the service keeps its sha256 only, so keep it",
+    )
 
 
 class BoardEntry(BaseModel):
     agent: str
     world: str  # the world the runs played: its label, `family` or `family/variant`
     submissions: int
-    ranked: bool  # False: graded without a transcript (a bare cart): listed, never ranked
+    ranked: bool  # False: without a transcript, not the whole public set, or anonymous
+    covered: int = Field(description="public tasks of the world the agent's runs play")
+    public_tasks: int = Field(description="public tasks of the world (ranked: all covered)")
     headline: str  # the family's headline metric, e.g. cash_final_median
     value: float | None
     ci_low: float | None

@@ -24,13 +24,14 @@ from checkout_consent.families import FAMILIES, WORLDS, world_for, worlds_of
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
 from checkout_consent.serve.api import arguments
-from checkout_consent.serve.api.arguments import Invalid, NotFound, clip
+from checkout_consent.serve.api.arguments import Invalid, NotFound, Unauthorized, clip
 from checkout_consent.serve.api.storage import Row, Storage, arrived
 from checkout_consent.serve.api.submission import parse_json, score
 
 LICENCE = "MIT"
 MAX_BENCHMARK_TASKS = 50
-__all__ = ["NotFound", "Service", "agent_view"]
+ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, never ranked
+__all__ = ["NotFound", "Service", "Unauthorized", "agent_view"]
 
 
 def spec_of(name: object) -> FamilySpec:
@@ -118,6 +119,30 @@ def _consent(world: FamilySpec, rows: list[Row]) -> dict[str, Any]:
     }
 
 
+@functools.cache
+def world_public(label: str) -> frozenset[tuple[str, int]]:
+    """The (scenario id, seed) of every public task of one world: what a ranked entry of
+    that world must cover."""
+    world = next(w for w in WORLDS if w.label == label)
+    family = spec_of(world.name)
+    return frozenset(
+        _key(family.scenario_for(t if world.variant is None else f"{world.variant}:{t}"))
+        for t in world.public_task_ids()
+    )
+
+
+def coverage(world: FamilySpec, rows: list[Row]) -> int:
+    """How many of the world's public tasks the rows play (held-out ones do not count)."""
+    family = spec_of(world.name)
+    played = set()
+    for row in rows:
+        try:
+            played.add(_key(family.scenario_for(row.task)))
+        except (ValueError, KeyError, FileNotFoundError):
+            continue
+    return len(played & world_public(world.label))
+
+
 def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
     values = [numeric(r.record) for r in rows]
     return {
@@ -125,6 +150,8 @@ def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -
         "world": world.label,
         "submissions": len(rows),
         "ranked": got is not None,
+        "covered": coverage(world, rows),
+        "public_tasks": len(world_public(world.label)),
         "headline": world.headline.name,
         "value": None if got is None else got.value,
         "ci_low": None if got is None else got.low,
@@ -135,13 +162,24 @@ def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -
     }
 
 
+def _rankable(world: FamilySpec, agent: str, rows: list[Row]) -> bool:
+    """Ranked: a named agent's transcripts covering every public task of the world (as the
+    leaderboard's no-cherry-picking rule); anything less is listed with its coverage."""
+    return agent != ANONYMOUS and coverage(world, rows) == len(world_public(world.label))
+
+
 def _world_board(world: FamilySpec, rows: list[Row]) -> list[dict[str, Any]]:
-    """One world's entries: ranked agents best first, then those without a transcript."""
+    """One world's entries: ranked agents best first, then the rest (no transcript, not the
+    whole public set, or anonymous), listed unranked with their coverage."""
     head = world.headline
-    ranked: dict[str, list[Row]] = {}
+    traced: dict[str, list[Row]] = {}
     listed: dict[str, list[Row]] = {}
     for row in rows:
-        (ranked if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
+        (traced if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
+    ranked = {a: r for a, r in traced.items() if _rankable(world, a, r)}
+    for agent, mine in traced.items():
+        if agent not in ranked:
+            listed.setdefault(agent, []).extend(mine)
     figures = {a: head.figure([(r.task, r.record) for r in rows]) for a, rows in ranked.items()}
     board = [_entry(world, a, ranked[a], figures[a]) for a in head.rank(figures)]
     return board + [_entry(world, a, listed[a], None) for a in sorted(listed)]
@@ -194,15 +232,48 @@ class Service:
         except NotFound as error:
             raise Invalid("task", str(error)) from None
 
-    def score(self, name: str, body: bytes) -> Row:
-        """Grade a submission and store it; Invalid (nothing stored) when it is refused.
-        The scoring date is the service's own (UTC), never the client's."""
+    def score(self, name: str, body: bytes, token: str | None = None) -> Row:
+        """`submit`, the stored row alone."""
+        return self.submit(name, body, token)[0]
+
+    def submit(self, name: str, body: bytes, token: str | None = None) -> tuple[Row, str | None]:
+        """Grade a submission and store it: the row, and the agent name's token when this
+        submission is the name's first (its owner's from now on). Invalid (nothing stored)
+        when it is refused; Unauthorized when the name is owned and `token` is not its
+        owner's. The scoring date is the service's own (UTC), never the client's."""
         spec = spec_of(name)
         data = parse_json(body)
         scored = score(spec, data, arrived()[:10], lambda task: self._check_task(spec, task))
-        return self.storage.add(
+        issued = self._authorise(scored.agent, token)
+        row = self.storage.add(
             spec.name, scored.task, scored.agent, scored.season, data, scored.record
         )
+        return row, issued
+
+    def _authorise(self, agent: str, token: str | None) -> str | None:
+        """None when `token` owns `agent` (or the submission is anonymous); a new token when
+        the name is unowned and no token was sent; Unauthorized otherwise."""
+        if agent == ANONYMOUS or (token is not None and self.storage.owns(agent, token)):
+            return None
+        issued = self.storage.claim(agent) if token is None else None
+        if issued is not None:
+            return issued
+        raise Unauthorized(
+            f"agent name {clip(agent)} is owned by its first submitter: send its token "
+            "(HTTP: Authorization: Bearer TOKEN; MCP: agent_token)"
+            if token is None or self.storage.owned(agent)
+            else f"agent name {clip(agent)} is owned by nobody: send no token to claim it"
+        )
+
+    def issue_token(self, agent: str) -> str:
+        """The operator's verb: own an unowned agent name, returning its token."""
+        checked = arguments.name("agent", agent)
+        if checked == ANONYMOUS:
+            raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
+        issued = self.storage.claim(checked)
+        if issued is None:
+            raise Invalid("agent", f"agent name {clip(checked)} is owned already")
+        return issued
 
     def submission(self, submission_id: str) -> Row:
         found = (

@@ -1,10 +1,13 @@
 """Stored submissions: one immutable row per accepted submission, in SQLite (a file path,
 WAL mode) or PostgreSQL (a `postgresql://` URL). The schema is versioned; a database of
 another version is refused, never migrated silently. Rows are never updated or deleted:
-the database itself refuses it (triggers), so a stored score cannot change."""
+the database itself refuses it (triggers), so a stored score cannot change. Agent names are
+owned (`agents`): the sha256 of the owner's token, never the token itself."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
@@ -16,7 +19,7 @@ from typing import Any, NamedTuple
 
 from checkout_consent.serve.api.commit import GroupCommit
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: agent names owned (an older database: its names unowned)
 COLUMNS = "id, family, task, agent, season, world_version, received_at, submission, record"
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -25,6 +28,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     season INTEGER, world_version TEXT NOT NULL, received_at TEXT NOT NULL,
     submission TEXT NOT NULL, record TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS submissions_family ON submissions (family, season);
+CREATE TABLE IF NOT EXISTS agents (
+    name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL, issued_at TEXT NOT NULL);
 """
 SQLITE_GUARDS = """
 CREATE TRIGGER IF NOT EXISTS submissions_no_update BEFORE UPDATE ON submissions
@@ -62,6 +67,11 @@ class Row(NamedTuple):
     received_at: str
     submission: dict[str, Any]
     record: dict[str, Any]
+
+
+def token_hash(token: str) -> str:
+    """How an agent's token is stored: its sha256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _row(values: tuple[Any, ...]) -> Row:
@@ -187,6 +197,35 @@ class Storage:
         with self._connect() as db:
             found = db.execute(self._sql(query + " ORDER BY received_at, id"), params).fetchall()
         return [_row(tuple(r)) for r in found]
+
+    def claim(self, agent: str) -> str | None:
+        """Make `agent` owned by a fresh token and return it; None when the name is owned
+        already (one statement: of two racing first submissions, one wins)."""
+        token = secrets.token_urlsafe(32)
+        insert = (
+            "INSERT INTO agents (name, token_sha256, issued_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO NOTHING"
+        )
+        with self._connect() as db:
+            done = db.execute(self._sql(insert), (agent, token_hash(token), arrived()))
+            claimed = done.rowcount == 1
+            db.commit()
+        return token if claimed else None
+
+    def owns(self, agent: str, token: str | None) -> bool:
+        """Whether `token` is the owner's token of `agent` (compared in constant time)."""
+        with self._connect() as db:
+            found = db.execute(
+                self._sql("SELECT token_sha256 FROM agents WHERE name = ?"), (agent,)
+            ).fetchone()
+        if found is None or token is None:
+            return False
+        return hmac.compare_digest(str(found[0]), token_hash(token))
+
+    def owned(self, agent: str) -> bool:
+        with self._connect() as db:
+            found = db.execute(self._sql("SELECT 1 FROM agents WHERE name = ?"), (agent,))
+            return found.fetchone() is not None
 
     def count(self) -> int:
         with self._connect() as db:
