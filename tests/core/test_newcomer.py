@@ -1,0 +1,59 @@
+"""What a newcomer meets first (issue 34): the documented test selections select what
+they say, the family docs state what the code does, and the tree a documented command
+litters is ignored."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from _pytest.mark.expression import Expression
+
+from checkout_consent.runtime.provenance import REPO_ROOT
+
+DOCS = [
+    REPO_ROOT / "README.md",
+    REPO_ROOT / "CONTRIBUTING.md",
+    *sorted((REPO_ROOT / "checkout_consent").glob("*/README.md")),
+]
+
+
+def documented_marker_expressions() -> list[str]:
+    """Every `pytest ... -m EXPR` the docs show."""
+    found = []
+    for doc in DOCS:
+        for line in doc.read_text(encoding="utf-8").splitlines():
+            for quoted, bare in re.findall(r"pytest\b[^#\n]*?-m (?:\"([^\"]+)\"|([a-z]+))", line):
+                found.append(quoted or bare)
+    return found
+
+
+def _selects(expr: str, *markers: str) -> bool:
+    return Expression.compile(expr).evaluate(lambda name: name in markers)
+
+
+def test_docs__a_negative_marker_selection_leaves_out_the_slow_and_docker_layers() -> None:
+    # a command-line -m replaces addopts' `-m 'not slow and not docker'`: a selection that
+    # says "not X" must say the rest again, or it runs the slow and docker layers
+    exprs = documented_marker_expressions()
+    negative = [e for e in exprs if e.startswith("not ")]
+    assert negative, exprs
+    for expr in negative:
+        assert not _selects(expr, "slow"), expr
+        assert not _selects(expr, "docker"), expr
+        assert _selects(expr), expr  # an unmarked unit test is still selected
+
+
+def test_docs__the_positive_selections_name_their_layer() -> None:
+    for expr in documented_marker_expressions():
+        if not expr.startswith("not "):
+            assert _selects(expr, expr.split()[0]) and not _selects(expr), expr
+
+
+def test_gitignore__documented_outputs_are_ignored() -> None:
+    # README's `--log-dir runs/...`, `pip wheel .`'s build/ and the grocery held-out tasks
+    for path in ("runs/sonnet/x.json", "build/lib/x.py", "tasks/grocery/heldout/h.yaml"):
+        got = subprocess.run(
+            ["git", "check-ignore", "-q", path], cwd=REPO_ROOT, capture_output=True, check=False
+        )
+        assert got.returncode == 0, path
