@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
+from typing import Any
 
 from _pytest.mark.expression import Expression
 
@@ -57,3 +59,25 @@ def test_gitignore__documented_outputs_are_ignored() -> None:
             ["git", "check-ignore", "-q", path], cwd=REPO_ROOT, capture_output=True, check=False
         )
         assert got.returncode == 0, path
+
+
+def test_build__output_goes_where_inspect_never_scans_for_tasks() -> None:
+    import runpy
+
+    import setuptools
+    from inspect_ai._eval.list import is_task_path_excluded
+    from setuptools.dist import Distribution
+
+    given: dict[str, Any] = {}
+    real = setuptools.setup
+    setuptools.setup = lambda **kw: given.update(kw)  # type: ignore[assignment]
+    try:
+        runpy.run_path(str(REPO_ROOT / "setup.py"))
+    finally:
+        setuptools.setup = real
+    build = Distribution(given).get_command_obj("build")
+    build.ensure_finalized()
+    top = Path(build.build_lib).parts[0]
+    assert is_task_path_excluded(top), build.build_lib  # `inspect list tasks` skips it
+    got = subprocess.run(["git", "check-ignore", "-q", f"{top}/lib/x.py"], cwd=REPO_ROOT)
+    assert got.returncode == 0
