@@ -81,3 +81,22 @@ def test_build__output_goes_where_inspect_never_scans_for_tasks() -> None:
     assert is_task_path_excluded(top), build.build_lib  # `inspect list tasks` skips it
     got = subprocess.run(["git", "check-ignore", "-q", f"{top}/lib/x.py"], cwd=REPO_ROOT)
     assert got.returncode == 0
+
+
+def test_family_readmes__versions_section_with_a_changelog_naming_the_current_version() -> None:
+    from checkout_consent.families import WORLDS
+
+    for spec in WORLDS:
+        text = (REPO_ROOT / "checkout_consent" / spec.name / "README.md").read_text()
+        section = text.split("\n## Versions\n", 1)[1].split("\n## ", 1)[0]
+        log = section.split("Changelog", 1)[1]
+        assert f"- `{spec.world_version}`:" in log, spec.label
+        assert re.findall(r"now (\d+)", section) in ([], [str(spec.version)]), spec.label
+
+
+def test_contributing__card_example_names_a_current_world_version() -> None:
+    from checkout_consent.families import WORLDS
+
+    text = (REPO_ROOT / "CONTRIBUTING.md").read_text()
+    named = set(re.findall(r"`world_version` \(e\.g\. `([a-z_0-9-]+)`\)", text))
+    assert named and named <= {w.world_version for w in WORLDS}, named
