@@ -72,12 +72,12 @@ class Headline:
     def metric_names(self, stat: str = "") -> tuple[str, str, str]:
         """The names Inspect shows the figure under, each saying its unit and short
         enough for `inspect view` and an 80-column `inspect score`: `median_$`,
-        `ci_low_$`, `ci_high_$` (whole dollars); `mean_%`, ... (percent); `mean`, ...
+        `ci_lo_$`, `ci_hi_$` (whole dollars); `mean_%`, ... (percent); `mean`, ...
         `stat` replaces the statistic's name (the consent rate's `breach`)."""
         unit = UNIT_SUFFIX[self.unit]
         if stat:
             return (f"{stat}{unit}", f"{stat}_lo{unit}", f"{stat}_hi{unit}")
-        return (f"{self.statistic}{unit}", f"ci_low{unit}", f"ci_high{unit}")
+        return (f"{self.statistic}{unit}", f"ci_lo{unit}", f"ci_hi{unit}")
 
     def metric_value(self, x: float) -> float:
         """A value in the unit its metric name says: whole dollars for `$` (the CLI and

@@ -107,13 +107,13 @@ def pass_hat(key: str, full: float = 1.0) -> Metric:
 
 
 @metric(name="headline")
-def headline_metric(key: str, statistic: str, unit: str, family: str) -> Metric:
+def headline_metric(key: str, statistic: str, unit: str, family: str, places: int = 3) -> Metric:
     """The family's headline (core.headline), the first group of the log header: the
     statistic of `key` over samples (epochs are reduced first, so a sample is a task), its
     seeded bootstrap 95% interval and `n_tasks`: the value every other surface reports,
-    under names that say its unit (`median_$`, `ci_low_$`, `ci_high_$` in whole dollars;
+    under names that say its unit (`median_$`, `ci_lo_$`, `ci_hi_$` in whole dollars;
     `mean_%` ... in percent; `Headline.metric_names`), short enough for `inspect view`."""
-    head = Headline(key, statistic, unit, family)  # type: ignore[arg-type]
+    head = Headline(key, statistic, unit, family, places=places)  # type: ignore[arg-type]
 
     def compute(scores: list[SampleScore]) -> Value:
         runs = [(str(i), {key: v}) for i, v in enumerate(values_of(scores, key))]
@@ -125,7 +125,7 @@ def headline_metric(key: str, statistic: str, unit: str, family: str) -> Metric:
 def headline_metrics(head: Headline) -> list[Any]:
     """The metrics a family's scorer declares first: its headline, then pass^k over epochs
     where the family has a pass rule on the headline's key."""
-    return [headline_metric(head.key, head.statistic, head.unit, head.family)]
+    return [headline_metric(head.key, head.statistic, head.unit, head.family, head.places)]
 
 
 @metric(name="consent")

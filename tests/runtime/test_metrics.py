@@ -59,9 +59,7 @@ def test_headline_metric__is_core_headline_figure_in_the_unit_its_name_says() ->
     ci = bootstrap_ci(values, family="pizza")
     got = headline_metric("score", "mean", "%", "pizza")(_scores(*({"score": v} for v in values)))
     pct = [round(100 * x, 1) for x in (ci.mean, ci.low, ci.high)]
-    assert got == dict(zip(("mean_%", "ci_low_%", "ci_high_%"), pct, strict=True)) | {
-        "n_tasks": ci.n
-    }
+    assert got == dict(zip(("mean_%", "ci_lo_%", "ci_hi_%"), pct, strict=True)) | {"n_tasks": ci.n}
     assert all(len(name) <= 9 for name in got)  # inspect view shows each name whole
 
 
@@ -70,7 +68,7 @@ def test_headline_metric__dollars_are_whole_and_named_so() -> None:
     got = headline_metric("cash", "median", "$", "storefront")(
         _scores(*({"cash": v} for v in cash))
     )
-    assert set(got) == {"median_$", "ci_low_$", "ci_high_$", "n_tasks"}
+    assert set(got) == {"median_$", "ci_lo_$", "ci_hi_$", "n_tasks"}
     assert got["median_$"] == 17804.0 and all(float(v).is_integer() for v in got.values())
     # at most 7 characters as Inspect's viewer prints a number ("17804.0")
     assert all(len(f"{v:.1f}") <= 7 for v in got.values())
@@ -147,7 +145,7 @@ def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
     printed = summary(family("pizza"), records)
     assert printed.startswith(
         f"mean score {metrics['mean_%']:.1f}% (bootstrap 95% CI over tasks "
-        f"{metrics['ci_low_%']:.1f}% to {metrics['ci_high_%']:.1f}%, n=10 tasks, "
+        f"{metrics['ci_lo_%']:.1f}% to {metrics['ci_hi_%']:.1f}%, n=10 tasks, "
         f"20 samples)"
     )
     assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed
