@@ -100,3 +100,19 @@ def test_contributing__card_example_names_a_current_world_version() -> None:
     text = (REPO_ROOT / "CONTRIBUTING.md").read_text()
     named = set(re.findall(r"`world_version` \(e\.g\. `([a-z_0-9-]+)`\)", text))
     assert named and named <= {w.world_version for w in WORLDS}, named
+
+
+def test_readme__the_sanity_figure_is_the_benchmarks_measured_one() -> None:
+    readme = " ".join((REPO_ROOT / "README.md").read_text().split())
+    bench = (REPO_ROOT / "benchmarks" / "README.md").read_text()
+    assert "a second or two" not in readme
+    assert "`benchmarks/sanity.py`" in readme
+    cpu = re.search(r"sanity storefront (\d+(?:\.\d)?) s of CPU", " ".join(bench.split()))
+    assert cpu is not None
+    assert f"storefront {round(float(cpu.group(1)))} s" in readme
+
+
+def test_contributing__the_test_budget_says_what_it_becomes_under_load() -> None:
+    text = " ".join((REPO_ROOT / "CONTRIBUTING.md").read_text().split())
+    assert "The 5-minute budget is for a quiet machine. Under load" in text
+    assert re.search(r"at load \d+-\d+ took \d+ min \d+ s", text)
