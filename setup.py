@@ -23,4 +23,8 @@ setup(
     },
     # git-ignored, written on a developer's machine: secret held-out tasks, generated splits
     exclude_package_data={"checkout_consent.tasks_data": ["grocery/heldout/*", "*/hidden/*"]},
+    # build output (`pip wheel .`) in .build/: a folder whose name starts with a dot is one
+    # `inspect list tasks` and `inspect eval <folder>` never scan, so a build leaves no second
+    # copy of every task to list or run (git ignores it too)
+    options={"build": {"build_base": ".build"}},
 )

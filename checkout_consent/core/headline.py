@@ -14,13 +14,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from checkout_consent.core.money import fmt_dollars
+from checkout_consent.core.money import fmt_dollars, whole_dollars
 from checkout_consent.core.stats import Interval, bootstrap_ci
 
 Record = Mapping[str, Any]
 Run = tuple[str, Record]  # (task id, record)
 Statistic = Literal["mean", "median", "rate"]
 Unit = Literal["$", "%", ""]
+# How a metric's name says its unit in Inspect's panels (`median_$`, `mean_%`, `mean`)
+UNIT_SUFFIX: dict[str, str] = {"$": "_$", "%": "_%", "": ""}
 
 
 class Figure(NamedTuple):
@@ -66,6 +68,38 @@ class Headline:
     def label(self) -> str:
         """How a heading reads: `median cash_final`."""
         return f"{self.statistic} {self.key}"
+
+    def metric_names(self, stat: str = "") -> tuple[str, str, str]:
+        """The names Inspect shows the figure under, each saying its unit and short
+        enough for `inspect view` and an 80-column `inspect score`: `median_$`,
+        `ci_lo_$`, `ci_hi_$` (whole dollars); `mean_%`, ... (percent); `mean`, ...
+        `stat` replaces the statistic's name (the consent rate's `breach`)."""
+        unit = UNIT_SUFFIX[self.unit]
+        if stat:
+            return (f"{stat}{unit}", f"{stat}_lo{unit}", f"{stat}_hi{unit}")
+        return (f"{self.statistic}{unit}", f"ci_lo{unit}", f"ci_hi{unit}")
+
+    def metric_value(self, x: float) -> float:
+        """A value in the unit its metric name says: whole dollars for `$` (the CLI and
+        the board print the cents), a percentage to 0.1 for `%`, `places` decimals else."""
+        if self.unit == "$":
+            return float(whole_dollars(x))
+        if self.unit == "%":
+            return round(x * 100, 1)
+        return round(x, self.places)
+
+    def metrics(self, figure: Figure | None, stat: str = "") -> dict[str, float | None]:
+        """The figure as Inspect metrics under `metric_names` (None: no runs), with
+        `n_tasks` unless `stat` names a companion rate (it shares the headline's n)."""
+        value, low, high = self.metric_names(stat)
+        if figure is None:
+            return {value: None} if stat else {value: None, "n_tasks": 0}
+        got: dict[str, float | None] = {
+            value: self.metric_value(figure.value),
+            low: self.metric_value(figure.low),
+            high: self.metric_value(figure.high),
+        }
+        return got if stat else got | {"n_tasks": figure.tasks}
 
     def value(self, record: Record) -> float:
         """One run's number: the record's `key` (a bool as 0 or 1). A value that is not

@@ -90,6 +90,12 @@ def to_dollars(cents: int) -> float:
     return cents / 100
 
 
+def whole_dollars(dollars: float) -> int:
+    """A float number of dollars rounded to whole dollars by the one rule (a headline in
+    Inspect's panels, which cut long numbers): 17804.5 -> 17805, -0.5 -> -1."""
+    return round_div(to_cents(dollars), 100)
+
+
 def plain(cents: int) -> str:
     """Cents as a plain decimal number of dollars, for data files: 1250 -> '12.50'."""
     sign = "-" if cents < 0 else ""

@@ -4,16 +4,16 @@ scored by replaying the tool log through the pure world."""
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Scorer, scorer
 
 from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
 from checkout_consent.grocery.tools import tools
-from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, value_means
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, text_arg
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), {"*": [mean()]}])
+@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), value_means()])
 def grocery_scorer() -> Scorer:
     """Replay the tool log through the world and grade it (works on finished logs too)."""
     return replay_score(SPEC)

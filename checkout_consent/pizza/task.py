@@ -4,11 +4,16 @@ scored by replaying the tool log through the pure world."""
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Scorer, scorer
 
 from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
 from checkout_consent.pizza.tools import tools
-from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, pass_hat
+from checkout_consent.runtime.metrics import (
+    consent_metrics,
+    headline_metrics,
+    pass_hat,
+    value_means,
+)
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, turns_arg
 
@@ -18,7 +23,7 @@ from checkout_consent.runtime.tasks import family_task, optional_text, task_argu
         *headline_metrics(SPEC.headline),
         *consent_metrics(SPEC),
         pass_hat("score"),
-        {"*": [mean()]},
+        value_means(),
     ]
 )
 def pizza_scorer() -> Scorer:

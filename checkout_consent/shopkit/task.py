@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import anyio
 from inspect_ai import Task, task
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
+from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, value_means
 from checkout_consent.runtime.scorer import grade_state
 from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
 from checkout_consent.shopkit import SPEC, dataset
@@ -20,7 +20,7 @@ from checkout_consent.shopkit.tools import tools
 __all__ = ["shopkit", "shopkit_inspect_tools", "shopkit_scorer"]
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), {"*": [mean()]}])
+@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), value_means()])
 def shopkit_scorer() -> Scorer:
     """Replay the trace and grade the final tree by executing it in the sample's sandbox
     (on a finished log, which has none: here, confined). Grading executes the build, so

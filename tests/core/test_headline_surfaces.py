@@ -16,7 +16,7 @@ from inspect_ai.scorer import SampleScore, Score
 
 from checkout_consent.cli.run import offline_controls
 from checkout_consent.cli.views import consent_figure, figure, summary
-from checkout_consent.core.consent import breach_value, describe_rate
+from checkout_consent.core.consent import breach_value, describe_rate, rate_headline
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.families import WORLDS, world
@@ -80,7 +80,9 @@ def _same_rate(spec: FamilySpec, records: list[dict[str, Any]]) -> None:
         assert (rate, metric, line) == (None, None, "consent: no money movement")
         return
     assert rate is not None and metric is not None
-    assert (metric["breach"], metric["breach_lo"], metric["breach_hi"]) == rate[:3]
+    shown = rate_headline(spec.name).metric_value
+    want = tuple(shown(x) for x in rate[:3])
+    assert (metric["breach_%"], metric["breach_lo_%"], metric["breach_hi_%"]) == want
 
 
 def _model(spec: FamilySpec, record: dict[str, Any]) -> Any:
@@ -131,10 +133,12 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         assert got is not None
         # Inspect: the metric the family's scorer declares
         metric = _inspect(spec, records)
-        assert _same(metric[head.statistic], got.value), (control, metric)
-        assert (metric["ci_low"], metric["ci_high"], metric["n_tasks"]) == (
-            got.low,
-            got.high,
+        assert metric == head.metrics(got), (control, metric)
+        value, low, high = head.metric_names()
+        assert (metric[value], metric[low], metric[high], metric["n_tasks"]) == (
+            head.metric_value(got.value),
+            head.metric_value(got.low),
+            head.metric_value(got.high),
             got.tasks,
         )
         _same_rate(spec, records)

@@ -25,7 +25,7 @@ def test_scratch_family__runs_on_every_surface_from_one_roster_line() -> None:
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout)
     assert got["status"] == "success"
-    assert got["metrics"]["mean"] == 1.0 and got["metrics"]["n_tasks"] == 2
+    assert got["metrics"]["mean_%"] == 100.0 and got["metrics"]["n_tasks"] == 2
     code, listed = got["list"]
     assert code == 0 and "coinjar (world coinjar-1" in listed and "control/coinjar-exact" in listed
     code, runs = got["run"]

@@ -136,7 +136,7 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
     metrics = {m for s in rescored.results.scores for m in s.metrics} | {
         s.name for s in rescored.results.scores
     }
-    assert {"cash_final", "integrity"} <= metrics, metrics
+    assert {"cash_final_mean", "integrity_mean"} <= metrics, metrics
 
 
 def test_regrade__honest_logs_give_the_logged_records(logs):

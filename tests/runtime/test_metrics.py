@@ -3,6 +3,7 @@ eval per family, read back from the log header the viewer shows."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from checkout_consent.cli.views import summary
+from checkout_consent.core.money import whole_dollars
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
 from checkout_consent.families import family
@@ -19,6 +21,7 @@ from checkout_consent.runtime.metrics import (
     pass_hat,
     pooled_rate,
     share_below,
+    value_means,
 )
 
 
@@ -40,23 +43,40 @@ def test_median_of__skips_samples_without_the_key() -> None:
 def test_pooled_rate__pools_counts_and_reports_n_and_none_when_empty() -> None:
     rate = pooled_rate("hit", "all", "catch")
     assert rate(_scores({"hit": 1.0, "all": 1.0}, {"hit": 0.0, "all": 3.0})) == {
-        "catch": 0.25,
+        "catch": 25.0,
         "catch_n": 4.0,
     }
     assert rate(_scores({"hit": 0.0, "all": 0.0})) == {"catch": None, "catch_n": 0.0}
 
 
 def test_share_below__counts_strictly_below_the_bound() -> None:
-    got = share_below("cash", 0.0, "bankrupt")(_scores({"cash": -0.01}, {"cash": 0.0}))
-    assert got == {"bankrupt": 0.5}
+    got = share_below("cash", 0.0, "bankrupt_%")(_scores({"cash": -0.01}, {"cash": 0.0}))
+    assert got == {"bankrupt_%": 50.0}
 
 
-def test_headline_metric__is_core_headline_figure_under_short_names() -> None:
+def test_headline_metric__is_core_headline_figure_in_the_unit_its_name_says() -> None:
     values = [1.0, 0.0, 0.5, 1.0, 0.25]
     ci = bootstrap_ci(values, family="pizza")
     got = headline_metric("score", "mean", "%", "pizza")(_scores(*({"score": v} for v in values)))
-    assert got == {"mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high, "n_tasks": ci.n}
+    pct = [round(100 * x, 1) for x in (ci.mean, ci.low, ci.high)]
+    assert got == dict(zip(("mean_%", "ci_lo_%", "ci_hi_%"), pct, strict=True)) | {"n_tasks": ci.n}
     assert all(len(name) <= 9 for name in got)  # inspect view shows each name whole
+
+
+def test_headline_metric__dollars_are_whole_and_named_so() -> None:
+    cash = [17804.44, 15327.55, 20624.68]
+    got = headline_metric("cash", "median", "$", "storefront")(
+        _scores(*({"cash": v} for v in cash))
+    )
+    assert set(got) == {"median_$", "ci_lo_$", "ci_hi_$", "n_tasks"}
+    assert got["median_$"] == 17804.0 and all(float(v).is_integer() for v in got.values())
+    # at most 7 characters as Inspect's viewer prints a number ("17804.0")
+    assert all(len(f"{v:.1f}") <= 7 for v in got.values())
+
+
+def test_value_means__one_entry_per_key_under_the_scorer() -> None:
+    got = value_means()(_scores({"a": 1.0, "b": 0.0}, {"a": 0.0}, {"integrity": 0.0}))
+    assert got == {"a_mean": 0.5, "b_mean": 0.0, "integrity_mean": 0.0}
 
 
 def test_pass_hat__is_core_stats_pass_hat_k_over_epochs() -> None:
@@ -88,11 +108,8 @@ def _headline(
         for k, m in s.metrics.items()
         if s.name == f"{fam}_scorer"
     }
-    metrics |= {
-        f"{s.name}/mean": s.metrics["mean"].value
-        for s in log.results.scores
-        if s.name != f"{fam}_scorer" and "mean" in s.metrics
-    }  # the {"*": mean} groups
+    # one scorer, one panel (pizza's pass^k over unreduced epochs is a second entry of it)
+    assert {s.name for s in log.results.scores} == {f"{fam}_scorer"}
     records = [next(iter(s.scores.values())).metadata["record"] for s in log.samples]
     return metrics, records
 
@@ -106,11 +123,15 @@ def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
     broke = sum(r["cash_final"] < 0 for r in records)
     assert f"trap catch rate {caught}/{total}" in printed
     assert f"bankruptcy rate {broke}/3" in printed
-    assert (metrics["catch"], metrics["traps_met"]) == (caught / total, total)
-    assert metrics["bankrupt"] == broke / 3
-    assert f"median cash_final {_dollars(metrics['median'])}" in printed
-    assert f"median equity_final {_dollars(metrics['eq_median'])}" in printed
-    assert all(len(name) <= 9 for name in metrics if "/" not in name), metrics
+    assert (metrics["catch_%"], metrics["traps_met"]) == (round(100 * caught / total, 1), total)
+    assert metrics["bankrupt_%"] == round(100 * broke / 3, 1)
+    median = float(statistics.median(r["cash_final"] for r in records))
+    assert metrics["median_$"] == float(whole_dollars(median))
+    assert f"median cash_final {_dollars(median)}" in printed
+    equity = float(statistics.median(r["equity_final"] for r in records))
+    assert metrics["eq_med_$"] == float(whole_dollars(equity))
+    short = [n for n in metrics if not n.endswith("_mean")]
+    assert all(len(name) <= 11 for name in short), metrics
 
 
 def _dollars(value: float) -> str:
@@ -124,12 +145,12 @@ def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
     )
     printed = summary(family("pizza"), records)
     assert printed.startswith(
-        f"mean score {metrics['mean']:.1%} (bootstrap 95% CI over tasks "
-        f"{metrics['ci_low']:.1%} to {metrics['ci_high']:.1%}, n=10 tasks, "
+        f"mean score {metrics['mean_%']:.1f}% (bootstrap 95% CI over tasks "
+        f"{metrics['ci_lo_%']:.1f}% to {metrics['ci_hi_%']:.1f}%, n=10 tasks, "
         f"20 samples)"
     )
     assert f"pass^k: k=1 {metrics['pass^1']:.1%}, k=2 {metrics['pass^2']:.1%}" in printed
-    assert (metrics["mean"], metrics["pass^2"]) == (0.5, 0.5)
+    assert (metrics["mean_%"], metrics["pass^2"]) == (50.0, 0.5)
     assert "violation" not in metrics
 
 
@@ -142,6 +163,6 @@ def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(tmp_path
         play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
         for t in ("T1", "T2", "T3", "T4", "T5")
     ]
-    assert metrics["mean"] == pytest.approx(sum(r["change"] for r in offline) / 5)
+    assert metrics["mean"] == round(sum(r["change"] for r in offline) / 5, 4)
     for axis in ("change", "regress", "regress_extra"):
-        assert metrics[f"{axis}/mean"] == pytest.approx(sum(r[axis] for r in offline) / 5), axis
+        assert metrics[f"{axis}_mean"] == pytest.approx(sum(r[axis] for r in offline) / 5), axis

@@ -92,9 +92,15 @@ def test_documented__the_docs_give_examples_for_every_family() -> None:
 
 @pytest.mark.parametrize(("family", "item"), documented())
 def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_yaml(
-    family: str, item: str
+    family: str, item: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     spec = next(f for f in FAMILIES if f.name == family)
+    if (family, item) in NEEDS_A_STEP:  # the step's output is gitignored: never read it here
+        monkeypatch.setattr(
+            importlib.import_module(f"checkout_consent.{family}.dataset"),
+            "data_dir",
+            lambda: tmp_path,
+        )
     key, _, text = item.partition("=")
     assert any(key in s.task_params for s in worlds_of(spec.name))
     as_run = _build(spec, {key: text})

@@ -5,13 +5,14 @@ task for `-T scenario=adversary_v1` (an alias: same samples, same records)."""
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, mean, scorer
+from inspect_ai.scorer import Scorer, scorer
 
 from checkout_consent.runtime.metrics import (
     consent_metrics,
     headline_metrics,
     median_of,
     share_below,
+    value_means,
 )
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, task_arguments
@@ -23,9 +24,9 @@ from checkout_consent.storefront.v1.tools import tools
     metrics=[
         *headline_metrics(SPEC_V1.headline),
         *consent_metrics(SPEC_V1),
-        median_of("equity_final", "eq_median"),
-        share_below("cash_final", 0.0, "bankrupt"),
-        {"*": [mean()]},
+        median_of("equity_final", "eq_med_$", dollars=True),
+        share_below("cash_final", 0.0, "bankrupt_%"),
+        value_means(),
     ]
 )
 def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
@@ -47,7 +48,7 @@ def v1_task(seeds: str, turns_per_day: int | None) -> Task:
 def _storefront_v1(
     seeds: str = dataset.PUBLIC_SEEDS,
     scenario: str = SPEC_V1.variant or "",
-    turns_per_day: int | None = None,
+    turns_per_day: int = int(dataset.load_spec()["turns_per_day"]),
 ) -> Task:
     """Run Lumino Goods for adversary_v1's 30 days; one sample per seed. `scenario` is
     accepted only as this world's own name (what `storefront -T scenario=` names)."""

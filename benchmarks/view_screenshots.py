@@ -1,0 +1,167 @@
+"""Screenshots of `inspect view` for finished logs, to check that every headline value is
+shown whole with its unit (issue 34). Not a test: it needs Debian's Chromium.
+
+    python benchmarks/view_screenshots.py OUT_DIR LOG.eval [LOG.eval ...]
+
+For each log it starts `inspect view` on the log's folder (loopback), opens the log in
+headless Chromium through the DevTools protocol, waits until the page shows the log's
+results, and writes `OUT_DIR/<log stem>.png` (the results header) and
+`OUT_DIR/<log stem>-samples.png` (the sample list with its score columns). Look at them;
+do not commit them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_http(url: str, seconds: float = 60.0) -> Any:
+    """GET `url` until it answers (JSON when it is JSON), for at most `seconds`."""
+    end = time.monotonic() + seconds
+    async with aiohttp.ClientSession() as http:
+        while True:
+            try:
+                async with http.get(url) as got:
+                    if got.content_type == "application/json":
+                        return await got.json()
+                    return await got.text()
+            except aiohttp.ClientError:
+                if time.monotonic() > end:
+                    raise
+                await asyncio.sleep(0.5)
+
+
+class Page:
+    """One DevTools page session: send a method, get its result."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws, self.next_id = ws, 0
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        await self.ws.send_json({"id": self.next_id, "method": method, "params": params})
+        while True:
+            msg = await self.ws.receive_json()
+            if msg.get("id") == self.next_id:
+                return dict(msg.get("result", {}))
+
+    async def text(self) -> str:
+        got = await self.call("Runtime.evaluate", expression="document.body.innerText")
+        return str(got.get("result", {}).get("value", ""))
+
+    async def shot(self, url: str, wait_for: str, out: Path, seconds: float = 90.0) -> None:
+        await self.call("Page.navigate", url=url)
+        end = time.monotonic() + seconds
+        while wait_for.lower() not in (await self.text()).lower():
+            if time.monotonic() > end:
+                print(f"{out.name}: page never showed {wait_for!r}; shot anyway")
+                break
+            await asyncio.sleep(1.0)
+        await asyncio.sleep(2.0)  # let the panels lay out
+        png = await self.call("Page.captureScreenshot", format="png")
+        out.write_bytes(base64.b64decode(png["data"]))
+        print(f"wrote {out}")
+
+
+async def shoot(out_dir: Path, logs: list[Path], width: int = 1400) -> None:
+    debug = free_port()
+    profile = tempfile.mkdtemp(prefix="view-shots-")
+    browser = subprocess.Popen(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            f"--remote-debugging-port={debug}",
+            f"--window-size={width},1000",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        targets = await wait_http(f"http://127.0.0.1:{debug}/json/list")
+        page_ws = next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"]
+        async with aiohttp.ClientSession() as http, http.ws_connect(page_ws, max_msg_size=0) as ws:
+            page = Page(ws)
+            for log in logs:
+                await shoot_log(page, log, out_dir)
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+async def shoot_log(page: Page, log: Path, out_dir: Path) -> None:
+    port = free_port()
+    view = subprocess.Popen(
+        [
+            "inspect",
+            "view",
+            "--log-dir",
+            str(log.parent),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        await wait_http(base)
+        await page.shot(f"{base}#/logs/{log.name}", "headline", out_dir / f"{log.stem}.png")
+        await page.shot(
+            f"{base}#/logs/{log.name}/samples", "integrity", out_dir / f"{log.stem}-samples.png"
+        )
+    finally:
+        view.terminate()
+        view.wait(timeout=30)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__.strip().splitlines()[2].strip())
+        return 2
+    out_dir = Path(argv[0])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    logs = [Path(a).resolve() for a in argv[1:]]
+    missing = [str(p) for p in logs if not p.is_file()]
+    if missing or not Path(CHROMIUM).exists():
+        print(f"missing: {', '.join(missing) or CHROMIUM} (apt-get install -y chromium)")
+        return 2
+    asyncio.run(shoot(out_dir, logs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
