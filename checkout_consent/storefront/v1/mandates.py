@@ -102,6 +102,7 @@ def ledger(replay: Replay[State]) -> Ledger:
                     payment_mandate_id=f"P-{len(payments) + 1}",
                     amount_cents=-entry.cents,
                     merchant_agent=_payee(final, entry.kind, entry.memo),
+                    initiated_by="agent",
                     day=entry.day,
                     call=i,
                     tool=tool,

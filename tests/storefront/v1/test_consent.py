@@ -24,6 +24,7 @@ def test_ledger__reproduces_the_worlds_breaches_on_every_control_and_public_seed
             old, new = _pairs(record)
             assert old == new, (name, record["seed"])
             assert len(new) == record["consent_breaches"]
+            assert all(p.merchant_agent for p in Ledger.model_validate(record["consent"]).payments)
             seen |= {rule for rule, _, _ in old}
     assert seen == set(RULE_OF.values())  # the controls break every rule somewhere
 
