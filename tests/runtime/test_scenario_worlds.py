@@ -33,7 +33,7 @@ def test_world_for__names_each_world_and_falls_back_to_the_family():
         assert world_for("storefront", other) is SPEC
     assert worlds_of("storefront") == (SPEC, SPEC_V1)
     assert (SPEC.world_version, SPEC_V1.world_version) == (
-        "storefront-4",
+        "storefront-5",
         "storefront-adversary_v1-3",
     )
     assert world_of_args("storefront", {"scenario": "adversary_v1", "seeds": "0"}) is SPEC_V1
