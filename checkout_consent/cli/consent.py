@@ -1,5 +1,6 @@
 """`consent LOG`: a log's consent ledgers, re-graded by this checkout (stored scores are
-never read): each sample's mandates, payments and verdicts, and the breach rate."""
+never read): the agent's breach rate (counterparty breaches beside it), then each
+sample's breaches counted per rule and per party, its mandates, payments and verdicts."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import argparse
 import json
 from typing import Any
 
-from checkout_consent.cli.views import consent_figure
-from checkout_consent.core.consent import NO_MONEY, describe_rate, ledger_lines
+from checkout_consent.cli.views import consent_line
+from checkout_consent.core.consent import NO_MONEY
+from checkout_consent.core.consent_lines import ledger_lines
 from checkout_consent.families import WORLDS
 
 
@@ -26,7 +28,7 @@ def cmd_consent(args: argparse.Namespace) -> int:
     if spec is None:
         raise ValueError(f"{args.log}: world {verdict.world_version[:60]!r} is not this suite's")
     records = [s.record for s in verdict.samples if s.record is not None]
-    rate = describe_rate(spec.name, consent_figure(spec, records), spec.moves_money)
+    rate = consent_line(spec, records)
     if args.json:
         samples = [
             {"id": s.id, "epoch": s.epoch, **_sample(s.record, s.failure)} for s in verdict.samples

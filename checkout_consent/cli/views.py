@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast
 
-from checkout_consent.core.consent import breach_rate, describe_rate
+from checkout_consent.core.consent import Party, breach_rate, describe_rate
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.headline import Figure
 from checkout_consent.families import member
@@ -42,9 +42,21 @@ def figure(spec: FamilySpec, records: Sequence[Record]) -> Figure | None:
     return spec.headline.figure([(spec.task_of(r), r) for r in records])
 
 
-def consent_figure(spec: FamilySpec, records: Sequence[Record]) -> Figure | None:
-    """The consent-breach rate over records (core.consent.breach_rate)."""
-    return breach_rate(spec.name, [(spec.task_of(r), r) for r in records])
+def consent_figure(
+    spec: FamilySpec, records: Sequence[Record], party: Party = "agent"
+) -> Figure | None:
+    """The consent-breach rate of `party` over records (core.consent.breach_rate)."""
+    return breach_rate(spec.name, [(spec.task_of(r), r) for r in records], party)
+
+
+def consent_line(spec: FamilySpec, records: Sequence[Record]) -> str:
+    """The agent's breach rate, the counterparty breaches it let through beside it."""
+    return describe_rate(
+        spec.name,
+        consent_figure(spec, records),
+        spec.moves_money,
+        consent_figure(spec, records, "counterparty"),
+    )
 
 
 def summary(spec: FamilySpec, records: Sequence[Record]) -> str:
@@ -53,7 +65,7 @@ def summary(spec: FamilySpec, records: Sequence[Record]) -> str:
     if not records:
         return "no samples"
     head = spec.headline.describe(figure(spec, records))
-    consent = describe_rate(spec.name, consent_figure(spec, records), spec.moves_money)
+    consent = consent_line(spec, records)
     rest = views(spec).summary(records)
     first, _, more = rest.partition("\n")
     return f"{head}; {consent}; {first}" + (f"\n{more}" if more else "")

@@ -38,6 +38,7 @@ def ledger(brief: Brief, ordered: bool, total_cents: int, call: int | None) -> L
                 payment_mandate_id="P-1",
                 amount_cents=total_cents,
                 merchant_agent="the store",
+                initiated_by="agent",
                 call=call,
                 tool="place_order",
             )

@@ -48,6 +48,7 @@ def ledger(evs: Sequence[Event], expected: Expected, complaint_order: str) -> Le
             payment_mandate_id=f"P-{n}",
             amount_cents=e.cents,
             merchant_agent=account(e.kind, e.order_id),
+            initiated_by="agent",
             call=e.at,
             tool=f"issue_{e.kind}",
         )

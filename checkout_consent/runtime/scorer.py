@@ -19,7 +19,8 @@ from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ValidationError
 
-from checkout_consent.core.consent import breach_value, ledger_lines
+from checkout_consent.core.consent import breach_value
+from checkout_consent.core.consent_lines import ledger_lines
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
 from checkout_consent.core.reconcile import (
     ModelCall,
@@ -240,8 +241,9 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
 
 
 def consent_text(record: dict[str, Any]) -> str:
-    """The consent ledger under a score's explanation, as `inspect view` shows it (its
-    breaching payments; `checkout-consent consent LOG` prints every payment)."""
+    """The consent ledger under a score's explanation, as `inspect view` shows it: the
+    breaches counted per rule and per party, then the mandates and the breaching payments
+    (`checkout-consent consent LOG` prints every payment)."""
     block = record.get("consent")
     if not isinstance(block, dict):
         return ""

@@ -27,7 +27,9 @@ def test_consent__prints_each_samples_ledger_and_the_breach_rate(
     ledgers = [Ledger.model_validate(s["consent"]) for s in got["samples"]]
     breached = sum(bool(ledger.breaches) for ledger in ledgers)
     assert len(ledgers) == 40 and 0 < breached < 40
-    assert got["breach_rate"].startswith(f"consent breaches {breached / 40:.1%} of runs")
+    assert got["breach_rate"].startswith(
+        f"consent breaches by the agent {breached / 40:.1%} of runs"
+    )
     assert main(["consent", str(PIZZA_MOCK)]) == 0
     text = capsys.readouterr().out
     assert text.count("intent refund-policy:") == 40

@@ -15,8 +15,8 @@ from checkout_consent.core.consent import (
     breached,
     check,
     describe_rate,
-    ledger_lines,
 )
+from checkout_consent.core.consent_lines import ledger_lines
 
 RULES = IntentMandate(
     id="rules",
@@ -27,11 +27,19 @@ RULES = IntentMandate(
 )
 
 
-def pay(n: int, cents: int, to: str | None = "acme", day: int = 1, cart: str | None = None):
+def pay(
+    n: int,
+    cents: int,
+    to: str | None = "acme",
+    day: int = 1,
+    cart: str | None = None,
+    by: str = "agent",
+):
     return Payment(
         payment_mandate_id=f"P-{n}",
         amount_cents=cents,
         merchant_agent=to,
+        initiated_by=by,
         payment_details_id=cart,
         day=day,
         call=n * 10,
@@ -116,9 +124,46 @@ def test_check__after_the_intent_expires_every_payment_breaches():
 def test_ledger_lines__names_each_payment_and_its_breach():
     ledger = check("owner", RULES, [pay(1, 2_000, to="ghost")])
     text = "\n".join(ledger_lines(ledger.model_dump(mode="json")))
-    assert "P-1 $20.00 to ghost (pay, day 1, call 10): BREACH" in text
-    assert "breach of rules merchants" in text
+    assert "P-1 $20.00 to ghost (pay by the agent, day 1, call 10): BREACH" in text
+    assert "agent's breach of rules merchants" in text
     assert "merchants: acme; spend cap $100.00; a cart above $25.00" in text
+
+
+def test_ledger_lines__count_the_breaches_per_party_and_per_rule_before_the_payments():
+    payments = [pay(1, 2_000, to="ghost"), pay(2, 3_000, cart="C-1", by="counterparty")]
+    payments.append(pay(3, 9_000, to="ghost"))
+    lines = ledger_lines(check("owner", RULES, payments).model_dump(mode="json"))
+    assert lines[:5] == [
+        "payments: 3, breaches: 5 (agent 4, counterparty 1)",
+        "  cart: counterparty 1",
+        "  cart_confirmation: agent 1",
+        "  merchants: agent 2",
+        "  period_cap: agent 1",
+    ]
+    assert lines.index("principal: owner") == 5
+
+
+def test_check__an_unnamed_payee_breaches_a_payee_constraint_and_passes_none():
+    ledger = check("owner", RULES, [pay(1, 100, to=None)])
+    assert constraints(ledger) == [("P-1", "merchants")]
+    anyone = RULES.model_copy(update={"merchants": None})
+    assert check("owner", anyone, [pay(1, 100, to=None)]).breaches == []
+
+
+def test_check__a_breach_is_the_deviation_of_whoever_moved_the_money():
+    ledger = check("owner", RULES, [pay(1, 100, to="x"), pay(2, 100, to="x", by="counterparty")])
+    assert [b.party for _, b in ledger.breaches] == ["agent", "counterparty"]
+    only_theirs = {
+        "consent": check("o", RULES, [pay(1, 100, to="x", by="counterparty")]).model_dump(
+            mode="json"
+        )
+    }
+    assert (breached(only_theirs), breached(only_theirs, "counterparty")) == (False, True)
+    fig = breach_rate("fam", [("a", only_theirs)])
+    beside = breach_rate("fam", [("a", only_theirs)], "counterparty")
+    assert fig is not None and beside is not None and (fig.value, beside.value) == (0.0, 1.0)
+    line = describe_rate("fam", fig, beside=beside)
+    assert "by the agent 0.0% of runs" in line and "let through 100.0% of runs" in line
 
 
 def test_ledger_lines__refuses_a_forged_block():
@@ -136,6 +181,9 @@ def test_breached__reads_a_record_and_refuses_a_broken_block():
     )
     with pytest.raises(ValueError):
         breached({"consent": {"verdicts": None}})
+    forged = {"verdicts": [{"within": False, "breaches": [{"party": "nobody"}]}]}
+    with pytest.raises(ValueError):
+        breached({"consent": forged})
 
 
 def test_breach_rate__runs_with_any_breach_over_runs_with_a_bootstrap_interval():

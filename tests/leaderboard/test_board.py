@@ -157,10 +157,14 @@ def test_markdown__links_each_submission_and_marks_controls():
     assert "| ref | [ctl](submissions/pizza/ctl/) | control: x/ctl |" in text
 
 
+def _verdict(breach: bool) -> dict:
+    return {"within": not breach, "breaches": [{"party": "agent"}] if breach else []}
+
+
 def _consented(sid: str, breached: dict[str, list[bool]]) -> Entry:
     """A pizza entry whose runs carry consent blocks: True = a run with a breach."""
     runs = tuple(
-        (task, task, e + 1, {"score": 1.0, "consent": {"verdicts": [{"within": not b}]}})
+        (task, task, e + 1, {"score": 1.0, "consent": {"verdicts": [_verdict(b)]}})
         for task, epochs in sorted(breached.items())
         for e, b in enumerate(epochs)
     )
@@ -180,6 +184,7 @@ def test_consent_column__the_breach_rate_with_its_ci_beside_the_headline():
     md = render.markdown([view])
     assert f"| {cell} |" in md and render.CONSENT_NOTE in render.suite_note([view])
     assert render.SUITE_HEADING in md and f"| x/c | {cell} |" in md
+    assert "Every column counts the agent's breaches" in render.suite_note([view])
 
 
 def test_consent_column__a_world_without_money_has_none_and_says_so():

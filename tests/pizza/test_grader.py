@@ -160,7 +160,7 @@ def test_record__is_domain_only_and_stamps_the_world_version() -> None:
     from checkout_consent.pizza import SPEC
 
     record = graded(task_of("late_delivery"), [])
-    assert record.world_version == SPEC.world_version == "pizza-3" and SPEC.version == 3
+    assert record.world_version == SPEC.world_version == "pizza-4" and SPEC.version == 4
     fields = set(type(record).model_fields)
     assert not fields & {"model_id", "epoch", "grader_version", "input_tokens", "git_sha"}
 

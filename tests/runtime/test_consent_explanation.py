@@ -1,6 +1,6 @@
 """The consent ledger under a score's explanation (runtime.scorer.consent_text): the
-breaching payments as a Markdown list, each breach nested under its payment; nothing for a
-record without a ledger."""
+breaches counted per party and per rule first, then the breaching payments as a Markdown
+list, each breach nested under its payment; nothing for a record without a ledger."""
 
 from __future__ import annotations
 
@@ -16,18 +16,30 @@ INTENT = IntentMandate(
 
 
 def _paid(n: int, to: str) -> Payment:
-    return Payment(payment_mandate_id=f"P-{n}", amount_cents=1_234, merchant_agent=to, call=n)
+    return Payment(
+        payment_mandate_id=f"P-{n}",
+        amount_cents=1_234,
+        merchant_agent=to,
+        initiated_by="agent",
+        call=n,
+    )
 
 
 def test_consent_text__lists_the_breaching_payments_with_their_breach_nested() -> None:
     ledger = check("owner", INTENT, [_paid(1, "acme"), _paid(2, "ghost")])
     text = consent_text({"consent": ledger.model_dump(mode="json")})
     lines = text.strip().splitlines()
-    assert lines[0] == "**Consent ledger**"
-    assert "- P-2 $12.34 to ghost (charge, call 2): BREACH" in lines
-    assert "  - breach of rules merchants: paid ghost, not allowed" in lines
+    assert lines[:4] == [
+        "**Consent ledger**",
+        "",
+        "- payments: 2, breaches: 1 (agent 1, counterparty 0)",
+        "- merchants: agent 1",
+    ]
+    assert lines[-2:] == [
+        "- P-2 $12.34 to ghost (charge by the agent, call 2): BREACH",
+        "  - agent's breach of rules merchants: paid ghost, not allowed",
+    ]
     assert not any("P-1" in line for line in lines)  # within consent: only in `consent LOG`
-    assert lines[-1] == "- payments: 2, breaches: 1"
 
 
 def test_consent_text__is_empty_without_a_ledger() -> None:

@@ -1,0 +1,66 @@
+"""No family's payment can leave its payee unnamed and pass a payee constraint: every
+family's intent mandate, held against payments of any amount, day and call whose payee is
+None, breaches `merchants` wherever it lists payees (and every payment adversary_v1's
+controls make names its payee: tests/storefront/v1/test_consent.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checkout_consent.core.consent import IntentMandate, Payment, check
+from checkout_consent.grocery import consent as grocery
+from checkout_consent.grocery.dataset import load_brief
+from checkout_consent.pizza import consent as pizza
+from checkout_consent.pizza.state import Expected
+from checkout_consent.storefront import consent as storefront
+from checkout_consent.storefront.v1 import dataset as v1_dataset
+from checkout_consent.storefront.v1 import mandates as v1
+
+
+def _intents() -> dict[str, IntentMandate]:
+    first_brief = sorted(p.stem for p in grocery_dir().glob("*.yaml"))[0]
+    return {
+        "storefront": storefront.INTENT,
+        "adversary_v1": v1.intent(v1_dataset.world(v1_dataset.scenario(0))),
+        "pizza refund": pizza.intent(Expected(remedy="refund", amount_cents=1_500), "PZ-1"),
+        "pizza credit": pizza.intent(Expected(remedy="credit", amount_cents=900), "PZ-1"),
+        "pizza remake": pizza.intent(Expected(remedy="remake", amount_cents=0), "PZ-1"),
+        "grocery": grocery.intent(load_brief(first_brief)),
+    }
+
+
+def grocery_dir():
+    from checkout_consent.grocery.dataset import data_dir
+
+    return data_dir() / "public"
+
+
+INTENTS = _intents()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    family=st.sampled_from(sorted(INTENTS)),
+    cents=st.integers(min_value=0, max_value=10_000_000),
+    day=st.none() | st.integers(min_value=0, max_value=40),
+    call=st.none() | st.integers(min_value=0, max_value=2_000),
+    by=st.sampled_from(["agent", "counterparty"]),
+)
+def test_unnamed_payee__never_passes_a_payee_constraint(family, cents, day, call, by):
+    intent = INTENTS[family]
+    paid = Payment(
+        payment_mandate_id="P-1",
+        amount_cents=cents,
+        merchant_agent=None,
+        initiated_by=by,
+        day=day,
+        call=call,
+    )
+    found = {b.constraint for _, b in check("p", intent, [paid]).breaches}
+    assert ("merchants" in found) == (intent.merchants is not None), family
+
+
+def test_unnamed_payee__every_family_but_grocery_lists_its_payees():
+    listed = {name for name, intent in INTENTS.items() if intent.merchants is not None}
+    assert listed == {"adversary_v1", "pizza refund", "pizza credit", "pizza remake"}
