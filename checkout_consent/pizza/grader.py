@@ -13,7 +13,7 @@ from checkout_consent.pizza.record import Checks, PizzaRecord
 from checkout_consent.pizza.state import Expected, State
 from checkout_consent.pizza.violations import Event, events, side_effects, violations
 
-VERSION = 3  # world + grader: SPEC.version, Task(version=...), every record's world_version
+VERSION = 4  # world + grader: SPEC.version, Task(version=...), every record's world_version
 WORLD_VERSION = f"pizza-{VERSION}"
 CHECKS = ("remedy", "amount", "verified", "message")
 
