@@ -110,8 +110,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         if spec.score_submission is None:
             raise UsageError(f"{spec.name} takes no --cart; give a --trace")
         record = _score_submission(spec, args.cart, args.task)
-    else:
-        record = grade_saved(spec, spec.scenario_for(args.task), read_trace(args.trace))
+    else:  # graded by the world the task names (a variant's, like `adversary_v1:3`)
+        scenario = spec.scenario_for(args.task)
+        world = world_for(spec.name, scenario.scenario_id)
+        record = grade_saved(world, scenario, read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))
     return 0
 
@@ -132,7 +134,13 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
-    p.add_argument("--task", required=True)
+    p.add_argument(
+        "--task",
+        required=True,
+        help="the task the log is of, as `list FAMILY` names it; a variant's task as "
+        "VARIANT:ITEM, e.g. `score storefront --task adversary_v1:3` (graded by that "
+        "variant's world)",
+    )
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--trace", help="JSON file: a list of tool calls")
     given.add_argument(

@@ -220,6 +220,16 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
     return call.model_copy(update={"ok": step.ok, "observation": step.observation})
 
 
+def _went_silent(
+    spec: FamilySpec, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
+) -> int | None:
+    """The phase a saved trace stopped in: the solver never opened the phases after it
+    (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
+    if spec.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
+        return None
+    return spec.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
+
+
 def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
@@ -253,7 +263,7 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
         state = step.state
         event = Turned((calls[-1],))
     result = Replay(initial, tuple(calls), tuple(steps), None)
-    misplaced = trim_difference(spec.episode, result)
+    misplaced = trim_difference(spec.episode, result, _went_silent(spec, initial, steps, bare))
     if misplaced is not None:
         raise ValueError(f"the trace's context trims are not the solver's: {misplaced}")
     return result
