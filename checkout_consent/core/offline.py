@@ -22,6 +22,8 @@ from typing import Any, Literal, NamedTuple
 
 from checkout_consent.core.controls import (
     CallRequest,
+    Caught,
+    Exploit,
     Msg,
     Policy,
     call_ids,
@@ -153,6 +155,16 @@ def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Reco
     played = play(spec, scenario, policy)
     result = replay(spec.actions, spec.initial(scenario), played.calls)
     return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
+
+
+def judge(spec: FamilySpec, exploits: Sequence[Exploit]) -> list[Caught]:
+    """Each exploit played alone offline and graded; what caught it, or what it scored."""
+    out = []
+    for exploit in exploits:
+        record = play_and_grade(spec, exploit.scenario(), exploit.policy)
+        scored = f"{spec.headline.key} {record.get(spec.headline.key)!r}"
+        out.append(Caught(exploit.what, exploit.caught(record), scored))
+    return out
 
 
 MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
