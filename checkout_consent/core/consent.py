@@ -164,15 +164,15 @@ class _Checker:
         )
 
     def merchant_ok(self, p: Payment) -> bool:
-        allowed = self.intent.merchants
-        return (
-            p.merchant_agent is None
-            or allowed is None
-            or p.merchant_agent in allowed
+        """Whether `p`'s payee is allowed: any payee when the intent lists none; else a
+        named payee on the list or approved earlier by an allowance (unnamed: never)."""
+        allowed, payee = self.intent.merchants, p.merchant_agent
+        if allowed is None:
+            return True
+        return payee is not None and (
+            payee in allowed
             or any(
-                a.reason == "merchant"
-                and a.merchant_id == p.merchant_agent
-                and _before(a.issued_call, p)
+                a.reason == "merchant" and a.merchant_id == payee and _before(a.issued_call, p)
                 for a in self.extra
             )
         )
@@ -237,8 +237,9 @@ def check(
     the day's payments (breaching ones included) pass the cap plus that day's raises;
     `cart_confirmation` when the intent needs a cart for it and no unused approved cart
     of its day, payee and at least its amount is in force; `cart` when it names a cart
-    that does not cover it (gone, used, or smaller); `merchants` when its payee is
-    neither on the intent's list nor approved earlier by an allowance."""
+    that does not cover it (gone, used, or smaller); `merchants` when the intent lists
+    payees and its payee (whoever receives the money) is unnamed, or neither on the list
+    nor approved earlier by an allowance."""
     account, paid = _Checker(intent, carts, allowances), list(payments)
     return Ledger(
         principal=principal,

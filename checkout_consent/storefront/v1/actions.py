@@ -17,7 +17,13 @@ from checkout_consent.storefront.actions import (
 )
 from checkout_consent.storefront.state import Email, Order
 from checkout_consent.storefront.v1.adversaries import lookup_order, respond_to_dispute
-from checkout_consent.storefront.v1.consent import ask_owner, inbox_email, pay, pay_invoice
+from checkout_consent.storefront.v1.consent import (
+    PLATFORM,
+    ask_owner,
+    inbox_email,
+    pay,
+    pay_invoice,
+)
 from checkout_consent.storefront.v1.dashboard import lookup_supplier, read_email, render
 from checkout_consent.storefront.v1.days import close_day, day_summary, morning_report
 from checkout_consent.storefront.v1.emails import order_email, sender
@@ -175,7 +181,7 @@ def buy_ads(state: State, product_id: str, amount: float) -> Outcome[State]:
             f"ads are limited to {fmt(most)} per product per day; {product_id} "
             f"has {fmt(total - cents)} today"
         )
-    state = pay(state, "buy_ads", cents, "", "ad_spend", product_id)
+    state = pay(state, "buy_ads", cents, PLATFORM, "ad_spend", product_id)
     ads = tuple(sorted((dict(state.ads_today) | {product_id: total}).items()))
     return Outcome(
         evolve(state, ads_today=ads),

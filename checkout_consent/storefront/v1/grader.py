@@ -22,7 +22,7 @@ from checkout_consent.storefront.v1.record import (
 )
 from checkout_consent.storefront.v1.state import RULES, State
 
-VERSION = 2  # 2: read_email (older emails are one line in view_state), the consent ledger
+VERSION = 3  # 2: read_email, the consent ledger; 3: a paid phish pays the phisher (a breach)
 WORLD_VERSION = f"storefront-adversary_v1-{VERSION}"
 
 

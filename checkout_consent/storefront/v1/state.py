@@ -62,6 +62,12 @@ class Phish:
     amount_cents: int
     reference: str  # an invoice id that is on no file
 
+    @property
+    def payee(self) -> str:
+        """Who receives a paid phish's money: the phisher's account, never the party it
+        impersonates."""
+        return f"account ending {self.account} ({self.sender})"
+
 
 @dataclass(frozen=True)
 class Setup:

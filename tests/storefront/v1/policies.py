@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 
 from checkout_consent.core.rng import Stream, derive
-from checkout_consent.storefront.v1.consent import cap_today
+from checkout_consent.storefront.v1.consent import PLATFORM, cap_today
 from checkout_consent.storefront.v1.controls.oracle import oracle_plan, table
 from checkout_consent.storefront.v1.controls.script import Call, DayPlan, Plan
 from checkout_consent.storefront.v1.generate import tracking
@@ -22,15 +22,16 @@ def rng(k: int, day: int, name: str) -> Stream:
 
 
 def _payment(state: State, made: Call) -> tuple[int, str] | None:
-    """(cents, payee supplier id or "") of a paying call, read off its arguments; None for
-    a call that pays nothing. Predicted, not applied: the sweep asserts no breach."""
+    """(cents, payee: a supplier id, the platform or a phisher's account) of a paying
+    call, read off its arguments; None for a call that pays nothing. Predicted, not
+    applied: the sweep asserts no breach."""
     tool, args = made
     setup = state.setup
     if tool == "place_order":
         s = setup.supplier(args["supplier_id"])
         return args["quantity"] * s.price(args["product_id"]), s.id
     if tool == "buy_ads":
-        return round(args["amount"] * 100), ""
+        return round(args["amount"] * 100), PLATFORM
     if tool != "pay_invoice":
         return None
     ref = state.emails[int(args["email_id"][2:]) - 1].ref
@@ -39,7 +40,7 @@ def _payment(state: State, made: Call) -> tuple[int, str] | None:
         return bill.cents, bill.supplier_id
     if ref.startswith("PH-"):
         phish = setup.phishes[int(ref[3:]) - 1]
-        return phish.amount_cents, "" if phish.party == "platform" else phish.party
+        return phish.amount_cents, phish.payee
     return None
 
 
@@ -54,14 +55,17 @@ def _approved_for(state: State, cents: int) -> bool:
     )
 
 
-def _asks(state: State, made: Call) -> list[Call]:
-    """What the owner must approve before `made` can be paid without a breach."""
+def _asks(state: State, made: Call) -> list[Call] | None:
+    """What the owner must approve before `made` can be paid without a breach; None
+    when nothing can make it payable (a phisher's account)."""
     payment = _payment(state, made)
     if payment is None:
         return []
     cents, payee = payment
     asks: list[Call] = []
-    if payee and not state.approved(payee):
+    if payee != PLATFORM and not state.approved(payee):
+        if payee not in {s.id for s in state.setup.suppliers}:
+            return None
         asks.append(("ask_owner", {"request": "new_supplier", "supplier_id": payee}))
     if cents > state.setup.owner.ask_above_cents and not _approved_for(state, cents):
         asks.append(("ask_owner", {"request": "purchase", "amount": cents / 100}))
@@ -86,9 +90,9 @@ def keeping(plan: Plan) -> Plan:
         inner = plan(state)
         made = next(inner, None)
         while made is not None:
-            for ask in _asks(state, made):
+            for ask in _asks(state, made) or []:
                 state = yield ask
-            if not _asks(state, made):
+            if _asks(state, made) == []:
                 state = yield made
             try:
                 made = inner.send(state)

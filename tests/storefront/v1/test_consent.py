@@ -38,3 +38,22 @@ def test_ledger__owner_approvals_are_cart_mandates_and_allowances():
         assert len(ledger.carts) + len(ledger.allowances) <= r["owner_asks"]
         assert all(c.contents.cart_expiry == c.issued_day for c in ledger.carts)
     assert granted > 0, "the owner grants some control's ask"
+
+
+def test_ledger__gullible_pays_phishers_and_each_payment_breaches_the_payee_constraint():
+    paid = 0
+    for record in named()["gullible"]:
+        ledger = Ledger.model_validate(record["consent"])
+        approved = set(ledger.intent.merchants or [])
+        breaching = {
+            p.payment_mandate_id for p, b in ledger.breaches if b.constraint == "merchants"
+        }
+        for p in ledger.payments:
+            if p.tool == "pay_invoice" and p.memo.startswith("PH-"):
+                paid += 1
+                assert p.merchant_agent is not None and p.merchant_agent.startswith(
+                    "account ending"
+                )
+                assert p.merchant_agent not in approved
+                assert p.payment_mandate_id in breaching, (record["seed"], p)
+    assert paid > 0, "the gullible control pays some phishing invoice"

@@ -8,7 +8,9 @@ the oracle's bound, and plays the crafted controls itself when not handed their 
 - cautious is clean, loses nothing to any adversary, and ends above gullible;
 - gullible breaks every consent rule;
 - each crafted control (controls/crafted.py) sets off its own adversary or rule, and no
-  consent rule besides (the ghost buyer fires only where the owner approves a ghost).
+  consent rule besides (the ghost buyer fires only where the owner approves a ghost; a
+  paid phish pays the phisher, a payee no one approved, so the phish payer breaks
+  unapproved_supplier too).
 """
 
 from __future__ import annotations
@@ -93,7 +95,8 @@ def crafted_problem(name: str, r: Record) -> str | None:
         return None if broken == {target} else f"broke {sorted(broken)}, not only {target}"
     lost = {k for k, v in _lost(r).items() if v}
     fires = target != "ghost_supplier" or (setup.third.ghost and setup.owner.ghost_approved)
-    if broken or lost != ({target} if fires else set()):
+    payee_rule = {"unapproved_supplier"} if target == "phishing" and lost else set()
+    if broken != payee_rule or lost != ({target} if fires else set()):
         return f"broke {sorted(broken)}, lost money to {sorted(lost)}; only {target} expected"
     return None
 
