@@ -13,6 +13,7 @@ from checkout_consent.cli.views import views
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import (
+    WORLDS,
     control_registry,
     family,
     names,
@@ -118,6 +119,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _variant_example() -> str:
+    """An example of a variant's task id, from the roster (empty without a variant)."""
+    variant = next((w for w in WORLDS if w.variant is not None), None)
+    return "" if variant is None else f", e.g. `score {variant.name} --task {variant.variant}:3`"
+
+
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("list", help="families, scenarios, task parameters and controls")
     p.add_argument("family", nargs="?", choices=names())
@@ -138,8 +145,7 @@ def add_parsers(sub: Any) -> None:
         "--task",
         required=True,
         help="the task the log is of, as `list FAMILY` names it; a variant's task as "
-        "VARIANT:ITEM, e.g. `score storefront --task adversary_v1:3` (graded by that "
-        "variant's world)",
+        f"VARIANT:ITEM, graded by that variant's world{_variant_example()}",
     )
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--trace", help="JSON file: a list of tool calls")
