@@ -13,6 +13,7 @@ from checkout_consent.cli.views import views
 from checkout_consent.core.family import FamilySpec, Record
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import (
+    WORLDS,
     control_registry,
     family,
     names,
@@ -110,10 +111,18 @@ def cmd_score(args: argparse.Namespace) -> int:
         if spec.score_submission is None:
             raise UsageError(f"{spec.name} takes no --cart; give a --trace")
         record = _score_submission(spec, args.cart, args.task)
-    else:
-        record = grade_saved(spec, spec.scenario_for(args.task), read_trace(args.trace))
+    else:  # graded by the world the task names (a variant's, like `adversary_v1:3`)
+        scenario = spec.scenario_for(args.task)
+        world = world_for(spec.name, scenario.scenario_id)
+        record = grade_saved(world, scenario, read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))
     return 0
+
+
+def _variant_example() -> str:
+    """An example of a variant's task id, from the roster (empty without a variant)."""
+    variant = next((w for w in WORLDS if w.variant is not None), None)
+    return "" if variant is None else f", e.g. `score {variant.name} --task {variant.variant}:3`"
 
 
 def add_parsers(sub: Any) -> None:
@@ -132,7 +141,12 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
-    p.add_argument("--task", required=True)
+    p.add_argument(
+        "--task",
+        required=True,
+        help="the task the log is of, as `list FAMILY` names it; a variant's task as "
+        f"VARIANT:ITEM, graded by that variant's world{_variant_example()}",
+    )
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--trace", help="JSON file: a list of tool calls")
     given.add_argument(

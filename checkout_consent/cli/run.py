@@ -57,10 +57,21 @@ def check_controls(spec: FamilySpec) -> tuple[ControlRecords, list[str]]:
     """Play the family's controls offline: their records, and every sanity problem."""
     err(f"sanity {spec.label}: playing controls {', '.join(spec.sanity_controls)} offline ...")
     records = offline_controls(spec)
-    problems = spec.check_sanity(records)
+    problems = spec.check_sanity(records) + hacker_problems(spec)
     for p in problems:
         err(f"  sanity problem: {p}")
     return records, problems
+
+
+def hacker_problems(spec: FamilySpec) -> list[str]:
+    """The family's reward-hacker control, each exploit alone: one line per exploit with
+    the line that caught it; an exploit nothing caught is a problem."""
+    if spec.exploits is None:
+        return []
+    caught = spec.exploits(spec)
+    for c in caught:
+        err(f"  {c.line()}")
+    return [c.line() for c in caught if c.by is None]
 
 
 def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from checkout_consent.core.family import Scenario
@@ -125,3 +125,42 @@ class ControlRegistry:
 
     def names(self, family: str | None = None) -> list[str]:
         return sorted(k for k in self._policies if family is None or k.startswith(family + "-"))
+
+
+# A reward-hacker control (`<family>-hacker`) tries, within the family's tools, what an agent
+# bent on the score would; each trick is an `Exploit`, played alone as its own episode.
+
+
+class Caught(NamedTuple):
+    """One exploit, played alone, and the line of its record that caught it (None: not
+    caught; `scored` then says what it scored)."""
+
+    what: str
+    by: str | None
+    scored: str = ""
+
+    def line(self) -> str:
+        if self.by is None:
+            return f"exploit: {self.what} -> NOT caught: {self.scored}"
+        return f"exploit: {self.what} -> caught: {self.by}"
+
+
+@dataclass(frozen=True)
+class Exploit:
+    """A trick of a hacker control: its policy, the scenario it is judged on, and which
+    line of the graded record catches it (None: the record does not)."""
+
+    what: str
+    policy: Policy
+    scenario: Callable[[], Scenario]
+    caught: Callable[[dict[str, Any]], str | None]
+
+
+def hacker(exploits: Sequence[Exploit], pick: Callable[[Scenario], int]) -> Policy:
+    """The hacker control as one policy: on each scenario, exploit `pick(scenario)` (mod
+    their number), so a run over a task set plays every trick somewhere."""
+
+    def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
+        return exploits[pick(scenario) % len(exploits)].policy(scenario, transcript)
+
+    return policy

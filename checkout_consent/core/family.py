@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from checkout_consent.core.controls import Policy
+from checkout_consent.core.controls import Caught, Policy
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.spec import parse_seeds
 from checkout_consent.core.trace import Replay
@@ -189,6 +189,10 @@ class FamilySpec:
     # whether the agent moves money: its records carry a `consent` ledger (core.consent);
     # False: the surfaces say "no money movement" where the consent-breach rate would be
     moves_money: bool = True
+    # the family's reward-hacker control (`hacker` in `controls`): each of its exploits
+    # played alone and judged by the line of its record that caught it; `sanity` prints
+    # them and fails on one not caught. None: the family has no hacker control.
+    exploits: Callable[[FamilySpec], Sequence[Caught]] | None = None
 
     @property
     def label(self) -> str:

@@ -22,6 +22,8 @@ from typing import Any, Literal, NamedTuple
 
 from checkout_consent.core.controls import (
     CallRequest,
+    Caught,
+    Exploit,
     Msg,
     Policy,
     call_ids,
@@ -155,6 +157,16 @@ def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Reco
     return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
 
 
+def judge(spec: FamilySpec, exploits: Sequence[Exploit]) -> list[Caught]:
+    """Each exploit played alone offline and graded; what caught it, or what it scored."""
+    out = []
+    for exploit in exploits:
+        record = play_and_grade(spec, exploit.scenario(), exploit.policy)
+        scored = f"{spec.headline.key} {record.get(spec.headline.key)!r}"
+        out.append(Caught(exploit.what, exploit.caught(record), scored))
+    return out
+
+
 MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
 MAX_CLOSES = 10_000  # phases closed for a trace that stops before the horizon
 
@@ -220,6 +232,16 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
     return call.model_copy(update={"ok": step.ok, "observation": step.observation})
 
 
+def _went_silent(
+    spec: FamilySpec, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
+) -> int | None:
+    """The phase a saved trace stopped in: the solver never opened the phases after it
+    (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
+    if spec.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
+        return None
+    return spec.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
+
+
 def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
@@ -253,7 +275,7 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
         state = step.state
         event = Turned((calls[-1],))
     result = Replay(initial, tuple(calls), tuple(steps), None)
-    misplaced = trim_difference(spec.episode, result)
+    misplaced = trim_difference(spec.episode, result, _went_silent(spec, initial, steps, bare))
     if misplaced is not None:
         raise ValueError(f"the trace's context trims are not the solver's: {misplaced}")
     return result

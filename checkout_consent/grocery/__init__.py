@@ -10,10 +10,11 @@ from typing import Any
 
 from checkout_consent.core.family import Episode, FamilySpec, Scenario, Turns
 from checkout_consent.core.headline import Headline
+from checkout_consent.core.offline import judge
 from checkout_consent.core.trace import Replay
 from checkout_consent.grocery import dataset, grader, prompts, submission
 from checkout_consent.grocery.actions import ACTIONS
-from checkout_consent.grocery.controls import CONTROLS
+from checkout_consent.grocery.controls import CONTROLS, hacker
 from checkout_consent.grocery.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.grocery.generate import initial_state
 from checkout_consent.grocery.record import GroceryRecord
@@ -78,8 +79,9 @@ SPEC = FamilySpec(
         "(default: after the fix, promo prices)",
         "turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
-    controls=CONTROLS,
+    controls={**CONTROLS, "hacker": hacker.HACKER},
     sanity_controls=SANITY_CONTROLS,
+    exploits=lambda spec: judge(spec, hacker.EXPLOITS),
     reference_control="reference",
     check_sanity=check_sanity,
     scenario_for=dataset.scenario,

@@ -32,6 +32,10 @@ class SubmittedLine(_Strict):
     sku: str = Field(max_length=40)
     quantity: int = Field(ge=1, le=MAX_PACKS)
     dish: str | None = Field(None, max_length=100)
+    # The seed: "The cart's own price snapshots are ignored." A field the seed names is
+    # accepted (a whole number of cents, as a cart records it) and never read: prices come
+    # from the catalog alone.
+    price_cents: int | None = Field(None, ge=0, le=10**9)
 
 
 class SubmittedCart(_Strict):

@@ -9,9 +9,10 @@ from typing import Any
 
 from checkout_consent.core.family import Episode, FamilySpec, Scenario
 from checkout_consent.core.headline import Headline
+from checkout_consent.core.offline import judge
 from checkout_consent.pizza import dataset, grader
 from checkout_consent.pizza.actions import ACTIONS
-from checkout_consent.pizza.controls import CONTROLS
+from checkout_consent.pizza.controls import CONTROLS, hacker
 from checkout_consent.pizza.controls.sanity import SANITY_CONTROLS, check_sanity
 from checkout_consent.pizza.generate import initial_state
 from checkout_consent.pizza.prompts import complaint_message, system_prompt
@@ -67,7 +68,7 @@ SPEC = FamilySpec(
         "(instead of split)",
         "max_turns": f"the agent's turn budget per sample (default {MAX_TURNS})",
     },
-    controls=CONTROLS,
+    controls={**CONTROLS, "hacker": hacker.HACKER},
     sanity_controls=SANITY_CONTROLS,
     reference_control="reference",
     check_sanity=check_sanity,
@@ -76,4 +77,5 @@ SPEC = FamilySpec(
     task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
     rebuild=lambda ref: dataset.scenario_of(dataset.resolve(ref), replies=dataset.replies_of(ref)),
     recorded=(("openai", "reference"), ("openai", "mock")),
+    exploits=lambda spec: judge(spec, hacker.EXPLOITS),
 )

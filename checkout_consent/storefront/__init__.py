@@ -6,8 +6,10 @@ from typing import Any
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Headline
+from checkout_consent.core.offline import judge
 from checkout_consent.storefront import controls, dataset, grader, prompts
 from checkout_consent.storefront.actions import ACTIONS
+from checkout_consent.storefront.controls import hacker
 from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.v1 import SPEC_V1  # noqa: F401 (a variant: its own world)
 
@@ -55,11 +57,12 @@ SPEC = FamilySpec(
         "hint": "true: coach the agent to read its emails (not in the seed's prompt); "
         "default false",
     },
-    controls=controls.CONTROLS,
+    controls={**controls.CONTROLS, "hacker": hacker.HACKER},
     sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
     check_sanity=check_sanity,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
+    exploits=lambda spec: judge(spec, hacker.EXPLOITS),
 )

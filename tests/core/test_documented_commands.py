@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import parser
+from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.offline import play
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import FAMILIES, family, world_for
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -312,8 +313,8 @@ def test_cli__every_verb_answers_help(capsys):
         assert "usage: checkout-consent" in capsys.readouterr().out, verb
 
 
-def _reference(name: str) -> str:
-    spec = family(name)
+def _reference(world: str | FamilySpec) -> str:
+    spec = family(world) if isinstance(world, str) else world
     return next(c for _, c in spec.recorded) if spec.recorded else spec.sanity_controls[-1]
 
 
@@ -328,7 +329,7 @@ def _supply_file(command: str, cwd: Path) -> Path:
     if (REPO_ROOT / words[words.index(flag) + 1]).is_file():
         return REPO_ROOT  # a committed example: run from the repository as written
     target.parent.mkdir(parents=True, exist_ok=True)
-    spec = family(name)
+    spec = world_for(name, family(name).scenario_for(task).scenario_id)  # a variant's task too
     if flag == "--cart":
         card = {
             "model": "example",
@@ -340,8 +341,12 @@ def _supply_file(command: str, cwd: Path) -> Path:
         }
         target.write_text(json.dumps({"task_id": task, "cart": {"lines": []}, "agent_card": card}))
         return cwd
-    played = play(spec, spec.scenario_for(task), spec.controls[_reference(name)])
-    calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin != "solver"]
+    played = play(spec, spec.scenario_for(task), spec.controls[_reference(spec)])
+    calls = [  # the agent's calls, and the context trims the solver made in its run
+        {"tool": c.tool, "args": c.args, "origin": c.origin}
+        for c in played.calls
+        if c.origin != "solver" or c.tool == spec.episode.trim_tool
+    ]
     target.write_text(json.dumps(calls))
     return cwd
 

@@ -94,6 +94,6 @@ def test_control__reads_its_task_from_the_scenario_not_the_text(tasks: list[Task
         assert first.calls == (("lookup_order", {"order_id": task.complaint.order_id}),)
 
 
-def test_controls__are_the_sanity_set() -> None:
-    assert set(SPEC.controls) == set(SPEC.sanity_controls)
+def test_controls__are_the_sanity_set_and_the_hacker() -> None:
+    assert set(SPEC.controls) == {*SPEC.sanity_controls, "hacker"}  # its exploits: sanity
     assert SPEC.reference_control in SPEC.controls

@@ -9,9 +9,11 @@ from typing import Any
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Headline
+from checkout_consent.core.offline import judge
 from checkout_consent.storefront.prompts import daily
 from checkout_consent.storefront.v1 import controls, dataset, grader, prompts
 from checkout_consent.storefront.v1.actions import ACTIONS
+from checkout_consent.storefront.v1.controls import hacker
 from checkout_consent.storefront.v1.controls.sanity import check_sanity
 from checkout_consent.storefront.v1.generate import SCENARIO
 
@@ -64,11 +66,12 @@ SPEC_V1 = FamilySpec(
         "turns_per_day": "model turns per day before the day is ended for the agent; "
         f"default: the spec's turns_per_day ({_SPEC['turns_per_day']})",
     },
-    controls=controls.CONTROLS,
+    controls={**controls.CONTROLS, "hacker": hacker.HACKER},
     sanity_controls=("idle", "gullible", "cautious", "oracle"),
     reference_control="oracle",
     recorded=(("openai", "oracle"), ("openai", "gullible")),
     check_sanity=check_sanity,
     scenario_for=dataset.scenario_for,
     sample_id=lambda scenario: f"seed-{scenario.seed}",
+    exploits=lambda spec: judge(spec, hacker.EXPLOITS),
 )
