@@ -3,9 +3,10 @@ cassettes' golden records (what `checkout-consent replay` holds the runs to), ne
 
     python -m checkout_consent.cli.results [--check]
 
-README.md lists the runs of models that are not the suite's controls, one row per world
-and model; a family's README lists every committed run of its worlds, controls beside
-models, each with its headline line and what the model broke (the records' diagnostics)."""
+README.md lists the models that are not the suite's controls, one row per model and a
+column per world (headline with its 95% CI, breach rate, what it broke); a family's README
+lists every committed run of its worlds, controls beside models, each with its headline
+line and what the model broke (the records' diagnostics)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.manifest import Manifest
-from checkout_consent.cli.views import summary
+from checkout_consent.cli.views import consent_figure, figure, summary
 from checkout_consent.core.diagnostics import KEY, Diagnostics
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import family, world_of_args
@@ -76,12 +77,30 @@ def _row(run: Run, *, kind: bool) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def cell(run: Run) -> str:
+    """A world's short cell for one model: headline (95% CI), breaches, what it broke."""
+    spec = run.world
+    head, rate = figure(spec, run.records), consent_figure(spec, run.records)
+    if head is None:
+        return "no samples"
+    show = spec.headline.show
+    out = f"{spec.headline.label} {show(head.value)} ({show(head.low)} to {show(head.high)})"
+    if spec.moves_money and rate is not None:
+        out += f", breaches {rate.value:.0%}"
+    return f"{out}; broke: {broke(run.records)}"
+
+
 def readme_table(runs: Sequence[Run]) -> str:
+    """One row per model that is not a control, one column per world it played."""
     real = [r for r in runs if not r.is_control]
     if not real:
         return NONE_YET
-    rows = ["| world | model | samples | result | what it broke |", "|---|---|---|---|---|"]
-    return "\n".join(rows + [_row(r, kind=False) for r in real])
+    worlds = sorted({r.world.label for r in real})
+    rows = ["| model | " + " | ".join(worlds) + " |", "|---" * (len(worlds) + 1) + "|"]
+    for model in sorted({r.model for r in real}):
+        played = {r.world.label: cell(r) for r in real if r.model == model}
+        rows.append(f"| `{model}` | " + " | ".join(played.get(w, "-") for w in worlds) + " |")
+    return "\n".join(rows)
 
 
 def family_table(runs: Sequence[Run], name: str) -> str:
