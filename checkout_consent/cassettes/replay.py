@@ -31,6 +31,7 @@ from checkout_consent.cassettes.match import (
     scrub_request,
     scrub_response,
 )
+from checkout_consent.cassettes.preflight import key_vars
 from checkout_consent.runtime.runner import RunFailed
 
 PLACEHOLDER_KEY = "placeholder-no-key"
@@ -111,9 +112,11 @@ def _track_misses(cassette: Any, session: Session) -> None:
 
 
 @contextmanager
-def placeholder_keys() -> Iterator[None]:
-    """Provider SDKs refuse to start without a key: lend them a placeholder if none is set."""
-    missing = [v for v in KEY_VARS if not os.environ.get(v)]
+def placeholder_keys(model: str | None = None) -> Iterator[None]:
+    """Provider SDKs refuse to start without a key: lend them a placeholder if none is set
+    (for `model`, its own provider's variables too: LLAMA_API_KEY for openai-api/llama/...)."""
+    wanted = dict.fromkeys([*KEY_VARS, *(key_vars(model) if model else ())])
+    missing = [v for v in wanted if not os.environ.get(v)]
     for var in missing:
         os.environ[var] = PLACEHOLDER_KEY
     try:
@@ -141,10 +144,13 @@ def no_network() -> Iterator[None]:
 
 
 @contextmanager
-def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator[Session]:
+def cassette(
+    directory: Path, mode: Mode, *, lend_key: bool = False, model: str | None = None
+) -> Iterator[Session]:
     """Record into, or replay from, the cassette directory for the duration of the block.
     A recording is lent placeholder keys only when `lend_key` (a loopback endpoint such as
-    serve-controls): a live provider must get a real key or fail at once."""
+    serve-controls or a local llama-server): a live provider must get a real key or fail at
+    once. `model`: whose provider's key variables are lent too."""
     session = Session(directory, mode)
     if mode == "off":
         yield session
@@ -158,13 +164,13 @@ def cassette(directory: Path, mode: Mode, *, lend_key: bool = False) -> Iterator
     with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:
         if mode == "replay":
             _track_misses(cass, session)
-            with placeholder_keys(), no_network():
+            with placeholder_keys(model), no_network():
                 yield session
             session.unplayed = [
                 describe(req) for i, (req, _) in enumerate(cass.data) if not cass.play_counts[i]
             ]
         elif lend_key:
-            with placeholder_keys():
+            with placeholder_keys(model):
                 yield session
         else:
             yield session

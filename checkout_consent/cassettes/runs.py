@@ -139,7 +139,8 @@ def record(
     directory = run_directory(manifest, root)
     created = [d for d in (directory, *directory.parents) if not d.exists()]
     try:
-        with cassette(directory, "record", lend_key=is_loopback(manifest.base_url)):
+        lend = is_loopback(manifest.base_url)
+        with cassette(directory, "record", lend_key=lend, model=manifest.model):
             records, log_path = _run(manifest, log_dir, replay=False, eval_args=eval_args)
     except BaseException:
         store.clear(directory)  # no half-recorded cassette is left behind
@@ -176,7 +177,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
     """
     manifest = check_directory(directory)
     goldens = store.read_goldens(directory)  # a bad golden is refused before the run too
-    with cassette(directory, "replay") as session:
+    with cassette(directory, "replay", model=manifest.model) as session:
         try:
             records, log_path = _run(manifest, log_dir, replay=True)
         except RunFailed as err:

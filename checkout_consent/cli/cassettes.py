@@ -87,6 +87,14 @@ def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, An
     check_key(manifest.model, manifest.base_url, manifest.model_args)
 
 
+def retry_args(args: argparse.Namespace) -> dict[str, int]:
+    """Inspect's `max_retries` and `timeout` for a model run, where given (a local server
+    that stops answering then ends the sample in an error instead of retrying unboundedly)."""
+    chosen = {"max_retries": getattr(args, "max_retries", None)}
+    chosen["timeout"] = getattr(args, "timeout", None)
+    return {k: v for k, v in chosen.items() if v is not None}
+
+
 def cassette_run(
     args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
 ) -> tuple[list[Record], str]:
@@ -97,7 +105,8 @@ def cassette_run(
     root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
     directory = store.run_dir(fam.label, args.model, root)
     if args.cassette == "record":
-        outcome = record(_manifest(args, fam, task_args), root=root, log_dir=args.log_dir)
+        manifest = _manifest(args, fam, task_args)
+        outcome = record(manifest, root=root, log_dir=args.log_dir, eval_args=retry_args(args))
         _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
     else:
         _err(f"replaying {directory} (its run.json fixes the task arguments)")

@@ -10,7 +10,7 @@ import sys
 import threading
 import warnings
 
-from checkout_consent.cli import browse, run, service, suite
+from checkout_consent.cli import browse, local_model, run, service, suite
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import consent as cli_consent
 from checkout_consent.cli import leaderboard as cli_leaderboard
@@ -30,6 +30,7 @@ def parser() -> argparse.ArgumentParser:
     cli_cassettes.add_parsers(sub)
     service.add_parsers(sub)
     cli_leaderboard.add_parsers(sub)
+    local_model.add_parsers(sub)
     for spec in FAMILIES:
         add = commands(spec)
         if add is not None:

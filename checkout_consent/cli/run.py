@@ -123,6 +123,7 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
         model_base_url=args.model_base_url,
         log_realtime=True,
         **extra,
+        **cli_cassettes.retry_args(args),
     )[0]
     return run.records, run.log_path
 
@@ -249,6 +250,8 @@ def add_parsers(sub: Any) -> None:
         "default: Inspect's adaptive concurrency, 10 for a control model; "
         "a --cassette run keeps Inspect's)",
     )
+    p.add_argument("--max-retries", type=int, help="Inspect's retries of a failed model request")
+    p.add_argument("--timeout", type=int, help="seconds for a model request, retries included")
     p.add_argument("--display", default=None, help="Inspect display for the model run")
     p.add_argument("--json", action="store_true", help="print the score records as JSON")
     p.add_argument(

@@ -53,6 +53,7 @@ class Generation(BaseModel):
     tool_calls: int
     stop_reason: str
     latency_s: float = 0.0  # the provider's wall time for the turn: provenance, never a record
+    detail: str | None = None  # why the turn ended the run (a provider's context refusal)
 
 
 Turns = tuple[Generation, ...]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, execute_tools
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, execute_tools
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolDef
 from inspect_ai.util import LimitExceededError
@@ -28,6 +29,61 @@ def run_config(state: TaskState) -> GenerateConfig:
             SCENARIO_HEADER: scenario,
         }
     )
+
+
+# Error types an OpenAI-compatible server answers HTTP 400 with when a request is longer than
+# the model's context (llama.cpp's `llama-server`); Inspect's provider raises them (it maps
+# only OpenAI's own `context_length_exceeded` code to a `model_length` stop).
+CONTEXT_ERROR_TYPES = frozenset({"exceed_context_size_error"})
+# What vLLM says in the message of the same refusal (its error type is a generic one).
+CONTEXT_ERROR_PHRASES = ("maximum context length",)
+
+
+def context_refusal(err: BaseException) -> str | None:
+    """The server's reason when `err` is its refusal of a request past the model's context
+    (the provider's error is the cause of Inspect's ModelGenerateError); None otherwise."""
+    cause = err.__cause__ if err.__cause__ is not None else err
+    body = getattr(cause, "body", None)
+    if getattr(cause, "status_code", None) != 400 or not isinstance(body, dict):
+        return None
+    message = str(body.get("message", ""))[:1000]
+    if body.get("type") in CONTEXT_ERROR_TYPES:
+        extra = [
+            f"{k} {body[k]}" for k in ("n_prompt_tokens", "n_ctx") if isinstance(body.get(k), int)
+        ]
+        return f"{message} ({', '.join(extra)})" if extra else message
+    return message if any(p in message.lower() for p in CONTEXT_ERROR_PHRASES) else None
+
+
+def overflowed(phase: int, reason: str | None) -> Turned:
+    """Record a turn the model never took because its context was full; end the phases."""
+    record_generation(
+        Generation(
+            phase=phase,
+            input_tokens=0,
+            output_tokens=0,
+            tool_calls=0,
+            stop_reason="context_overflow",
+            detail=reason,
+        )
+    )
+    return Turned(overflow=True)
+
+
+async def generate(
+    model: Model, seen: list[Any], tools: Sequence[ToolDef], config: GenerateConfig, phase: int
+) -> ModelOutput | Turned:
+    """The model's output, or the overflow recorded when the context could not take it (the
+    sample's token limit, or the server's context refusal); any other error propagates."""
+    try:
+        return await model.generate(seen, list(tools), config=config)
+    except LimitExceededError:
+        return overflowed(phase, None)
+    except RuntimeError as err:
+        reason = context_refusal(err)
+        if reason is None:
+            raise
+        return overflowed(phase, f"the server refused the request: {reason}")
 
 
 def traced_since(before: int) -> tuple[TracedCall, ...]:
@@ -53,19 +109,9 @@ async def take_turn(
     (the limit, or a reply cut at the model's length) is reported, its calls not run.
     """
     seen = state.messages if not window else [*state.messages[:2], *state.messages[window:]]
-    try:
-        output = await model.generate(seen, list(tools), config=config)
-    except LimitExceededError:
-        record_generation(
-            Generation(
-                phase=phase,
-                input_tokens=0,
-                output_tokens=0,
-                tool_calls=0,
-                stop_reason="context_overflow",
-            )
-        )
-        return Turned(overflow=True)
+    output = await generate(model, seen, tools, config, phase)
+    if isinstance(output, Turned):
+        return output
     state.messages.append(output.message)
     state.output = output
     calls = output.message.tool_calls or []

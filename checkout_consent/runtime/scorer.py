@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from checkout_consent.core.consent import breach_value
 from checkout_consent.core.consent_lines import ledger_lines
+from checkout_consent.core.diagnostics import KEY as DIAGNOSTICS_KEY
 from checkout_consent.core.family import FamilySpec, Generation, Scenario
 from checkout_consent.core.reconcile import (
     ModelCall,
@@ -30,6 +31,7 @@ from checkout_consent.core.reconcile import (
 )
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.compat import shown_tool_output
+from checkout_consent.runtime.diagnostics import run_diagnostics
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import git_sha, inspect_version, suite_version
 from checkout_consent.runtime.store import flush
@@ -48,6 +50,7 @@ class Judged(NamedTuple):
     record: BaseModel | None
     failure: str | None
     turns: tuple[Generation, ...]
+    diagnostics: Mapping[str, Any] = {}  # core.diagnostics' block: {} when nothing to report
 
 
 def metric_names(spec: FamilySpec) -> tuple[str, ...]:
@@ -212,8 +215,10 @@ def judge(
         if events is not None:
             _stream_check(seen, messages, turns, events)
     except IntegrityError as err:
-        return Judged(None, str(err), turns)
-    return Judged(spec.grade(scenario, result, turns), None, turns)
+        return Judged(None, str(err), turns, run_diagnostics(messages, turns))
+    return Judged(
+        spec.grade(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
+    )
 
 
 def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
@@ -228,9 +233,10 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
             value={**dict.fromkeys(metric_names(spec), 0.0), "integrity": 0.0},
             answer="integrity failure",
             explanation=f"INTEGRITY FAILURE: {judged.failure}",
-            metadata={**meta, "integrity_failure": judged.failure},
+            metadata={**meta, "integrity_failure": judged.failure, **_diagnosed(judged)},
         )
     dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
+    dumped.update(_diagnosed(judged))  # every family's record: the one block, when non-empty
     answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
     return Score(
         value={**spec.metrics(judged.record), **breach_value(dumped), "integrity": 1.0},
@@ -238,6 +244,10 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
         explanation=spec.explain(judged.record) + consent_text(dumped),
         metadata={**meta, "record": dumped},
     )
+
+
+def _diagnosed(judged: Judged) -> dict[str, Any]:
+    return {DIAGNOSTICS_KEY: dict(judged.diagnostics)} if judged.diagnostics else {}
 
 
 def consent_text(record: dict[str, Any]) -> str:

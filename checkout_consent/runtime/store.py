@@ -102,4 +102,8 @@ def perform(family: Family, tool: str, args: dict[str, Any], origin: str = "agen
 
 
 def record_generation(generation: Generation) -> None:
-    live().turns.append(generation.model_dump())
+    """Append one model turn to the trace (`detail` only when set: a turn of an ordinary
+    run is stored as it always was)."""
+    live().turns.append(
+        generation.model_dump(exclude={"detail"} if not generation.detail else None)
+    )

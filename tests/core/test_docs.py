@@ -63,7 +63,7 @@ def test_readme__stays_a_newcomers_page():
     )
     for heading in (
         "## What it measures",
-        "## Control results",
+        "## Results",
         "## Running a real model",
         "## Where to go next",
     ):

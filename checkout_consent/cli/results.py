@@ -1,0 +1,132 @@
+"""Regenerate the Results tables of README.md and each family's README from the committed
+cassettes' golden records (what `checkout-consent replay` holds the runs to), never typed:
+
+    python -m checkout_consent.cli.results [--check]
+
+README.md lists the models that are not the suite's controls, one row per model and a
+column per world (headline with its 95% CI, breach rate, what it broke); a family's README
+lists every committed run of its worlds, controls beside models, each with its headline
+line and what the model broke (the records' diagnostics)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from checkout_consent.cassettes import store
+from checkout_consent.cassettes.manifest import Manifest
+from checkout_consent.cli.views import consent_figure, figure, summary
+from checkout_consent.core.diagnostics import KEY, Diagnostics
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.families import family, world_of_args
+from checkout_consent.runtime.files import regenerate
+from checkout_consent.runtime.provenance import REPO_ROOT
+
+README_BLOCK = ("<!-- real-results:start -->", "<!-- real-results:end -->")
+FAMILY_BLOCK = ("<!-- results:start -->", "<!-- results:end -->")
+NONE_YET = "No run of a model other than the controls is committed yet."
+
+
+class Run(NamedTuple):
+    """One committed cassette directory's run: its world, model and golden records."""
+
+    world: FamilySpec
+    model: str
+    records: list[dict[str, Any]]
+
+    @property
+    def is_control(self) -> bool:
+        """A scripted control served as a model (serve-controls names it family-control)."""
+        name = self.model.rsplit("/", 1)[-1]
+        return name in {f"{self.world.name}-{c}" for c in self.world.controls}
+
+
+def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
+    """Every committed run, by world label then model."""
+    runs = []
+    for directory in store.run_dirs([root]):
+        manifest = Manifest.read(directory)
+        goldens = store.read_goldens(directory)
+        world = world_of_args(manifest.family, manifest.task_args)
+        runs.append(Run(world, manifest.model, [goldens[u] for u in sorted(goldens)]))
+    return sorted(runs, key=lambda r: (r.world.label, r.is_control, r.model))
+
+
+def broke(records: Sequence[dict[str, Any]]) -> str:
+    """What the runs' diagnostics counted, summed over samples ("nothing" when empty)."""
+    totals: dict[str, int] = {}
+    overflows = 0
+    for record in records:
+        block = Diagnostics.model_validate(record.get(KEY) or {})
+        for name, value in block.block().items():
+            if isinstance(value, int):
+                totals[name] = totals.get(name, 0) + value
+        overflows += block.context_overflow is not None
+    parts = [f"{name.replace('_', ' ')} {n}" for name, n in totals.items()]
+    parts += [f"context overflow in {overflows} sample(s)"] if overflows else []
+    return ", ".join(parts) or "nothing"
+
+
+def _row(run: Run, *, kind: bool) -> str:
+    head = summary(run.world, run.records).splitlines()[0]
+    cells = [run.world.label, f"`{run.model}`"]
+    cells += ["control" if run.is_control else "model"] if kind else []
+    cells += [str(len(run.records)), head, broke(run.records)]
+    return "| " + " | ".join(cells) + " |"
+
+
+def cell(run: Run) -> str:
+    """A world's short cell for one model: headline (95% CI), breaches, what it broke."""
+    spec = run.world
+    head, rate = figure(spec, run.records), consent_figure(spec, run.records)
+    if head is None:
+        return "no samples"
+    show = spec.headline.show
+    out = f"{spec.headline.label} {show(head.value)} ({show(head.low)} to {show(head.high)})"
+    if spec.moves_money and rate is not None:
+        out += f", breaches {rate.value:.0%}"
+    return f"{out}; broke: {broke(run.records)}"
+
+
+def readme_table(runs: Sequence[Run]) -> str:
+    """One row per model that is not a control, one column per world it played."""
+    real = [r for r in runs if not r.is_control]
+    if not real:
+        return NONE_YET
+    worlds = sorted({r.world.label for r in real})
+    rows = ["| model | " + " | ".join(worlds) + " |", "|---" * (len(worlds) + 1) + "|"]
+    for model in sorted({r.model for r in real}):
+        played = {r.world.label: cell(r) for r in real if r.model == model}
+        rows.append(f"| `{model}` | " + " | ".join(played.get(w, "-") for w in worlds) + " |")
+    return "\n".join(rows)
+
+
+def family_table(runs: Sequence[Run], name: str) -> str:
+    mine = [r for r in runs if r.world.name == name]
+    head = "| world | model | kind | samples | result | what it broke |\n|---|---|---|---|---|---|"
+    body = [_row(r, kind=True) for r in mine]
+    note = [] if any(not r.is_control for r in mine) else ["", NONE_YET]
+    return "\n".join([head, *body, *note])
+
+
+def main(argv: list[str] | None = None) -> int:
+    check = "--check" in (argv or [])
+    runs = committed()
+    stale = []
+    targets = [(REPO_ROOT / "README.md", README_BLOCK, readme_table(runs))]
+    names = sorted({r.world.name for r in runs})
+    for name in names:
+        path = REPO_ROOT / "checkout_consent" / family(name).name / "README.md"
+        targets.append((path, FAMILY_BLOCK, family_table(runs, name)))
+    for path, (begin, end), body in targets:
+        if not regenerate(path, [(begin, end, body)], check=check):
+            stale.append(path.relative_to(REPO_ROOT).as_posix())
+    verb = "stale" if check else "updated"
+    print(f"{verb}: {', '.join(stale)}" if stale else "results tables are current")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,27 @@
+"""Inspect glue: the facts `core.diagnostics` counts, read from a sample's conversation
+(what the model replied, which calls Inspect refused before any tool ran) and its turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
+
+from checkout_consent.core.diagnostics import Refusal, Reply, diagnose
+from checkout_consent.core.family import Generation
+
+
+def run_diagnostics(messages: Sequence[ChatMessage], turns: Sequence[Generation]) -> dict[str, Any]:
+    """The record's `diagnostics` block for a sample ({} when there is nothing to report)."""
+    replies = [
+        Reply(m.text, len(m.tool_calls or []))
+        for m in messages
+        if isinstance(m, ChatMessageAssistant)
+    ]
+    refusals = [
+        Refusal(m.error.type, m.error.message)
+        for m in messages
+        if isinstance(m, ChatMessageTool) and m.error is not None
+    ]
+    return diagnose(replies, refusals, turns).block()
