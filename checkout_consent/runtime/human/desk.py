@@ -16,6 +16,8 @@ from typing import Any
 
 from checkout_consent.runtime.human.fields import Form
 
+MAX_CALLS = 64  # tool calls one turn may hold
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -29,10 +31,10 @@ class Shown:
 
 @dataclass(frozen=True)
 class Answer:
-    """The person's turn: a plain reply, or one tool call."""
+    """The person's turn: some text and/or tool calls (as a model's turn may hold several)."""
 
     text: str = ""
-    call: tuple[str, dict[str, Any]] | None = None
+    calls: tuple[tuple[str, dict[str, Any]], ...] = ()
     seconds: float = 0.0  # how long the turn was open
 
 
@@ -49,6 +51,7 @@ class Turn:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     opened: float = field(default_factory=time.monotonic)
     future: Future[Answer] = field(default_factory=Future)
+    queued: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # calls added
 
     def left_s(self) -> float | None:
         """Seconds left in the turn's time budget (None: no budget)."""
@@ -91,9 +94,20 @@ class Desk:
                 return "that turn is no longer open: the page now shows the current one"
             self.turn = None
             seconds = round(time.monotonic() - turn.opened, 3)
-            done = Answer(answer.text, answer.call, seconds)
+            done = Answer(answer.text, (*turn.queued, *answer.calls), seconds)
             self.done.append(Done(turn.sample, turn.epoch, turn.number, describe(done)))
         turn.future.set_result(done)
+        return None
+
+    def queue(self, token: str, call: tuple[str, dict[str, Any]]) -> str | None:
+        """Add a call to the open turn, sent with the turn's next answer; why not, if not."""
+        with self._lock:
+            turn = self.turn
+            if turn is None or not secrets.compare_digest(turn.token, token):
+                return "that turn is no longer open: the page now shows the current one"
+            if len(turn.queued) >= MAX_CALLS - 1:
+                return f"a turn holds at most {MAX_CALLS} calls"
+            turn.queued.append(call)
         return None
 
     def close(self, turn: Turn) -> None:
@@ -114,8 +128,13 @@ class Desk:
             self.done.append(Done(sample, epoch, number, "(from the journal) " + describe(answer)))
 
 
+def describe_call(tool: str, args: dict[str, Any]) -> str:
+    return f"{tool}({', '.join(f'{k}={v!r}' for k, v in args.items())})"[:160]
+
+
 def describe(answer: Answer) -> str:
-    if answer.call is None:
-        return f"replied: {answer.text[:80]}" if answer.text else "replied with nothing"
-    tool, args = answer.call
-    return f"called {tool}({', '.join(f'{k}={v!r}' for k, v in args.items())})"[:160]
+    said = f"replied: {answer.text[:80]}" if answer.text else ""
+    if not answer.calls:
+        return said or "replied with nothing"
+    calls = "; ".join(describe_call(*c) for c in answer.calls)
+    return (f"{said}; " if said else "") + f"called {calls}"[:300]

@@ -39,15 +39,14 @@ def turn_key(
 def _answer(raw: Any, where: str) -> tuple[str, Answer]:
     if not isinstance(raw, dict) or not isinstance(raw.get("key"), str):
         raise JournalError(f"{where}: not a journal entry")
-    text, call, seconds = raw.get("text", ""), raw.get("call"), raw.get("seconds", 0.0)
+    text, calls, seconds = raw.get("text", ""), raw.get("calls", []), raw.get("seconds", 0.0)
     if not isinstance(text, str) or not isinstance(seconds, int | float) or seconds < 0:
         raise JournalError(f"{where}: malformed text or seconds")
-    if call is not None and not (
-        isinstance(call, list) and len(call) == 2 and isinstance(call[0], str)
+    if not isinstance(calls, list) or not all(
+        isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) for c in calls
     ):
-        raise JournalError(f"{where}: malformed call")
-    made = None if call is None else (call[0], call[1])
-    return raw["key"], Answer(text, made, float(seconds))
+        raise JournalError(f"{where}: malformed calls")
+    return raw["key"], Answer(text, tuple((c[0], c[1]) for c in calls), float(seconds))
 
 
 class Journal:
@@ -77,8 +76,8 @@ class Journal:
     def write(self, key: str, answer: Answer) -> None:
         """Append one answered turn and flush it to disk before the turn goes on."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        call = None if answer.call is None else list(answer.call)
-        entry = {"key": key, "text": answer.text, "call": call, "seconds": answer.seconds}
+        calls = [list(c) for c in answer.calls]
+        entry = {"key": key, "text": answer.text, "calls": calls, "seconds": answer.seconds}
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry, sort_keys=True) + "\n")
             handle.flush()

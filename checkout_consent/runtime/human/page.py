@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from checkout_consent.runtime.human.desk import Desk, Done, Shown, Turn
+from checkout_consent.runtime.human.desk import Desk, Done, Shown, Turn, describe_call
 from checkout_consent.runtime.human.fields import Field, Form
 
 STYLE = """
@@ -71,7 +71,7 @@ def _message(m: Shown, last: bool) -> str:
 def conversation(shown: Sequence[Shown]) -> str:
     system = [m for m in shown if m.role == "system"]
     rest = [m for m in shown if m.role != "system"]
-    opened = " open" if len(rest) <= 1 else ""
+    opened = "" if any(m.role == "assistant" for m in rest) else " open"  # open on turn 1
     prompt = "".join(f"<pre>{escape(m.text)}</pre>" for m in system)
     head = (
         '<p><a href="#latest">Jump to the latest message</a></p>'
@@ -129,7 +129,9 @@ def tool_form(form: Form, token: str, values: Mapping[str, str]) -> str:
         f'<p class="hint">{escape(form.description)}</p>'
         f'<input type="hidden" name="token" value="{escape(token)}">'
         f'<input type="hidden" name="tool" value="{escape(form.tool)}">'
-        f"{fields}<button>Call {escape(form.tool)}</button></form>"
+        f'{fields}<button name="then" value="send">Call {escape(form.tool)}</button> '
+        f'<button name="then" value="queue">Add {escape(form.tool)} to this turn</button>'
+        "</form>"
     )
 
 
@@ -150,6 +152,20 @@ STOP_FORM = (
     "cleanly; every answered turn is kept in the journal, so the same command resumes it."
     "</p><button>Stop the run</button></form>"
 )
+
+
+def _queued(turn: Turn) -> str:
+    """The calls added to this turn so far, sent first with the turn's answer."""
+    if not turn.queued:
+        return ""
+    items = "".join(f"<li><code>{escape(describe_call(*c))}</code></li>" for c in turn.queued)
+    return (
+        f'<section aria-labelledby="qh"><h3 id="qh">Calls in this turn so far</h3><ol>{items}'
+        "</ol><p>They are sent, in this order, before the call or reply you send next.</p>"
+        '<form method="post" action="/reply">'
+        f'<input type="hidden" name="token" value="{escape(turn.token)}">'
+        f"<button>Send the {len(turn.queued)} call(s) now</button></form></section>"
+    )
 
 
 def _standing(done: Sequence[Done]) -> str:
@@ -184,7 +200,7 @@ def turn_page(
         f"{budget}{alert}</header>"
     )
     tools = (
-        f'<section id="tools" aria-labelledby="th"><h2 id="th">Your move</h2>{forms}'
+        f'<section id="tools" aria-labelledby="th"><h2 id="th">Your move</h2>{_queued(turn)}{forms}'
         f"{reply_form(turn.token, values.get('text', ''))}{STOP_FORM}"
         f"<h2>Where the run stands</h2>{_standing(done)}</section>"
     )

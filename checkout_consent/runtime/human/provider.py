@@ -132,25 +132,24 @@ class HumanModelAPI(ModelAPI):
             if answer is None:
                 return await self._stopped(sample)
             self.journal.write(key, answer)
-        calls = () if answer.call is None else (answer.call,)
-        output = reply_output(
-            self.model_name, [to_msg(m) for m in input], Reply(answer.text, calls)
-        )
+        transcript = [to_msg(m) for m in input]
+        output = reply_output(self.model_name, transcript, Reply(answer.text, answer.calls))
         output.metadata = {"human_seconds": answer.seconds}
         return output
 
     def _journaled(self, key: str, forms: tuple[Form, ...]) -> Answer | None:
         answer = self.journal.answers.get(key)
-        if answer is None or answer.call is None:
-            return answer
-        tool, args = answer.call
-        form = next((f for f in forms if f.tool == tool), None)
+        if answer is None:
+            return None
+        known = {f.tool: f for f in forms}
         try:
-            if form is None:
-                raise Refused(f"{tool[:60]!r} is not a tool of this turn")
-            return Answer(answer.text, (tool, check_args(form, args)), answer.seconds)
+            for tool, args in answer.calls:
+                if tool not in known:
+                    raise Refused(f"{tool[:60]!r} is not a tool of this turn")
+                check_args(known[tool], args)
         except Refused as err:
             raise compat.prerequisite_error()(f"journal {self.journal.path}: {err}") from None
+        return answer
 
     async def _ask(self, turn: Turn) -> Answer | None:
         """The person's answer to `turn` (None: they stopped the run)."""

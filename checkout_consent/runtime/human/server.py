@@ -74,6 +74,8 @@ def app_for(desk: Desk) -> Starlette:
             made = make(dict(form))
         except Refused as err:
             return show(str(err), form)
+        if isinstance(made, tuple):  # a call added to the turn: the page shows it queued
+            return show(desk.queue(token, made) or "")
         refusal = desk.answer(token, made)
         if refusal:
             return show(refusal)
@@ -83,13 +85,18 @@ def app_for(desk: Desk) -> Starlette:
             await asyncio.sleep(0.02)
         return RedirectResponse("/", 303, headers=HEADERS)
 
-    def call(form: dict[str, str]) -> Answer:
+    def call(form: dict[str, str]) -> Answer | tuple[str, dict[str, Any]]:
+        """The call the form makes: an answer sending it now (after any queued), or the
+        call alone, to be added to the turn."""
         turn = desk.turn
-        tool = form.pop("tool", "")
+        tool, then = form.pop("tool", ""), form.pop("then", "send")
         chosen = next((f for f in turn.forms if f.tool == tool), None) if turn else None
         if chosen is None:
             raise Refused(f"{tool[:60]!r} is not a tool of this turn")
-        return Answer(call=(tool, parse_call(chosen, form)))
+        if then not in ("send", "queue"):
+            raise Refused("choose to call the tool now or to add the call to this turn")
+        made = (tool, parse_call(chosen, form))
+        return made if then == "queue" else Answer(calls=(made,))
 
     def reply(form: dict[str, str]) -> Answer:
         if set(form) - {"text"}:

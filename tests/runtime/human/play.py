@@ -43,7 +43,7 @@ WORLD_RUNS: dict[str, tuple[str, dict[str, str], str]] = {
     ),
 }
 
-Move = tuple[str, Any]  # ("call", (tool, args)) or ("reply", text)
+Move = tuple[str, Any]  # ("calls", [(tool, args), ...]) or ("reply", text)
 
 
 def free_port() -> int:
@@ -82,13 +82,15 @@ def control_run(world: str, log_dir: Path) -> tuple[list[Move], list[str]]:
     """The control's own run of the world's sample: its moves, in order, and its records."""
     from inspect_ai import eval as inspect_eval
 
+    from checkout_consent.families import WORLDS
+
     task, args, control = WORLD_RUNS[world]
+    (spec,) = [w for w in WORLDS if w.task == task]  # the Task itself: no registry lookup
     inspect_eval(
-        f"checkout_consent/{task}",
+        spec.task_factory()(**args),
         model=f"control/{control}",
         log_dir=str(log_dir),
         display="none",
-        task_args=dict(args),
     )
     moves: list[Move] = []
     for sample in samples_of(log_dir):
@@ -96,9 +98,9 @@ def control_run(world: str, log_dir: Path) -> tuple[list[Move], list[str]]:
             if message.role != "assistant":
                 continue
             calls = message.tool_calls or []
-            assert len(calls) <= 1, "a control makes one call a turn"
+            assert not (calls and message.text), "a control's turn is calls or a reply"
             if calls:
-                moves.append(("call", (calls[0].function, dict(calls[0].arguments))))
+                moves.append(("calls", [(c.function, dict(c.arguments)) for c in calls]))
             else:
                 moves.append(("reply", message.text))
     return moves, records_of(log_dir)
@@ -175,17 +177,22 @@ def fill_move(page: Any, move: Move) -> None:
         page.locator("#reply").fill(what)
         page.get_by_role("button", name="Send reply").click()
         return
-    tool, args = what
-    form = page.locator(f'form[aria-labelledby="t.{tool}"]')
-    for name, value in args.items():
-        field = form.locator(f'[id="{tool}.{name}"]')
-        if value is None:
-            form.locator(f'input[name="null.{name}"]').check()
-        elif field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(json.dumps(value) if isinstance(value, bool) else str(value))
-        else:
-            field.fill(value if isinstance(value, str) else json.dumps(value))
-    form.get_by_role("button", name=f"Call {tool}").click()
+    for i, (tool, args) in enumerate(what):
+        form = page.locator(f'form[aria-labelledby="t.{tool}"]')
+        for name, value in args.items():
+            field = form.locator(f'[id="{tool}.{name}"]')
+            if value is None:
+                form.locator(f'input[name="null.{name}"]').check()
+            elif field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(json.dumps(value) if isinstance(value, bool) else str(value))
+            else:
+                field.fill(value if isinstance(value, str) else json.dumps(value))
+        last = i == len(what) - 1  # the turn's earlier calls are added, the last one sends
+        button = f"Call {tool}" if last else f"Add {tool} to this turn"
+        form.get_by_role("button", name=button, exact=True).click()
+        if not last:
+            page.wait_for_load_state()
+            page.locator("#qh").wait_for()
 
 
 def on_turn(page: Any, turn: list[Any]) -> None:

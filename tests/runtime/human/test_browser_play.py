@@ -116,4 +116,5 @@ def test_human_page__stop_ends_the_run_cleanly_and_keeps_the_answered_turns(
         assert run.process.wait(timeout=300) == 0
     (sample,) = samples_of(run.log_dir)
     assert not sample.scores  # cancelled: kept in the log, not scored
-    assert [json.loads(x)["call"][0] for x in journal.read_text().splitlines()] == [moves[0][1][0]]
+    answered = [json.loads(x)["calls"] for x in journal.read_text().splitlines()]
+    assert answered == [[list(c) for c in moves[0][1]]]

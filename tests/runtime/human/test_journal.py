@@ -15,12 +15,12 @@ from checkout_consent.runtime.human.journal import Journal, JournalError, turn_k
 def test_journal__written_turns_read_back_in_a_new_process(tmp_path: Path) -> None:
     path = tmp_path / "j" / "journal.jsonl"
     journal = Journal(path)
-    journal.write("k1", Answer(call=("set_price", {"price": 4}), seconds=2.5))
+    journal.write("k1", Answer(calls=(("set_price", {"price": 4}),), seconds=2.5))
     journal.write("k2", Answer(text="done", seconds=1.0))
     again = Journal(path)
     assert again.answers == {
-        "k1": Answer("", ("set_price", {"price": 4}), 2.5),
-        "k2": Answer("done", None, 1.0),
+        "k1": Answer("", (("set_price", {"price": 4}),), 2.5),
+        "k2": Answer("done", (), 1.0),
     }
     assert again.seconds() == 3.5
 
@@ -33,15 +33,15 @@ def test_journal__written_turns_read_back_in_a_new_process(tmp_path: Path) -> No
         ('{"key": 5}', "not a journal entry"),
         ('{"key": "k", "seconds": -1}', "malformed text or seconds"),
         ('{"key": "k", "text": 7}', "malformed text or seconds"),
-        ('{"key": "k", "call": "set_price"}', "malformed call"),
-        ('{"key": "k", "call": [1, {}]}', "malformed call"),
+        ('{"key": "k", "calls": "set_price"}', "malformed calls"),
+        ('{"key": "k", "calls": [[1, {}]]}', "malformed calls"),
     ],
 )
 def test_journal__a_malformed_line_is_refused_in_one_line(
     tmp_path: Path, line: str, why: str
 ) -> None:
     path = tmp_path / "journal.jsonl"
-    path.write_text('{"key": "ok", "text": "", "call": null, "seconds": 1}\n' + line + "\n")
+    path.write_text('{"key": "ok", "text": "", "calls": [], "seconds": 1}\n' + line + "\n")
     with pytest.raises(JournalError) as err:
         Journal(path)
     assert str(err.value) == f"journal {path} line 2: {why}"

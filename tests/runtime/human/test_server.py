@@ -51,7 +51,7 @@ def test_call__a_valid_form_answers_the_turn_with_a_typed_call(open_turn) -> Non
     response = client.post("/call", data=form, follow_redirects=False)
     assert response.status_code == 303
     answer = turn.future.result(timeout=1)
-    assert answer.call == ("set_price", {"product_id": "P1", "price": 4})
+    assert answer.calls == (("set_price", {"product_id": "P1", "price": 4}),)
     assert desk.turn is None and len(desk.done) == 1
 
 
@@ -108,7 +108,7 @@ def test_reply__a_plain_reply_answers_with_text_and_no_call(open_turn) -> None:
     _, turn, client = open_turn
     client.post("/reply", data={"token": turn.token, "text": "Done for today."})
     assert turn.future.result(timeout=1).text == "Done for today."
-    assert turn.future.result().call is None
+    assert turn.future.result().calls == ()
 
 
 def test_stop__cancels_the_open_turn_and_the_page_says_how_to_resume(open_turn) -> None:
@@ -117,3 +117,16 @@ def test_stop__cancels_the_open_turn_and_the_page_says_how_to_resume(open_turn) 
     assert turn.future.cancelled() and desk.stopped
     assert "Run the same command again to resume it." in page
     assert client.get("/status.json").json() == {"turn": None, "answered": 0, "stopped": True}
+
+
+def test_call__calls_added_to_a_turn_are_sent_first_and_in_order(open_turn) -> None:
+    desk, turn, client = open_turn
+    base = {"token": turn.token, "tool": "set_price", "arg.price": "1"}
+    page = client.post("/call", data={**base, "arg.product_id": "A", "then": "queue"}).text
+    assert "Calls in this turn so far" in page and "set_price(product_id=&#x27;A&#x27;" in page
+    assert not turn.future.done()
+    client.post("/call", data={**base, "arg.product_id": "B", "then": "send"})
+    sent = [args["product_id"] for _, args in turn.future.result(timeout=1).calls]
+    assert sent == ["A", "B"] and desk.turn is None
+    bad = client.post("/call", data={**base, "arg.product_id": "C", "then": "later"})
+    assert bad.status_code == 409  # the turn is closed: nothing queued to a closed turn
