@@ -78,6 +78,7 @@ class Desk:
         self.turn: Turn | None = None
         self.done: list[Done] = []
         self.stopped = False
+        self.seat: Any = None  # the Inspect sample being played (the provider's to keep)
 
     def open(self, turn: Turn) -> Future[Answer]:
         with self._lock:

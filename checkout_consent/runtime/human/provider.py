@@ -105,7 +105,6 @@ class HumanModelAPI(ModelAPI):
             self.desk, self.server = desk_on(port)
         except (JournalError, OSError) as err:
             raise compat.prerequisite_error()(str(err)) from None
-        self.seat: Any = None  # the ActiveSample being played
 
     async def generate(
         self,
@@ -167,10 +166,13 @@ class HumanModelAPI(ModelAPI):
             self.desk.close(turn)
 
     async def _take_seat(self, sample: Any) -> None:
-        """One sample at a time: wait until the sample being played has ended."""
-        while self.seat not in (None, sample) and compat.sample_running(self.seat):
-            await asyncio.sleep(0.2)
-        self.seat = sample
+        """One sample at a time (per page, so across tasks and model instances too): wait
+        until the sample being played has ended."""
+        desk = self.desk
+        with compat.awaiting_human():
+            while desk.seat not in (None, sample) and compat.sample_running(desk.seat):
+                await asyncio.sleep(0.2)
+        desk.seat = sample
 
     async def _stopped(self, sample: Any) -> ModelOutput:
         """The person stopped the run: cancel this sample (kept in the log, not scored)."""

@@ -131,7 +131,11 @@ def human_run(
     argv = _eval_argv(task, "human/web", args, log_dir)
     argv += ["-M", f"port={port}", "-M", f"journal={journal or tmp / 'journal.jsonl'}", *extra]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    # run from the temporary folder: a checkout's egg-info must not shadow the installed
+    # package's registry (storefront_v1 is registered by name)
+    process = subprocess.Popen(
+        argv, env=env, cwd=tmp, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
+    )
     run = HumanRun(process, f"http://127.0.0.1:{port}/", log_dir)
     try:
         yield run

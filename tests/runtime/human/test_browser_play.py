@@ -71,7 +71,7 @@ def test_human_page__every_world_through_chromium_gives_the_controls_record(
     with human_run(world, tmp_path) as run:
         for width in (1280, 480):  # the first turn, wide and narrow, for a person to look at
             with browser_page(width) as page:
-                next_turn(run, None)
+                assert next_turn(run, None) is not None, "the run ended before its first turn"
                 page.goto(run.url)
                 page.screenshot(path=str(shots / f"{world}-{width}.png"), full_page=False)
                 assert page.evaluate(UNLABELLED) == []
