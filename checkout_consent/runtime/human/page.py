@@ -7,6 +7,7 @@ argument, its description, required ones marked, plus a plain reply and a stop b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
@@ -183,8 +184,8 @@ def turn_page(
 ) -> str:
     left = turn.left_s()
     budget = (
-        f'<p>Time left this turn: <strong id="left" data-left="{int(left)}">{int(left)} s'
-        "</strong> (when it runs out the turn is sent as an empty reply)</p>"
+        f'<p>Time left this turn: <strong id="left" data-left="{math.ceil(left)}">'
+        f"{math.ceil(left)} s</strong> (when it runs out the turn is sent as an empty reply)</p>"
         if left is not None
         else ""
     )

@@ -67,3 +67,16 @@ def test_shown__a_tool_error_is_shown_as_an_error() -> None:
         content="", tool_call_id="call_0", error=ToolCallError("parsing", "bad")
     )
     assert shown(message).error and shown(message).text == "bad"
+
+
+def test_provider__a_turn_past_its_time_budget_is_sent_as_an_empty_reply(tmp_path: Path) -> None:
+    import asyncio
+
+    from checkout_consent.runtime.human.desk import Answer, Turn
+    from checkout_consent.runtime.human.page import turn_page
+
+    api = HumanModelAPI("web", journal=str(tmp_path / "j.jsonl"), port=0, turn_seconds=1)
+    turn = Turn("s", 1, 1, (), (), api.budget_s)
+    assert 'id="left" data-left="1"' in turn_page(turn, [])  # the budget is on the page
+    assert asyncio.run(api._ask(turn)) == Answer("", (), 1.0)
+    assert api.desk.turn is None  # the page no longer offers the turn
