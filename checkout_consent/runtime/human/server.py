@@ -54,80 +54,89 @@ def _page(html: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(html, status_code=status, headers=HEADERS)
 
 
-def app_for(desk: Desk) -> Starlette:
-    """The page's ASGI app over `desk`."""
+def _call(desk: Desk, form: dict[str, str]) -> Answer | tuple[str, dict[str, Any]]:
+    """The call the form makes: an answer sending it now (after any queued), or the call
+    alone, to be added to the turn."""
+    turn = desk.turn
+    tool, then = form.pop("tool", ""), form.pop("then", "send")
+    chosen = next((f for f in turn.forms if f.tool == tool), None) if turn else None
+    if chosen is None:
+        raise Refused(f"{tool[:60]!r} is not a tool of this turn")
+    if then not in ("send", "queue"):
+        raise Refused("choose to call the tool now or to add the call to this turn")
+    made = (tool, parse_call(chosen, form))
+    return made if then == "queue" else Answer(calls=(made,))
 
-    def show(refusal: str = "", values: dict[str, str] | None = None) -> HTMLResponse:
-        turn = desk.turn
+
+def _reply(desk: Desk, form: dict[str, str]) -> Answer:
+    if set(form) - {"text"}:
+        raise Refused("a plain reply carries only its text")
+    text = form.get("text", "")
+    if len(text) > 20_000:
+        raise Refused("the reply is longer than 20,000 characters")
+    return Answer(text=text)
+
+
+class _App:
+    """The page's request handlers over one desk."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    def show(self, refusal: str = "", values: dict[str, str] | None = None) -> HTMLResponse:
+        desk, turn = self.desk, self.desk.turn
         if turn is None:
             return _page(idle_page(desk, refusal), 409 if refusal else 200)
         return _page(turn_page(turn, desk.done, refusal, values), 422 if refusal else 200)
 
-    async def index(request: Request) -> Response:
-        return show()
+    async def index(self, request: Request) -> Response:
+        return self.show()
 
-    async def answer(request: Request, make: Any) -> Response:
-        form: dict[str, str] = {}
+    async def answer(self, request: Request, make: Any) -> Response:
+        desk, form = self.desk, {}
         try:
             form = await _form(request)
             token = form.pop("token", "")
-            made = make(dict(form))
+            made = make(desk, dict(form))
         except Refused as err:
-            return show(str(err), form)
+            return self.show(str(err), form)
         if isinstance(made, tuple):  # a call added to the turn: the page shows it queued
-            return show(desk.queue(token, made) or "")
+            return self.show(desk.queue(token, made) or "")
         refusal = desk.answer(token, made)
         if refusal:
-            return show(refusal)
+            return self.show(refusal)
         for _ in range(NEXT_TURN_WAIT):  # land on the next turn when it opens soon
             if desk.turn is not None or desk.stopped:
                 break
             await asyncio.sleep(0.02)
         return RedirectResponse("/", 303, headers=HEADERS)
 
-    def call(form: dict[str, str]) -> Answer | tuple[str, dict[str, Any]]:
-        """The call the form makes: an answer sending it now (after any queued), or the
-        call alone, to be added to the turn."""
-        turn = desk.turn
-        tool, then = form.pop("tool", ""), form.pop("then", "send")
-        chosen = next((f for f in turn.forms if f.tool == tool), None) if turn else None
-        if chosen is None:
-            raise Refused(f"{tool[:60]!r} is not a tool of this turn")
-        if then not in ("send", "queue"):
-            raise Refused("choose to call the tool now or to add the call to this turn")
-        made = (tool, parse_call(chosen, form))
-        return made if then == "queue" else Answer(calls=(made,))
+    async def on_call(self, request: Request) -> Response:
+        return await self.answer(request, _call)
 
-    def reply(form: dict[str, str]) -> Answer:
-        if set(form) - {"text"}:
-            raise Refused("a plain reply carries only its text")
-        text = form.get("text", "")
-        if len(text) > 20_000:
-            raise Refused("the reply is longer than 20,000 characters")
-        return Answer(text=text)
+    async def on_reply(self, request: Request) -> Response:
+        return await self.answer(request, _reply)
 
-    async def on_call(request: Request) -> Response:
-        return await answer(request, call)
-
-    async def on_reply(request: Request) -> Response:
-        return await answer(request, reply)
-
-    async def stop(request: Request) -> Response:
-        desk.stop()
+    async def stop(self, request: Request) -> Response:
+        self.desk.stop()
         return RedirectResponse("/", 303, headers=HEADERS)
 
-    async def status(request: Request) -> Response:
-        turn = desk.turn
+    async def status(self, request: Request) -> Response:
+        desk, turn = self.desk, self.desk.turn
         open_turn = None if turn is None else [turn.sample, turn.epoch, turn.number]
         body = {"turn": open_turn, "answered": len(desk.done), "stopped": desk.stopped}
         return JSONResponse(body, headers=HEADERS)
 
+
+def app_for(desk: Desk) -> Starlette:
+    """The page's ASGI app over `desk`."""
+    app = _App(desk)
     routes = [
-        Route("/", index),
-        Route("/call", on_call, methods=["POST"]),
-        Route("/reply", on_reply, methods=["POST"]),
-        Route("/stop", stop, methods=["POST"]),
-        Route("/status.json", status),
+        Route("/", app.index),
+        Route("/call", app.on_call, methods=["POST"]),
+        Route("/reply", app.on_reply, methods=["POST"]),
+        Route("/stop", app.stop, methods=["POST"]),
+        Route("/status.json", app.status),
     ]
     return Starlette(routes=routes)
 
