@@ -1,6 +1,7 @@
 """Inspect entry point: registers every world's task and scorer (each world's task module,
-loaded through the roster, registers them as it is imported), and the `control` provider.
-A family added to the roster is registered here with no line of its own."""
+loaded through the roster, registers them as it is imported), the `control` provider, and
+the `human` one (a person at a browser page). A family added to the roster is registered
+here with no line of its own."""
 
 from inspect_ai.model import modelapi
 
@@ -16,3 +17,10 @@ def control() -> type:
     from checkout_consent.runtime.provider import control_api
 
     return control_api(control_registry())
+
+
+@modelapi(name="human")
+def human() -> type:
+    from checkout_consent.runtime.human.provider import HumanModelAPI
+
+    return HumanModelAPI

@@ -45,6 +45,10 @@ def build(args: argparse.Namespace) -> int:
     root = Path(args.root)
     if not (root / "submissions").is_dir():
         raise UsageError(f"{root}: no submissions/ folder (give the leaderboard folder)")
+    if args.check and args.rank_humans:
+        raise UsageError(
+            "--rank-humans is a reader's own build: the committed board never ranks people"
+        )
     try:
         if args.check:
             stale = board.stale(root)
@@ -55,7 +59,7 @@ def build(args: argparse.Namespace) -> int:
                 return 1
             print(f"ok: {root} is current")
             return 0
-        for name in board.write(root):
+        for name in board.write(root, args.rank_humans):
             print(root / name)
     except BoardError as error:
         err(f"checkout-consent: {error}")
@@ -98,4 +102,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = verbs.add_parser("build", help="render leaderboard/README.md and site/ from submissions")
     p.add_argument("--check", action="store_true", help="fail if the committed board is stale")
     p.add_argument("--root", default="leaderboard", help="the leaderboard folder")
+    p.add_argument(
+        "--rank-humans",
+        action="store_true",
+        help="rank people's rows (kind: human) with the models' (never on the committed board)",
+    )
     p.set_defaults(fn=build)

@@ -1,13 +1,16 @@
 """The board's content: per world (a family's main world, then each variant: its own table),
 the views (with seasons: All time and one per season), each a ranked table of model rows
-with rank bands, then control rows as references."""
+with rank bands, then people's rows (never ranked with the models unless asked), then
+control rows as references."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from checkout_consent.core.headline import Figure
 from checkout_consent.families import WORLDS
@@ -99,21 +102,31 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
     ]
 
 
-def _view(world: str, title: str, note: str, entries: list[Entry]) -> View:
+def _view(
+    world: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
+) -> View:
+    """The world's rows: ranked models, then people (ranked with the models only when
+    `rank_humans`), then controls."""
     sign = -1.0 if headline(world).higher_is_better else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
-    models = sorted((_row(e) for e in entries if e.ranked), key=key)
-    controls = sorted((_row(e) for e in entries if e.card.kind == "control" and e.runs), key=key)
+    ranked = ("model", "human") if rank_humans else ("model",)
+    models = sorted((_row(e) for e in entries if e.runs and e.card.kind in ranked), key=key)
+    humans = [] if rank_humans else _rows_of(entries, "human", key)
+    controls = _rows_of(entries, "control", key)
     unranked = tuple(e for e in entries if not e.runs)
     bands = rank_bands(models, headline(world).higher_is_better)
-    return View(world, title, note, tuple(bands + controls), unranked)
+    return View(world, title, note, tuple(bands + humans + controls), unranked)
 
 
-def views(world: str, entries: list[Entry]) -> list[View]:
+def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list[Row]:
+    return sorted((_row(e) for e in entries if e.card.kind == kind and e.runs), key=key)
+
+
+def views(world: str, entries: list[Entry], rank_humans: bool = False) -> list[View]:
     """The world's views; for a world with seasons, All time (every submission on Season
     1's tasks) then one per season (that season's submissions on its tasks)."""
     if not seasons(world):
-        return [_view(world, "", "", entries)]
+        return [_view(world, "", "", entries, rank_humans)]
     first = season_tasks(world, 1)
     out = [
         _view(
@@ -121,18 +134,21 @@ def views(world: str, entries: list[Entry]) -> list[View]:
             "All time",
             f"every submission, on Season 1's {len(first)} tasks",
             [e.on(first) for e in entries],
+            rank_humans,
         )
     ]
     for s in seasons(world):
         tasks = season_tasks(world, s)
         mine = [e.on(tasks) for e in entries if e.season == s]
-        out.append(_view(world, f"Season {s}", f"{len(tasks)} tasks", mine))
+        out.append(_view(world, f"Season {s}", f"{len(tasks)} tasks", mine, rank_humans))
     return out
 
 
-def board(root: Path) -> list[View]:
+def board(root: Path, rank_humans: bool = False) -> list[View]:
+    """Every world's views; `rank_humans` ranks people's rows with the models' (a reader's
+    own build: the committed board never does)."""
     loaded = load(root)
-    return [v for name in sorted(loaded) for v in views(name, loaded[name])]
+    return [v for name in sorted(loaded) for v in views(name, loaded[name], rank_humans)]
 
 
 def passed_note(world: str) -> str:

@@ -11,9 +11,10 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 BOARD = REPO_ROOT / "leaderboard"  # the checkout's (from a wheel: the current directory's)
 
 
-def rendered(root: Path = BOARD) -> dict[str, str]:
-    """Relative path (under `root`) -> content of every generated file."""
-    views = board(root / "submissions")
+def rendered(root: Path = BOARD, rank_humans: bool = False) -> dict[str, str]:
+    """Relative path (under `root`) -> content of every generated file (`rank_humans`: a
+    reader's build that ranks people's rows with the models')."""
+    views = board(root / "submissions", rank_humans)
     out = {"README.md": render.markdown(views)}
     out |= {f"site/{name}": text for name, text in site.files(views).items()}
     return out
@@ -31,9 +32,9 @@ def stale(root: Path = BOARD) -> list[str]:
     return out + sorted(have - want.keys())
 
 
-def write(root: Path = BOARD) -> list[str]:
+def write(root: Path = BOARD, rank_humans: bool = False) -> list[str]:
     """Write every generated file, remove leftovers; return what was written."""
-    want = rendered(root)
+    want = rendered(root, rank_humans)
     for leftover in (p for p in (root / "site").rglob("*") if p.is_file()):
         if leftover.relative_to(root).as_posix() not in want:
             leftover.unlink()

@@ -34,9 +34,9 @@ STYLE: Any = {
     "font.size": 9,
     "path.simplify": False,
 }
-COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a"}
-MARKERS = {"model": "o", "control": "s"}
-KINDS = {"model": "model", "control": "control (scripted agent)"}
+COLOURS = {"model": "#1f5fa8", "control": "#8a8a8a", "human": "#b35900"}
+MARKERS = {"model": "o", "control": "s", "human": "D"}
+KINDS = {"model": "model", "control": "control (scripted agent)", "human": "human (a person)"}
 EMPTY = "no submissions yet"
 NOT_APPLICABLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "#9a9a9a", "hatch": "////"}
 PLACEHOLDER = 0.04  # the height of a not-applicable bar on a 0-1 axis

@@ -111,9 +111,9 @@ def cells(row: Row, gap: bool = False) -> list[str]:
     is_control = e.card.kind == "control"
     k = "—" if row.pass_k is None else f"{row.pass_k:.1%} (k={e.card.epochs})"
     return [
-        "ref" if is_control else row.rank,
+        "ref" if is_control else row.rank or e.card.kind,
         e.card.submission_id + (" (reproduced)" if e.reproduced else ""),
-        f"control: {e.card.model.id}" if is_control else e.card.model.id,
+        _model(e),
         _ci(head, row.mean, row.low, row.high),
         *([consent_cell(row)] if _moves_money(e.world) else []),
         *([_gap(row.gap)] if gap else []),
@@ -127,7 +127,32 @@ def cells(row: Row, gap: bool = False) -> list[str]:
 
 
 def _model(e: Entry) -> str:
+    if e.card.kind == "human":
+        return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played"
     return f"control: {e.card.model.id}" if e.card.kind == "control" else e.card.model.id
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {secs:02d} s"
+
+
+def human_note(view: View) -> str:
+    """The note under a table that has people's rows ("" for one that has none)."""
+    if not any(r.entry.card.kind == "human" for r in view.rows):
+        return ""
+    ranked = any(r.entry.card.kind == "human" and r.rank for r in view.rows)
+    how = (
+        "ranked with the models, as this build was asked to (`--rank-humans`)"
+        if ranked
+        else "shown beside the models, never ranked with them (a reader's own build ranks "
+        "them with `checkout-consent leaderboard build --rank-humans`)"
+    )
+    return (
+        "Human rows are people who played the world's tools through `--model human/web`, "
+        f"re-graded like any submission; {how}. The time is the card's, the play's wall time."
+    )
 
 
 def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
@@ -218,6 +243,7 @@ def markdown(views: list[View]) -> str:
         lines += ["", f"A run passes (pass^k) when: {passed_note(view.world)}.", ""]
         lines += [note(view), ""] if note(view) else []
         lines += [consent_note(view), ""] if consent_note(view) else []
+        lines += [human_note(view), ""] if human_note(view) else []
         lines += [GAP_NOTE, ""] if _has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"
@@ -230,7 +256,7 @@ def html_table(view: View) -> str:
     for row in view.rows:
         c = [html.escape(x) for x in cells(row, _has_gap(view))]
         c[1] = f'<a href="../{html.escape(row.entry.path)}/">{c[1]}</a>'
-        kind = "control" if row.entry.card.kind == "control" else "model"
+        kind = row.entry.card.kind
         body.append(f'<tr class="{kind}">' + "".join(f"<td>{x}</td>" for x in c) + "</tr>")
     if not body:
         body.append(f'<tr><td colspan="{len(heads)}">no submissions yet</td></tr>')

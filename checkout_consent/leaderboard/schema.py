@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 CARD_NAME = "submission.yaml"
 CARD_MAX_BYTES = 64 * 1024
@@ -47,7 +47,9 @@ class Card(Strict):
     schema_version: Literal[1]
     submission_id: str = Field(pattern=SLUG)
     family: str = Field(pattern=SLUG)
-    kind: Literal["model", "control"]  # controls are reference rows, never ranked models
+    # controls are reference rows and humans (`human/web` runs) rows of their own: neither is
+    # ranked with the models
+    kind: Literal["model", "control", "human"]
     model: ModelInfo
     agent: AgentInfo
     date: datetime.date
@@ -65,6 +67,13 @@ class Card(Strict):
     # a re-submission of the same model: the id of its earlier submission in this family,
     # whose samples this one may then equal (leaderboard/copies.py)
     resubmission_of: str | None = Field(default=None, pattern=SLUG)
+
+    @model_validator(mode="after")
+    def _human_is_human(self) -> Card:
+        """A person's run is `kind: human` and only that: never ranked as a model."""
+        if (self.kind == "human") != self.model.id.startswith("human/"):
+            raise ValueError("kind human is for a human/ model's run, and such a run is human")
+        return self
 
 
 class CardError(ValueError):

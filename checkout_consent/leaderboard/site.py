@@ -15,6 +15,7 @@ from checkout_consent.leaderboard.render import (
     consent_note,
     heading,
     html_table,
+    human_note,
     note,
     slug,
     suite_html,
@@ -27,6 +28,12 @@ th,td{border:1px solid #ccc;padding:3px 5px;text-align:left}th{background:#eef2f
 tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}
 code{font-family:"DejaVu Sans Mono",monospace;background:#f3f3f3;padding:0 3px;
 white-space:nowrap}"""
+HUMAN_CSS = "tr.human td{background:#fff7e0}tr.human td:first-child{font-weight:bold}"
+
+
+def _human_css(views: list[View]) -> str:
+    """The human rows' style, only on a board that has them (the others stay as they were)."""
+    return HUMAN_CSS if any(human_note(v) for v in views) else ""
 
 
 def inline(text: str) -> str:
@@ -55,6 +62,7 @@ def files(views: list[View]) -> dict[str, str]:
             f"<p>pass^k counts a run as passed when: {inline(passed_note(view.world))}.</p>",
             *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
             *([f"<p>{inline(consent_note(view))}</p>"] if consent_note(view) else []),
+            *([f"<p>{inline(human_note(view))}</p>"] if human_note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]
@@ -65,7 +73,9 @@ def files(views: list[View]) -> dict[str, str]:
     out["index.html"] = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         "<title>checkout-consent leaderboard</title>"
-        f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+        f"<style>{CSS}{_human_css(views)}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
     )
     return out
 

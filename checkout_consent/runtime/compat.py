@@ -146,3 +146,25 @@ def sandbox_in_context(environment: Any) -> Iterator[None]:
     finally:
         sandbox_default_context_var.reset(default)
         sandbox_environments_context_var.reset(envs)
+
+
+def active_sample() -> Any:
+    """The running sample's ActiveSample (None outside one): the human provider seats one
+    sample at a time on it, reads its id and epoch, and cancels it on a stop."""
+    from inspect_ai.log._samples import sample_active
+
+    return sample_active()
+
+
+def sample_running(sample: Any) -> bool:
+    """Whether an ActiveSample has neither completed nor left Inspect's list of samples."""
+    from inspect_ai.log._samples import active_samples
+
+    return sample.completed is None and sample in active_samples()
+
+
+def awaiting_human() -> contextlib.AbstractContextManager[None]:
+    """Marks the sample as waiting on a person (not charged as its working time)."""
+    from inspect_ai.log._samples import awaiting_human as waiting
+
+    return waiting("question", "")

@@ -78,7 +78,12 @@ def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str
     """Inspect's `max_samples` for this run: the caller's, or CONTROL_MAX_SAMPLES when every
     model is a `control/` model (and no connection limit is given). A control plays in this
     process and waits on nothing, so samples in flight buy no speed; but Inspect's adaptive
-    concurrency lets up to about 100 of them run at once, each holding its transcript."""
+    concurrency lets up to about 100 of them run at once, each holding its transcript. A
+    `human/` model plays one sample at a time (a larger --max-samples is refused)."""
+    if any(m.startswith("human/") for m in models):
+        if (eval_args.get("max_samples") or 1) != 1:
+            raise RunFailed("human/web plays one sample at a time: drop --max-samples")
+        return {"max_samples": 1}  # a person plays one sample at a time
     chosen = {
         k: eval_args[k] for k in ("max_samples", "max_connections") if eval_args.get(k) is not None
     }

@@ -260,6 +260,13 @@ RULES = (
         "kills and resumes it, "
         "tests/cli/test_suite_shards.py validates merged shards",
     ),
+    Rule(
+        "human player",
+        r"--model human/",
+        "no",
+        "a person plays it: tests/runtime/human/test_browser_play.py plays every world through "
+        "its page in headless Chromium with a control's moves",
+    ),
     Rule("a model", A_MODEL, "slow", "run with the family's reference control as the model"),
     Rule("inspect eval", r"^inspect eval checkout_consent/\w+ ", "slow", "a control run"),
     Rule("sanity", r"^checkout-consent sanity \w+$", "default", ""),

@@ -1,0 +1,1 @@
+"""A person as an Inspect model: the `human` provider, its page and its journal."""

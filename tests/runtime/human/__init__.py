@@ -1,0 +1,1 @@
+"""Tests of the human provider, its page and journal."""

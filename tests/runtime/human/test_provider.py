@@ -1,0 +1,82 @@
+"""The `human` provider's settings: refused in one line when wrong, one sample at a time
+through `checkout-consent run`, and registered through the package's Inspect entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checkout_consent.runtime.compat import prerequisite_error
+from checkout_consent.runtime.human.provider import HumanModelAPI, shown
+from checkout_consent.runtime.runner import RunFailed, sample_concurrency
+
+
+@pytest.mark.parametrize(
+    "name, args, line",
+    [
+        ("bot", {}, "human/bot: the player is human/web"),
+        ("web", {"colour": "red"}, "human/web: unknown model arg 'colour'"),
+        ("web", {"port": "eighty"}, "human/web: port and turn_seconds are numbers"),
+        ("web", {"port": 0, "turn_seconds": 0}, "human/web: port is 0-65535 and turn_seconds"),
+    ],
+)
+def test_provider__bad_settings_are_refused_in_one_line(
+    name: str, args: dict[str, object], line: str, tmp_path: Path
+) -> None:
+    with pytest.raises(prerequisite_error()) as err:
+        HumanModelAPI(name, journal=str(tmp_path / "j.jsonl"), **args)
+    assert str(err.value).startswith(line)
+
+
+def test_provider__a_malformed_journal_refuses_the_run_in_one_line(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    journal.write_text("{not json\n")
+    with pytest.raises(prerequisite_error()) as err:
+        HumanModelAPI("web", journal=str(journal), port=0)
+    assert str(err.value) == f"journal {journal} line 1: not JSON"
+
+
+def test_provider__serves_its_page_on_loopback_once_per_port(tmp_path: Path) -> None:
+    first = HumanModelAPI("web", journal=str(tmp_path / "j.jsonl"), port=0)
+    assert first.server.url.startswith("http://127.0.0.1:")
+    again = HumanModelAPI("web", journal=str(tmp_path / "j.jsonl"), port=first.server.port)
+    assert again.desk is first.desk
+    assert first.base_url != again.base_url  # no two instances share Inspect's cache keys
+
+
+def test_run__a_human_plays_one_sample_at_a_time() -> None:
+    assert sample_concurrency(["human/web"], {}) == {"max_samples": 1}
+    with pytest.raises(RunFailed, match="one sample at a time"):
+        sample_concurrency(["human/web"], {"max_samples": 4})
+
+
+def test_registry__human_web_is_an_inspect_model() -> None:
+    from inspect_ai.model import get_model
+
+    import checkout_consent._registry  # noqa: F401  (the entry point Inspect loads)
+
+    assert type(get_model("human/web", port=0).api) is HumanModelAPI
+
+
+def test_shown__a_tool_error_is_shown_as_an_error() -> None:
+    from inspect_ai.model import ChatMessageTool
+    from inspect_ai.tool import ToolCallError
+
+    message = ChatMessageTool(
+        content="", tool_call_id="call_0", error=ToolCallError("parsing", "bad")
+    )
+    assert shown(message).error and shown(message).text == "bad"
+
+
+def test_provider__a_turn_past_its_time_budget_is_sent_as_an_empty_reply(tmp_path: Path) -> None:
+    import asyncio
+
+    from checkout_consent.runtime.human.desk import Answer, Turn
+    from checkout_consent.runtime.human.page import turn_page
+
+    api = HumanModelAPI("web", journal=str(tmp_path / "j.jsonl"), port=0, turn_seconds=1)
+    turn = Turn("s", 1, 1, (), (), api.budget_s)
+    assert 'id="left" data-left="1"' in turn_page(turn, [])  # the budget is on the page
+    assert asyncio.run(api._ask(turn)) == Answer("", (), 1.0)
+    assert api.desk.turn is None  # the page no longer offers the turn
