@@ -168,8 +168,10 @@ def differences(golden: Records, replayed: Records) -> list[str]:
     return out
 
 
-def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
+def replay(directory: Path, *, log_dir: str | Path = "logs", rewrite: bool = False) -> Outcome:
     """Replay one cassette directory and compare with its goldens (no differences: exact).
+    `rewrite`: a replay that made exactly the recorded requests writes the replayed records
+    as the goldens (a world or grader change moved them; the traffic is what was recorded).
 
     Raises CassetteRefused (before any Inspect work) for a directory that is not what this
     suite writes (see preflight.py, load.py), CassetteMiss when the run asked for a request
@@ -190,5 +192,9 @@ def replay(directory: Path, *, log_dir: str | Path = "logs") -> Outcome:
             f"the cassette holds {len(session.unplayed)} recorded request(s) the "
             f"replay never made; the first: {session.unplayed[0]}"
         )
-    note = scenario_note(manifest)
-    return Outcome(directory, records, log_path, found, (note,) if note else ())
+    notes = [note] if (note := scenario_note(manifest)) else []
+    if rewrite and not session.unplayed:
+        store.write_goldens(directory, records)
+        notes.append(f"goldens rewritten from the replay ({len(found)} difference(s) before)")
+        found = []
+    return Outcome(directory, records, log_path, found, tuple(notes))

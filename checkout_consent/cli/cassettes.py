@@ -125,11 +125,14 @@ def _replay_one(directory: Path, args: argparse.Namespace) -> list[str]:
     from checkout_consent.runtime.runner import RunFailed
 
     try:
-        outcome = replay(directory, log_dir=args.log_dir)
+        outcome = replay(directory, log_dir=args.log_dir, rewrite=args.write_goldens)
     except (RunFailed, OSError, ValueError) as failure:
         return [" ".join(str(failure).split())[:1000]]
-    notes = [] if args.allow_subset else list(outcome.notes)
-    return [*notes, *outcome.differences]
+    notes = [n for n in outcome.notes if n.startswith("goldens rewritten")]
+    for line in notes:
+        print(f"    {line}")
+    scenario = [n for n in outcome.notes if n not in notes]
+    return [*([] if args.allow_subset else scenario), *outcome.differences]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -236,6 +239,13 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="do not fail a run.json that plays less than the family's public "
         "scenario set (a leaderboard submission must play all of it)",
+    )
+    p.add_argument(
+        "--write-goldens",
+        action="store_true",
+        help="where a replay made exactly the recorded requests, write its records as the "
+        "goldens (after a world or grader change; how a real model's run is refreshed, "
+        "since it cannot be recorded again)",
     )
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser(
