@@ -111,7 +111,8 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} takes no --cart; give a --trace")
         record = _score_submission(spec, args.cart, args.task)
     else:
-        record = grade_saved(spec, spec.scenario_for(args.task), read_trace(args.trace))
+        ref = spec.scenario_for(args.task)  # graded by the world its scenario names
+        record = grade_saved(world_for(spec.name, ref.scenario_id), ref, read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))
     return 0
 
