@@ -4,7 +4,7 @@ suite finds it with importlib.resources (checkout_consent/runtime/files.py)."""
 
 from setuptools import find_packages, setup
 
-DATA = ["*.yaml", "*.md", "*.json", "*.jsonl", "*.txt", "Dockerfile"]
+DATA = ["*.yaml", "*.md", "*.json", "*.jsonl", "*.txt", "Dockerfile", "examples/*.json"]
 TASK_FILES = ["*.py", "*.yaml", "*.md", "*.json", "*.jsonl", "*.psv", "*.sha256", "*.toml"]
 
 setup(

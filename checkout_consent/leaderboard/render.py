@@ -113,23 +113,31 @@ def cells(row: Row, gap: bool = False) -> list[str]:
     return [
         "ref" if is_control else row.rank or e.card.kind,
         e.card.submission_id + (" (reproduced)" if e.reproduced else ""),
-        _model(e),
+        model_label(e),
         _ci(head, row.mean, row.low, row.high),
         *([consent_cell(row)] if _moves_money(e.world) else []),
         *([_gap(row.gap)] if gap else []),
         *(c.cell(records) for c in _own(e.world)),
         str(row.n),
         k,
-        _money(e.cost_list),
+        _money(None if is_control else e.cost_list),  # a script has no list price
         _money(e.cost_normalized),
         str(e.card.date),
     ]
 
 
-def _model(e: Entry) -> str:
+def model_label(e: Entry) -> str:
+    """The model column: a model's id; a control's name once, with the wire it was served
+    over when that is not the control provider's (`control: storefront-oracle (via the openai
+    API)`), so a script never reads as a provider's model."""
     if e.card.kind == "human":
         return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played"
-    return f"control: {e.card.model.id}" if e.card.kind == "control" else e.card.model.id
+    if e.card.kind != "control":
+        return e.card.model.id
+    provider, _, name = e.card.model.id.rpartition("/")
+    if provider in ("", "control"):
+        return f"control: {name}"
+    return f"control: {name} (via the {provider} API)"
 
 
 def _duration(seconds: float) -> str:
@@ -167,7 +175,7 @@ def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
     found: dict[str, dict[str, list[Row]]] = {}
     for w in worlds:
         for row in first[w].rows:
-            found.setdefault(_model(row.entry), {}).setdefault(w, []).append(row)
+            found.setdefault(model_label(row.entry), {}).setdefault(w, []).append(row)
 
     def cell(rows: list[Row]) -> str:
         if len(rows) == 1:
@@ -257,7 +265,8 @@ def html_table(view: View) -> str:
         c = [html.escape(x) for x in cells(row, _has_gap(view))]
         c[1] = f'<a href="../{html.escape(row.entry.path)}/">{c[1]}</a>'
         kind = row.entry.card.kind
-        body.append(f'<tr class="{kind}">' + "".join(f"<td>{x}</td>" for x in c) + "</tr>")
+        tds = (f"<td{_ci_class(h)}>{x}</td>" for h, x in zip(heads, c, strict=True))
+        body.append(f'<tr class="{kind}">' + "".join(tds) + "</tr>")
     if not body:
         body.append(f'<tr><td colspan="{len(heads)}">no submissions yet</td></tr>')
     return (
@@ -266,12 +275,18 @@ def html_table(view: View) -> str:
     )
 
 
+def _ci_class(heading: str) -> str:
+    """A figure with its interval is one unbroken line (`td.ci` in the page's CSS)."""
+    return ' class="ci"' if "(95% CI)" in heading else ""
+
+
 def suite_html(views: list[View]) -> str:
     """The suite-wide consent table (`suite_consent`) as an HTML table, id `consent`."""
     heads, table = suite_consent(views)
     cols = "".join(f"<th>{html.escape(c)}</th>" for c in heads)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in r) + "</tr>" for r in table
+        "<tr>" + "".join(f'<td class="ci">{html.escape(x)}</td>' for x in r) + "</tr>"
+        for r in table
     )
     return f'<table id="consent"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody></table>'
 

@@ -22,8 +22,8 @@ from checkout_consent.leaderboard.render import (
     suite_note,
 )
 
-CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1100px;margin:2em auto;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:13px}
+CSS = """body{font-family:"DejaVu Sans",sans-serif;max-width:1360px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}td.ci{white-space:nowrap}
 th,td{border:1px solid #ccc;padding:3px 5px;text-align:left}th{background:#eef2f7}
 tr.control td{color:#666;font-style:italic}figure{margin:1em 0}img{max-width:100%}
 code{font-family:"DejaVu Sans Mono",monospace;background:#f3f3f3;padding:0 3px;

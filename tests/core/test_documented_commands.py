@@ -21,9 +21,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import parser
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.core.offline import play
-from checkout_consent.families import FAMILIES, family, world_for
+from checkout_consent.families import FAMILIES, family
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -344,41 +342,32 @@ def test_cli__every_verb_answers_help(capsys):
         assert "usage: checkout-consent" in capsys.readouterr().out, verb
 
 
-def _reference(world: str | FamilySpec) -> str:
-    spec = family(world) if isinstance(world, str) else world
+def _reference(world: str) -> str:
+    spec = family(world)
     return next(c for _, c in spec.recorded) if spec.recorded else spec.sanity_controls[-1]
 
 
 def _supply_file(command: str, cwd: Path) -> Path:
-    """Write the file a `score` command names, as a reader would have it: the family's
-    reference control's calls on that task, or a minimal valid grocery cart. The folder to
-    run the command in: the repository for a committed example file, else `cwd`."""
+    """The folder to run a `score` command in: the repository when it names a shipped
+    example (every --trace must: `<family>/examples/`), else `cwd` with a minimal valid
+    grocery cart written where the command names it."""
     words = shlex.split(command)
-    name, task = words[2], words[words.index("--task") + 1]
+    task = words[words.index("--task") + 1]
     flag = "--trace" if "--trace" in words else "--cart"
-    target = cwd / words[words.index(flag) + 1]
     if (REPO_ROOT / words[words.index(flag) + 1]).is_file():
         return REPO_ROOT  # a committed example: run from the repository as written
+    assert flag == "--cart", f"a documented --trace names no shipped example: {command}"
+    target = cwd / words[words.index(flag) + 1]
     target.parent.mkdir(parents=True, exist_ok=True)
-    spec = world_for(name, family(name).scenario_for(task).scenario_id)  # a variant's task too
-    if flag == "--cart":
-        card = {
-            "model": "example",
-            "tools": [],
-            "store_snapshot": "2026-09",
-            "seed": 0,
-            "time_s": 0,
-            "token_cost": 0,
-        }
-        target.write_text(json.dumps({"task_id": task, "cart": {"lines": []}, "agent_card": card}))
-        return cwd
-    played = play(spec, spec.scenario_for(task), spec.controls[_reference(spec)])
-    calls = [  # the agent's calls, and the context trims the solver made in its run
-        {"tool": c.tool, "args": c.args, "origin": c.origin}
-        for c in played.calls
-        if c.origin != "solver" or c.tool == spec.episode.trim_tool
-    ]
-    target.write_text(json.dumps(calls))
+    card = {
+        "model": "example",
+        "tools": [],
+        "store_snapshot": "2026-09",
+        "seed": 0,
+        "time_s": 0,
+        "token_cost": 0,
+    }
+    target.write_text(json.dumps({"task_id": task, "cart": {"lines": []}, "agent_card": card}))
     return cwd
 
 

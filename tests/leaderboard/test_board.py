@@ -154,7 +154,7 @@ def test_seasons__each_board_is_its_own_submissions_on_its_tasks():
 def test_markdown__links_each_submission_and_marks_controls():
     entries = [_entry(_card("ctl", kind="control"), {"a": [1.0]})]
     text = render.markdown(views("pizza", entries))
-    assert "| ref | [ctl](submissions/pizza/ctl/) | control: x/ctl |" in text
+    assert "| ref | [ctl](submissions/pizza/ctl/) | control: ctl (via the x API) |" in text
 
 
 def _verdict(breach: bool) -> dict:

@@ -115,8 +115,10 @@ def test_board_consent__the_suite_table_lists_every_money_moving_world_and_model
     views = board(BOARD / "submissions")
     [head, *rows] = _sections()[render.SUITE_HEADING]
     assert head == ["model", *sorted(w.label for w in WORLDS if w.moves_money)]
-    models = {r.entry.card.model.id for v in views if world(v.world).moves_money for r in v.rows}
-    assert {r[0].removeprefix("control: ") for r in rows} == models
+    models = {
+        render.model_label(r.entry) for v in views if world(v.world).moves_money for r in v.rows
+    }
+    assert {r[0] for r in rows} == models
     assert all(len(r) == len(head) for r in rows)
     assert '<table id="consent">' in (BOARD / "site" / "index.html").read_text()
 
