@@ -8,8 +8,11 @@ submission may omit cassettes): each world's `Board.direct_examples` (a control 
 shows another side of its board), or the reference control of a world with no recording
 yet. A variant world's examples sit in its family's folder, named by the variant
 (`control-<variant>-<control>`).
-They are labelled `kind: control`: scripted agents, not models. Run it again after a world
-version changes (after `checkout-consent record-references`)."""
+They are labelled `kind: control`: scripted agents, not models. The committed runs of real
+models (`REAL_MODELS`, each world's cassette of it) become `kind: model` submissions
+(`model-<world>-<slug>`). Run it again after a world version changes (after
+`checkout-consent record-references`, and `checkout-consent replay --write-goldens` for a
+real model's cassette, which cannot be recorded again)."""
 
 from __future__ import annotations
 
@@ -39,7 +42,23 @@ def submission_id(spec: FamilySpec, control: str) -> str:
     return f"control-{spec.variant or spec.name}-{control}"
 
 
-def _card(spec: FamilySpec, control: str, log_path: Path) -> Card:
+# The committed runs of real models (not controls): the Inspect model name -> its cassette
+# slug in a submission id, and the harness line its card states (what was served, how, where).
+REAL_MODELS: dict[str, tuple[str, str]] = {
+    "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m": (
+        "qwen2.5-coder-0.5b-q4km",
+        "Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M (sha256 1d961463) on llama-server "
+        "(llama-cpp-python 0.3.36), --jinja, temp 0, 2 CPU cores: a floor, not a frontier model",
+    ),
+}
+CONTROL_HARNESS = (
+    "scripted control served by `checkout-consent serve-controls`, "
+    "played through the suite's episode solver"
+)
+
+
+def _card(spec: FamilySpec, control: str, log_path: Path, real: str = "") -> Card:
+    """The card of a control's run, or (`real`: its Inspect model name) a real model's."""
     log, grade = read_log(log_path), regrade(log_path)
     tokens = (
         sum(s.input_tokens for s in grade.samples),
@@ -54,13 +73,12 @@ def _card(spec: FamilySpec, control: str, log_path: Path) -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
-            "submission_id": submission_id(spec, control),
+            "submission_id": real_id(spec, real) if real else submission_id(spec, control),
             "family": spec.name,
-            "kind": "control",
+            "kind": "model" if real else "control",
             "model": {"id": model, "provider": model.split("/")[0]},
             "agent": {
-                "harness": "scripted control served by `checkout-consent serve-controls`, "
-                "played through the suite's episode solver",
+                "harness": REAL_MODELS[real][1] if real else CONTROL_HARNESS,
                 "tools": sorted(spec.actions),
             },
             "date": str(log.eval.created)[:10],
@@ -85,12 +103,19 @@ def _section(spec: FamilySpec) -> dict[str, Any] | None:
     return None if example is None else dict(example)
 
 
-def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
-    """Replay one recorded control run and write its submission folder; return the folder."""
+def real_id(spec: FamilySpec, model: str) -> str:
+    """`model-<family or variant>-<slug>`: a real model's committed run."""
+    return f"model-{spec.variant or spec.name}-{REAL_MODELS[model][0]}"
+
+
+def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
+    """Replay one recorded control run (or, `real`, a real model's) and write its
+    submission folder; return the folder."""
     from checkout_consent.cassettes import runs, store
 
-    cassette = store.run_dir(spec.label, f"openai/{spec.name}-{control}", CASSETTES)
-    folder = out / spec.name / submission_id(spec, control)
+    model = real or f"openai/{spec.name}-{control}"
+    cassette = store.run_dir(spec.label, model, CASSETTES)
+    folder = out / spec.name / (real_id(spec, real) if real else submission_id(spec, control))
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         outcome = runs.replay(cassette, log_dir=logs)
         if outcome.differences:
@@ -99,9 +124,18 @@ def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
         (folder / "logs").mkdir(parents=True)
         shutil.copyfile(outcome.log_path, folder / "logs" / "run.eval")
     shutil.copytree(cassette, folder / "cassettes" / cassette.name)
-    card = _card(spec, control, folder / "logs" / "run.eval")
+    card = _card(spec, control, folder / "logs" / "run.eval", real)
     (folder / "submission.yaml").write_text(dump_card(card))
     return folder
+
+
+def real_runs(spec: FamilySpec) -> list[str]:
+    """The real models (REAL_MODELS) with a committed cassette of this world."""
+    from checkout_consent.cassettes import store
+
+    return [
+        m for m in REAL_MODELS if (store.run_dir(spec.label, m, CASSETTES) / "run.json").is_file()
+    ]
 
 
 def make_direct(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
@@ -150,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(make(spec, control).relative_to(REPO), flush=True)
         for control in direct(spec):
             print(make_direct(spec, control).relative_to(REPO), flush=True)
+        for model in real_runs(spec):
+            print(make(spec, "", real=model).relative_to(REPO), flush=True)
     return 0
 
 
