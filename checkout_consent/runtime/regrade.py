@@ -13,14 +13,13 @@ and the failure text instead. Bad input (missing file, not a log, another task) 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec, Record, choose_world
-from checkout_consent.runtime.scorer import Judged, judge, provenance
+from checkout_consent.runtime.scorer import Judged, judge, provenance, record_of
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
 
@@ -102,7 +101,7 @@ def judge_sample(spec: FamilySpec, sample: Any) -> Judged:
 def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
     """One logged sample through the packaged scorer's checks and grader of `spec`."""
     judged = judge_sample(spec, sample)
-    record = None if judged.record is None else dict(json.loads(judged.record.model_dump_json()))
+    record = None if judged.record is None else record_of(judged)
     return SampleVerdict(
         str(sample.id),
         int(sample.epoch),

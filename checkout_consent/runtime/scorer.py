@@ -235,8 +235,7 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
             explanation=f"INTEGRITY FAILURE: {judged.failure}",
             metadata={**meta, "integrity_failure": judged.failure, **_diagnosed(judged)},
         )
-    dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
-    dumped.update(_diagnosed(judged))  # every family's record: the one block, when non-empty
+    dumped = record_of(judged)
     answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
     return Score(
         value={**spec.metrics(judged.record), **breach_value(dumped), "integrity": 1.0},
@@ -244,6 +243,15 @@ def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
         explanation=spec.explain(judged.record) + consent_text(dumped),
         metadata={**meta, "record": dumped},
     )
+
+
+def record_of(judged: Judged) -> dict[str, Any]:
+    """A judged sample's record as every surface holds it: the family's record, and the one
+    diagnostics block when non-empty (the Inspect score and every re-grade agree)."""
+    assert judged.record is not None
+    dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
+    dumped.update(_diagnosed(judged))
+    return dumped
 
 
 def _diagnosed(judged: Judged) -> dict[str, Any]:
