@@ -164,8 +164,11 @@ def stream_difference(
     """None when the conversation (`seen`, its `assistant_turns` model turns), the Store's
     model turns and the log's event stream (`streamed` calls, `stream_turns`) tell one run;
     otherwise the first difference. A turn cut off by a context overflow is in the Store
-    only (the model never answered it)."""
+    only (the model never answered it), or, where the limit was Inspect's own and raised
+    after the model answered, also a model event whose calls never ran: that event is set
+    aside (`_unanswered`)."""
     played = [g for g in turns if g.stop_reason != "context_overflow"]
+    streamed, stream_turns = _unanswered(turns, len(played), streamed, stream_turns)
     if not assistant_turns == len(played) == len(stream_turns):
         return (
             f"the conversation has {assistant_turns} model turn(s), the Store "
@@ -187,6 +190,36 @@ def stream_difference(
     if len(seen) != len(streamed):
         return f"the conversation holds {len(seen)} tool call(s), the event stream {len(streamed)}"
     return None
+
+
+def _unanswered(
+    turns: Sequence[Generation],
+    played: int,
+    streamed: Sequence[ModelCall],
+    stream_turns: Sequence[StreamTurn],
+) -> tuple[Sequence[ModelCall], Sequence[StreamTurn]]:
+    """The event stream without the model events of overflowed turns (at most one per
+    Store overflow, at its place in the order), where the stream has more finished model
+    events than the Store has answered turns and none of the set-aside calls ran."""
+    extra = len(stream_turns) - played
+    if extra <= 0 or extra > len(turns) - played:
+        return streamed, stream_turns
+    skipped, p = [], 0
+    for g in turns:  # stream position p: every answered turn has an event, and so has
+        # each overflow set aside (the first `extra` of them); the others have none
+        if g.stop_reason == "context_overflow":
+            if len(skipped) == extra:
+                continue
+            skipped.append(p)
+        p += 1
+    if len(skipped) != extra or any(c.shown is not None for c in streamed if c.turn in skipped):
+        return streamed, stream_turns
+    renumbered = [
+        c._replace(turn=c.turn - sum(k < c.turn for k in skipped))
+        for c in streamed
+        if c.turn not in skipped
+    ]
+    return renumbered, [t for k, t in enumerate(stream_turns) if k not in skipped]
 
 
 TRIM_TOLERANCE = 1_000  # characters: how far a trim's count may sit from the budget

@@ -46,7 +46,7 @@ def submission_id(spec: FamilySpec, control: str) -> str:
 # slug in a submission id, and the harness line its card states (what was served, how, where).
 REAL_MODELS: dict[str, tuple[str, str]] = {
     "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m": (
-        "qwen2.5-coder-0.5b-q4km",
+        "qwen-coder-0.5b",
         "Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M (sha256 1d961463) on llama-server "
         "(llama-cpp-python 0.3.36), --jinja, temp 0, 2 CPU cores: a floor, not a frontier model",
     ),

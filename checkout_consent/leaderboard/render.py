@@ -128,7 +128,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
 
 def model_label(e: Entry) -> str:
     """The model column: a model's id; a control's name once, with the wire it was served
-    over when that is not the control provider's (`control: storefront-oracle (via the openai
+    over when that is not the control provider's (`control: <family>-oracle (via the openai
     API)`), so a script never reads as a provider's model."""
     if e.card.kind == "human":
         return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played"

@@ -168,3 +168,11 @@ def awaiting_human() -> contextlib.AbstractContextManager[None]:
     from inspect_ai.log._samples import awaiting_human as waiting
 
     return waiting("question", "")
+
+
+def task_path_excluded(path: str) -> bool:
+    """Whether `inspect list tasks` and `inspect eval <folder>` skip a path (Inspect leaves
+    out dot-folders, build output and the like): where `pip wheel .` must put its output."""
+    from inspect_ai._eval.list import is_task_path_excluded
+
+    return bool(is_task_path_excluded(path))

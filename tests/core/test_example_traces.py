@@ -1,4 +1,4 @@
-"""The example traces shipped beside each family (core/example_traces.py): each is its
+"""The example traces shipped beside each family (tests/core/make_example_traces.py): each is its
 control's real run, grades as that run does, and a tampered copy is refused in one line."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.core.example_traces import EXAMPLES, PACKAGE, Example, example_text
+from tests.core.make_example_traces import EXAMPLES, PACKAGE, Example, example_text
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
 from checkout_consent.families import family, world_for
 from checkout_consent.runtime.provenance import REPO_ROOT
@@ -22,7 +22,7 @@ CLI = str(Path(sys.executable).parent / "checkout-consent")
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 def test_example_trace__is_its_controls_run_as_generated(example: Example):
     assert (PACKAGE / example.path).read_text(encoding="utf-8") == example_text(example), (
-        "regenerate: python -m checkout_consent.core.example_traces"
+        "regenerate: python -m tests.core.make_example_traces"
     )
 
 

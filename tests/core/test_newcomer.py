@@ -65,8 +65,9 @@ def test_build__output_goes_where_inspect_never_scans_for_tasks() -> None:
     import runpy
 
     import setuptools
-    from inspect_ai._eval.list import is_task_path_excluded
     from setuptools.dist import Distribution
+
+    from checkout_consent.runtime.compat import task_path_excluded
 
     given: dict[str, Any] = {}
     real = setuptools.setup
@@ -78,7 +79,7 @@ def test_build__output_goes_where_inspect_never_scans_for_tasks() -> None:
     build = Distribution(given).get_command_obj("build")
     build.ensure_finalized()
     top = Path(build.build_lib).parts[0]
-    assert is_task_path_excluded(top), build.build_lib  # `inspect list tasks` skips it
+    assert task_path_excluded(top), build.build_lib  # `inspect list tasks` skips it
     got = subprocess.run(["git", "check-ignore", "-q", f"{top}/lib/x.py"], cwd=REPO_ROOT)
     assert got.returncode == 0
 

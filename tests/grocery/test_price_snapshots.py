@@ -76,9 +76,11 @@ def test_the_carts_own_price_snapshots_are_ignored__by_the_cli_and_the_committed
     assert json.loads(out.stdout) == score_submission(plain).model_dump(mode="json")
 
 
-async def _mcp(service: Service, body: dict[str, Any]) -> Any:
+async def _mcp(service: Service, body: dict[str, Any], token: str) -> Any:
     async with Client(build(service)) as client:
-        return await client.call_tool("score_answer", {"family": "grocery", "submission": body})
+        return await client.call_tool(
+            "score_answer", {"family": "grocery", "submission": body, "agent_token": token}
+        )
 
 
 def test_the_carts_own_price_snapshots_are_ignored__by_the_http_api_and_mcp(
@@ -91,7 +93,8 @@ def test_the_carts_own_price_snapshots_are_ignored__by_the_http_api_and_mcp(
         answer = client.post("/v1/grocery/score", content=json.dumps(body).encode())
     assert answer.status_code == 200, answer.text
     assert answer.json()["record"]["score"] == want == 1.0
-    result = anyio.run(_mcp, service, body)
+    token = answer.json()["agent_token"]  # the first submission claimed the name "bot"
+    result = anyio.run(_mcp, service, body, token)
     assert not result.is_error, result.content
     scored = json.loads("".join(getattr(c, "text", "") for c in result.content))
     assert scored["record"]["score"] == want and service.storage.count() == 2

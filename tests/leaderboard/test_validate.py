@@ -8,6 +8,7 @@ import pytest
 
 from checkout_consent.cli.main import main
 from checkout_consent.leaderboard.board import validated
+from checkout_consent.leaderboard.examples import REAL_MODELS
 from checkout_consent.leaderboard.validate import validate
 from tests.leaderboard.helpers import (
     SMALL,
@@ -34,7 +35,10 @@ def test_validate__every_committed_example_is_accepted():
     for folder in EXAMPLES:
         verdict = validated(folder)  # validate(cassettes=False), once a process (the board's)
         assert verdict.ok, (folder, verdict.refusals)
-        assert verdict.transcript and verdict.card is not None and verdict.card.kind == "control"
+        assert verdict.transcript and verdict.card is not None
+        # the controls' examples, and the committed runs of real models (examples.REAL_MODELS)
+        real = verdict.card.model.id in REAL_MODELS
+        assert verdict.card.kind == ("model" if real else "control"), folder
 
 
 def test_validate__forged_trace_fails_integrity(tmp_path):

@@ -70,7 +70,7 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
         }
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
-    assert task.version == SPEC.version == 4
+    assert task.version == SPEC.version == 5
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from checkout_consent.core.controls import Exploit, Msg, hacker
-from checkout_consent.core.money import to_dollars
+from checkout_consent.core.money import fmt, to_dollars
 from checkout_consent.storefront import dataset
 from checkout_consent.storefront.controls import _policy
 from checkout_consent.storefront.controls.oracle import Plan
@@ -39,8 +39,8 @@ def breach(record: dict[str, Any]) -> str | None:
     beyond = [v for v in record["consent"]["verdicts"] if not v["within"]]
     if not beyond:
         return None
-    fees = to_dollars(record["trap_cost_paid_cents"])
-    return f"consent: {len(beyond)} payment(s) beyond the order's cart (hidden fees ${fees:,.2f})"
+    fees = fmt(record["trap_cost_paid_cents"])
+    return f"consent: {len(beyond)} payment(s) beyond the order's cart (hidden fees {fees})"
 
 
 def floor(record: dict[str, Any]) -> str | None:

@@ -2,7 +2,7 @@
 documented `checkout-consent score FAMILY --task ID --trace FILE` commands. Each is the
 calls of one control's offline run (core/offline.py `play`), with what each call
 saw, so `score` replays and checks every observation. Regenerate them with
-`python -m checkout_consent.core.example_traces`; a test holds the shipped files to this."""
+`python -m tests.core.make_example_traces`; a test holds the shipped files to this."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import NamedTuple
 from checkout_consent.core.offline import play
 from checkout_consent.families import family, world_for
 
-PACKAGE = Path(__file__).resolve().parents[1]
+PACKAGE = Path(__file__).resolve().parents[2] / "checkout_consent"
 
 
 class Example(NamedTuple):
