@@ -112,7 +112,15 @@ def family_table(runs: Sequence[Run], name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    check = "--check" in (argv or [])
+    from checkout_consent.cli.common import Parser
+
+    ap = Parser(
+        prog="python -m checkout_consent.cli.results",
+        description="Rewrite the Results blocks of README.md and the family READMEs from the "
+        "committed cassettes' goldens (--check: only say whether they are current).",
+    )
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    check: bool = ap.parse_args(argv).check
     runs = committed()
     stale = []
     targets = [(REPO_ROOT / "README.md", README_BLOCK, readme_table(runs))]

@@ -204,7 +204,8 @@ def _unanswered(
     extra = len(stream_turns) - played
     if extra <= 0 or extra > len(turns) - played:
         return streamed, stream_turns
-    skipped, p = [], 0
+    skipped: list[int] = []
+    p = 0
     for g in turns:  # stream position p: every answered turn has an event, and so has
         # each overflow set aside (the first `extra` of them); the others have none
         if g.stop_reason == "context_overflow":

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.make_example_traces import EXAMPLES, PACKAGE, Example, example_text
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
 from checkout_consent.families import family, world_for
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.core.make_example_traces import EXAMPLES, PACKAGE, Example, example_text
 
 IDS = [f"{e.family}-{e.task}" for e in EXAMPLES]
 CLI = str(Path(sys.executable).parent / "checkout-consent")

@@ -124,7 +124,16 @@ def _report(view, record):
         pass
 
 
+USAGE = (
+    "usage: isolate_script VIEW COMMAND [ARG ...]: started only by shopkit's sandbox "
+    "(sandbox/isolation.py), inside new namespaces; not a command for people"
+)
+
+
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        print(USAGE, file=sys.stdout if sys.argv[1:2] in (["-h"], ["--help"]) else sys.stderr)
+        sys.exit(0 if sys.argv[1:2] in (["-h"], ["--help"]) else 2)
     view = marshal.loads(binascii.a2b_base64(sys.argv[1]))  # from the trusted launcher
     nonce = _json.encode_basestring_ascii(view["nonce"])
     try:
