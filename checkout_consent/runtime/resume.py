@@ -155,7 +155,7 @@ def log_problem(
             found.append(problem)
 
     keys = logged_keys(path)
-    if header.status == "success" and len(keys) != want.samples:
+    if len(keys) > want.samples:  # fewer is a smaller run's log: Inspect plays the rest
         return f"it holds {len(keys)} sample(s) where the run plays {want.samples}"
     read_log_samples(str(path), list(keys), set(), check)
     return found[0] if found else None
