@@ -69,12 +69,37 @@ def test_isolation__an_exported_secret_is_not_in_the_agents_environment(
     assert "PATH" in seen  # the allow-list is there, nothing else of ours
 
 
+def _python_paths() -> list[Path]:
+    """What of the running Python the view binds (isolation.py: its prefix; of a virtual
+    environment only `bin/` and `pyvenv.cfg`), which may lie inside the checkout or $HOME
+    (CI's venv is `<checkout>/.venv`, pyenv's Python is under `~/.pyenv`)."""
+    python, _ = isolation._python()
+    return [Path(p) for p in python]
+
+
+def _outside_python(listing: str) -> list[str]:
+    """The paths of a `find` listing that are neither a bound Python path, inside one, nor
+    a directory on the way to one (a mount point's parents)."""
+    bound = _python_paths()
+    return [
+        line
+        for line in listing.splitlines()
+        if line.startswith("/")
+        and not any(
+            Path(line) == b or b in Path(line).parents or Path(line) in b.parents for b in bound
+        )
+    ]
+
+
 def test_isolation__the_reference_and_the_checkout_are_absent(env: ConfinedSandbox) -> None:
     assert REFERENCE.is_file()  # here, on the evaluator's side
     home = Path.home()
-    seen = agent(env, bash(timeout=30), f"cat {REFERENCE}; ls {REPO} {REPO / 'tasks'} {home}")
-    assert seen.count("No such file or directory") == 3
+    seen = agent(env, bash(timeout=30), f"cat {REFERENCE}; ls {REPO / 'tasks'}")
+    assert seen.count("No such file or directory") == 2
     assert REFERENCE.read_text() not in seen
+    for tree in (REPO, home):  # nothing of either but the running Python's own paths
+        listing = agent(env, bash(timeout=30), f"find {tree} -maxdepth 6 2>&1 | head -n 2000")
+        assert _outside_python(listing) == [], (tree, listing[:2000])
     seen = agent(env, python(timeout=30), "import checkout_consent")
     assert "ModuleNotFoundError" in seen  # nor the evaluator's own code, through an import
 
