@@ -78,13 +78,6 @@ def test_suite__plays_the_worlds_and_writes_their_headlines(
 
 @pytest.mark.slow
 @pytest.mark.inspect
-@pytest.mark.xfail(
-    strict=True,
-    reason="KNOWN DEFECT (2026-12-02, open in issue 30's follow-up): since the suite checks "
-    "every reusable log before the eval set runs (runtime/resume.py), a suite started after "
-    "the plain `inspect eval-set` it prints writes a new log instead of extending that one "
-    "(no log is refused; Inspect's own reuse no longer matches). strict: passing again fails",
-)
 def test_suite__is_the_plain_inspect_eval_set_it_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
