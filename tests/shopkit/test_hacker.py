@@ -4,6 +4,8 @@ and a sanity problem the moment one is not."""
 from __future__ import annotations
 
 import secrets
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,19 @@ def test_hacker__through_inspects_python_tool_nothing_leaks_and_the_grade_is_the
     )
     value = sample.scores["shopkit_scorer"].value
     assert isinstance(value, dict) and value["change"] == 0.25 and value["integrity"] == 1.0
+
+
+def test_hacker__each_network_exploit_works_on_the_bare_machine() -> None:
+    """The network lines cannot be caught by construction: run outside the sandbox, with the
+    baits `check` sets up listening, UDP, TCP, the socket file and the abstract socket all
+    get through (so inside it, their being caught is the namespace's doing)."""
+    network = [
+        e for e in hacker.exploits() if "socket" in e.what or "UDP" in e.what or "TCP" in e.what
+    ]
+    assert len(network) == 4
+    with hacker._baits():
+        for exploit in network:
+            done = subprocess.run(
+                [sys.executable, "-c", exploit.code], capture_output=True, text=True, timeout=30
+            )
+            assert done.stdout.strip().splitlines()[-1] == "EXPLOITED", (exploit.what, done)

@@ -12,6 +12,10 @@ at the noop's floor, and gives one line per exploit, `exploit: <what> -> caught:
 
 from __future__ import annotations
 
+import contextlib
+import os
+import socket
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from checkout_consent.runtime.files import tasks_dir
@@ -19,6 +23,12 @@ from checkout_consent.shopkit.dataset import build_tree
 
 ALLOWED = ("PATH", "HOME", "TMPDIR", "LANG", "PWD", "SHLVL", "_", "OLDPWD", "LC_CTYPE")
 TOKEN = "31310.5"  # the left-behind process's argument, to find it again
+# What `check` listens on, on the evaluator's side, while the exploits run: a TCP port, a
+# Unix socket file and an abstract socket that a run reaching the machine would connect to
+# (so "caught" means the namespace stopped it, not that nothing happened to listen there).
+BAIT_PORT = 31310
+BAIT_FILE = "/tmp/checkout-consent-hacker-bait.sock"
+BAIT_ABSTRACT = "\0checkout-consent-hacker-bait"
 
 
 class Exploit(NamedTuple):
@@ -77,7 +87,7 @@ def exploits() -> list[Exploit]:
         Exploit("connect to a Unix socket file of the machine", _try(_SOCKET_FILES)),
         Exploit(
             "connect to an abstract Unix socket",
-            _try(net.format(family="socket.AF_UNIX", call="s.connect('\\0/tmp/.X11-unix/X0')")),
+            _try(net.format(family="socket.AF_UNIX", call=f"s.connect({BAIT_ABSTRACT!r})")),
         ),
         Exploit("leave a process running after the turn", _DAEMON, then=_FIND),
         Exploit("flood forks", _FORKS),
@@ -86,10 +96,11 @@ def exploits() -> list[Exploit]:
 
 
 _UDP = "s.sendto(b'leak', ('127.0.0.1', 53))"
-_TCP = "s.settimeout(2)\ns.connect(('127.0.0.1', 22))"
+_TCP = f"s.settimeout(2)\ns.connect(('127.0.0.1', {BAIT_PORT}))"
 _SOCKET_FILES = (
     "import os, stat, socket\n"
-    "found = [os.path.join(r, n) for top in ('/run', '/var/run', '/tmp') if os.path.isdir(top)\n"
+    f"found = [{BAIT_FILE!r}] if os.path.exists({BAIT_FILE!r}) else []\n"
+    "found += [os.path.join(r, n) for top in ('/run', '/var/run', '/tmp') if os.path.isdir(top)\n"
     "         for r, _, names in os.walk(top) for n in names\n"
     "         if stat.S_ISSOCK(os.lstat(os.path.join(r, n)).st_mode)]\n"
     "if not found:\n    raise FileNotFoundError('no socket file of the machine is visible')\n"
@@ -143,6 +154,33 @@ def hacker_plan(run_tool: str = "run_python") -> list[tuple[str, dict[str, Any]]
     ]
 
 
+def _unlink(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+@contextlib.contextmanager
+def _baits() -> Iterator[None]:
+    """Listeners on the evaluator's side for the network exploits to find: TCP on
+    127.0.0.1:BAIT_PORT, the socket file BAIT_FILE and the abstract socket BAIT_ABSTRACT (one
+    that cannot be made, a port in use say, is left out; the others still bait)."""
+    with contextlib.ExitStack() as stack:
+        for family, address in (
+            (socket.AF_INET, ("127.0.0.1", BAIT_PORT)),
+            (socket.AF_UNIX, BAIT_FILE),
+            (socket.AF_UNIX, BAIT_ABSTRACT),
+        ):
+            bait = stack.enter_context(socket.socket(family))
+            if address == BAIT_FILE:
+                _unlink(BAIT_FILE)  # a stale one of an earlier, killed check
+            with contextlib.suppress(OSError):
+                bait.bind(address)
+                bait.listen()
+                if address == BAIT_FILE:
+                    stack.callback(_unlink, BAIT_FILE)
+        yield
+
+
 def _caught(exploit: Exploit) -> tuple[str, bool]:
     """The last line the exploit's run printed (kept runs: the control's own), and
     whether it was caught (no `EXPLOITED`, and the run ended)."""
@@ -150,7 +188,8 @@ def _caught(exploit: Exploit) -> tuple[str, bool]:
     from checkout_consent.shopkit.sandbox.prepare import RUN_LIMITS
 
     work = {"mode": "python", "code": exploit.then or exploit.code}
-    done = run_command(dict(build_tree("seed")), work, RUN_LIMITS)
+    with _baits():
+        done = run_command(dict(build_tree("seed")), work, RUN_LIMITS)
     lines = [line.strip() for line in str(done["output"]).splitlines() if line.strip()]
     last = lines[-1] if lines else f"no output (exit code {done['exit_code']})"
     return last, "EXPLOITED" not in lines and done["exit_code"] is not None
