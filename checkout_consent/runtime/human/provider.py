@@ -99,12 +99,31 @@ class HumanModelAPI(ModelAPI):
         super().__init__(model_name, nonce, api_key, [], config or GenerateConfig())
         if model_name not in PLAYERS:
             raise compat.prerequisite_error()(f"human/{model_name}: the player is human/web")
-        port, journal, self.budget_s = _options(model_args)
+        self.port, journal, self.budget_s = _options(model_args)
         try:
             self.journal = Journal(journal)
-            self.desk, self.server = desk_on(port)
-        except (JournalError, OSError) as err:
+        except JournalError as err:
             raise compat.prerequisite_error()(str(err)) from None
+        self._page: tuple[Desk, PageServer] | None = None
+
+    def _serve(self) -> tuple[Desk, PageServer]:
+        """The page, served on first use: Inspect also makes model objects that never
+        generate (its event mapping builds `human/web` with no model args), and those must
+        not serve a page of their own."""
+        if self._page is None:
+            try:
+                self._page = desk_on(self.port)
+            except OSError as err:
+                raise RuntimeError(f"human/web: cannot serve the page: {err}") from None
+        return self._page
+
+    @property
+    def desk(self) -> Desk:
+        return self._serve()[0]
+
+    @property
+    def server(self) -> PageServer:
+        return self._serve()[1]
 
     async def generate(
         self,

@@ -3,6 +3,7 @@ through `checkout-consent run`, and registered through the package's Inspect ent
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,17 @@ def test_provider__a_turn_past_its_time_budget_is_sent_as_an_empty_reply(tmp_pat
     assert 'id="left" data-left="1"' in turn_page(turn, [])  # the budget is on the page
     assert asyncio.run(api._ask(turn)) == Answer("", (), 1.0)
     assert api.desk.turn is None  # the page no longer offers the turn
+
+
+def test_provider__a_model_object_that_never_generates_serves_no_page(tmp_path: Path) -> None:
+    """Inspect builds `human/web` with no model args for its event mapping: that object must
+    not serve a second page (on the default port) beside the run's own."""
+    from checkout_consent.runtime.human import provider
+
+    with socket.socket() as probe:  # a port no earlier test served a page on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    api = HumanModelAPI("web", journal=str(tmp_path / "j.jsonl"), port=port)
+    assert port not in provider._SERVERS  # nothing served yet
+    assert api.server.url == f"http://127.0.0.1:{port}/"  # first use serves it
+    assert port in provider._SERVERS
