@@ -39,14 +39,16 @@ def log_records(log: Any) -> list[Record]:
     unread = {
         name
         for name, field in EvalSample.model_fields.items()
-        if not field.is_required() and name != "scores"
+        if not field.is_required() and name not in ("scores", "error")
     }
     keyed: list[tuple[tuple[str, int], Record]] = []
 
     def keep(sample: Any) -> None:
         score = next(iter((sample.scores or {}).values()), None)
         if score is None:
-            raise RunFailed(f"sample {sample.id} has no score (see {log.location})")
+            why = (sample.error.message.strip().splitlines() or [""])[-1] if sample.error else ""
+            ended = f": it ended in an error ({why[:200]})" if why else ""
+            raise RunFailed(f"sample {sample.id} has no score{ended} (see {log.location})")
         metadata = score.metadata or {}
         if "record" not in metadata:
             raise RunFailed(f"sample {sample.id}: {score.explanation} (see {log.location})")
