@@ -120,15 +120,37 @@ class HumanRun:
             return None
 
 
+def _cli_argv(verb: str, world: str, args: dict[str, str], log_dir: Path) -> list[str]:
+    """`checkout-consent run FAMILY` or `checkout-consent suite --world W` for `human/web`."""
+    from checkout_consent.families import WORLDS
+
+    (spec,) = [w for w in WORLDS if w.task == WORLD_RUNS[world][0]]
+    argv = [sys.executable, "-m", "checkout_consent.cli", "--log-dir", str(log_dir), verb]
+    argv += [spec.name] if verb == "run" else ["--world", spec.label]
+    argv += ["--model", "human/web", "--display", "none"]
+    for key, value in args.items():
+        argv += ["-T", f"{key}={value}"]
+    return argv
+
+
 @contextmanager
 def human_run(
-    world: str, tmp: Path, *, journal: Path | None = None, extra: tuple[str, ...] = ()
+    world: str,
+    tmp: Path,
+    *,
+    journal: Path | None = None,
+    extra: tuple[str, ...] = (),
+    verb: str = "eval",
 ) -> Iterator[HumanRun]:
-    """`inspect eval ... --model human/web` in a subprocess, killed when the block ends."""
+    """`inspect eval ... --model human/web` (or, `verb`, `checkout-consent run` or `suite`)
+    in a subprocess, killed when the block ends."""
     task, args, _ = WORLD_RUNS[world]
     port = free_port()
     log_dir = tmp / f"human-{port}"
-    argv = _eval_argv(task, "human/web", args, log_dir)
+    if verb == "eval":
+        argv = _eval_argv(task, "human/web", args, log_dir)
+    else:
+        argv = _cli_argv(verb, world, args, log_dir)
     argv += ["-M", f"port={port}", "-M", f"journal={journal or tmp / 'journal.jsonl'}", *extra]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     # run from the temporary folder: a checkout's egg-info must not shadow the installed

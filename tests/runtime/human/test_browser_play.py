@@ -118,3 +118,17 @@ def test_human_page__stop_ends_the_run_cleanly_and_keeps_the_answered_turns(
     assert not sample.scores  # cancelled: kept in the log, not scored
     answered = [json.loads(x)["calls"] for x in journal.read_text().splitlines()]
     assert answered == [[list(c) for c in moves[0][1]]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verb", ["run", "suite"])
+def test_human_page__run_and_suite_play_a_person_like_inspect_eval(
+    verb: str, tmp_path: Path
+) -> None:
+    """`checkout-consent run pizza` and `suite --world pizza` with `--model human/web`: the
+    same page, one sample at a time, and the control's own record."""
+    moves, expected = control_run("pizza", tmp_path / "control")
+    with human_run("pizza", tmp_path, verb=verb) as run, browser_page() as page:
+        assert play(run, page, moves) == len(moves)
+        assert run.process.wait(timeout=600) == 0
+    assert records_of(run.log_dir) == expected
