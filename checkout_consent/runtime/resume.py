@@ -109,13 +109,18 @@ def sample_problem(
     if verdict.failure is not None:
         return f"{name}: {verdict.failure}", verdict
     stored = next(iter((sample.scores or {}).values()), None)
+    if stored is None:  # stopped or errored in a finished log: played again, never reused
+        why = (
+            f" (it ended in an error: {_first_line(sample.error.message)})" if sample.error else ""
+        )
+        return f"{name} has no score{why}: it is played again", verdict
     fresh = as_score(spec, verdict, want.model, int(sample.epoch)).value
-    if stored is None or not same(_plain(stored.value), _plain(fresh)):
+    if not same(_plain(stored.value), _plain(fresh)):
         return f"{name}: its stored score is not its re-grade ({_canonical(fresh)[:120]})", verdict
     return None, verdict
 
 
-def _first_line(err: Exception) -> str:
+def _first_line(err: object) -> str:
     return (str(err).strip().splitlines() or [type(err).__name__])[0][:120]
 
 

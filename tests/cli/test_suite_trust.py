@@ -153,3 +153,27 @@ def test_suite_resume__an_honest_log_is_reused_as_it_stands(
     assert code == 0 and "refused" not in err, err
     row = _summary(log_dir)
     assert row["log"] == before and row["headline"]["value"] == _true_headline(runs)
+
+
+def _stop_first_sample(log: EvalLog) -> None:
+    from inspect_ai.log import EvalError
+
+    sample = (log.samples or [])[0]
+    sample.scores = None
+    sample.error = EvalError(
+        message="RuntimeError('human/web: the run was stopped by the player')",
+        traceback="",
+        traceback_ansi="",
+    )
+
+
+def test_suite_resume__a_finished_log_with_an_unscored_sample_is_played_again(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A sample a person stopped (or a provider gave up on) has no score: the log is set
+    aside saying so, and the sample is played again (never reported as a forged score)."""
+    log_dir, forged = _plant(runs, IDLE, tmp_path, _stop_first_sample)
+    code, err = _suite(log_dir, IDLE, capsys)
+    assert code == 0 and "has no score (it ended in an error: RuntimeError('human/web: " in err
+    assert "it is played again" in err and "stored score is not its re-grade" not in err, err
+    _assert_resumed_truly(runs, log_dir, forged, err)
