@@ -92,6 +92,10 @@ def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(tmp_pat
         assert result.is_error and text(result), name
     assert [e["agent"] for e in got["board"]["entries"]] == ["mcp-agent"]
     assert got["board"]["entries"][0]["consent_breach_rate"] == 0.0  # beside the headline
+    entry = got["board"]["entries"][0]  # one task of the public set: listed, not ranked
+    public = len(got["tasks"]["tasks"])
+    assert (entry["ranked"], entry["covered"], entry["public_tasks"]) == (False, 1, public)
+    assert entry["value"] is None  # no headline for a partial entry, as over HTTP
     for refused in (got["squat"], got["wrong"]):  # the API's 401, as an error result
         assert refused.is_error and "owned by its first submitter" in text(refused)
     assert got["owned"]["agent_token"] is None and got["owned"]["record"]["score"] == 1.0
