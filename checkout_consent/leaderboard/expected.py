@@ -74,6 +74,13 @@ def _setting(value: object) -> object:
     return value if value is None else str(value).strip().lower()
 
 
+def _scenarios_own(key: str, args: Mapping[str, Any], alias: Mapping[str, Any]) -> bool:
+    """A variant played by its family's task with an argument left at that task's default
+    None, which means the scenario's own setting (storefront's `turns_per_day`): the public
+    setting, not a difference."""
+    return args[key] is None and key in alias and alias[key] is None
+
+
 def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
     """Why a log's recorded task arguments are not the public settings; empty when they are.
     The arguments that choose the public set (`public_args`: seeds, task ids) may name part
@@ -95,7 +102,7 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
             continue
         if key not in args:
             out.append(f"task argument {key} is not recorded (the public setting is {default!r})")
-        elif _setting(args[key]) != _setting(default):
+        elif _setting(args[key]) != _setting(default) and not _scenarios_own(key, args, alias):
             out.append(
                 f"task argument {key}={str(args[key])[:40]!r} is not the public "
                 f"setting {default!r}: it changes what the agent may do"

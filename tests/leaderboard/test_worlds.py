@@ -183,3 +183,38 @@ def test_site__the_variants_section_renders_whole_in_a_headless_browser(tmp_path
     assert grey > 200  # the controls' marked points and error bars are drawn
     dark = sum(1 for v in image.convert("L").getdata() if v < 128)
     assert dark > 0.005 * width * height
+
+
+def test_settings__a_variant_argument_left_at_its_familys_none_is_the_scenarios_own() -> None:
+    """`checkout-consent run storefront -T scenario=adversary_v1` records the family task's
+    `turns_per_day=None` (the scenario's own setting): the public setting, while any other
+    value that is not the variant's is still a difference."""
+    main, mine = public_settings(MAIN.label), public_settings(VARIANT.label)
+    left = [k for k in mine if k in main and main[k] is None and mine[k] is not None]
+    assert left  # the family's task defers this argument to the scenario
+    args = {**main, **mine, **VARIANT.public_args, **{k: None for k in left}}
+    assert settings_differences(VARIANT.label, args) == []
+    key = left[0]
+    changed = settings_differences(VARIANT.label, {**args, key: 3})
+    assert changed == [
+        f"task argument {key}='3' is not the public setting {mine[key]!r}: it changes what "
+        "the agent may do"
+    ]
+
+
+def test_examples__a_real_models_cassette_of_part_of_the_public_set_is_no_submission(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real model's cassette covering only part of a world's public set is reported in the
+    Results tables but made no board submission (the board takes whole public sets)."""
+    from checkout_consent.cassettes import store
+
+    model = next(iter(examples.REAL_MODELS))
+    monkeypatch.setattr(examples, "CASSETTES", tmp_path)
+    for args in ({**VARIANT.public_args}, {**VARIANT.public_args, "seeds": "0-1"}):
+        folder = store.run_dir(VARIANT.label, model, tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest = store.Manifest(VARIANT.name, model, "http://127.0.0.1:8081/v1", {}, args)
+        manifest.write(folder)
+        whole = args == dict(VARIANT.public_args)
+        assert examples.real_runs(VARIANT) == ([model] if whole else []), args
