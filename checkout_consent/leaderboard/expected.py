@@ -76,8 +76,8 @@ def _setting(value: object) -> object:
 
 def _scenarios_own(key: str, args: Mapping[str, Any], alias: Mapping[str, Any]) -> bool:
     """A variant played by its family's task with an argument left at that task's default
-    None, which means the scenario's own setting (storefront's `turns_per_day`): the public
-    setting, not a difference."""
+    None, which means the scenario's own setting (a turn budget the scenario gives): the
+    public setting, not a difference."""
     return args[key] is None and key in alias and alias[key] is None
 
 
