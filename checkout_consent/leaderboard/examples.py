@@ -131,8 +131,8 @@ def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS, real: str = ""
 
 def real_runs(spec: FamilySpec) -> list[str]:
     """The real models (REAL_MODELS) with a committed cassette of this world's whole public
-    set. A cassette of part of it (a variant's first two seeds, say) is replayed and reported
-    in the Results tables, but is no submission: the board takes whole public sets only."""
+    set. A cassette of part of it (a variant's first two seeds, say) is no submission: the
+    board takes whole public sets only (and `replay` refuses it among the committed ones)."""
     from checkout_consent.cassettes import store
 
     out = []

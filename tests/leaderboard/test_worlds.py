@@ -205,8 +205,8 @@ def test_settings__a_variant_argument_left_at_its_familys_none_is_the_scenarios_
 def test_examples__a_real_models_cassette_of_part_of_the_public_set_is_no_submission(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A real model's cassette covering only part of a world's public set is reported in the
-    Results tables but made no board submission (the board takes whole public sets)."""
+    """A real model's cassette covering only part of a world's public set is made no board
+    submission (the board takes whole public sets)."""
     from checkout_consent.cassettes import store
 
     model = next(iter(examples.REAL_MODELS))
