@@ -133,7 +133,7 @@ def bench_scoring(state: State, n: int, rounds: int) -> Callable[[], None]:
     cs = carts(state, n)
     data = [
         {
-            "task_id": state.brief.task_id,
+            "task": state.brief.task_id,
             "agent_card": {
                 "model": "m",
                 "tools": [],

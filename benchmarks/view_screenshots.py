@@ -1,19 +1,23 @@
 """Screenshots of `inspect view` for finished logs, to check that every headline value is
 shown whole with its unit (issue 34). Not a test: it needs Debian's Chromium.
 
-    python benchmarks/view_screenshots.py OUT_DIR LOG.eval [LOG.eval ...]
+    python benchmarks/view_screenshots.py OUT_DIR [LOG.eval ...]
 
+With no LOG, the five worlds' committed reference runs (storefront, storefront_v1's
+adversary_v1, pizza, grocery, shopkit: leaderboard/submissions/*/control-*/logs/run.eval).
 For each log it starts `inspect view` on the log's folder (loopback), opens the log in
 headless Chromium through the DevTools protocol, waits until the page shows the log's
-results, and writes `OUT_DIR/<log stem>.png` (the results header) and
-`OUT_DIR/<log stem>-samples.png` (the sample list with its score columns). Look at them;
-do not commit them.
+results (its `n_tasks`), and writes `OUT_DIR/<world>.png` (the results header) and
+`OUT_DIR/<world>-samples.png` (the sample list with its score columns); then it re-scores
+the log with `inspect score` in an 80-column terminal and writes what it printed to
+`OUT_DIR/<world>-score.txt`. Look at them; do not commit them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import os
 import shutil
 import socket
 import subprocess
@@ -92,7 +96,7 @@ class Page:
         print(f"wrote {out}")
 
 
-async def shoot(out_dir: Path, logs: list[Path], width: int = 1400) -> None:
+async def shoot(out_dir: Path, logs: dict[str, Path], width: int = 1400) -> None:
     debug = free_port()
     profile = tempfile.mkdtemp(prefix="view-shots-")
     browser = subprocess.Popen(
@@ -112,15 +116,41 @@ async def shoot(out_dir: Path, logs: list[Path], width: int = 1400) -> None:
         page_ws = next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"]
         async with aiohttp.ClientSession() as http, http.ws_connect(page_ws, max_msg_size=0) as ws:
             page = Page(ws)
-            for log in logs:
-                await shoot_log(page, log, out_dir)
+            for name, log in logs.items():
+                await shoot_log(page, log, out_dir, name)
     finally:
         browser.terminate()
         browser.wait(timeout=30)
         shutil.rmtree(profile, ignore_errors=True)
 
 
-async def shoot_log(page: Page, log: Path, out_dir: Path) -> None:
+REPO = Path(__file__).resolve().parent.parent
+SUBMISSIONS = REPO / "leaderboard" / "submissions"
+# world: (its reference run's folder, the scorer `inspect score` re-scores it with)
+WORLDS = {
+    "storefront": ("storefront/control-storefront-oracle", "storefront_scorer"),
+    "storefront_v1": ("storefront/control-adversary_v1-oracle", "storefront_v1_scorer"),
+    "pizza": ("pizza/control-pizza-reference", "pizza_scorer"),
+    "grocery": ("grocery/control-grocery-reference", "grocery_scorer"),
+    "shopkit": ("shopkit/control-shopkit-reference", "shopkit_scorer"),
+}
+
+
+def score_80(log: Path, scorer: str, out: Path) -> None:
+    """`inspect score` of `log` as an 80-column terminal shows it (the card's model needs
+    a client, never a call: a placeholder key)."""
+    with tempfile.TemporaryDirectory(prefix="view-score-") as tmp:
+        got = subprocess.run(
+            ["inspect", "score", str(log), "--scorer", f"checkout_consent/{scorer}",
+             "--action", "overwrite", "--output-file", f"{tmp}/rescored.eval"],
+            capture_output=True, text=True, timeout=600, cwd=tmp,
+            env={**os.environ, "COLUMNS": "80", "OPENAI_API_KEY": "placeholder"},
+        )  # fmt: skip
+    out.write_text(got.stdout + got.stderr)
+    print(f"wrote {out} (exit {got.returncode})")
+
+
+async def shoot_log(page: Page, log: Path, out_dir: Path, name: str) -> None:
     port = free_port()
     view = subprocess.Popen(
         [
@@ -139,9 +169,9 @@ async def shoot_log(page: Page, log: Path, out_dir: Path) -> None:
     try:
         base = f"http://127.0.0.1:{port}/"
         await wait_http(base)
-        await page.shot(f"{base}#/logs/{log.name}", "headline", out_dir / f"{log.stem}.png")
+        await page.shot(f"{base}#/logs/{log.name}", "n_tasks", out_dir / f"{name}.png")
         await page.shot(
-            f"{base}#/logs/{log.name}/samples", "integrity", out_dir / f"{log.stem}-samples.png"
+            f"{base}#/logs/{log.name}/samples", "integrity", out_dir / f"{name}-samples.png"
         )
     finally:
         view.terminate()
@@ -149,17 +179,23 @@ async def shoot_log(page: Page, log: Path, out_dir: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2:
-        print(__doc__.strip().splitlines()[2].strip())
+    if not argv or argv[0].startswith("-"):
+        print("usage: python benchmarks/view_screenshots.py OUT_DIR [LOG.eval ...]")
         return 2
     out_dir = Path(argv[0])
     out_dir.mkdir(parents=True, exist_ok=True)
-    logs = [Path(a).resolve() for a in argv[1:]]
-    missing = [str(p) for p in logs if not p.is_file()]
+    if argv[1:]:
+        logs = {Path(a).stem: Path(a).resolve() for a in argv[1:]}
+    else:
+        logs = {w: SUBMISSIONS / folder / "logs" / "run.eval" for w, (folder, _) in WORLDS.items()}
+    missing = [str(p) for p in logs.values() if not p.is_file()]
     if missing or not Path(CHROMIUM).exists():
         print(f"missing: {', '.join(missing) or CHROMIUM} (apt-get install -y chromium)")
         return 2
     asyncio.run(shoot(out_dir, logs))
+    for name, log in logs.items():
+        if name in WORLDS:
+            score_80(log, WORLDS[name][1], out_dir / f"{name}-score.txt")
     return 0
 
 

@@ -163,6 +163,25 @@ def _dispatching(name: str, worlds: Sequence[FamilySpec]) -> dict[str, Policy]:
     return {c: dispatch(c) for c in controls}
 
 
+# `control/reference`: on each sample, the reference control of the world it plays, so one
+# Inspect model plays every world offline (`suite --model control/reference`)
+EVERY_REFERENCE = "reference"
+
+
+def _each_reference(scenario: Scenario, transcript: Sequence[Any]) -> Any:
+    own = world_for(scenario.family, scenario.scenario_id)
+    return own.controls[own.reference_control](scenario, transcript)
+
+
+def reference_of(spec: FamilySpec) -> str:
+    """The control `control/reference` plays in this world, by its full name."""
+    return f"control/{spec.name}-{spec.reference_control}"
+
+
 def control_registry() -> ControlRegistry:
-    """Every family's controls by full name, `<family>-<control>`."""
-    return ControlRegistry({f.name: _dispatching(f.name, worlds_of(f.name)) for f in FAMILIES})
+    """Every family's controls by full name, `<family>-<control>`, and `reference` (each
+    world's reference control)."""
+    return ControlRegistry(
+        {f.name: _dispatching(f.name, worlds_of(f.name)) for f in FAMILIES},
+        {EVERY_REFERENCE: _each_reference},
+    )

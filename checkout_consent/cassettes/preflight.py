@@ -54,10 +54,15 @@ def check_provider(model: str, what: str) -> None:
         )
 
 
+def _service(model: str) -> str | None:
+    """The service an `openai-api/<service>/<model>` names (its own key and base URL)."""
+    parts = model.split("/")
+    return parts[1] if parts[0] == "openai-api" and len(parts) > 2 else None
+
+
 def key_vars(model: str) -> tuple[str, ...]:
     """The environment variables that can hold the model's provider key."""
-    parts = model.split("/")
-    provider = parts[1] if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
+    provider = _service(model) or model.split("/")[0]
     default = provider.upper().replace("-", "_") + "_API_KEY"
     return KEY_VARS.get(provider, (default,))
 
@@ -66,15 +71,48 @@ def is_loopback(base_url: str | None) -> bool:
     return bool(base_url) and (urlsplit(base_url).hostname or "") in LOOPBACK
 
 
-def check_key(model: str, base_url: str | None, model_args: Mapping[str, Any]) -> None:
-    """A live recording needs the provider's key (a loopback endpoint such as serve-controls
-    is lent a placeholder instead): refuse at once, before anything runs or is written."""
-    if is_loopback(base_url) or model_args.get("api_key"):
+# A provider's cloud route (`openai/azure/...`, `anthropic/bedrock/...`, `google/vertex/...`)
+# may sign in without an API key (managed identity, AWS or Google credentials): Inspect checks.
+CLOUD_SERVICES = frozenset({"azure", "bedrock", "vertex"})
+
+
+def _takes_cloud_credentials(model: str) -> bool:
+    parts = model.split("/")
+    if len(parts) > 2 and parts[1] in CLOUD_SERVICES:
+        return True
+    vertex = os.environ.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() == "true"
+    return parts[0] == "google" and vertex
+
+
+def check_key(
+    model: str,
+    base_url: str | None,
+    model_args: Mapping[str, Any],
+    *,
+    what: str = "record",
+    lent: bool = True,
+) -> None:
+    """A live run of an HTTP provider (REPLAYABLE_PROVIDERS) needs the provider's key, and
+    `openai-api/<service>/...` its base URL too: refuse at once, in one line, before
+    anything runs or is written. `what` names the verb in the refusal. `lent`: a loopback
+    endpoint (serve-controls, a local llama-server) is lent a placeholder key, as a
+    recording is; a plain run is not (the provider SDK asks for a key there too)."""
+    provider = model.split("/")[0]
+    if provider not in REPLAYABLE_PROVIDERS or _takes_cloud_credentials(model):
+        return  # a local or cloud-signed provider: Inspect says what it lacks
+    service = _service(model)
+    url_var = f"{(service or '').upper().replace('-', '_')}_BASE_URL"
+    if service and not base_url and not os.environ.get(url_var):
+        raise CassetteRefused(
+            f"cannot {what} {model}: no base URL given and no {url_var} in the "
+            "environment (openai-api/<service>/<model> names a server of your own)"
+        )
+    if (lent and is_loopback(base_url)) or model_args.get("api_key"):
         return
     wanted = key_vars(model)
     if not any(os.environ.get(v) for v in wanted):
         raise CassetteRefused(
-            f"cannot record {model}: no {' or '.join(wanted)} in the environment (export the "
+            f"cannot {what} {model}: no {' or '.join(wanted)} in the environment (export the "
             "key; never pass it as -M api_key, model args are written to the log)"
         )
 

@@ -42,11 +42,18 @@ def references() -> tuple[Reference, ...]:
     )
 
 
-PROVIDERS: dict[str, tuple[str, dict[str, Any]]] = {
-    # provider -> (base URL on the fixed port, model args)
-    "openai": (f"http://{HOST}:{FIXED_PORT}/v1", {"responses_api": False}),
-    "anthropic": (f"http://{HOST}:{FIXED_PORT}", {}),
+# provider -> (its wire format's path on a serve-controls, model args of its runs)
+WIRES: dict[str, tuple[str, dict[str, Any]]] = {
+    "openai": ("/v1", {"responses_api": False}),
+    "anthropic": ("", {}),
 }
+
+
+def endpoint(provider: str, url: str = f"http://{HOST}:{FIXED_PORT}") -> tuple[str, dict[str, Any]]:
+    """The base URL of `provider`'s wire format on the serve-controls at `url` (default:
+    the fixed port references are recorded on) and the model args its runs take."""
+    path, model_args = WIRES[provider]
+    return url + path, dict(model_args)
 
 
 # The endpoint is local and deterministic: a failed request is a bug, not a blip to wait out
@@ -56,12 +63,12 @@ LOCAL_EVAL_ARGS: dict[str, object] = {"max_retries": 0, "timeout": 120}
 
 def manifest(ref: Reference) -> store.Manifest:
     """How a reference run is made: the world's public scenarios, one epoch."""
-    base_url, model_args = PROVIDERS[ref.provider]
+    base_url, model_args = endpoint(ref.provider)
     return store.Manifest(
         family=ref.family,
         model=f"{ref.provider}/{ref.family}-{ref.control}",
         base_url=base_url,
-        model_args=dict(model_args),
+        model_args=model_args,
         task_args=dict(ref.spec.public_args),
         epochs=1,
     )

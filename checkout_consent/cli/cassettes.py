@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.cli.common import clone_hint
 from checkout_consent.core.family import FamilySpec, Record
 
 
@@ -69,6 +70,14 @@ def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, An
     )
 
 
+def check_live_key(args: argparse.Namespace, what: str) -> None:
+    """A live run of `args.model` (`run`, `suite`): its provider's key (and an openai-api
+    service's base URL), checked in one line before any slow work (sanity)."""
+    from checkout_consent.cassettes.preflight import check_key
+
+    check_key(args.model, args.model_base_url, model_args(args.M), what=what, lent=False)
+
+
 def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> None:
     """Before any slow work (sanity): a recording's options and key, or the cassette
     directory a replay will read, checked at once."""
@@ -118,21 +127,22 @@ def cassette_run(
     return [outcome.records[u] for u in sorted(outcome.records)], outcome.log_path
 
 
-def _replay_one(directory: Path, args: argparse.Namespace) -> list[str]:
-    """The problems of one cassette directory, one line each (none: ok). Any failure of
-    this directory is reported here and never stops the others."""
+def _replay_one(directory: Path, args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The problems of one cassette directory, one line each (none: ok), and its notes (a
+    run of part of the public set: partial). Any failure of this directory is reported
+    here and never stops the others."""
     from checkout_consent.cassettes.runs import replay
     from checkout_consent.runtime.runner import RunFailed
 
     try:
         outcome = replay(directory, log_dir=args.log_dir, rewrite=args.write_goldens)
     except (RunFailed, OSError, ValueError) as failure:
-        return [" ".join(str(failure).split())[:1000]]
+        return [" ".join(str(failure).split())[:1000]], []
     notes = [n for n in outcome.notes if n.startswith("goldens rewritten")]
-    for line in notes:
-        print(f"    {line}")
     scenario = [n for n in outcome.notes if n not in notes]
-    return [*([] if args.allow_subset else scenario), *outcome.differences]
+    if args.whole_set:
+        return [*scenario, *outcome.differences], notes
+    return list(outcome.differences), [*notes, *(f"partial: {n}" for n in scenario)]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -142,7 +152,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths or [store.CASSETTE_ROOT]]
     missing = [p for p in paths if not p.is_dir()]
     if missing:
-        _err(f"replay: {missing[0]} is not a directory")
+        hint = "" if args.paths else clone_hint("cassettes")
+        _err(f"replay: {missing[0]} is not a directory{hint}")
         return 2
     dirs = store.run_dirs(paths)
     if not dirs:
@@ -151,11 +162,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     failed = 0
     for directory in dirs:
         start = time.perf_counter()
-        problems = _replay_one(directory, args)
+        problems, notes = _replay_one(directory, args)
         took = time.perf_counter() - start
         status = "ok" if not problems else f"FAILED ({len(problems)} problem(s))"
         print(f"{status:<8} {directory} ({took:.1f} s)", flush=True)
-        for line in problems:
+        for line in [*problems, *notes]:
             print(f"    {line}")
         failed += bool(problems)
     print(f"replayed {len(dirs)} cassette run(s): {len(dirs) - failed} ok, {failed} failed")
@@ -212,8 +223,21 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    """One cassette directory from runs recorded in parts over disjoint seeds."""
+    from checkout_consent.cassettes.merge import merge
+
+    out = Path(args.out)
+    merged = merge([Path(p) for p in args.paths], out)
+    print(
+        f"{out}: {merged.model} over seeds {merged.task_args['seeds']} "
+        f"(check it: checkout-consent replay {out})"
+    )
+    return 0
+
+
 def _add_cassettes_parser(sub: Any) -> None:
-    group = sub.add_parser("cassettes", help="read or convert cassettes")
+    group = sub.add_parser("cassettes", help="read, convert or merge cassettes")
     verbs = group.add_subparsers(dest="cassettes_command", required=True)
     p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
     p.add_argument(
@@ -225,6 +249,14 @@ def _add_cassettes_parser(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", help="cassette directories or folders above them")
     p.set_defaults(fn=cmd_convert)
+    p = verbs.add_parser(
+        "merge",
+        help="one cassette directory from runs of one model and world recorded in parts "
+        "over disjoint seeds (replay the result to check it)",
+    )
+    p.add_argument("paths", nargs="+", help="the parts' cassette directories")
+    p.add_argument("--out", required=True, help="the merged directory (new or empty)")
+    p.set_defaults(fn=cmd_merge)
 
 
 def add_parsers(sub: Any) -> None:
@@ -235,10 +267,10 @@ def add_parsers(sub: Any) -> None:
         "paths", nargs="*", help="cassette directories or folders above them (default: cassettes/)"
     )
     p.add_argument(
-        "--allow-subset",
+        "--whole-set",
         action="store_true",
-        help="do not fail a run.json that plays less than the family's public "
-        "scenario set (a leaderboard submission must play all of it)",
+        help="fail a run.json that plays less than the world's public scenario set "
+        "(by default such a run is replayed and marked partial, as the board lists it)",
     )
     p.add_argument(
         "--write-goldens",

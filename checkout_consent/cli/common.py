@@ -17,6 +17,19 @@ def err(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def clone_hint(what: str) -> str:
+    """What a default path's absence means when the package runs from an installed wheel:
+    the committed `what` ship only in a clone of the repository (empty in a checkout)."""
+    from checkout_consent.runtime.provenance import CHECKOUT
+
+    if CHECKOUT is not None:
+        return ""
+    return (
+        f" (checkout-consent is installed from a wheel here: the committed {what} are in a "
+        "clone of the repository; run this in the clone, or give the folder)"
+    )
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit 2."""
 
@@ -59,10 +72,7 @@ def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"-T expects key=value, got {item!r}")
         if key not in spec.task_params:
-            raise UsageError(
-                f"{spec.name} has no task parameter {key!r}; parameters: "
-                f"{', '.join(sorted(spec.task_params))}"
-            )
+            raise UsageError(spec.no_param(key))
         out[key] = value
     if getattr(args, "seeds", None):
         if "seeds" not in spec.task_params:
@@ -78,13 +88,14 @@ MAX_COUNT = 1000  # --epochs / --max-connections / --max-samples
 
 
 def check_model(model: str, spec: FamilySpec) -> None:
-    """A control must exist and belong to the family it is asked to play."""
+    """A control must exist and belong to the family it is asked to play (or play every
+    family, as `control/reference` does)."""
     from checkout_consent.families import control_registry
 
     if not model.startswith("control/"):
         return
-    owner = control_registry().family_of(model.removeprefix("control/"))
-    if owner != spec.name:
+    owner = control_registry().owner(model.removeprefix("control/"))
+    if owner is not None and owner != spec.name:
         raise UsageError(
             f"{model} is a {owner} control; it cannot play {spec.name} "
             f"(controls: checkout-consent list {spec.name})"

@@ -1,5 +1,6 @@
 """The leaderboard verbs: `submit validate DIR [--json]` (what CI runs on a submission pull
-request), `reproduce SUBMISSION [--record]` (a maintainer re-runs the card's model) and
+request), `reproduce SUBMISSION [--record] [--cassette replay]` (a maintainer re-runs the
+card's model, or replays its recorded traffic keylessly) and
 `leaderboard build [--check]` (render the board from the submissions)."""
 
 from __future__ import annotations
@@ -7,7 +8,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from checkout_consent.cli.common import UsageError, err
+from checkout_consent.cli.common import UsageError, clone_hint, err
+
+DEFAULT_ROOT = "leaderboard"  # the board folder of a clone
 
 
 def validate(args: argparse.Namespace) -> int:
@@ -27,8 +30,14 @@ def reproduce(args: argparse.Namespace) -> int:
     from checkout_consent.leaderboard import reproduce as again
 
     root = Path(args.submission)
+    if args.record and args.cassette == "replay":
+        raise UsageError(
+            "--record marks a re-run; --cassette replay re-grades recorded traffic, which "
+            "is no re-run (drop --record, or reproduce without --cassette replay)"
+        )
+    keep = Path(args.log_dir_keep) if args.log_dir_keep else None
     try:
-        done = again.reproduce(root, Path(args.log_dir_keep) if args.log_dir_keep else None)
+        done = again.reproduce(root, keep, cassette=args.cassette, announce=err)
     except again.ReproduceError as error:
         err(f"checkout-consent: {error}")
         return 1
@@ -44,7 +53,8 @@ def build(args: argparse.Namespace) -> int:
 
     root = Path(args.root)
     if not (root / "submissions").is_dir():
-        raise UsageError(f"{root}: no submissions/ folder (give the leaderboard folder)")
+        hint = clone_hint("submissions") if args.root == DEFAULT_ROOT else ""
+        raise UsageError(f"{root}: no submissions/ folder (give the leaderboard folder){hint}")
     if args.check and args.rank_humans:
         raise UsageError(
             "--rank-humans is a reader's own build: the committed board never ranks people"
@@ -81,14 +91,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(fn=validate)
     p = sub.add_parser(
         "reproduce",
-        help="re-run a submission's model (your key) on its "
-        "samples; compare the headline with its 95%% CI",
+        help="re-run a submission's model on its samples (your key; a control needs none; "
+        "--cassette replay: keyless) and compare the headline with its 95%% CI",
     )
     p.add_argument("submission", metavar="SUBMISSION", help="leaderboard/submissions/<family>/<id>")
     p.add_argument(
         "--record",
         action="store_true",
         help="on success, mark it reproduced in leaderboard/reproduced.yaml",
+    )
+    p.add_argument(
+        "--cassette",
+        choices=("off", "replay"),
+        default="off",
+        help="replay: replay the run's recorded traffic (the submission's cassettes, else "
+        "the committed cassettes/ of its model), no key, no network (default: off, a re-run)",
     )
     p.add_argument(
         "--keep-logs",
@@ -101,7 +118,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     verbs = board.add_subparsers(dest="board_command", required=True)
     p = verbs.add_parser("build", help="render leaderboard/README.md and site/ from submissions")
     p.add_argument("--check", action="store_true", help="fail if the committed board is stale")
-    p.add_argument("--root", default="leaderboard", help="the leaderboard folder")
+    p.add_argument("--root", default=DEFAULT_ROOT, help="the leaderboard folder")
     p.add_argument(
         "--rank-humans",
         action="store_true",

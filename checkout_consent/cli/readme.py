@@ -4,6 +4,7 @@ through Inspect, offline: `python -m checkout_consent.cli.readme`. Never typed b
 from __future__ import annotations
 
 import sys
+import tempfile
 
 from checkout_consent.cli.views import summary
 from checkout_consent.core.family import ControlRecords
@@ -37,18 +38,25 @@ def table(results: dict[str, ControlRecords]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from checkout_consent.cli.common import Parser, add_log_dir
+    from checkout_consent.cli.common import Parser, log_dir_arg
 
     ap = Parser(
         prog="python -m checkout_consent.cli.readme",
         description="Run every family's controls through Inspect, offline (several "
         "minutes), and rewrite the controls-results table in README.md.",
     )
-    add_log_dir(ap, default="logs")
-    log_dir: str = ap.parse_args(argv).log_dir
+    ap.add_argument(
+        "--log-dir",
+        type=log_dir_arg,
+        default=None,
+        help="keep the controls' .eval logs here (default: a temporary folder, removed)",
+    )
+    kept: str | None = ap.parse_args(argv).log_dir
     if CHECKOUT is None:
         ap.error("README.md is the checkout's: run this from a source checkout (pip install -e .)")
-    results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
+    with tempfile.TemporaryDirectory(prefix="cc-readme-") as tmp:
+        log_dir = kept or tmp
+        results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
     path = REPO_ROOT / "README.md"
     regenerate(path, [(START, END, table(results))], check=False)
     print(f"updated {path}")

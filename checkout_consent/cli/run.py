@@ -183,6 +183,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             "--seeds chooses the samples of a model's run: it needs --model "
             "(the controls always play the public set)"
         )
+    if args.model and args.cassette == "off":  # its key, first: building tasks takes seconds
+        cli_cassettes.check_live_key(args, "run")
     chosen = [family(args.family)] if args.family else [family(n) for n in names()]
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
     for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
@@ -231,8 +233,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("family", nargs="?", choices=names())
     p.add_argument(
         "--model",
-        help="any Inspect model, e.g. anthropic/claude-opus-4-1 or "
-        "control/<family>-<control> (default: the family's controls, offline)",
+        help="any Inspect model, e.g. anthropic/claude-opus-4-1, "
+        "control/<family>-<control> or control/reference (each world's reference control) "
+        "(default: the family's controls, offline)",
     )
     p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
     p.add_argument(

@@ -5,7 +5,9 @@ one `inspect_ai.eval_set` over one log dir. Run the same command again after a c
 or a failed sample and Inspect reuses every sample already written to the logs (by sample
 id and epoch) and plays only the rest. The end prints every world's headline and writes it
 to DIR/suite-summary.json (`cli/suite_summary.py`). `--print-command` prints the plain
-`inspect eval-set` command that is the same eval set (same task identities, same logs)."""
+`inspect eval-set` command that is the same eval set (same task identities, same logs).
+`--model control/reference` is the suite offline and keyless: each world played by its
+reference control. A model whose provider needs a key is refused at once without one."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import shlex
 from typing import Any
 
 from checkout_consent.cli import suite_summary
-from checkout_consent.cli.cassettes import model_args
+from checkout_consent.cli.cassettes import check_live_key, model_args
 from checkout_consent.cli.common import (
     COUNTS,
     MAX_COUNT,
@@ -27,7 +29,13 @@ from checkout_consent.cli.common import (
 )
 from checkout_consent.cli.common import check_model as check_control
 from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import WORLDS, control_registry, world
+from checkout_consent.families import (
+    EVERY_REFERENCE,
+    WORLDS,
+    control_registry,
+    reference_of,
+    world,
+)
 
 PACKAGE = __name__.split(".")[0]
 
@@ -55,15 +63,16 @@ def shard_of(ids: list[str], shard: tuple[int, int]) -> list[str]:
 
 
 def chosen_worlds(args: argparse.Namespace) -> list[FamilySpec]:
-    """The worlds this run plays: --world, else the roster's (a control model: its own
-    family's; --shard: the pure ones), each checked against the model."""
+    """The worlds this run plays: --world, else the roster's (a family's control: its own
+    family's; `control/reference`: all; --shard: the pure ones), each checked against the
+    model."""
     if args.world:
         out = [world(label) for label in dict.fromkeys(args.world)]
     else:
         out = list(WORLDS)
         if args.model.startswith("control/"):
-            owner = control_registry().family_of(args.model.removeprefix("control/"))
-            out = [w for w in out if w.name == owner]
+            owner = control_registry().owner(args.model.removeprefix("control/"))
+            out = [w for w in out if owner is None or w.name == owner]
         if args.shard:
             out = [w for w in out if w.pure]
         if not out:
@@ -238,10 +247,20 @@ def _report(
     return 0
 
 
+def players(model: str, worlds: list[FamilySpec]) -> str:
+    """The worlds, each with the control that plays it when the model is
+    `control/reference` (each world's reference control)."""
+    if model != f"control/{EVERY_REFERENCE}":
+        return ", ".join(w.label for w in worlds)
+    return ", ".join(f"{w.label} ({reference_of(w)})" for w in worlds)
+
+
 def cmd_suite(args: argparse.Namespace) -> int:
     from checkout_consent.cli.run import sanity
 
     check_counts(args, (*COUNTS, "limit", "max_tasks", "log_buffer"))
+    if not args.print_command:  # before any slow work: building the tasks, sanity
+        check_live_key(args, "run the suite with")
     worlds = chosen_worlds(args)
     arguments = world_args(args, worlds)
     tasks = {w.label: built_task(w, arguments[w.label]) for w in worlds}
@@ -262,7 +281,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
         )
     wanted = expectations(args, worlds, tasks)
     set_aside(args, wanted)
-    played = ", ".join(w.label for w in worlds)
+    played = players(args.model, worlds)
     err(f"suite: {args.model} plays {played}: {samples} sample(s) -> {args.log_dir}/")
     return _report(args, wanted, tasks, _run(args, tasks, options))
 
@@ -273,7 +292,12 @@ def add_parsers(sub: Any) -> None:
         help="every world for one model, as one resumable Inspect eval set",
         description=__doc__,
     )
-    p.add_argument("--model", required=True, help="any Inspect model (a control plays its family)")
+    p.add_argument(
+        "--model",
+        required=True,
+        help="any Inspect model (a control plays its family; control/reference, offline and "
+        "keyless, plays each world's reference control)",
+    )
     p.add_argument(
         "--world",
         action="append",

@@ -103,28 +103,48 @@ def last_user_text(transcript: Sequence[Msg]) -> str:
 
 
 class ControlRegistry:
-    """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`)."""
+    """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`), and controls that
+    play every family, by a bare name (`every_family`; e.g. each world's reference control)."""
 
-    def __init__(self, controls: dict[str, dict[str, Policy]]) -> None:
+    def __init__(
+        self,
+        controls: dict[str, dict[str, Policy]],
+        every_family: dict[str, Policy] | None = None,
+    ) -> None:
         self._policies = {
             f"{family}-{name}": policy
             for family, named in controls.items()
             for name, policy in named.items()
         }
+        self._every = dict(every_family or {})
 
     def get(self, key: str) -> Policy:
+        if key in self._every:
+            return self._every[key]
         if key not in self._policies:
-            known = ", ".join(sorted(self._policies))
+            known = ", ".join(sorted([*self._policies, *self._every]))
             raise KeyError(f"unknown control {key!r}; known controls: {known}")
         return self._policies[key]
 
-    def family_of(self, key: str) -> str:
-        """The family a control belongs to (raises KeyError for an unknown control)."""
+    def owner(self, key: str) -> str | None:
+        """The family a control belongs to; None for one that plays every family (raises
+        KeyError for an unknown control)."""
         self.get(key)
-        return key.split("-", 1)[0]
+        return None if key in self._every else key.split("-", 1)[0]
+
+    def family_of(self, key: str) -> str:
+        """The family a control belongs to (KeyError for an unknown control, and for one
+        that plays every family: it belongs to none)."""
+        owner = self.owner(key)
+        if owner is None:
+            raise KeyError(f"control {key!r} plays every family; it belongs to none")
+        return owner
 
     def names(self, family: str | None = None) -> list[str]:
-        return sorted(k for k in self._policies if family is None or k.startswith(family + "-"))
+        """The controls of `family` (all of them, every-family ones included, if None)."""
+        if family is None:
+            return sorted([*self._policies, *self._every])
+        return sorted(k for k in self._policies if k.startswith(family + "-"))
 
 
 # A reward-hacker control (`<family>-hacker`) tries, within the family's tools, what an agent

@@ -210,6 +210,14 @@ class FamilySpec:
         base = self.name if self.variant is None else f"{self.name}-{self.variant}"
         return f"{base}-{self.version}"
 
+    def no_param(self, key: str) -> str:
+        """The one line refusing a `-T` key the world does not take (`run` and the task
+        itself under `inspect eval`, where Inspect alone would drop it with a warning)."""
+        return (
+            f"{self.label} has no task parameter {key[:60]!r}; parameters: "
+            f"{', '.join(sorted(self.task_params))}"
+        )
+
     def public_task_ids(self) -> list[str]:
         """What the scoring service lists: `task_ids`, or the public seeds."""
         if self.task_ids is not None:

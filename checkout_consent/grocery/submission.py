@@ -59,7 +59,7 @@ class AgentCard(_Strict):
 
 
 class Submission(_Strict):
-    task_id: str = Field(max_length=80)
+    task: str = Field(max_length=80)  # named `task` as in every request (the record: task_id)
     cart: SubmittedCart
     agent_card: AgentCard
     scored_on: Annotated[str, AfterValidator(parse_date)] | None = None  # the dated rule's
@@ -94,11 +94,13 @@ def score_submission(data: Mapping[str, Any], today: str | None = None) -> Groce
     InvalidSubmission if unscorable), on `today` when the scoring service gives its date."""
     sub = _parse(data)
     if today is not None and sub.scored_on not in (None, today):
-        raise InvalidSubmission("scored_on", f"the service scores on its own date ({today})")
+        raise InvalidSubmission(
+            "scored_on", f"the service scores on its own date ({today}): leave scored_on out"
+        )
     try:
-        brief = dataset.load_brief(sub.task_id)
+        brief = dataset.load_brief(sub.task)
     except KeyError:
-        raise InvalidSubmission("task_id", f"unknown task {sub.task_id[:80]!r}") from None
+        raise InvalidSubmission("task", f"unknown task {sub.task[:80]!r}") from None
     catalog = dataset.load_catalog(sub.agent_card.catalog_version or brief.catalog_version)
     c = sub.cart
     cart = Cart(

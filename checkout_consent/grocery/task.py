@@ -10,7 +10,7 @@ from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
 from checkout_consent.grocery.tools import tools
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, value_means
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, text_arg
+from checkout_consent.runtime.tasks import family_task, no_other_args, text_arg
 
 
 @scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), value_means()])
@@ -21,9 +21,13 @@ def grocery_scorer() -> Scorer:
 
 @task
 def grocery(
-    tasks: str | list[str] = "public", scored_on: str | None = None, turns: int | str = MAX_TURNS
+    tasks: str | list[str] = "public",
+    scored_on: str | None = None,
+    turns: int | str = MAX_TURNS,
+    **other: object,
 ) -> Task:
     """The weekly cart: -T tasks, scored_on and turns as `checkout-consent list grocery` says."""
+    no_other_args(SPEC, other)
     return family_task(
         SPEC,
         lambda: dataset.scenarios(text_arg("tasks", tasks), scored_on),

@@ -106,16 +106,19 @@ def _view(
     world: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
     """The world's rows: ranked models, then people (ranked with the models only when
-    `rank_humans`), then controls."""
+    `rank_humans`), then partial runs (part of their task set: never ranked), then
+    controls."""
     sign = -1.0 if headline(world).higher_is_better else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
     ranked = ("model", "human") if rank_humans else ("model",)
-    models = sorted((_row(e) for e in entries if e.runs and e.card.kind in ranked), key=key)
-    humans = [] if rank_humans else _rows_of(entries, "human", key)
+    whole = [e for e in entries if e.partial is None]
+    models = sorted((_row(e) for e in whole if e.runs and e.card.kind in ranked), key=key)
+    humans = [] if rank_humans else _rows_of(whole, "human", key)
+    part = sorted((_row(e) for e in entries if e.partial and e.card.kind != "control"), key=key)
     controls = _rows_of(entries, "control", key)
     unranked = tuple(e for e in entries if not e.runs)
     bands = rank_bands(models, headline(world).higher_is_better)
-    return View(world, title, note, tuple(bands + humans + controls), unranked)
+    return View(world, title, note, tuple(bands + humans + part + controls), unranked)
 
 
 def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list[Row]:

@@ -33,6 +33,7 @@ class Entry:
     cost_normalized: float
     season: int | None
     reproduced: bool = False  # a maintainer re-ran it (leaderboard/reproduced.yaml)
+    partial: tuple[int, int] | None = None  # (runs, of the set): part of it, never ranked
 
     @property
     def world(self) -> str:
@@ -42,7 +43,7 @@ class Entry:
 
     @property
     def ranked(self) -> bool:
-        return self.card.kind == "model" and bool(self.runs)
+        return self.card.kind == "model" and bool(self.runs) and self.partial is None
 
     def on(self, tasks: frozenset[str] | None) -> Entry:
         """This entry restricted to the runs of `tasks` (None: all)."""
@@ -58,6 +59,7 @@ class Entry:
             self.cost_normalized,
             self.season,
             self.reproduced,
+            self.partial,
         )
 
     def per_task(self) -> dict[str, list[dict]]:
@@ -122,4 +124,5 @@ def entry(verdict: Verdict, path: Path) -> Entry:
         listed,
         normalized,
         season_of(label_of(card.family, card.world_version), card.task_set),
+        partial=verdict.partial,
     )

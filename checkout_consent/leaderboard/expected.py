@@ -51,6 +51,18 @@ def coverage(name: str, task_set: str, epochs: int, played: list[tuple[str, int]
     return out
 
 
+def partial(
+    name: str, task_set: str, epochs: int, played: list[tuple[str, int]]
+) -> tuple[int, int] | None:
+    """(runs played, runs of the set) when the runs are part of the expected set and
+    nothing else (none repeated, none outside it, at least one, not all of it): such a
+    submission is listed with its coverage, never ranked; None otherwise."""
+    want, have = expected_units(name, task_set, epochs), set(played)
+    if not played or len(played) != len(have) or not have < want:
+        return None
+    return len(have), len(want)
+
+
 @functools.cache
 def public_settings(name: str) -> dict[str, Any]:
     """Every -T parameter of the family's task (`FamilySpec.task_params`) -> its value in

@@ -111,7 +111,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
     is_control = e.card.kind == "control"
     k = "—" if row.pass_k is None else f"{row.pass_k:.1%} (k={e.card.epochs})"
     return [
-        "ref" if is_control else row.rank or e.card.kind,
+        "ref" if is_control else row.rank or ("partial" if e.partial else e.card.kind),
         e.card.submission_id + (" (reproduced)" if e.reproduced else ""),
         model_label(e),
         _ci(head, row.mean, row.low, row.high),
@@ -130,10 +130,11 @@ def model_label(e: Entry) -> str:
     """The model column: a model's id; a control's name once, with the wire it was served
     over when that is not the control provider's (`control: <family>-oracle (via the openai
     API)`), so a script never reads as a provider's model."""
+    part = "" if e.partial is None else f" (partial: {e.partial[0]} of {e.partial[1]} runs)"
     if e.card.kind == "human":
-        return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played"
+        return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played{part}"
     if e.card.kind != "control":
-        return e.card.model.id
+        return e.card.model.id + part
     provider, _, name = e.card.model.id.rpartition("/")
     if provider in ("", "control"):
         return f"control: {name}"
@@ -160,6 +161,17 @@ def human_note(view: View) -> str:
     return (
         "Human rows are people who played the world's tools through `--model human/web`, "
         f"re-graded like any submission; {how}. The time is the card's, the play's wall time."
+    )
+
+
+def partial_note(view: View) -> str:
+    """The note under a table that has partial rows ("" for one that has none)."""
+    if not any(r.entry.partial for r in view.rows):
+        return ""
+    return (
+        "A partial row's logs play part of its task set (the model column says how many "
+        "runs of how many): its figures are over those runs only, so it is shown, never "
+        "ranked; a ranked row plays the whole set (no cherry-picking)."
     )
 
 
@@ -252,6 +264,7 @@ def markdown(views: list[View]) -> str:
         lines += [note(view), ""] if note(view) else []
         lines += [consent_note(view), ""] if consent_note(view) else []
         lines += [human_note(view), ""] if human_note(view) else []
+        lines += [partial_note(view), ""] if partial_note(view) else []
         lines += [GAP_NOTE, ""] if _has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"

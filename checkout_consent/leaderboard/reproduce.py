@@ -1,14 +1,27 @@
 """`checkout-consent reproduce SUBMISSION`: a maintainer re-runs the card's model on the
-submission's samples (the key comes from the maintainer's environment) and compares the
-headline with the submission's: reproduced when the re-run's mean lies within the
-submission's 95% CI. `--record` writes the result to `leaderboard/reproduced.yaml`, which
-the board reads to mark the row `reproduced` (only while the folder's bytes are the ones
-re-run: the record holds their digest)."""
+submission's samples and compares the headline with the submission's: reproduced when the
+re-run's mean lies within the submission's 95% CI. How it re-runs is decided first (`plan`),
+and said in one line:
+
+- a `control/` model: re-run in process (no key, no network);
+- a control served over a provider's wire format (`openai/<family>-<control>`, `kind:
+  control`, as the committed examples are): re-run against `serve-controls` on an ephemeral
+  loopback port (no key);
+- any other model: re-run live, with the key from the maintainer's environment (refused in
+  one line, before any run, when the key is missing);
+- `--cassette replay`: the recorded traffic of the card's run replayed instead (the
+  submission's own cassettes, else the committed `cassettes/<world>/<model>`), with no key
+  and no network; a `control/` card still re-runs its control.
+
+`--record` writes a re-run's result to `leaderboard/reproduced.yaml`, which the board reads
+to mark the row `reproduced` (only while the folder's bytes are the ones re-run: the record
+holds their digest). A replay re-grades recorded traffic, it is no re-run: never recorded."""
 
 from __future__ import annotations
 
 import datetime
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,8 +31,9 @@ import yaml
 from checkout_consent.families import world
 from checkout_consent.leaderboard.entries import entry
 from checkout_consent.leaderboard.folder import list_folder
-from checkout_consent.leaderboard.grading import regrade
+from checkout_consent.leaderboard.grading import SampleGrade, regrade
 from checkout_consent.leaderboard.headline import label_of
+from checkout_consent.leaderboard.schema import Card
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.leaderboard.verdict import Verdict
 
@@ -36,6 +50,7 @@ class Reproduction:
     model: str
     claimed: tuple[float, float, float]  # the submission's headline mean and 95% CI
     rerun: float  # the re-run's headline mean
+    replayed: bool = False  # recorded traffic replayed: no re-run, never marked on the board
 
     @property
     def ok(self) -> bool:
@@ -45,7 +60,8 @@ class Reproduction:
         mean, low, high = self.claimed
         word = "REPRODUCED" if self.ok else "NOT REPRODUCED"
         return (
-            f"{word}  {self.key}: {self.model} re-run gives {self.rerun:.4f}; the "
+            f"{word}  {self.key}: {self.model} {'replayed' if self.replayed else 're-run'} "
+            f"gives {self.rerun:.4f}; the "
             f"submission's headline {mean:.4f} (95% CI {low:.4f} to {high:.4f})"
         )
 
@@ -56,48 +72,211 @@ def _headline(verdict: Verdict, root: Path) -> tuple[float, float, float]:
     return ci.mean, ci.low, ci.high
 
 
-def _rerun(root: Path, verdict: Verdict, log_dir: Path) -> Verdict:
+@dataclass(frozen=True)
+class Plan:
+    """How a submission is reproduced: what `line` says (printed before the run), and the
+    re-run's samples once `play` has run (given the log dir)."""
+
+    line: str
+    play: Callable[[Path], list[SampleGrade]]
+    replay: bool = False  # recorded traffic replayed, not a re-run
+
+
+def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[SampleGrade]:
     """The card's model re-run with each submitted log's task arguments, re-graded."""
     from checkout_consent.runtime.runner import run_models
 
-    card = verdict.card
-    assert card is not None
-    out = Verdict(str(root), card=card)
+    samples: list[SampleGrade] = []
     for log in list_folder(root).logs():
-        args: dict[str, Any] = regrade(root / log).task_args
         [run] = run_models(
             world(label_of(card.family, card.world_version)),
             [card.model.id],
-            task_args=args,
+            task_args=regrade(root / log).task_args,
             epochs=card.epochs,
             log_dir=log_dir,
+            **eval_args,
         )
-        out.samples += regrade(Path(run.log_path)).samples
-    failed = [s for s in out.samples if s.failure is not None]
-    if failed:
-        raise ReproduceError(
-            f"the re-run's sample {failed[0].id} fails integrity: {failed[0].failure}"
-        )
-    return out
+        samples += regrade(Path(run.log_path)).samples
+    return samples
 
 
-def reproduce(root: Path, log_dir: Path | None = None) -> Reproduction:
-    """Re-run the submission at `root` and compare its headline (ReproduceError if the
-    submission does not validate or holds no transcript)."""
+def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
+    """A control served over a provider's wire format, re-run against `serve-controls` on
+    an ephemeral loopback port (a placeholder key lent: the SDK wants one)."""
+    from checkout_consent.cassettes.references import endpoint
+    from checkout_consent.cassettes.replay import placeholder_keys
+    from checkout_consent.serve.controls import serving
+
+    with serving(port=0) as server, placeholder_keys(card.model.id):
+        base_url, model_args = endpoint(card.model.id.split("/")[0], server.url)
+        return _live(root, card, log_dir, model_base_url=base_url, model_args=model_args)
+
+
+def _replayed(
+    card: Card, directories: list[Path], log_dir: Path, announce: Callable[[str], None]
+) -> list[SampleGrade]:
+    """Each cassette directory replayed (`cassettes.runs.replay`: no key, no network), its
+    log re-graded; a directory of another model or world is refused. Where this checkout
+    grades the traffic otherwise than its golden records say, `announce` is told."""
+    from checkout_consent.cassettes.runs import replay
+    from checkout_consent.runtime.runner import RunFailed
+
+    samples: list[SampleGrade] = []
+    for directory in directories:
+        try:
+            outcome = replay(directory, log_dir=log_dir)
+        except (RunFailed, OSError, ValueError) as failure:  # as `checkout-consent replay`
+            raise ReproduceError(f"{directory}: does not replay: {_first(failure)}") from None
+        got = regrade(Path(outcome.log_path))
+        if (got.model, got.world_version) != (card.model.id, card.world_version):
+            raise ReproduceError(
+                f"{directory}: replays {got.model} on {got.world_version}; the card says "
+                f"{card.model.id} on {card.world_version}"
+            )
+        if outcome.differences:
+            announce(
+                f"  {directory.name}: {len(outcome.differences)} difference(s) from its "
+                f"golden records (this checkout grades the traffic otherwise); the first: "
+                f"{outcome.differences[0]}"
+            )
+        samples += got.samples
+    return samples
+
+
+def _first(error: BaseException) -> str:
+    return " ".join(str(error).split())[:300]
+
+
+def committed_dir(card: Card) -> Path:
+    """Where the checkout's committed cassettes hold a run of the card's model and world."""
+    from checkout_consent.cassettes import store
+
+    return store.run_dir(label_of(card.family, card.world_version), card.model.id)
+
+
+def cassette_dirs(root: Path, card: Card) -> list[Path]:
+    """The recorded traffic of the card's run: the submission's own cassette runs, else
+    the committed `cassettes/<world>/<model>` (`committed_dir`), else none."""
+    from checkout_consent.cassettes.manifest import MANIFEST
+
+    own = [root / run for run in list_folder(root).cassette_runs()]
+    if own:
+        return own
+    committed = committed_dir(card)
+    return [committed] if (committed / MANIFEST).is_file() else []
+
+
+def served_control(card: Card) -> bool:
+    """Whether the card's model is one of the family's controls served over a provider's
+    wire format by `serve-controls` (`openai/<family>-<control>`), as the examples are."""
+    from checkout_consent.cassettes.references import WIRES
+    from checkout_consent.families import control_registry
+
+    provider, _, name = card.model.id.partition("/")
+    if card.kind != "control" or provider not in WIRES:
+        return False
+    try:
+        return control_registry().family_of(name) == card.family
+    except KeyError:
+        return False
+
+
+def plan(
+    root: Path,
+    card: Card,
+    cassette: str = "off",
+    announce: Callable[[str], None] = lambda line: None,
+) -> Plan:
+    """How the card's run is reproduced, decided before anything runs (ReproduceError, one
+    line, when it cannot be here). `cassette`: "replay" replays the recorded traffic.
+    `announce` is told what the run finds on the way (a replay's golden differences)."""
+    from checkout_consent.cassettes.load import CassetteRefused
+    from checkout_consent.cassettes.preflight import check_key
+
+    model = card.model.id
+    if card.kind == "human":
+        raise ReproduceError(f"{model}: a person's run (kind: human) is not re-run")
+    if model.startswith("control/"):
+        note = " (it has no cassette, none is needed)" if cassette == "replay" else ""
+        return Plan(
+            f"re-running {model}, a scripted control, in process{note}: no key, no network",
+            lambda logs: _live(root, card, logs),
+        )
+    if cassette == "replay":
+        directories = cassette_dirs(root, card)
+        if not directories:
+            raise ReproduceError(
+                f"{root}: no cassette of {model} to replay: the folder holds none and "
+                f"{committed_dir(card)} does not exist; re-run it live with its key "
+                "(without --cassette replay)"
+            )
+        shown = ", ".join(str(d) for d in directories)
+        return Plan(
+            f"replaying {shown} (the recorded traffic of {model}): no key, no network",
+            lambda logs: _replayed(card, directories, logs, announce),
+            replay=True,
+        )
+    if served_control(card):
+        return Plan(
+            f"re-running {model} against serve-controls on loopback (a scripted control "
+            "served over its provider's wire format, as it was recorded): no key",
+            lambda logs: _served(root, card, logs),
+        )
+    try:
+        check_key(model, None, {}, what="reproduce", lent=False)
+    except CassetteRefused as refused:
+        hint = "; or replay its recorded traffic with no key: --cassette replay"
+        raise ReproduceError(f"{refused}{hint if cassette_dirs(root, card) else ''}") from None
+    return Plan(
+        f"re-running {model} live (the key from your environment)",
+        lambda logs: _live(root, card, logs),
+    )
+
+
+def reproduce(
+    root: Path,
+    log_dir: Path | None = None,
+    *,
+    cassette: str = "off",
+    announce: Callable[[str], None] = lambda line: None,
+) -> Reproduction:
+    """Re-run (or, `cassette="replay"`, replay) the submission at `root` and compare its
+    headline (ReproduceError if the submission does not validate, holds no transcript, or
+    cannot be reproduced here). `announce` is told how, before anything runs."""
     verdict = validate(root, cassettes=False)
     if not verdict.ok:
         raise ReproduceError(f"{root}: does not validate: {verdict.refusals[0]}")
     if not verdict.transcript or verdict.card is None:
         raise ReproduceError(f"{root}: no transcript: nothing to reproduce")
-    with tempfile.TemporaryDirectory(prefix="cc-reproduce-") as tmp:
-        rerun = _rerun(root, verdict, Path(log_dir or tmp))
     card = verdict.card
+    how = plan(root, card, cassette, announce)
+    announce(f"reproduce {card.family}/{card.submission_id}: {how.line}")
+    with tempfile.TemporaryDirectory(prefix="cc-reproduce-") as tmp:
+        rerun = Verdict(str(root), card=card, samples=how.play(Path(log_dir or tmp)))
+    _check_rerun(verdict, rerun)
     return Reproduction(
         f"{card.family}/{card.submission_id}",
         card.model.id,
         _headline(verdict, root),
         _headline(rerun, root)[0],
+        how.replay,
     )
+
+
+def _check_rerun(submitted: Verdict, rerun: Verdict) -> None:
+    """The re-run passes integrity and plays the submission's runs, each once."""
+    failed = [s for s in rerun.samples if s.failure is not None]
+    if failed:
+        raise ReproduceError(
+            f"the re-run's sample {failed[0].id} fails integrity: {failed[0].failure}"
+        )
+    want = sorted((s.id, s.epoch) for s in submitted.samples)
+    got = sorted((s.id, s.epoch) for s in rerun.samples)
+    if got != want:
+        raise ReproduceError(
+            f"the re-run plays {len(got)} run(s) (sample, epoch), the submission "
+            f"{len(want)}; not the same runs, so no comparison"
+        )
 
 
 def folder_digest(root: Path) -> str:

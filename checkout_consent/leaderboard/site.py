@@ -17,6 +17,7 @@ from checkout_consent.leaderboard.render import (
     html_table,
     human_note,
     note,
+    partial_note,
     slug,
     suite_html,
     suite_note,
@@ -63,6 +64,7 @@ def files(views: list[View]) -> dict[str, str]:
             *([f"<p>{inline(note(view))}</p>"] if note(view) else []),
             *([f"<p>{inline(consent_note(view))}</p>"] if consent_note(view) else []),
             *([f"<p>{inline(human_note(view))}</p>"] if human_note(view) else []),
+            *([f"<p>{inline(partial_note(view))}</p>"] if partial_note(view) else []),
             f'<figure><img src="{name}" alt="{html.escape(heading(view))}: score '
             'against cost"></figure>',
         ]

@@ -14,6 +14,7 @@ from checkout_consent.families import FAMILIES, worlds_of
 from checkout_consent.leaderboard.copies import copied_from
 from checkout_consent.leaderboard.expected import (
     coverage,
+    partial,
     public_samples,
     settings_differences,
 )
@@ -165,12 +166,13 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         grade = regrade(root / log)
         verdict.refusals += _check_log(card, grade)
         verdict.samples += grade.samples
-    verdict.refusals += coverage(
+    label, played = (
         label_of(card.family, card.world_version),
-        card.task_set,
-        card.epochs,
         [(s.id, s.epoch) for s in verdict.samples],
     )
+    verdict.partial = partial(label, card.task_set, card.epochs, played)
+    if verdict.partial is None:  # part of the set is listed unranked; anything else refused
+        verdict.refusals += coverage(label, card.task_set, card.epochs, played)
     verdict.refusals += _check_costs(card, verdict)
     verdict.refusals += copied_from(
         root, card, {s.digest: (s.id, s.epoch) for s in verdict.samples if s.digest}

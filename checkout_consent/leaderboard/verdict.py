@@ -21,6 +21,9 @@ class Verdict:
     card: Card | None = None
     samples: list[SampleGrade] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    # (runs played, runs of the card's task set) when the logs play part of the set:
+    # listed with its coverage and figures, never ranked (expected.partial)
+    partial: tuple[int, int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -44,6 +47,9 @@ class Verdict:
     def status(self) -> str:
         if not self.ok:
             return "REFUSED"
+        if self.partial is not None:
+            played, of = self.partial
+            return f"ACCEPTED (partial: {played} of {of} runs of the task set: listed, not ranked)"
         return "ACCEPTED" if self.transcript else "ACCEPTED (no transcript: listed, not ranked)"
 
     def to_json(self) -> dict[str, Any]:
@@ -56,6 +62,7 @@ class Verdict:
             "family": card.family if card else None,
             "submission_id": card.submission_id if card else None,
             "samples": len(self.samples),
+            "partial": None if self.partial is None else list(self.partial),
             "integrity_failures": sum(1 for s in self.samples if s.failure is not None),
             "tokens": {"input": self.tokens[0], "output": self.tokens[1]},
             "cost_usd": dict(zip(("list", "normalized"), self.costs(), strict=True)),

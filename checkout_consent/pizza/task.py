@@ -15,7 +15,13 @@ from checkout_consent.runtime.metrics import (
     value_means,
 )
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, optional_text, task_arguments, turns_arg
+from checkout_consent.runtime.tasks import (
+    family_task,
+    no_other_args,
+    optional_text,
+    task_arguments,
+    turns_arg,
+)
 
 
 @scorer(
@@ -40,10 +46,12 @@ def pizza(
     tasks: str | list[str] | None = None,
     splits: str | None = None,
     max_turns: int | str = MAX_TURNS,
+    **other: object,
 ) -> Task:
     """The refund desk. `split`: "public" or a hidden seed; `splits`: several splits, each
     named by its seed (e.g. 1-3); `replies=false` silences the customer (the seed's one-shot
     setting); `tasks`: ids or template names, comma-separated."""
+    no_other_args(SPEC, other)
     with task_arguments(SPEC.name):
         scenarios = dataset.scenarios(split, splits, optional_text("tasks", tasks), replies)
         budget = turns_arg("max_turns", max_turns)

@@ -25,6 +25,22 @@ def active_model_api() -> object | None:
     return None if model is None else model.api
 
 
+def create_task(name: str, **task_args: Any) -> Any:
+    """A registered task built as `inspect eval` builds it from `-T` (Inspect's own
+    registry call: a key the task does not take is warned about and dropped, unless the
+    task takes `**kwargs`)."""
+    from inspect_ai._eval.registry import task_create
+
+    return task_create(name, **task_args)
+
+
+def registered_task(name: str) -> Any:
+    """The function registered as task `name` (None if there is none)."""
+    from inspect_ai._util.registry import registry_lookup
+
+    return registry_lookup("task", name)
+
+
 def parse_task_args(items: list[str]) -> dict[str, Any]:
     """`-T key=value` items as `inspect eval` hands them to a task: each value parsed as
     YAML (a date, a number, a bool), an unquoted `a,b` split into a list."""

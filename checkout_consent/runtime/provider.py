@@ -1,5 +1,6 @@
 """Inspect glue: the `control` model provider. `--model control/<family>-<name>` plays a
-scripted control agent, offline and deterministically, through plain Inspect. The provider
+scripted control agent, offline and deterministically, through plain Inspect
+(`control/reference`: each world's reference control, in every family). The provider
 runs inside the sample's context, so it reads the scenario from the sample's Store
 (parsed once per sample by `runtime.store.live`)."""
 
@@ -98,8 +99,8 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
         ) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
             scenario = live().scenario
-            owner = registry.family_of(self.model_name)
-            if owner != scenario.family:
+            owner = registry.owner(self.model_name)
+            if owner is not None and owner != scenario.family:
                 raise prerequisite_error()(
                     f"control/{self.model_name} is a {owner} control; "
                     f"it cannot play {scenario.family}"
@@ -110,8 +111,9 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
             return None
 
         @property
-        def control_family(self) -> str:
-            """The family this control plays (a task of another refuses it up front)."""
-            return registry.family_of(self.model_name)
+        def control_family(self) -> str | None:
+            """The family this control plays (a task of another refuses it up front);
+            None for a control that plays every family."""
+            return registry.owner(self.model_name)
 
     return ControlModelAPI

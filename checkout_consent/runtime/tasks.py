@@ -31,6 +31,14 @@ def task_arguments(family: str) -> Iterator[None]:
         raise prerequisite_error()(f"{family}: bad task argument: {line}") from None
 
 
+def no_other_args(spec: FamilySpec, given: dict[str, object]) -> None:
+    """A task function's `**given` (Inspect hands a task that takes `**kwargs` every `-T`
+    key): any key at all is one the world does not take, refused in one line as `run`
+    refuses it, where Inspect alone would run on with a warning."""
+    if given:
+        raise prerequisite_error()(spec.no_param(sorted(given)[0]))
+
+
 def text_arg(name: str, value: object) -> str:
     """A -T value as the text `run` passes: `inspect eval` parses -T as YAML, so `3` comes
     as an int, `true` as a bool, `2026-10-01` as a date and `a,b` as a list of strings."""

@@ -1,9 +1,11 @@
 """`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official MCP
 Python SDK). Tools: list_tasks, get_task, score_answer, run_benchmark, get_provenance,
-get_leaderboard, all answered by the same `Service` as the HTTP API (and stored in the same
-database), whose `arguments` checks every argument as it does for HTTP. A bad argument is
-an error result naming it (a value echoed at most `arguments.ECHO` characters), never a
-crash; a request line over MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
+get_leaderboard (their arguments: serve/README.md, held to this server's own tool list by
+tests/serve/test_examples.py), all answered by the same `Service` as the HTTP API (and
+stored in the same database), whose `arguments` checks every argument as it does for HTTP:
+a task is `task` here as in every HTTP body. A bad argument is an error result naming it (a
+value echoed at most `arguments.ECHO` characters), never a crash; a request line over
+MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
 
 from __future__ import annotations
 
@@ -24,7 +26,13 @@ from pydantic import ValidationError
 
 from checkout_consent.families import names
 from checkout_consent.serve.api.app import submission_out
-from checkout_consent.serve.api.arguments import ECHO, Invalid, NotFound, Unauthorized
+from checkout_consent.serve.api.arguments import (
+    ECHO,
+    Invalid,
+    NotFound,
+    Unauthorized,
+    current_names,
+)
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.submission import MAX_BODY
 
@@ -52,10 +60,12 @@ def _body(submission: dict[str, Any]) -> bytes:
 
 class _OneLineServer(MCPServer):
     """The SDK's server, its own argument-type refusals made one line naming the field
-    (`invalid season: Input should be a valid integer`), as HTTP's are."""
+    (`invalid season: Input should be a valid integer`), as HTTP's are; an argument under a
+    retired name (`task_id`) is refused naming the one to use, as an HTTP body's is."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
+            _answer(lambda: current_names(arguments))
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
             cause = error.__cause__
@@ -86,10 +96,10 @@ def build(service: Service) -> MCPServer:
     server.tool()(list_tasks)
 
     @server.tool()
-    def get_task(family: str, task_id: str) -> dict[str, Any]:
+    def get_task(family: str, task: str) -> dict[str, Any]:
         """One public task as its agent meets it: the system prompt, the opening message
         and the tools (name and description). Never the answer key."""
-        return _answer(lambda: service.task(family, task_id))
+        return _answer(lambda: service.task(family, task))
 
     @server.tool()
     def score_answer(

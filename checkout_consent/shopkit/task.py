@@ -10,7 +10,13 @@ from inspect_ai.solver import TaskState
 
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, value_means
 from checkout_consent.runtime.scorer import grade_state
-from checkout_consent.runtime.tasks import family_task, task_arguments, text_arg, turns_arg
+from checkout_consent.runtime.tasks import (
+    family_task,
+    no_other_args,
+    task_arguments,
+    text_arg,
+    turns_arg,
+)
 from checkout_consent.shopkit import SPEC, dataset
 from checkout_consent.shopkit.inspect_tools import shopkit_inspect_tools  # registers it
 from checkout_consent.shopkit.sandbox.environment import NAME as SANDBOX
@@ -33,10 +39,13 @@ def shopkit_scorer() -> Scorer:
 
 
 @task
-def shopkit(task: str | list[str] = "all", brief: str | None = None, turns: int = 40) -> Task:
+def shopkit(
+    task: str | list[str] = "all", brief: str | None = None, turns: int = 40, **other: object
+) -> Task:
     """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`. Runs in the
     `checkout-consent` sandbox unless `--sandbox` names another; `--solver
     checkout_consent/shopkit_inspect_tools` gives the agent Inspect's own bash and python."""
+    no_other_args(SPEC, other)
     with task_arguments(SPEC.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")

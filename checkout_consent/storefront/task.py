@@ -9,7 +9,7 @@ from inspect_ai.scorer import Scorer, scorer
 from checkout_consent.core.spec import parse_flag
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, money_details
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, task_arguments
+from checkout_consent.runtime.tasks import family_task, no_other_args, task_arguments
 from checkout_consent.storefront import SPEC, dataset
 from checkout_consent.storefront.tools import tools
 from checkout_consent.storefront.v1 import SPEC_V1
@@ -33,8 +33,10 @@ def storefront(
     scenario: str = dataset.DEFAULT_SCENARIO,
     turns_per_day: int | None = None,
     hint: bool = False,
+    **other: object,
 ) -> Task:
     """Run Lumino Goods for the scenario's days; one sample per seed."""
+    no_other_args(SPEC, other)
     if scenario == SPEC_V1.variant:  # the alias of `storefront_v1`
         with task_arguments(SPEC.name):
             if parse_flag(hint, "hint"):

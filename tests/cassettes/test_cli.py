@@ -121,13 +121,14 @@ def test_replay_verb__goes_on_past_bad_directories_and_reports_each(tmp_path, ca
     good = _one_seed(root)
     bad_unit, bad_manifest = _bad_dirs(root)
     logs = str(tmp_path / "logs")
-    assert cli.main(["--log-dir", logs, "replay", "--allow-subset", str(root)]) == 1
+    assert cli.main(["--log-dir", logs, "replay", str(root)]) == 1
     out = capsys.readouterr().out
     assert f"ok       {good}" in out
+    assert "    partial: not the public scenario set" in out  # one seed: replayed, marked
     assert f"{bad_unit}: is not a whole gzip file" in out
     assert f"{bad_manifest}: model: Field required" in out
     assert "replayed 3 cassette run(s): 1 ok, 2 failed" in out
-    assert cli.main(["--log-dir", logs, "replay", str(good)]) == 1  # a leaderboard review
+    assert cli.main(["--log-dir", logs, "replay", "--whole-set", str(good)]) == 1  # a review
     out = capsys.readouterr().out
     assert "not the public scenario set" in out and "{'seeds': '0-9'}" in out
 

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,43 @@ def test_run__a_provider_without_its_key_is_a_clear_error(monkeypatch, tmp_path)
         run_models(
             family("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"}, log_dir=tmp_path
         )
+
+
+def test_readme_regenerator__leaves_no_logs_behind(monkeypatch, tmp_path):
+    """`python -m checkout_consent.cli.readme` in a folder writes no `logs/` there: the
+    controls' logs go to a temporary folder unless --log-dir asks to keep them."""
+    from checkout_consent.cli import readme
+
+    dirs: list[str] = []
+
+    def controls(world, log_dir):
+        dirs.append(log_dir)
+        Path(log_dir).mkdir(exist_ok=True)  # as Inspect makes it
+        (Path(log_dir) / f"{world.label.replace('/', '-')}.eval").write_text("a log")
+        return {}
+
+    monkeypatch.setattr(readme, "run_controls", controls)
+    monkeypatch.setattr(readme, "regenerate", lambda *a, **k: None)
+    monkeypatch.chdir(tmp_path)
+    assert readme.main([]) == 0
+    assert list(tmp_path.iterdir()) == [] and dirs and len(set(dirs)) == 1
+    assert not (tmp_path / dirs[0]).exists()  # the temporary folder is gone
+    assert readme.main(["--log-dir", "kept"]) == 0
+    assert dirs[-1] == "kept" and (tmp_path / "kept" / "pizza.eval").exists()
+
+
+def test_outside_a_clone__replay_and_board_build_say_they_need_one(monkeypatch, tmp_path, capsys):
+    """From an installed wheel (no checkout), in a folder with no cassettes/ and no
+    leaderboard/: one line each, saying the committed ones are in a clone."""
+    from checkout_consent.cassettes import store
+    from checkout_consent.runtime import provenance
+
+    monkeypatch.setattr(provenance, "CHECKOUT", None)
+    monkeypatch.setattr(store, "CASSETTE_ROOT", tmp_path / "cassettes")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["replay"], ["leaderboard", "build"]):
+        assert cli.main(argv) == 2
+        said = capsys.readouterr().err.strip()
+        assert "\n" not in said and "clone of the repository" in said, said
+    assert cli.main(["replay", str(tmp_path / "nowhere")]) == 2  # a path given: no hint
+    assert "repository" not in capsys.readouterr().err

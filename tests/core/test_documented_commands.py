@@ -234,7 +234,7 @@ RULES = (
         "no",
         "re-runs a submission's model with "
         "the maintainer's key: tests/leaderboard/test_reproduce.py reproduces control "
-        "submissions",
+        "submissions, tests/leaderboard/test_reproduce_keyless.py every example with no key",
     ),
     Rule(
         "seed table",
@@ -254,7 +254,8 @@ RULES = (
         r"^checkout-consent suite ",
         "no",
         "every world for one model: tests/cli/test_suite.py prints the plain command for "
-        "every world, runs it and the suite with a control, tests/cli/test_suite_resume.py "
+        "every world, runs it and the suite with a control, tests/cli/test_keyless.py "
+        "with control/reference and with no key, tests/cli/test_suite_resume.py "
         "kills and resumes it, "
         "tests/cli/test_suite_shards.py validates merged shards",
     ),

@@ -117,3 +117,26 @@ def test_contributing__the_test_budget_says_what_it_becomes_under_load() -> None
     text = " ".join((REPO_ROOT / "CONTRIBUTING.md").read_text().split())
     assert "The 5-minute budget is for a quiet machine. Under load" in text
     assert re.search(r"at load \d+-\d+ took \d+ min \d+ s", text)
+
+
+def test_docs__inspect_list_tasks_lists_what_the_storefront_readme_says() -> None:
+    """In a clone, `inspect list tasks` lists every family's decorated task and not
+    storefront_v1 (registered by a call): the storefront README says so, and `checkout-consent
+    list` names it. If that changes, the README must change with it."""
+    got = subprocess.run(
+        ["inspect", "list", "tasks", "checkout_consent"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert got.returncode == 0, got.stderr[-2000:]
+    listed = {line.rsplit("@", 1)[-1] for line in got.stdout.split()}
+    assert {"grocery", "pizza", "shopkit", "storefront"} <= listed, got.stdout
+    assert "storefront_v1" not in listed
+    readme = (REPO_ROOT / "checkout_consent" / "storefront" / "README.md").read_text()
+    assert "`inspect list tasks` does not list it" in " ".join(readme.split())
+    shown = subprocess.run(
+        ["checkout-consent", "list"], capture_output=True, text=True, timeout=120
+    ).stdout
+    assert "storefront_v1" in shown or "adversary_v1" in shown

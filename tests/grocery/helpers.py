@@ -58,7 +58,7 @@ def submission(
         {"sku": ln[0], "quantity": ln[1], **({"dish": ln[2]} if len(ln) > 2 else {})}
         for ln in lines
     ]
-    return {"task_id": task_id, "cart": {"lines": rows, **cart}, "agent_card": dict(CARD)}
+    return {"task": task_id, "cart": {"lines": rows, **cart}, "agent_card": dict(CARD)}
 
 
 def reference_lines(task_id: str, **params: Any) -> list[tuple[str, int, str]]:

@@ -55,11 +55,11 @@ def test_score_cart__a_hard_fail_exits_0_with_the_flag_set(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
-    "field", ["task_id", "model", "tools", "store_snapshot", "seed", "time_s", "token_cost"]
+    "field", ["task", "model", "tools", "store_snapshot", "seed", "time_s", "token_cost"]
 )
 def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field: str) -> None:
     data = reference_submission("normal-week")
-    data.pop(field) if field == "task_id" else data["agent_card"].pop(field)
+    data.pop(field) if field == "task" else data["agent_card"].pop(field)
     out = score_cart(tmp_path, data)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and field in out.stderr and "Traceback" not in out.stderr
@@ -71,7 +71,7 @@ def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field
         "{not json",
         "[1, 2]",
         '"x"',
-        json.dumps({"task_id": "tight-week", "cart": {"lines": []}, "agent_card": {}}),
+        json.dumps({"task": "tight-week", "cart": {"lines": []}, "agent_card": {}}),
     ],
 )
 def test_score_cart__hostile_files_exit_2_with_one_line(tmp_path: Path, text: str) -> None:

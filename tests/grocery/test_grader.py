@@ -136,8 +136,8 @@ def test_hard_fail__invalid_submission_on_a_run_that_never_handed_over() -> None
 @pytest.mark.parametrize(
     ("mutate", "field"),
     [
-        (lambda d: d.pop("task_id"), "task_id"),
-        (lambda d: d.update(task_id="no-such-week"), "task_id"),
+        (lambda d: d.pop("task"), "task"),
+        (lambda d: d.update(task="no-such-week"), "task"),
         (lambda d: d.pop("agent_card"), "agent_card"),
         *[(functools.partial(lambda key, d: d["agent_card"].pop(key), k), k) for k in CARD],
         (lambda d: d["agent_card"].update(seed="1"), "seed"),

@@ -3,6 +3,7 @@ accepts the committed examples. Broken ones are made here, from the examples, in
 
 import gzip
 import json
+import shutil
 
 import pytest
 
@@ -79,16 +80,42 @@ def test_validate__pasted_scenario_of_another_family_is_refused(tmp_path):
     _refused(sub, "INTEGRITY: the sample is a 'pizza' scenario, not storefront")
 
 
-def test_validate__missing_samples_are_refused(tmp_path):
-    sub = copy_example(tmp_path, *SMALL)
+def test_validate__part_of_the_set_is_listed_with_its_coverage_never_ranked(tmp_path):
+    """Logs playing part of the card's task set (and nothing else) are accepted as a
+    partial submission: listed with its coverage and figures, never ranked."""
+    from checkout_consent.families import world
+    from checkout_consent.leaderboard.board import _view
+    from checkout_consent.leaderboard.entries import entry
+    from checkout_consent.leaderboard.examples import _card, dump_card
+    from checkout_consent.leaderboard.render import markdown
+
+    sub = copy_example(tmp_path, "shopkit", "model-shopkit-qwen-coder-0.5b")
     edit_log(sub, lambda log: log.samples.pop())
-    _refused(sub, "1 run(s) of the public set missing, e.g. T5 epoch 1 (no cherry-picking)")
+    real = next(iter(REAL_MODELS))  # the card's tokens and costs, of the runs left
+    card = _card(world("shopkit"), "", sub / "logs" / "run.eval", real)
+    (sub / "submission.yaml").write_text(dump_card(card))
+    verdict = validate(sub, cassettes=False)
+    assert verdict.ok and verdict.partial == (4, 5), verdict.refusals
+    assert "partial: 4 of 5 runs of the task set: listed, not ranked" in verdict.status()
+    made = entry(verdict, sub)
+    assert not made.ranked
+    view = _view(made.world, "", "", [made])
+    assert [r.rank for r in view.rows] == [""]
+    board = markdown([view])
+    assert "| partial | " in board and "q4_k_m (partial: 4 of 5 runs)" in board
+    assert "never ranked" in board
 
 
-def test_validate__more_epochs_declared_than_played_is_refused(tmp_path):
+def test_validate__more_epochs_declared_than_played_is_partial(tmp_path):
     sub = copy_example(tmp_path, *SMALL)
     edit_card(sub, lambda card: card.update(epochs=2))
-    _refused(sub, "5 run(s) of the public set missing")
+    assert validate(sub, cassettes=False).partial == (5, 10)
+
+
+def test_validate__a_run_twice_is_still_refused(tmp_path):
+    sub = copy_example(tmp_path, *SMALL)
+    shutil.copyfile(sub / "logs" / "run.eval", sub / "logs" / "again.eval")
+    _refused(sub, "a (sample, epoch) appears more than once across the logs")
 
 
 def test_validate__wrong_world_version_is_refused(tmp_path):
@@ -172,11 +199,16 @@ def test_submit_validate__cli_prints_one_screen_and_exits_zero_on_accept(tmp_pat
 
 def test_submit_validate__json_lists_every_refusal(tmp_path, capsys):
     sub = copy_example(tmp_path, *SMALL)
-    edit_card(sub, lambda card: card.update(epochs=3))
+    shutil.copyfile(sub / "logs" / "run.eval", sub / "logs" / "again.eval")
     assert main(["submit", "validate", "--no-cassettes", "--json", str(sub)]) == 1
     [verdict] = json.loads(capsys.readouterr().out)
-    assert verdict["status"] == "REFUSED" and verdict["samples"] == 5
-    assert any("missing" in r for r in verdict["refusals"])
+    assert verdict["status"] == "REFUSED" and verdict["samples"] == 10
+    assert any("more than once" in r for r in verdict["refusals"])
+    (sub / "logs" / "again.eval").unlink()
+    edit_card(sub, lambda card: card.update(epochs=3))  # part of the set: listed, unranked
+    assert main(["submit", "validate", "--no-cassettes", "--json", str(sub)]) == 0
+    [verdict] = json.loads(capsys.readouterr().out)
+    assert verdict["partial"] == [5, 15] and verdict["status"].startswith("ACCEPTED (partial")
 
 
 @pytest.mark.inspect

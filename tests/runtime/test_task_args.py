@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import inspect
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,13 @@ import pytest
 from inspect_ai import Task
 
 from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import FAMILIES, worlds_of
-from checkout_consent.runtime.compat import parse_task_args, prerequisite_error
+from checkout_consent.families import FAMILIES, WORLDS, worlds_of
+from checkout_consent.runtime.compat import (
+    create_task,
+    parse_task_args,
+    prerequisite_error,
+    registered_task,
+)
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -112,6 +119,26 @@ def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_ya
         assert isinstance(as_run, list) and as_run, as_run
 
 
+def test_task_args__the_documented_heldout_step_having_run_changes_no_outcome(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """After the grocery README's `checkout-consent grocery build heldout --seed N` (its
+    git-ignored output present), the documented-values test still passes: it never reads
+    what a documented step wrote."""
+    from checkout_consent.grocery import dataset
+    from checkout_consent.grocery.authoring import build
+
+    data = tmp_path / "data"
+    shutil.copytree(dataset.data_dir(), data, ignore=shutil.ignore_patterns("heldout"))
+    for module in (dataset, build):
+        monkeypatch.setattr(module, "data_dir", lambda: data)
+    assert build.write_heldout(7) and dataset.heldout_ids()  # the step ran: its output is here
+    (tmp_path / "empty").mkdir()
+    test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_yaml(
+        "grocery", "tasks=heldout", monkeypatch, tmp_path / "empty"
+    )
+
+
 def test_task_args__inspect_parses_a_date_a_number_and_a_list() -> None:
     parsed = parse_task_args(["scored_on=2026-10-01", "seeds=3", "task=T1,T3", "hint=true"])
     assert parsed == {
@@ -127,3 +154,47 @@ def test_task_args__a_value_of_no_text_form_is_refused_in_one_line(value: object
     spec = next(f for f in FAMILIES if "scored_on" in f.task_params)
     result = _build(spec, {"scored_on": value})
     assert isinstance(result, str) and result.startswith("refused: ") and "\n" not in result
+
+
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
+def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: FamilySpec) -> None:
+    """`inspect eval checkout_consent/<task> -T colour=blue`: Inspect hands the task every
+    key it does not declare (it takes **other), and the task refuses it in the one line
+    `run` prints, where Inspect alone would warn and run on."""
+    import checkout_consent._registry  # noqa: F401  (registers every world's task)
+
+    with pytest.raises(prerequisite_error()) as got:
+        create_task(spec.task, colour="blue")
+    assert str(got.value) == spec.no_param("colour")
+    assert "\n" not in str(got.value)
+
+
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
+def test_task_args__the_task_declares_exactly_the_worlds_parameters(spec: FamilySpec) -> None:
+    """What `checkout-consent list` and `run` accept is what the task function takes."""
+    import checkout_consent._registry  # noqa: F401  (registers every world's task)
+
+    fn = registered_task(spec.task)
+    named = {
+        p.name
+        for p in inspect.signature(fn).parameters.values()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    }
+    assert named == set(spec.task_params)
+
+
+def test_task_args__a_bad_date_is_inspects_traceback_and_runs_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README: Inspect reads `-T scored_on=2026-02-31` (YAML's bad date) before any
+    task code runs, so `inspect eval` shows its traceback; `run` refuses it in one line."""
+    from checkout_consent.cli.main import main
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`-T scored_on=2026-02-31` (YAML's bad date)" in readme
+    with pytest.raises(ValueError, match="day is out of range"):
+        parse_task_args(["scored_on=2026-02-31"])
+    code = main(["run", "grocery", "--model", "control/grocery-reference",
+                 "-T", "scored_on=2026-02-31"])  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "2026-02-31" in err, err

@@ -94,10 +94,13 @@ def heldout_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[st
     dataset.load_brief.cache_clear()
 
 
-def trace(family_name: str, task: str, control: str, agent: str = "tester") -> dict[str, Any]:
+def trace(
+    family_name: str, task: str, control: str, agent: str | None = "tester"
+) -> dict[str, Any]:
     """A saved trace as a client posts it: the agent's calls of a control's offline run,
     played by the world the task belongs to, with the solver's context trims (a long
-    episode's trace carries them; the closing calls the grader adds itself)."""
+    episode's trace carries them; the closing calls the grader adds itself); anonymous
+    (no agent card) when `agent` is None."""
     scenario = family(family_name).scenario_for(task)
     world = world_for(family_name, scenario.scenario_id)
     played = play(world, scenario, world.controls[control])
@@ -105,7 +108,7 @@ def trace(family_name: str, task: str, control: str, agent: str = "tester") -> d
     return {
         "task": task,
         "calls": [{"tool": c.tool, "args": c.args} for c in kept],
-        "agent": {"name": agent},
+        **({} if agent is None else {"agent": {"name": agent}}),
     }
 
 

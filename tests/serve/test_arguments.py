@@ -39,12 +39,12 @@ SAME: list[tuple[str, dict[str, Any], tuple[str, str, Any]]] = [
     ("list_tasks", {"family": HUGE[:5000]}, ("GET", f"/v1/{HUGE[:5000]}/tasks", None)),
     (
         "get_task",
-        {"family": "pizza", "task_id": "a" * 5000},
+        {"family": "pizza", "task": "a" * 5000},
         ("GET", f"/v1/pizza/tasks/{'a' * 5000}", None),
     ),
     (
         "get_task",
-        {"family": "pizza", "task_id": "no-such-task"},
+        {"family": "pizza", "task": "no-such-task"},
         ("GET", "/v1/pizza/tasks/no-such-task", None),
     ),
     (
@@ -101,7 +101,7 @@ def test_arguments__http_and_mcp_refuse_alike_in_one_line(storage: Storage) -> N
 def test_arguments__a_huge_value_is_echoed_clipped(storage: Storage) -> None:
     calls = [
         ("list_tasks", {"family": HUGE}),
-        ("get_task", {"family": "pizza", "task_id": HUGE}),
+        ("get_task", {"family": "pizza", "task": HUGE}),
         ("run_benchmark", {"family": "pizza", "control": HUGE}),
     ]
     for result in anyio.run(_mcp, Service(storage), calls):

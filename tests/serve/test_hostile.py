@@ -96,7 +96,7 @@ def test_score__hostile_traces_are_stored_or_refused_never_crash(
 def test_score__hostile_grocery_submissions_are_stored_or_refused_never_crash(
     service: Service, cart: dict[str, Any], card: dict[str, Any]
 ) -> None:
-    body = json.dumps({"task_id": "normal-week", "cart": cart, "agent_card": card}).encode()
+    body = json.dumps({"task": "normal-week", "cart": cart, "agent_card": card}).encode()
     before = service.storage.count()
     try:
         row = service.score("grocery", body)

@@ -32,7 +32,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_tasks", {"family": "nope"}),
     ("list_tasks", {}),
     ("list_tasks", {"family": 3}),
-    ("get_task", {"family": "pizza", "task_id": "../../etc/passwd"}),
+    ("get_task", {"family": "pizza", "task": "../../etc/passwd"}),
     ("score_answer", {"family": "pizza", "submission": {"task": "allergen-1"}}),
     ("score_answer", {"family": "pizza", "submission": "not an object"}),
     ("run_benchmark", {"family": "pizza", "control": "nope"}),
@@ -58,7 +58,7 @@ async def session_run(db: str) -> dict[str, Any]:
         call = session.call_tool
         out["tasks"] = json.loads(text(await call("list_tasks", {"family": "pizza"})))
         out["task"] = json.loads(
-            text(await call("get_task", {"family": "pizza", "task_id": "allergen-1"}))
+            text(await call("get_task", {"family": "pizza", "task": "allergen-1"}))
         )
         body = trace("pizza", "allergen-1", "reference", "mcp-agent")
         out["scored"] = json.loads(
@@ -82,7 +82,7 @@ def test_mcp__every_tool_answers_over_stdio_and_bad_arguments_are_errors(tmp_pat
     db = str(tmp_path / "mcp.db")
     got = anyio.run(session_run, db)
     assert got["tools"] == TOOLS
-    assert "allergen-1" in got["tasks"]["tasks"] and got["task"]["id"] == "allergen-1"
+    assert "allergen-1" in got["tasks"]["tasks"] and got["task"]["task"] == "allergen-1"
     assert got["scored"]["record"]["score"] == 1.0
     assert got["scored"]["consent"] == got["scored"]["record"]["consent"]  # the ledger
     assert got["scored"]["consent_breached"] is False

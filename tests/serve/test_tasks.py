@@ -102,7 +102,7 @@ def test_task__heldout_is_shown_and_graded_when_the_operator_serves_it(
 async def _mcp_heldout(service: Service, task_id: str) -> tuple[Any, Any, Any]:
     async with Client(build(service)) as client:
         listed = await client.call_tool("list_tasks", {"family": "grocery"})
-        shown = await client.call_tool("get_task", {"family": "grocery", "task_id": task_id})
+        shown = await client.call_tool("get_task", {"family": "grocery", "task": task_id})
         scored = await client.call_tool(
             "score_answer", {"family": "grocery", "submission": reference_submission(task_id)}
         )

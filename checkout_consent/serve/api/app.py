@@ -120,9 +120,9 @@ def _read_routes(app: FastAPI, service: Service) -> None:
     def tasks(family: str = FAMILY) -> models.TaskList:
         return models.TaskList(family=family, tasks=service.tasks(family))
 
-    @app.get("/v1/{family}/tasks/{task_id}", responses={404: {"model": models.Error}})
-    def task(task_id: str, family: str = FAMILY) -> models.TaskDetail:
-        return models.TaskDetail(**service.task(family, task_id))
+    @app.get("/v1/{family}/tasks/{task}", responses={404: {"model": models.Error}})
+    def task(task: str, family: str = FAMILY) -> models.TaskDetail:
+        return models.TaskDetail(**service.task(family, task))
 
     @app.get("/v1/submissions/{submission_id}", responses={404: {"model": models.Error}})
     def submission(submission_id: str) -> models.Submission:
@@ -151,7 +151,8 @@ SCORE_BODY: dict[str, Any] = {
                         {
                             "type": "object",
                             "description": "a family's own submission (for a family that "
-                            "scores one, e.g. a cart and an agent card)",
+                            "scores one, e.g. a cart and an agent card), naming its task "
+                            "`task` as every body does",
                         },
                     ]
                 }
@@ -177,7 +178,9 @@ def _score_route(app: FastAPI, service: Service) -> None:
         [{"tool": ..., "args": {...}}, ...], "agent": {"name": ...}}`, or the family's own
         submission where it scores one. An agent name is owned by its first submitter:
         that answer carries `agent_token`, and every later submission under the name must
-        send it as `Authorization: Bearer TOKEN` (401 otherwise)."""
+        send it as `Authorization: Bearer TOKEN` (401 otherwise). Every body names its task
+        `task` (`task_id` is refused, 400); an example body for every family ships with the
+        suite (checkout_consent/serve/README.md, "Example bodies")."""
         body = await read_capped(request)
         row, issued = await run_in_threadpool(service.submit, family, body, bearer(request))
         return submission_out(row, issued)

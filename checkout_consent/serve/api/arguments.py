@@ -2,11 +2,14 @@
 HTTP API and the MCP server call the same `Service`, which calls these): a family, a task
 id, a season, a control, an agent name, and every text of a submission body. A refusal is
 `Invalid` (400) or `NotFound` (404), one line naming the field; a value echoed in it is
-clipped to ECHO characters, so a huge argument costs no more to refuse than a short one."""
+clipped to ECHO characters, so a huge argument costs no more to refuse than a short one.
+A thing has one name in every request (a body of any family, a tool's arguments): a name
+retired for it (RETIRED) is refused naming the one to use, never read in its place."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from checkout_consent.core.family import FamilySpec
@@ -19,6 +22,8 @@ MAX_ITEMS = 2_000  # items in any one list of a submission (a trace's calls, a c
 MAX_NAME = 100
 MAX_SEASON = 10_000
 TASK_ID = re.compile(r"^[A-Za-z0-9_:-]{1,100}$")  # no dots or slashes: ids never reach paths
+# a request field's retired name -> its one name (graded records keep their own `task_id`)
+RETIRED = {"task_id": "task"}
 # what storage cannot hold (a lone surrogate is not UTF-8; PostgreSQL refuses NUL) and, in
 # a name or id, what a one-line display cannot show (control characters)
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
@@ -40,6 +45,15 @@ class Unauthorized(PermissionError):
 
 class NotFound(LookupError):
     """No such family, task or submission (answered 404)."""
+
+
+def current_names(fields: Iterable[object]) -> None:
+    """Refuse a request whose top-level fields use a retired name (RETIRED), naming the one
+    name every body and tool takes instead."""
+    for field in fields:
+        if isinstance(field, str) and field in RETIRED:
+            use = RETIRED[field]
+            raise Invalid(field, f'a retired name: every request calls this "{use}"; use "{use}"')
 
 
 def clip(value: object) -> str:

@@ -39,7 +39,7 @@ class TaskDetail(BaseModel):
     """What the agent is told and sees of a task: never its answer key."""
 
     family: str
-    id: str
+    task: str  # the task id, named as in every request and a Submission
     public: bool
     system: str
     opening: str

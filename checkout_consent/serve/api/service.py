@@ -219,12 +219,12 @@ class Service:
             )
         return scenario
 
-    def task(self, name: str, task_id: str) -> dict[str, Any]:
+    def task(self, name: str, task: str) -> dict[str, Any]:
         """One task as its agent meets it (never its answer key)."""
         spec = spec_of(name)
-        scenario = self._served(spec, task_id)
+        scenario = self._served(spec, task)
         public = _key(scenario) in public_scenarios(spec.name)
-        return {"family": spec.name, "id": task_id, "public": public, **agent_view(spec, scenario)}
+        return {"family": spec.name, "task": task, "public": public, **agent_view(spec, scenario)}
 
     def _check_task(self, spec: FamilySpec, task: str) -> None:
         try:

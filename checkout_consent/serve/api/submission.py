@@ -162,7 +162,9 @@ def score(
     the service's date) is the scoring date a family's own scorer uses, None offline;
     `served(task)` raises Invalid for a task the caller does not grade (before a trace is
     graded; a family's own submission names its task in its own shape, so its graded
-    record's task is checked before anything is answered or stored)."""
+    record's task is checked before anything is answered or stored). Every body names its
+    task `task`; a retired name for it is refused (`arguments.current_names`)."""
+    arguments.current_names(data)
     if spec.score_submission is not None:
         return _own_scorer(spec, data, today, served)
     return _grade_trace(spec, data, served)

@@ -15,7 +15,7 @@ from checkout_consent.runtime.metrics import (
     value_means,
 )
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, task_arguments
+from checkout_consent.runtime.tasks import family_task, no_other_args, task_arguments
 from checkout_consent.storefront.v1 import SPEC_V1, dataset
 from checkout_consent.storefront.v1.tools import tools
 
@@ -49,9 +49,11 @@ def _storefront_v1(
     seeds: str = dataset.PUBLIC_SEEDS,
     scenario: str = SPEC_V1.variant or "",
     turns_per_day: int = int(dataset.load_spec()["turns_per_day"]),
+    **other: object,
 ) -> Task:
     """Run Lumino Goods for adversary_v1's 30 days; one sample per seed. `scenario` is
     accepted only as this world's own name (what `storefront -T scenario=` names)."""
+    no_other_args(SPEC_V1, other)
     with task_arguments(SPEC_V1.name):
         if scenario != SPEC_V1.variant:
             raise ValueError(
