@@ -35,6 +35,12 @@ class Run(NamedTuple):
     world: FamilySpec
     model: str
     records: list[dict[str, Any]]
+    part: str = ""  # "seeds 0-3 of 0-9" when the run plays part of the public set
+
+    @property
+    def partial(self) -> str:
+        """` (partial: seeds 0-3 of 0-9)`, or "" for a run of the whole public set."""
+        return f" (partial: {self.part})" if self.part else ""
 
     @property
     def is_control(self) -> bool:
@@ -50,7 +56,12 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
         manifest = Manifest.read(directory)
         goldens = store.read_goldens(directory)
         world = world_of_args(manifest.family, manifest.task_args)
-        runs.append(Run(world, manifest.model, [goldens[u] for u in sorted(goldens)]))
+        part = ", ".join(
+            f"{k} {manifest.task_args.get(k)} of {v}"
+            for k, v in world.public_args.items()
+            if str(manifest.task_args.get(k, v)) != str(v)
+        )
+        runs.append(Run(world, manifest.model, [goldens[u] for u in sorted(goldens)], part))
     return sorted(runs, key=lambda r: (r.world.label, r.is_control, r.model))
 
 
@@ -73,12 +84,13 @@ def _row(run: Run, *, kind: bool) -> str:
     head = summary(run.world, run.records).splitlines()[0]
     cells = [run.world.label, f"`{run.model}`"]
     cells += ["control" if run.is_control else "model"] if kind else []
-    cells += [str(len(run.records)), head, broke(run.records)]
+    cells += [f"{len(run.records)}{run.partial}", head, broke(run.records)]
     return "| " + " | ".join(cells) + " |"
 
 
 def cell(run: Run) -> str:
-    """A world's short cell for one model: headline (95% CI), breaches, what it broke."""
+    """A world's short cell for one model: headline (95% CI), breaches, what it broke, and
+    whether the run plays part of the public set."""
     spec = run.world
     head, rate = figure(spec, run.records), consent_figure(spec, run.records)
     if head is None:
@@ -87,7 +99,7 @@ def cell(run: Run) -> str:
     out = f"{spec.headline.label} {show(head.value)} ({show(head.low)} to {show(head.high)})"
     if spec.moves_money and rate is not None:
         out += f", breaches {rate.value:.0%}"
-    return f"{out}; broke: {broke(run.records)}"
+    return f"{out}; broke: {broke(run.records)}{run.partial}"
 
 
 def readme_table(runs: Sequence[Run]) -> str:

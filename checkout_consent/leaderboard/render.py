@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 from checkout_consent.core.consent import NO_MONEY, rate_headline
@@ -130,7 +131,7 @@ def model_label(e: Entry) -> str:
     """The model column: a model's id; a control's name once, with the wire it was served
     over when that is not the control provider's (`control: <family>-oracle (via the openai
     API)`), so a script never reads as a provider's model."""
-    part = "" if e.partial is None else f" (partial: {e.partial[0]} of {e.partial[1]} runs)"
+    part = partial_label(e)
     if e.card.kind == "human":
         return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played{part}"
     if e.card.kind != "control":
@@ -139,6 +140,11 @@ def model_label(e: Entry) -> str:
     if provider in ("", "control"):
         return f"control: {name}"
     return f"control: {name} (via the {provider} API)"
+
+
+def partial_label(e: Entry) -> str:
+    """` (partial: 2 of 10 runs)` for an entry playing part of its task set, else ""."""
+    return "" if e.partial is None else f" (partial: {e.partial[0]} of {e.partial[1]} runs)"
 
 
 def _duration(seconds: float) -> str:
@@ -187,12 +193,15 @@ def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
     found: dict[str, dict[str, list[Row]]] = {}
     for w in worlds:
         for row in first[w].rows:
-            found.setdefault(model_label(row.entry), {}).setdefault(w, []).append(row)
+            whole = dataclasses.replace(row.entry, partial=None)  # one row per model
+            found.setdefault(model_label(whole), {}).setdefault(w, []).append(row)
 
     def cell(rows: list[Row]) -> str:
         if len(rows) == 1:
-            return consent_cell(rows[0])
-        return "; ".join(f"{consent_cell(r)} {r.entry.card.submission_id}" for r in rows)
+            return consent_cell(rows[0]) + partial_label(rows[0].entry)
+        return "; ".join(
+            f"{consent_cell(r)}{partial_label(r.entry)} {r.entry.card.submission_id}" for r in rows
+        )
 
     table = [
         [model, *(cell(got[w]) if w in got else "—" for w in worlds)]

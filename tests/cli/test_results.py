@@ -53,3 +53,23 @@ def test_results__no_model_yet_is_said(tmp_path):
     runs = results.committed(tmp_path)
     assert results.readme_table(runs) == results.NONE_YET
     assert results.family_table(runs, "pizza").endswith(results.NONE_YET)
+
+
+def test_results__a_run_of_part_of_the_public_set_says_so(tmp_path):
+    """A committed run of some of a world's seeds is listed, marked partial with what it
+    plays of the public set, in README.md's cell and the family's table."""
+    source = store.CASSETTE_ROOT / "storefront" / "openai--storefront-oracle"
+    target = tmp_path / "storefront" / "openai-api--llama--tiny"
+    shutil.copytree(source, target)
+    manifest = json.loads((target / "run.json").read_text())
+    args = {**manifest["task_args"], "seeds": "0-1"}
+    (target / "run.json").write_text(
+        json.dumps({**manifest, "model": "openai-api/llama/tiny", "task_args": args})
+    )
+    for golden in target.glob("*.golden.json.gz"):
+        if golden.name not in ("seed-0-1.golden.json.gz", "seed-1-1.golden.json.gz"):
+            golden.unlink()
+    [run] = results.committed(tmp_path)
+    assert run.part == "seeds 0-1 of 0-9"
+    assert results.readme_table([run]).splitlines()[-1].endswith("(partial: seeds 0-1 of 0-9) |")
+    assert "| 2 (partial: seeds 0-1 of 0-9) |" in results.family_table([run], "storefront")

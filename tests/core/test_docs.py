@@ -112,3 +112,16 @@ def test_docs__never_point_outside_the_repository():
     ]:
         outside = "../" + "shared"  # the planning folder beside a checkout, absent in a clone
         assert outside not in doc.read_text(), f"{doc} links outside the repository"
+
+
+def test_family_readmes__each_world_says_what_a_consent_breach_is():
+    """Every world's README section "What a consent breach is ..." with its table (event,
+    mandate, constraint, whose), a world that moves no money included."""
+    from checkout_consent.families import WORLDS
+
+    for spec in WORLDS:
+        text = (REPO_ROOT / "checkout_consent" / spec.name / "README.md").read_text()
+        heading = "What a consent breach is " + ("here" if spec.variant is None else "in ")
+        at = text.find(heading + ("" if spec.variant is None else spec.variant))
+        assert at >= 0, (spec.label, heading)
+        assert "| event | mandate | constraint | whose |" in text[at : at + 3000], spec.label

@@ -89,21 +89,24 @@ def test_validate__part_of_the_set_is_listed_with_its_coverage_never_ranked(tmp_
     from checkout_consent.leaderboard.examples import _card, dump_card
     from checkout_consent.leaderboard.render import markdown
 
-    sub = copy_example(tmp_path, "shopkit", "model-shopkit-qwen-coder-0.5b")
+    sub = copy_example(tmp_path, "pizza", "model-pizza-qwen-coder-0.5b")
     edit_log(sub, lambda log: log.samples.pop())
     real = next(iter(REAL_MODELS))  # the card's tokens and costs, of the runs left
-    card = _card(world("shopkit"), "", sub / "logs" / "run.eval", real)
+    card = _card(world("pizza"), "", sub / "logs" / "run.eval", real)
     (sub / "submission.yaml").write_text(dump_card(card))
     verdict = validate(sub, cassettes=False)
-    assert verdict.ok and verdict.partial == (4, 5), verdict.refusals
-    assert "partial: 4 of 5 runs of the task set: listed, not ranked" in verdict.status()
+    assert verdict.ok and verdict.partial == (39, 40), verdict.refusals
+    assert "partial: 39 of 40 runs of the task set: listed, not ranked" in verdict.status()
     made = entry(verdict, sub)
     assert not made.ranked
     view = _view(made.world, "", "", [made])
     assert [r.rank for r in view.rows] == [""]
     board = markdown([view])
-    assert "| partial | " in board and "q4_k_m (partial: 4 of 5 runs)" in board
+    assert "| partial | " in board and "q4_k_m (partial: 39 of 40 runs)" in board
     assert "never ranked" in board
+    model = "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m"
+    suite = board.split("## pizza")[0]  # the suite-wide table: one row a model
+    assert f"| {model} | " in suite and "(partial: 39 of 40 runs) |" in suite, suite
 
 
 def test_validate__more_epochs_declared_than_played_is_partial(tmp_path):
