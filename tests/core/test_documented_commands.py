@@ -227,6 +227,13 @@ RULES = (
         "needs Debian's chromium: tests/leaderboard/test_site.py renders the page in it "
         "where it is installed; tests/leaderboard/test_plots.py checks the plots' SVG",
     ),
+    Rule(
+        "merge cassettes",
+        r"^checkout-consent cassettes merge ",
+        "no",
+        "joins parts of a recording (placeholders for the parts): tests/cassettes/"
+        "test_merge.py merges two halves of a committed month through the CLI",
+    ),
     Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
     Rule(
         "reproduce",
