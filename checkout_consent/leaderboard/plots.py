@@ -41,7 +41,7 @@ EMPTY = "no submissions yet"
 NOT_APPLICABLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "#9a9a9a", "hatch": "////"}
 PLACEHOLDER = 0.04  # the height of a not-applicable bar on a 0-1 axis
 MIN_COST_SPAN = 0.01  # dollars: an axis of costs spans at least a cent
-LABEL_CHARS = 32
+LABEL_CHARS = 40  # a submission id whole (`model-adversary_v1-qwen-coder-0.5b` is 34)
 
 
 def _svg(fig: Figure) -> str:
@@ -79,11 +79,12 @@ def _empty(ax: Axes) -> None:
     )
 
 
-def _label(ax: Axes, text: str, x: float, y: float) -> None:
-    """The point's label, on the side of the point that keeps it inside the axes."""
+def _label(ax: Axes, text: str, x: float, y: float, below: bool = False) -> None:
+    """The point's label, on the side of the point that keeps it inside the axes (`below`:
+    under the point, where a label above would overlap a neighbour's)."""
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     left = (x - x0) > 0.55 * (x1 - x0)
-    high = (y - y0) > 0.85 * (y1 - y0)
+    high = below or (y - y0) > 0.85 * (y1 - y0)
     ax.annotate(
         _short(text),
         (x, y),
@@ -192,7 +193,11 @@ def breakdown(entries: list[Entry], spec: Breakdown, title: str) -> str:
 
 def _points(ax: Axes, view: View, xs: list[float]) -> None:
     """Each row's headline at its x, with its 95% CI as error bars, labelled with its
-    submission id; a control grey and square, a model blue and round."""
+    submission id; a control grey and square, a model blue and round. A label whose point
+    sits near an earlier labelled one (within 6% of the height and 40% of the width) goes
+    under its point, so two labels never print over each other there."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    placed: list[tuple[float, float, bool]] = []
     for x, row in zip(xs, view.rows, strict=True):
         kind = row.entry.card.kind
         ax.errorbar(
@@ -203,7 +208,14 @@ def _points(ax: Axes, view: View, xs: list[float]) -> None:
             color=COLOURS[kind],
             capsize=3,
         )
-        _label(ax, row.entry.card.submission_id, x, row.mean)
+        near = [
+            b
+            for px, py, b in placed
+            if abs(px - x) < 0.4 * (x1 - x0) and abs(py - row.mean) < 0.06 * (y1 - y0)
+        ]
+        below = bool(near) and not near[-1]
+        _label(ax, row.entry.card.submission_id, x, row.mean, below)
+        placed.append((x, row.mean, below))
 
 
 def _headline_axis(ax: Axes, view: View) -> None:
