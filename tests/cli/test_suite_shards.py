@@ -71,5 +71,8 @@ def test_suite_shards__merged_logs_validate_as_one_submission(
     merged = validate(_submission(tmp_path / "merged", logs))
     assert merged.refusals == [] and merged.ok
     assert len(merged.samples) == len(public_samples(SPEC.name))
-    alone = validate(_submission(tmp_path / "alone", logs[:1]))
-    assert any("missing" in r and "no cherry-picking" in r for r in alone.refusals)
+    alone = validate(_submission(tmp_path / "alone", logs[:1]))  # part of the set
+    played, total = len(regrade(logs[0]).samples), len(public_samples(SPEC.name))
+    assert alone.ok and alone.partial == (played, total) and played < total
+    twice = validate(_submission(tmp_path / "twice", [logs[0], logs[0]]))
+    assert any("more than once" in r for r in twice.refusals)
