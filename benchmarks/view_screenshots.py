@@ -3,8 +3,8 @@ shown whole with its unit (issue 34). Not a test: it needs Debian's Chromium.
 
     python benchmarks/view_screenshots.py OUT_DIR [LOG.eval ...]
 
-With no LOG, the five worlds' committed reference runs (storefront, storefront_v1's
-adversary_v1, pizza, grocery, shopkit: leaderboard/submissions/*/control-*/logs/run.eval).
+With no LOG, every world's committed reference run (its reference control's submission:
+leaderboard/submissions/<family>/control-*/logs/run.eval), named by the world's task.
 For each log it starts `inspect view` on the log's folder (loopback), opens the log in
 headless Chromium through the DevTools protocol, waits until the page shows the log's
 results (its `n_tasks`), and writes `OUT_DIR/<world>.png` (the results header) and
@@ -125,14 +125,18 @@ async def shoot(out_dir: Path, logs: dict[str, Path], width: int = 1400) -> None
 
 
 REPO = Path(__file__).resolve().parent.parent
-SUBMISSIONS = REPO / "leaderboard" / "submissions"
-# world: (its reference run's folder, the scorer `inspect score` re-scores it with)
+sys.path.insert(0, str(REPO))
+
+from checkout_consent.families import WORLDS as ROSTER  # noqa: E402
+from checkout_consent.leaderboard.examples import SUBMISSIONS, submission_id  # noqa: E402
+
+# world task -> (its reference control's committed run, the scorer that re-scores it)
 WORLDS = {
-    "storefront": ("storefront/control-storefront-oracle", "storefront_scorer"),
-    "storefront_v1": ("storefront/control-adversary_v1-oracle", "storefront_v1_scorer"),
-    "pizza": ("pizza/control-pizza-reference", "pizza_scorer"),
-    "grocery": ("grocery/control-grocery-reference", "grocery_scorer"),
-    "shopkit": ("shopkit/control-shopkit-reference", "shopkit_scorer"),
+    spec.task: (
+        SUBMISSIONS / spec.name / submission_id(spec, spec.reference_control) / "logs" / "run.eval",
+        f"{spec.task}_scorer",
+    )
+    for spec in ROSTER
 }
 
 
@@ -187,7 +191,7 @@ def main(argv: list[str]) -> int:
     if argv[1:]:
         logs = {Path(a).stem: Path(a).resolve() for a in argv[1:]}
     else:
-        logs = {w: SUBMISSIONS / folder / "logs" / "run.eval" for w, (folder, _) in WORLDS.items()}
+        logs = {w: log for w, (log, _) in WORLDS.items()}
     missing = [str(p) for p in logs.values() if not p.is_file()]
     if missing or not Path(CHROMIUM).exists():
         print(f"missing: {', '.join(missing) or CHROMIUM} (apt-get install -y chromium)")

@@ -27,6 +27,11 @@ def seeds_text(seeds: list[int]) -> str:
     return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
+def _but_seeds(manifest: store.Manifest) -> store.Manifest:
+    args = {k: v for k, v in manifest.task_args.items() if k != "seeds"}
+    return dataclasses.replace(manifest, task_args=args)
+
+
 def merge(parts: list[Path], out: Path) -> store.Manifest:
     """Write the merged directory `out` (new or empty) from `parts`; its run.json. Every
     refusal is one line naming the part, before anything is written."""
@@ -34,18 +39,15 @@ def merge(parts: list[Path], out: Path) -> store.Manifest:
         raise ValueError("merge needs at least two cassette directories")
     if out.is_symlink() or (out.exists() and any(out.iterdir())):
         raise refuse(out, "exists and is not empty (merge writes a new directory)")
-    first = check_directory(parts[0])
+    manifests = [check_directory(part) for part in parts]
+    first = manifests[0]
     units: dict[str, compact.Unit] = {}
     goldens: dict[str, dict] = {}
     seeds: list[int] = []
-    for part in parts:
-        manifest = check_directory(part)
+    for part, manifest in zip(parts, manifests, strict=True):
         if "seeds" not in manifest.task_args:
             raise refuse(part, "run.json names no seeds: only runs over seeds are merged")
-        rest = {k: v for k, v in manifest.task_args.items() if k != "seeds"}
-        if dataclasses.replace(manifest, task_args=rest) != dataclasses.replace(
-            first, task_args={k: v for k, v in first.task_args.items() if k != "seeds"}
-        ):
+        if _but_seeds(manifest) != _but_seeds(first):
             raise refuse(part, f"run.json differs from {parts[0]}'s beyond its seeds")
         mine = parse_seeds(manifest.task_args["seeds"])
         if both := sorted(set(mine) & set(seeds)):

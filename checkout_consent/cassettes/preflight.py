@@ -60,11 +60,15 @@ def _service(model: str) -> str | None:
     return parts[1] if parts[0] == "openai-api" and len(parts) > 2 else None
 
 
+def _env(provider: str, suffix: str) -> str:
+    """Inspect's environment variable for a provider: `LLAMA_API_KEY`, `LLAMA_BASE_URL`."""
+    return provider.upper().replace("-", "_") + suffix
+
+
 def key_vars(model: str) -> tuple[str, ...]:
     """The environment variables that can hold the model's provider key."""
     provider = _service(model) or model.split("/")[0]
-    default = provider.upper().replace("-", "_") + "_API_KEY"
-    return KEY_VARS.get(provider, (default,))
+    return KEY_VARS.get(provider, (_env(provider, "_API_KEY"),))
 
 
 def is_loopback(base_url: str | None) -> bool:
@@ -101,7 +105,7 @@ def check_key(
     if provider not in REPLAYABLE_PROVIDERS or _takes_cloud_credentials(model):
         return  # a local or cloud-signed provider: Inspect says what it lacks
     service = _service(model)
-    url_var = f"{(service or '').upper().replace('-', '_')}_BASE_URL"
+    url_var = _env(service or "", "_BASE_URL")
     if service and not base_url and not os.environ.get(url_var):
         raise CassetteRefused(
             f"cannot {what} {model}: no base URL given and no {url_var} in the "
@@ -164,13 +168,30 @@ def check_directory(directory: Path) -> Manifest:
     return manifest
 
 
+def public_gap(manifest: Manifest) -> str:
+    """How the run differs from its world's public set (`seeds 0-3 of 0-9`, an argument
+    the public set does not pass, fewer epochs); "" when it is the public set."""
+    spec = world_of_args(manifest.family, manifest.task_args)
+    public, args = dict(spec.public_args), manifest.task_args
+    gaps = [
+        f"{k} {args[k]} of {public[k]}" if k in public and k in args
+        else f"{k} {args[k]} (the public set leaves it out)" if k in args
+        else f"no {k} (the public set's is {public[k]})"
+        for k in sorted({*public, *args})
+        if args.get(k) != public.get(k) or (k in args) != (k in public)
+    ]  # fmt: skip
+    if manifest.epochs < spec.epochs:
+        gaps.append(f"{manifest.epochs} epoch(s) of {spec.epochs}")
+    return ", ".join(gaps)
+
+
 def scenario_note(manifest: Manifest) -> str | None:
     """A line when the run is not the family's whole public set (a submission must not
     cherry-pick its scenarios or epochs); None when it is."""
+    if not public_gap(manifest):
+        return None
     spec = world_of_args(manifest.family, manifest.task_args)
     public = dict(spec.public_args)
-    if manifest.task_args == public and manifest.epochs >= spec.epochs:
-        return None
     return (
         f"not the public scenario set: run.json plays task args {manifest.task_args} "
         f"with {manifest.epochs} epoch(s); {spec.label}'s public set is {public} with "

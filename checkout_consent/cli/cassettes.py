@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.common import clone_hint
+from checkout_consent.cli.common import clone_hint, one_line
 from checkout_consent.core.family import FamilySpec, Record
 
 
@@ -137,7 +137,7 @@ def _replay_one(directory: Path, args: argparse.Namespace) -> tuple[list[str], l
     try:
         outcome = replay(directory, log_dir=args.log_dir, rewrite=args.write_goldens)
     except (RunFailed, OSError, ValueError) as failure:
-        return [" ".join(str(failure).split())[:1000]], []
+        return [one_line(failure, 1000)], []
     notes = [n for n in outcome.notes if n.startswith("goldens rewritten")]
     scenario = [n for n in outcome.notes if n not in notes]
     if args.whole_set:

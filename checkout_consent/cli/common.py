@@ -17,6 +17,12 @@ def err(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def one_line(error: BaseException, limit: int = 500) -> str:
+    """An error as the one line a command prints (a KeyError's message without quotes)."""
+    message = error.args[0] if isinstance(error, KeyError) and error.args else error
+    return " ".join(str(message).split())[:limit]
+
+
 def clone_hint(what: str) -> str:
     """What a default path's absence means when the package runs from an installed wheel:
     the committed `what` ship only in a clone of the repository (empty in a checkout)."""

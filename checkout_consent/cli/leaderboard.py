@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from checkout_consent.cli.common import UsageError, clone_hint, err
+from checkout_consent.cli.common import UsageError, clone_hint, err, one_line
 
 DEFAULT_ROOT = "leaderboard"  # the board folder of a clone
 
@@ -39,7 +39,7 @@ def reproduce(args: argparse.Namespace) -> int:
     try:
         done = again.reproduce(root, keep, cassette=args.cassette, announce=err)
     except again.ReproduceError as error:
-        err(f"checkout-consent: {error}")
+        err(f"checkout-consent: {one_line(error, 1000)}")
         return 1
     print(done.line())
     if done.ok and args.record:

@@ -14,7 +14,7 @@ from checkout_consent.cli import browse, local_model, run, service, suite
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import consent as cli_consent
 from checkout_consent.cli import leaderboard as cli_leaderboard
-from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err
+from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err, one_line
 from checkout_consent.cli.views import commands
 from checkout_consent.families import FAMILIES
 from checkout_consent.runtime.runner import RunFailed
@@ -37,11 +37,6 @@ def parser() -> argparse.ArgumentParser:
             add(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
     add_log_dir(ap, default="logs")
     return ap
-
-
-def _line(error: BaseException) -> str:
-    message = error.args[0] if isinstance(error, KeyError) and error.args else error
-    return " ".join(str(message).split())[:500]
 
 
 STOP_GRACE_S = 3.0  # after Ctrl-C, Inspect gets this long to close its logs
@@ -93,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
         if isinstance(error, BrokenPipeError):  # piped into `head` and the like: stop quietly
             sys.stderr.close()
             return 0
-        err(f"checkout-consent: {_line(error)}")
+        err(f"checkout-consent: {one_line(error)}")
         return 2
     except KeyboardInterrupt:
         _quiet_unwinding()
@@ -106,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
         if os.environ.get("CC_TRACEBACK"):
             raise
         err(
-            f"checkout-consent: internal error: {type(error).__name__}: {_line(error)} "
+            f"checkout-consent: internal error: {type(error).__name__}: {one_line(error)} "
             "(set CC_TRACEBACK=1 for the traceback, and please report it)"
         )
         return 1

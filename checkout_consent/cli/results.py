@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.manifest import Manifest
+from checkout_consent.cassettes.preflight import public_gap
 from checkout_consent.cli.views import consent_figure, figure, summary
 from checkout_consent.core.diagnostics import KEY, Diagnostics
 from checkout_consent.core.family import FamilySpec
@@ -56,11 +57,7 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
         manifest = Manifest.read(directory)
         goldens = store.read_goldens(directory)
         world = world_of_args(manifest.family, manifest.task_args)
-        part = ", ".join(
-            f"{k} {manifest.task_args.get(k)} of {v}"
-            for k, v in world.public_args.items()
-            if str(manifest.task_args.get(k, v)) != str(v)
-        )
+        part = public_gap(manifest)
         runs.append(Run(world, manifest.model, [goldens[u] for u in sorted(goldens)], part))
     return sorted(runs, key=lambda r: (r.world.label, r.is_control, r.model))
 

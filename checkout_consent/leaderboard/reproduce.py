@@ -126,7 +126,7 @@ def _replayed(
         try:
             outcome = replay(directory, log_dir=log_dir)
         except (RunFailed, OSError, ValueError) as failure:  # as `checkout-consent replay`
-            raise ReproduceError(f"{directory}: does not replay: {_first(failure)}") from None
+            raise ReproduceError(f"{directory}: does not replay: {failure}") from None
         got = regrade(Path(outcome.log_path))
         if (got.model, got.world_version) != (card.model.id, card.world_version):
             raise ReproduceError(
@@ -141,10 +141,6 @@ def _replayed(
             )
         samples += got.samples
     return samples
-
-
-def _first(error: BaseException) -> str:
-    return " ".join(str(error).split())[:300]
 
 
 def committed_dir(card: Card) -> Path:
