@@ -7,7 +7,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from checkout_consent.core.consent import PARTIES, Ledger
+from checkout_consent.core.mandates import (
+    PARTIES,
+    AllowedPayees,
+    AmountRange,
+    Budget,
+    DailyBudget,
+    ExecutionDate,
+    Ledger,
+    PaymentConstraint,
+)
 from checkout_consent.core.money import fmt
 
 
@@ -32,48 +41,43 @@ def count_lines(ledger: Ledger) -> list[str]:
     return out
 
 
-def _rules(ledger: Ledger) -> str:
-    intent = ledger.intent
-    rules = [
-        f"merchants: {', '.join(intent.merchants) or 'none'}"
-        if intent.merchants is not None
-        else "",
-        f"spend cap {fmt(intent.period_cap_cents)}" if intent.period_cap_cents is not None else "",
-        (
-            "a cart for every payment"
-            if intent.cart_required_above_cents is None
-            else f"a cart above {fmt(intent.cart_required_above_cents)}"
-        )
-        if intent.user_cart_confirmation_required
-        else "",
-        f"until day {intent.intent_expiry}" if intent.intent_expiry is not None else "",
-    ]
-    return "; ".join(r for r in rules if r) or "none beyond the approved carts"
+def _rule(c: PaymentConstraint) -> str:
+    if isinstance(c, AllowedPayees):
+        return f"{c.type} {', '.join(m.id for m in c.allowed) or 'none'}"
+    if isinstance(c, AmountRange):
+        return f"{c.type} up to {fmt(c.max)} (above it: a checkout the principal signed)"
+    if isinstance(c, Budget | DailyBudget):
+        return f"{c.type} {fmt(c.max)}"
+    assert isinstance(c, ExecutionDate)
+    return f"{c.type} until day {c.not_after}"
 
 
 def ledger_lines(block: Mapping[str, Any], every: bool = True) -> list[str]:
     """A consent block (a record's `consent`, as JSON) as lines people read: the counts
-    per rule and per party, the intent, the approved carts and allowances, then every
-    payment with its verdict (`every` False: only the breaching ones)."""
+    per rule and per party, the open mandate and its constraints, the signed checkouts
+    and allowances, then every payment with its verdict (`every` False: only the
+    breaching ones)."""
     ledger = Ledger.model_validate(block)
-    intent = ledger.intent
+    mandate = ledger.mandate
+    signed = Counter(c.signed_by for c in ledger.checkouts)
     out = [
         *count_lines(ledger),
         f"principal: {ledger.principal}",
-        f"intent {intent.id}: {intent.natural_language_description}",
-        f"  constraints: {_rules(ledger)}",
-        f"carts approved: {len(ledger.carts)}, allowances: {len(ledger.allowances)}",
+        f"open payment mandate {mandate.id}: {mandate.description}",
+        f"  constraints: {'; '.join(map(_rule, mandate.constraints)) or 'none'}",
+        f"checkouts signed: {signed['principal']} by the principal, {signed['agent']} by "
+        f"the agent; allowances: {len(ledger.allowances)}",
     ]
-    verdicts = {v.payment_mandate_id: v for v in ledger.verdicts}
+    verdicts = {v.payment_id: v for v in ledger.verdicts}
     for p in ledger.payments:
-        v = verdicts.get(p.payment_mandate_id)
+        v = verdicts.get(p.payment_id)
         breaching = v is not None and not v.within
         if not every and not breaching:
             continue
-        to = f" to {p.merchant_agent}" if p.merchant_agent else " to an unnamed payee"
+        to = f" to {p.payee.id}" if p.payee is not None else " to an unnamed payee"
         out.append(
-            f"  {p.payment_mandate_id} {fmt(p.amount_cents)}{to} ({p.tool or 'charge'} by "
-            f"the {p.initiated_by}, {_when(p.day, p.call)}): "
+            f"  {p.payment_id} {fmt(p.payment_amount.amount)}{to} ({p.tool or 'charge'} by "
+            f"the {p.initiated_by}, {_when(p.execution_date, p.iat)}): "
             + ("BREACH" if breaching else "within consent")
         )
         for b in [] if v is None else v.breaches:

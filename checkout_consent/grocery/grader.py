@@ -17,7 +17,7 @@ from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line, State
 
 # world + grader: SPEC.version, Task(version=...), every record's world_version
-VERSION = 4  # 4: the consent ledger names whose breach
+VERSION = 5  # 4: the consent ledger names whose breach; 5: it is in AP2 v0.2's terms
 WORLD_VERSION = f"grocery-{VERSION}"
 SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)
 PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on

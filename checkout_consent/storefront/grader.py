@@ -13,7 +13,7 @@ from checkout_consent.storefront.record import StorefrontRecord, VariantTally, c
 from checkout_consent.storefront.state import VARIANTS, State, Store
 
 # World + grader version (SPEC.version, Task version); records stamp SPEC.world_version.
-VERSION = 5  # 5: a hidden fee is the counterparty's consent breach, not the agent's
+VERSION = 6  # 6: the consent ledger in AP2 v0.2's terms (5: a hidden fee is the counterparty's)
 WORLD_VERSION = f"storefront-{VERSION}"
 
 

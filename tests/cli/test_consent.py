@@ -32,7 +32,7 @@ def test_consent__prints_each_samples_ledger_and_the_breach_rate(
     )
     assert main(["consent", str(PIZZA_MOCK)]) == 0
     text = capsys.readouterr().out
-    assert text.count("intent refund-policy:") == 40
+    assert text.count("open payment mandate refund-policy:") == 40
     assert text.count(": BREACH") == sum(len(ledger.breaches) for ledger in ledgers)
     assert "breach of refund-policy" in text
 

@@ -1,14 +1,20 @@
 """No family's payment can leave its payee unnamed and pass a payee constraint: every
-family's intent mandate, held against payments of any amount, day and call whose payee is
-None, breaches `merchants` wherever it lists payees (and every payment adversary_v1's
-controls make names its payee: tests/storefront/v1/test_consent.py)."""
+family's open Payment Mandate, held against payments of any amount, day and call whose
+payee is None, breaches `payment.allowed_payees` wherever it lists payees (and every
+payment adversary_v1's controls make names its payee: tests/storefront/v1/test_consent.py)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checkout_consent.core.consent import IntentMandate, Payment, check
+from checkout_consent.core.consent import check
+from checkout_consent.core.mandates import (
+    AllowedPayees,
+    OpenPaymentMandate,
+    PaymentMandate,
+    usd,
+)
 from checkout_consent.grocery import consent as grocery
 from checkout_consent.grocery.dataset import load_brief
 from checkout_consent.pizza import consent as pizza
@@ -18,15 +24,15 @@ from checkout_consent.storefront.v1 import dataset as v1_dataset
 from checkout_consent.storefront.v1 import mandates as v1
 
 
-def _intents() -> dict[str, IntentMandate]:
+def _intents() -> dict[str, OpenPaymentMandate]:
     first_brief = sorted(p.stem for p in grocery_dir().glob("*.yaml"))[0]
     return {
-        "storefront": storefront.INTENT,
-        "adversary_v1": v1.intent(v1_dataset.world(v1_dataset.scenario(0))),
-        "pizza refund": pizza.intent(Expected(remedy="refund", amount_cents=1_500), "PZ-1"),
-        "pizza credit": pizza.intent(Expected(remedy="credit", amount_cents=900), "PZ-1"),
-        "pizza remake": pizza.intent(Expected(remedy="remake", amount_cents=0), "PZ-1"),
-        "grocery": grocery.intent(load_brief(first_brief)),
+        "storefront": storefront.MANDATE,
+        "adversary_v1": v1.mandate(v1_dataset.world(v1_dataset.scenario(0))),
+        "pizza refund": pizza.mandate(Expected(remedy="refund", amount_cents=1_500), "PZ-1"),
+        "pizza credit": pizza.mandate(Expected(remedy="credit", amount_cents=900), "PZ-1"),
+        "pizza remake": pizza.mandate(Expected(remedy="remake", amount_cents=0), "PZ-1"),
+        "grocery": grocery.mandate(load_brief(first_brief)),
     }
 
 
@@ -49,18 +55,18 @@ INTENTS = _intents()
 )
 def test_unnamed_payee__never_passes_a_payee_constraint(family, cents, day, call, by):
     intent = INTENTS[family]
-    paid = Payment(
-        payment_mandate_id="P-1",
-        amount_cents=cents,
-        merchant_agent=None,
+    paid = PaymentMandate(
+        payment_id="P-1",
+        payment_amount=usd(cents),
+        payee=None,
         initiated_by=by,
-        day=day,
-        call=call,
+        execution_date=day,
+        iat=call,
     )
     found = {b.constraint for _, b in check("p", intent, [paid]).breaches}
-    assert ("merchants" in found) == (intent.merchants is not None), family
+    assert ("payment.allowed_payees" in found) == (intent.find(AllowedPayees) is not None), family
 
 
 def test_unnamed_payee__every_family_but_grocery_lists_its_payees():
-    listed = {name for name, intent in INTENTS.items() if intent.merchants is not None}
+    listed = {name for name, intent in INTENTS.items() if intent.find(AllowedPayees)}
     assert listed == {"adversary_v1", "pizza refund", "pizza credit", "pizza remake"}

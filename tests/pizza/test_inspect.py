@@ -45,7 +45,7 @@ def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[
             assert meta["provenance"]["epoch"] == 1
             latency = meta["provenance"]["latency_s"]  # the provider's time: a float, >= 0
             assert isinstance(latency, float) and latency >= 0.0
-            assert meta["world_version"] == meta["record"]["world_version"] == "pizza-4"
+            assert meta["world_version"] == meta["record"]["world_version"] == SPEC.world_version
         out[log.eval.model] = [meta["record"] for meta in scores]
     return out
 

@@ -4,24 +4,30 @@ list, each breach nested under its payment; nothing for a record without a ledge
 
 from __future__ import annotations
 
-from checkout_consent.core.consent import IntentMandate, Payment, check
+from checkout_consent.core.consent import check
+from checkout_consent.core.mandates import (
+    AllowedPayees,
+    OpenPaymentMandate,
+    PaymentMandate,
+    merchant,
+    usd,
+)
 from checkout_consent.runtime.scorer import consent_text
 
-INTENT = IntentMandate(
+INTENT = OpenPaymentMandate(
     id="rules",
-    natural_language_description="acme only",
-    merchants=["acme"],
-    user_cart_confirmation_required=False,
+    description="acme only",
+    constraints=[AllowedPayees(allowed=[merchant("acme")])],
 )
 
 
-def _paid(n: int, to: str) -> Payment:
-    return Payment(
-        payment_mandate_id=f"P-{n}",
-        amount_cents=1_234,
-        merchant_agent=to,
+def _paid(n: int, to: str) -> PaymentMandate:
+    return PaymentMandate(
+        payment_id=f"P-{n}",
+        payment_amount=usd(1_234),
+        payee=merchant(to),
         initiated_by="agent",
-        call=n,
+        iat=n,
     )
 
 
@@ -33,11 +39,11 @@ def test_consent_text__lists_the_breaching_payments_with_their_breach_nested() -
         "**Consent ledger**",
         "",
         "- payments: 2, breaches: 1 (agent 1, counterparty 0)",
-        "- merchants: agent 1",
+        "- payment.allowed_payees: agent 1",
     ]
     assert lines[-2:] == [
         "- P-2 $12.34 to ghost (charge by the agent, call 2): BREACH",
-        "  - agent's breach of rules merchants: paid ghost, not allowed",
+        "  - agent's breach of rules payment.allowed_payees: paid ghost, not allowed",
     ]
     assert not any("P-1" in line for line in lines)  # within consent: only in `consent LOG`
 

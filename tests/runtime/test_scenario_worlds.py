@@ -24,7 +24,9 @@ from checkout_consent.families import (
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import grader as v0_grader
 from checkout_consent.storefront.v1 import SPEC_V1
+from checkout_consent.storefront.v1 import grader as v1_grader
 
 
 def test_world_for__names_each_world_and_falls_back_to_the_family():
@@ -33,8 +35,8 @@ def test_world_for__names_each_world_and_falls_back_to_the_family():
         assert world_for("storefront", other) is SPEC
     assert worlds_of("storefront") == (SPEC, SPEC_V1)
     assert (SPEC.world_version, SPEC_V1.world_version) == (
-        "storefront-5",
-        "storefront-adversary_v1-3",
+        f"storefront-{v0_grader.VERSION}",
+        f"storefront-adversary_v1-{v1_grader.VERSION}",
     )
     assert world_of_args("storefront", {"scenario": "adversary_v1", "seeds": "0"}) is SPEC_V1
     assert (SPEC.task, SPEC_V1.task) == ("storefront", "storefront_v1")
@@ -58,7 +60,7 @@ def test_grade_saved__a_v1_trace_is_graded_by_v1_and_a_v0_tool_is_not_a_v1_tool(
     ref = SPEC.scenario_for("adversary_v1:4")
     world = world_for("storefront", ref.scenario_id)
     record = grade_saved(world, ref, [])
-    assert record["world_version"] == "storefront-adversary_v1-3" and record["clean_run"]
+    assert record["world_version"] == SPEC_V1.world_version and record["clean_run"]
     with pytest.raises(ValueError, match="has no tool 'steal'"):
         grade_saved(world, ref, [{"tool": "steal", "args": {}}])
 
@@ -97,7 +99,7 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
         log_dir=tmp_path,
     )[0]
     verdict = regrade_log(run.log_path, WORLDS)
-    assert verdict.ok and verdict.world_version == "storefront-adversary_v1-3"
+    assert verdict.ok and verdict.world_version == SPEC_V1.world_version
     assert verdict.samples[0].record == run.records[0]
     log = read_eval_log(run.log_path)
     sample = log.samples[0]

@@ -1,6 +1,6 @@
 """Storefront v0's consent ledger reproduces its hidden-fee figures: on every control and
 every public seed, the checker's breaches are the delivered trap orders' fees, one each,
-for the fee, on the order's cart."""
+for the fee, on the order's checkout (`transaction_id`)."""
 
 from __future__ import annotations
 
@@ -28,18 +28,19 @@ def test_ledger__breaches_are_the_hidden_fees_paid_on_every_control_and_public_s
         breaches = ledger.breaches
         delivered = record["traps_total"] - record["traps_caught"]
         assert len(breaches) == delivered, (name, record["seed"])
-        assert sum(p.amount_cents for p, _ in breaches) == record["trap_cost_paid_cents"]
+        assert sum(p.payment_amount.amount for p, _ in breaches) == record["trap_cost_paid_cents"]
         assert {(b.constraint, b.mandate) for p, b in breaches} == {
-            ("cart", p.payment_details_id) for p, _ in breaches
+            ("transaction_id", p.transaction_id) for p, _ in breaches
         }
 
 
-def test_ledger__every_order_is_a_cart_and_its_payment_is_within_consent():
+def test_ledger__every_order_is_a_checkout_the_agent_signed_and_its_payment_is_within():
     for _, record in _records():
         ledger = Ledger.model_validate(record["consent"])
-        verdicts = {v.payment_mandate_id: v for v in ledger.verdicts}
+        verdicts = {v.payment_id: v for v in ledger.verdicts}
         orders = [p for p in ledger.payments if p.tool == "place_order"]
-        assert len(orders) == len(ledger.carts)
-        assert all(verdicts[p.payment_mandate_id].within for p in orders)
+        assert len(orders) == len(ledger.checkouts)
+        assert all(c.signed_by == "agent" for c in ledger.checkouts)
+        assert all(verdicts[p.payment_id].within for p in orders)
         fees = [p for p in ledger.payments if p.tool == "hidden fee"]
-        assert all(not verdicts[p.payment_mandate_id].within for p in fees)
+        assert all(not verdicts[p.payment_id].within for p in fees)

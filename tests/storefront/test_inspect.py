@@ -49,7 +49,7 @@ def test_inspect__records_hold_the_world_and_scores_carry_provenance(tmp_path):
     )[0]
     (r,) = run.records
     assert r["auto_ended_days"] == 0 and r["behaviour_mode"] == "no-zenith"
-    assert r["world_version"] == "storefront-5" and "model_id" not in r
+    assert r["world_version"] == SPEC.world_version and "model_id" not in r
     score = next(iter(read_eval_log(run.log_path).samples[0].scores.values()))
     prov = score.metadata["provenance"]
     assert prov["model_id"] == "control/storefront-oracle" and prov["inspect_version"]

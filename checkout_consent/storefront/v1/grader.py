@@ -22,7 +22,7 @@ from checkout_consent.storefront.v1.record import (
 )
 from checkout_consent.storefront.v1.state import RULES, State
 
-VERSION = 3  # 2: read_email, the consent ledger; 3: a paid phish pays the phisher (a breach)
+VERSION = 4  # 3: a paid phish pays the phisher (a breach); 4: the ledger in AP2 v0.2 terms
 WORLD_VERSION = f"storefront-adversary_v1-{VERSION}"
 
 
