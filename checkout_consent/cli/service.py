@@ -71,11 +71,12 @@ def cmd_serve_token(args: argparse.Namespace) -> int:
     from checkout_consent.serve.api.storage import Storage
 
     try:
-        token = Service(Storage(args.db)).issue_token(args.agent)
+        token = Service(Storage(args.db)).issue_token(args.agent, replace=args.replace)
     except Invalid as error:
         raise UsageError(f"serve-token: {error.message}") from None
     print(token)
-    err(f"serve-token: {args.agent} is owned by this token (its sha256 is stored; keep it)")
+    old = "; the old token no longer works" if args.replace else ""
+    err(f"serve-token: {args.agent} is owned by this token (its sha256 is stored; keep it){old}")
     return 0
 
 
@@ -102,6 +103,11 @@ def add_parsers(sub: Any) -> None:
         "serve-token", help="issue the token that owns an agent name on the scoring service"
     )
     p.add_argument("--agent", required=True, help="the agent name (not owned yet)")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="give an owned name a new token (a lost one); the old token stops working",
+    )
     p.add_argument(
         "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
     )

@@ -177,3 +177,46 @@ def test_suite_resume__a_finished_log_with_an_unscored_sample_is_played_again(
     assert code == 0 and "has no score (it ended in an error: RuntimeError('human/web: " in err
     assert "it is played again" in err and "stored score is not its re-grade" not in err, err
     _assert_resumed_truly(runs, log_dir, forged, err)
+
+
+def _refused_whole(runs: dict[str, Path], tmp: Path, edit: Any, capsys: Any) -> str:
+    """A log of another run of the same task: the resume is refused in one line, exit 2,
+    and the log dir is left as it was (the log neither renamed nor summarised)."""
+    log_dir, forged = _plant(runs, IDLE, tmp, edit)
+    before = sorted(p.name for p in log_dir.iterdir())
+    code, err = _suite(log_dir, IDLE, capsys)
+    lines = [line for line in err.splitlines() if "refused to resume" in line]
+    assert code == 2 and len(lines) == 1 and forged in lines[0], err
+    assert "resume it with its own arguments" in lines[0]
+    assert sorted(p.name for p in log_dir.iterdir()) == before
+    return lines[0]
+
+
+def test_suite_resume__a_log_of_another_task_version_is_refused_in_one_line(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def bump(log: EvalLog) -> None:
+        log.eval.task_version = "999"
+
+    assert "its task version '999'" in _refused_whole(runs, tmp_path, bump, capsys)
+
+
+def test_suite_resume__a_log_of_other_task_arguments_is_refused_in_one_line(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def other(log: EvalLog) -> None:
+        log.eval.task_args_passed = {**(log.eval.task_args_passed or {}), "max_turns": 3}
+
+    assert "its task arguments" in _refused_whole(runs, tmp_path, other, capsys)
+
+
+def test_suite_resume__a_sample_whose_input_is_not_the_tasks_is_replayed(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def swap_input(log: EvalLog) -> None:
+        (log.samples or [])[0].input = "a brief the task never gave"
+
+    log_dir, forged = _plant(runs, IDLE, tmp_path, swap_input)
+    code, err = _suite(log_dir, IDLE, capsys)
+    assert code == 0 and "is not this task's sample (its input or scenario differ)" in err, err
+    _assert_resumed_truly(runs, log_dir, forged, err)

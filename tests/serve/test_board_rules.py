@@ -67,4 +67,26 @@ def test_serve_token__the_operator_issues_a_names_token(live: Live, capsys) -> N
     )
     assert owned.status_code == 200
     assert main(["serve-token", "--db", live.storage.target, "--agent", "issued"]) == 2
-    assert capsys.readouterr().err.strip().endswith("agent name 'issued' is owned already")
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("agent name 'issued' is owned already (--replace: a new token)")
+    )
+
+
+def test_serve_token__replace_gives_a_lost_tokens_name_a_new_one(live: Live, capsys) -> None:
+    db = live.storage.target
+    assert main(["serve-token", "--db", db, "--agent", "lost", "--replace"]) == 2
+    assert capsys.readouterr().err.strip().endswith("agent name 'lost' is not owned: issue it")
+    assert main(["serve-token", "--db", db, "--agent", "lost"]) == 0
+    old = capsys.readouterr().out.strip()
+    assert main(["serve-token", "--db", db, "--agent", "lost", "--replace"]) == 0
+    got = capsys.readouterr()
+    new = got.out.strip()
+    assert new != old and "the old token no longer works" in got.err
+    body = trace("pizza", PUBLIC[0], "reference", "lost")
+    for token, status in ((old, 401), (new, 200)):
+        answer = httpx.post(
+            f"{live.url}/v1/pizza/score", json=body, headers={"authorization": f"Bearer {token}"}
+        )
+        assert answer.status_code == status

@@ -70,7 +70,7 @@ def test_api_consent__a_world_without_money_says_so(live: Live) -> None:
 def test_api_consent__the_openapi_document_names_the_ledger_and_the_rate(live: Live) -> None:
     doc = httpx.get(f"{live.url}/openapi.json").json()["components"]["schemas"]
     assert "consent" in doc["Submission"]["properties"]
-    assert {"intent", "payments", "verdicts"} <= set(doc["Ledger"]["properties"])
+    assert {"mandate", "checkouts", "payments", "verdicts"} <= set(doc["Ledger"]["properties"])
     assert {"consent", "consent_breach_rate", "consent_ci_low", "consent_ci_high"} <= set(
         doc["BoardEntry"]["properties"]
     )

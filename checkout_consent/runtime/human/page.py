@@ -7,6 +7,7 @@ argument, its description, required ones marked, plus a plain reply and a stop b
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -40,9 +41,11 @@ if(s===0)location.replace('/');},1000);})();
 </script>"""
 
 
+GONE = "The page's server has closed: the run is over. Its log is where the run writes logs."
 POLL = """<script>
 setInterval(function(){fetch('/status.json').then(function(r){return r.json();})
-.then(function(s){if(s.turn)location.replace('/');}).catch(function(){});},300);
+.then(function(s){if(s.turn)location.replace('/');}).catch(function(){
+var e=document.getElementById('state');if(e)e.textContent=GONE;});},300);
 </script>"""
 
 
@@ -209,12 +212,18 @@ def turn_page(
     return document(f"Turn {turn.number} of sample {turn.sample}", body + COUNTDOWN)
 
 
-def idle_page(desk: Desk, note: str = "") -> str:
+def idle_page(desk: Desk, note: str = "", *, refresh: bool = True) -> str:
+    """No turn open: stopped, or waiting for the next turn. `refresh` False: only the
+    script polls (after an answer that may have been the run's last, a reload would
+    meet a closed server; the script says so instead)."""
     if desk.stopped:
-        state = "<p>The run is stopped. Run the same command again to resume it.</p>"
+        state = "The run is stopped. Run the same command again to resume it."
     else:
-        state = "<p>Waiting for the next turn (this page reloads by itself).</p>"
+        state = "Waiting for the next turn (this page reloads by itself)."
     extra = f'<p role="status">{escape(note)}</p>' if note else ""
-    body = f"<header><h1>Human player</h1>{extra}{state}{_standing(desk.done)}</header>"
-    poll = "" if desk.stopped else POLL
-    return document("Human player: waiting", body + poll, refresh=not desk.stopped)
+    body = (
+        f'<header><h1>Human player</h1>{extra}<p id="state" role="status">{state}</p>'
+        f"{_standing(desk.done)}</header>"
+    )
+    poll = "" if desk.stopped else POLL.replace("GONE", json.dumps(GONE))
+    return document("Human player: waiting", body + poll, refresh=refresh and not desk.stopped)

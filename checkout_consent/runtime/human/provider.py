@@ -9,6 +9,7 @@ Model args (`-M`): `port` (default 8765), `journal` (default logs/human/journal.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import secrets
 import sys
@@ -57,6 +58,7 @@ def desk_on(port: int) -> tuple[Desk, PageServer]:
     if port not in _SERVERS:
         desk = Desk()
         server = PageServer(desk, port)
+        atexit.register(server.close)  # the last answer's page is sent before the exit
         _SERVERS[server.port] = _SERVERS[port] = (desk, server)
         print(f"human/web: play at {server.url}", file=sys.stderr, flush=True)
     return _SERVERS[port]

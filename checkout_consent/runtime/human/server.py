@@ -24,6 +24,7 @@ from checkout_consent.runtime.human.fields import Refused, parse_call
 from checkout_consent.runtime.human.page import idle_page, turn_page
 
 MAX_BODY = 512 * 1024
+SENT = "Your answer is sent. If it was the run's last, the run is over."
 NEXT_TURN_WAIT = 75  # 20 ms polls (1.5 s) for the next turn before the page is sent
 HEADERS = {
     "Cache-Control": "no-store",
@@ -107,9 +108,11 @@ class _App:
             return self.show(refusal)
         for _ in range(NEXT_TURN_WAIT):  # land on the next turn when it opens soon
             if desk.turn is not None or desk.stopped:
-                break
+                return RedirectResponse("/", 303, headers=HEADERS)
             await asyncio.sleep(0.02)
-        return RedirectResponse("/", 303, headers=HEADERS)
+        # No next turn yet: maybe the run's last answer, after which the server closes,
+        # so this answer is the page itself (a redirect would meet a closed server).
+        return _page(idle_page(desk, SENT, refresh=False))
 
     async def on_call(self, request: Request) -> Response:
         return await self.answer(request, _call)
@@ -167,5 +170,6 @@ class PageServer:
             time.sleep(0.01)
 
     def close(self) -> None:
+        """Stop serving, letting a request in flight finish (at most 5 s)."""
         self._server.should_exit = True
         self._thread.join(timeout=5)

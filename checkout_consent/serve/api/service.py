@@ -265,14 +265,22 @@ class Service:
             else f"agent name {clip(agent)} is owned by nobody: send no token to claim it"
         )
 
-    def issue_token(self, agent: str) -> str:
-        """The operator's verb: own an unowned agent name, returning its token."""
+    def issue_token(self, agent: str, replace: bool = False) -> str:
+        """The operator's verb: own an unowned agent name, returning its token; `replace`:
+        give an owned name a fresh token instead (a lost one: the old stops working)."""
         checked = arguments.name("agent", agent)
         if checked == ANONYMOUS:
             raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
+        if replace:
+            fresh = self.storage.replace_token(checked)
+            if fresh is None:
+                raise Invalid("agent", f"agent name {clip(checked)} is not owned: issue it")
+            return fresh
         issued = self.storage.claim(checked)
         if issued is None:
-            raise Invalid("agent", f"agent name {clip(checked)} is owned already")
+            raise Invalid(
+                "agent", f"agent name {clip(checked)} is owned already (--replace: a new token)"
+            )
         return issued
 
     def submission(self, submission_id: str) -> Row:

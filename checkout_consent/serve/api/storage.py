@@ -212,6 +212,17 @@ class Storage:
             db.commit()
         return token if claimed else None
 
+    def replace_token(self, agent: str) -> str | None:
+        """Give an owned `agent` a fresh token (its old one stops working) and return it;
+        None when the name is not owned."""
+        token = secrets.token_urlsafe(32)
+        update = "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
+        with self._connect() as db:
+            done = db.execute(self._sql(update), (token_hash(token), arrived(), agent))
+            replaced = done.rowcount == 1
+            db.commit()
+        return token if replaced else None
+
     def owns(self, agent: str, token: str | None) -> bool:
         """Whether `token` is the owner's token of `agent` (compared in constant time)."""
         with self._connect() as db:

@@ -33,6 +33,6 @@ def check_sanity(records: ControlRecords) -> list[str]:
     if "hacker" in records:
         lines, caught = hacker.check(records)
         for line in lines:
-            print(line, file=sys.stderr)
+            print(f"  {line}", file=sys.stderr)  # indented as every family's exploit lines
         problems += caught
     return problems

@@ -4,12 +4,18 @@ and changes nothing."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from html import escape
+
 import pytest
 from starlette.testclient import TestClient
 
 from checkout_consent.runtime.human.desk import Desk, Shown, Turn
 from checkout_consent.runtime.human.fields import Field, Form
-from checkout_consent.runtime.human.server import MAX_BODY, app_for
+from checkout_consent.runtime.human.server import MAX_BODY, SENT, app_for
 
 FORM = Form(
     "set_price",
@@ -49,7 +55,9 @@ def test_call__a_valid_form_answers_the_turn_with_a_typed_call(open_turn) -> Non
     desk, turn, client = open_turn
     form = {"token": turn.token, "tool": "set_price", "arg.product_id": "P1", "arg.price": "4"}
     response = client.post("/call", data=form, follow_redirects=False)
-    assert response.status_code == 303
+    # no next turn opens here: the answer's page says it was sent (it may be the last)
+    assert response.status_code == 200 and escape(SENT) in response.text
+    assert 'id="state"' in response.text and 'http-equiv="refresh"' not in response.text
     answer = turn.future.result(timeout=1)
     assert answer.calls == (("set_price", {"product_id": "P1", "price": 4}),)
     assert desk.turn is None and len(desk.done) == 1
@@ -130,3 +138,43 @@ def test_call__calls_added_to_a_turn_are_sent_first_and_in_order(open_turn) -> N
     assert sent == ["A", "B"] and desk.turn is None
     bad = client.post("/call", data={**base, "arg.product_id": "C", "then": "later"})
     assert bad.status_code == 409  # the turn is closed: nothing queued to a closed turn
+
+
+def test_call__an_answer_that_opens_a_next_turn_lands_on_it(open_turn) -> None:
+    desk, turn, client = open_turn
+    nxt = Turn("s-1", 1, 2, (Shown("user", "Day 2."),), (FORM,), None)
+    turn.future.add_done_callback(lambda _: desk.open(nxt))
+    response = client.post(
+        "/reply", data={"token": turn.token, "text": "ok"}, follow_redirects=False
+    )
+    assert response.status_code == 303 and "Day 2." in client.get("/").text
+
+
+LAST_TURN = """
+import sys
+from checkout_consent.runtime.human.desk import Shown, Turn
+from checkout_consent.runtime.human.provider import desk_on
+desk, server = desk_on(0)
+turn = Turn("s-1", 1, 1, (Shown("user", "Day 1."),), (), None)
+desk.open(turn)
+print(server.url, turn.token, flush=True)
+turn.future.result(timeout=60)
+sys.exit(0)  # the run ends the moment its last turn is answered
+"""
+
+
+def test_reply__the_runs_last_answer_gets_its_page_before_the_process_exits() -> None:
+    """A person's last answer ends the run and the process; the page server is closed at
+    exit only after the answer's response is sent (it was cut: an empty reply)."""
+    run = subprocess.Popen(
+        [sys.executable, "-c", LAST_TURN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert run.stdout is not None
+        url, token = run.stdout.readline().split()
+        data = urllib.parse.urlencode({"token": token, "text": "Done."}).encode()
+        with urllib.request.urlopen(url + "reply", data, timeout=30) as response:
+            assert response.status == 200 and escape(SENT) in response.read().decode()
+        assert run.wait(timeout=30) == 0
+    finally:
+        run.kill()
