@@ -119,7 +119,7 @@ class _Checker:
                 c.id not in self.used
                 and (signer is None or mandate.signed_by == signer)
                 and (p.transaction_id is None or c.id == p.transaction_id)
-                and (c.merchant is None or c.merchant == p.payee)
+                and (c.merchant is None or (p.payee is not None and c.merchant.id == p.payee.id))
                 and c.total.amount >= p.payment_amount.amount
                 and _before(mandate.iat, p)
                 and _live(mandate.exp, p.execution_date)

@@ -7,7 +7,7 @@ budget defined through AP2's extension point). Pure.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,14 +25,7 @@ ConstraintType = Literal[
     "payment.execution_date",
     "transaction_id",
 ]
-CONSTRAINTS: tuple[ConstraintType, ...] = (
-    "payment.allowed_payees",
-    "payment.amount_range",
-    "payment.budget",
-    "checkout_consent.daily_budget",
-    "payment.execution_date",
-    "transaction_id",
-)
+CONSTRAINTS: tuple[ConstraintType, ...] = get_args(ConstraintType)
 
 
 class _Frozen(BaseModel):
