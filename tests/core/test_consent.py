@@ -228,3 +228,19 @@ def test_breach_rate__runs_with_any_breach_over_runs_with_a_bootstrap_interval()
     assert breach_rate("fam", [("a", {"score": 1.0})]) is None
     assert "37.5% of runs" in describe_rate("fam", fig)
     assert describe_rate("fam", None, moves_money=False) == "consent: no money movement"
+
+
+def test_check__a_checkout_of_one_merchant_never_covers_a_payment_to_another():
+    acme = CheckoutMandate(
+        checkout=Checkout(id="A-1", merchant=merchant("acme"), total=usd(5_000)),
+        signed_by="principal",
+        iat=0,
+    )
+    assert constraints(check("owner", RULES, [pay(1, 3_000)], [acme])) == []
+    other = OpenPaymentMandate(id="o", description="any payee", constraints=[AmountRange(max=0)])
+    assert constraints(check("owner", other, [pay(1, 3_000, to="ghost")], [acme])) == [
+        ("P-1", "payment.amount_range")
+    ]
+    assert constraints(check("owner", other, [pay(1, 3_000, to=None)], [acme])) == [
+        ("P-1", "payment.amount_range")
+    ]
