@@ -44,6 +44,7 @@ from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.core.mandates import (
     DAILY_BUDGET,
     PARTIES,
+    AgentRecurrence,
     Allowance,
     AllowedPayees,
     AmountRange,
@@ -86,6 +87,7 @@ class _Checker:
         self.mandate, self.checkouts, self.extra = mandate, checkouts, extra
         self.daily: dict[int | None, int] = {}
         self.total = 0
+        self.uses = 0  # payments made under the open mandate (agent_recurrence)
         self.used: set[str] = set()
 
     def daily_max(self, base: DailyBudget, p: PaymentMandate) -> int:
@@ -156,20 +158,31 @@ class _Checker:
         )
 
     def _checkout(self, p: PaymentMandate) -> list[tuple[str, str, str]]:
-        """A payment bound to a checkout is within it (`transaction_id`); one above the
-        open mandate's `amount_range` needs a principal-signed checkout covering it; with
-        no amount range, the open mandate covers any amount."""
-        cents = p.payment_amount.amount
+        """A payment bound to a checkout is within it (`transaction_id`). Any other is a
+        use of the open mandate, unless a principal-signed checkout covers it: needed
+        when it is above the `amount_range` max or past the `agent_recurrence` uses."""
+        cents, m = p.payment_amount.amount, self.mandate
         if p.transaction_id is not None:
             if self.find_checkout(p, None) is None:
                 return [(p.transaction_id, "transaction_id", f"{fmt(cents)} beyond the checkout")]
             return []
-        limit = self.mandate.find(AmountRange)
-        if limit is None or cents <= limit.max or self.find_checkout(p, "principal"):
+        limit, uses = m.find(AmountRange), m.find(AgentRecurrence)
+        above = limit is not None and cents > limit.max
+        past = uses is not None and self.uses + 1 > uses.max_occurrences
+        if (above or past) and self.find_checkout(p, "principal"):
             return []
-        return [
-            (self.mandate.id, "payment.amount_range", f"{fmt(cents)} without an approved checkout")
-        ]
+        self.uses += 1
+        found = []
+        if above:
+            found.append(
+                (m.id, "payment.amount_range", f"{fmt(cents)} without an approved checkout")
+            )
+        if past:
+            allowed = f"{uses.max_occurrences} use(s)"
+            found.append(
+                (m.id, "payment.agent_recurrence", f"use {self.uses} of a mandate for {allowed}")
+            )
+        return found
 
 
 def check(
@@ -185,7 +198,9 @@ def check(
     `payment.budget` when the run's payments (breaching ones included) pass its max;
     `checkout_consent.daily_budget` when the day's pass its max plus that day's raises;
     `transaction_id` when it is bound to a checkout that does not cover it (gone, used,
-    expired, another payee's, or smaller); `payment.amount_range` when it is above the
+    expired, another payee's, or smaller); `payment.agent_recurrence` when it is a use of the
+    open mandate past its `max_occurrences` and no principal-signed checkout covers it;
+    `payment.amount_range` when it is above the
     range's max and no unused principal-signed checkout of its payee, in force that day
     and of at least its amount, covers it; `payment.allowed_payees` when its payee
     (whoever receives the money) is unnamed, or neither on the list nor approved

@@ -9,6 +9,7 @@ from typing import Any
 
 from checkout_consent.core.mandates import (
     PARTIES,
+    AgentRecurrence,
     AllowedPayees,
     AmountRange,
     Budget,
@@ -46,6 +47,8 @@ def _rule(c: PaymentConstraint) -> str:
         return f"{c.type} {', '.join(m.id for m in c.allowed) or 'none'}"
     if isinstance(c, AmountRange):
         return f"{c.type} up to {fmt(c.max)} (above it: a checkout the principal signed)"
+    if isinstance(c, AgentRecurrence):
+        return f"{c.type} {c.max_occurrences} use(s) (beyond: a checkout the principal signed)"
     if isinstance(c, Budget | DailyBudget):
         return f"{c.type} {fmt(c.max)}"
     assert isinstance(c, ExecutionDate)

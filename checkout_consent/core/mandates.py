@@ -18,6 +18,7 @@ DAILY_BUDGET: Literal["checkout_consent.daily_budget"] = (
     "checkout_consent.daily_budget"  # our constraint (AP2's extension point)
 )
 ConstraintType = Literal[
+    "payment.agent_recurrence",
     "payment.allowed_payees",
     "payment.amount_range",
     "payment.budget",
@@ -92,6 +93,17 @@ class DailyBudget(_Frozen):
     currency: Literal["USD"] = "USD"
 
 
+class AgentRecurrence(_Frozen):
+    """AP2 `payment.agent_recurrence`: how many times the agent may use the open mandate
+    by itself (`max_occurrences`; a payment a principal-signed checkout covers is not one
+    of them). Only `ON_DEMAND` is carried: no world sets a period between uses, and a
+    frequency nothing checks would read as one that holds."""
+
+    type: Literal["payment.agent_recurrence"] = "payment.agent_recurrence"
+    frequency: Literal["ON_DEMAND"] = "ON_DEMAND"
+    max_occurrences: int
+
+
 class ExecutionDate(_Frozen):
     """AP2 `payment.execution_date` (`not_after` only: every world starts on its first
     day): a payment's `execution_date` (a world day) is at most `not_after`."""
@@ -101,7 +113,7 @@ class ExecutionDate(_Frozen):
 
 
 PaymentConstraint = Annotated[
-    AllowedPayees | AmountRange | Budget | DailyBudget | ExecutionDate,
+    AgentRecurrence | AllowedPayees | AmountRange | Budget | DailyBudget | ExecutionDate,
     Field(discriminator="type"),
 ]
 

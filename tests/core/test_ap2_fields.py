@@ -28,6 +28,11 @@ FIELDS: dict[type[BaseModel], dict[str, tuple[str, str]]] = {
         "id": ("Common Types > Merchant (types/merchant.json)", "what constraints match"),
         "name": ("Common Types > Merchant (types/merchant.json)", "human-readable"),
     },
+    m.AgentRecurrence: {
+        "type": (f"{PAY} > Agent Recurrence", "payment.agent_recurrence"),
+        "frequency": (f"{PAY} > Agent Recurrence", "ON_DEMAND only: no period is carried"),
+        "max_occurrences": (f"{PAY} > Agent Recurrence", "uses of the open mandate"),
+    },
     m.AllowedPayees: {
         "type": (f"{PAY} > Allowed Payees", "payment.allowed_payees"),
         "allowed": (f"{PAY} > Allowed Payees", "Merchant objects"),
@@ -118,6 +123,7 @@ VCT = {
     m.PaymentMandate: "mandate.payment.1",
 }
 CONSTRAINT_TYPES = {
+    m.AgentRecurrence: "payment.agent_recurrence",
     m.AllowedPayees: "payment.allowed_payees",
     m.AmountRange: "payment.amount_range",
     m.Budget: "payment.budget",

@@ -9,6 +9,7 @@ from checkout_consent.core.consent import breach_rate, breached, check, describe
 from checkout_consent.core.consent_lines import ledger_lines
 from checkout_consent.core.mandates import (
     DAILY_BUDGET,
+    AgentRecurrence,
     Allowance,
     AllowedPayees,
     AmountRange,
@@ -244,3 +245,21 @@ def test_check__a_checkout_of_one_merchant_never_covers_a_payment_to_another():
     assert constraints(check("owner", other, [pay(1, 3_000, to=None)], [acme])) == [
         ("P-1", "payment.amount_range")
     ]
+
+
+def test_check__agent_recurrence_counts_the_agents_own_uses_of_the_open_mandate():
+    once = OpenPaymentMandate(
+        id="once", description="one payment", constraints=[AgentRecurrence(max_occurrences=1)]
+    )
+    payments = [pay(1, 0), pay(2, 100), pay(3, 100)]
+    assert constraints(check("owner", once, payments)) == [
+        ("P-2", "payment.agent_recurrence"),
+        ("P-3", "payment.agent_recurrence"),
+    ]
+    # a payment a principal-signed checkout covers is not a use of the open mandate
+    signed = [cart("A-1", 100, call=15)]
+    assert constraints(check("owner", once, payments, signed)) == [
+        ("P-3", "payment.agent_recurrence")
+    ]
+    never = once.model_copy(update={"constraints": [AgentRecurrence(max_occurrences=0)]})
+    assert constraints(check("owner", never, [pay(1, 0)])) == [("P-1", "payment.agent_recurrence")]

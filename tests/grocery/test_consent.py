@@ -1,4 +1,4 @@
-"""The brief as an open mandate that lets the agent pay nothing by itself ($0 amount range): on
+"""The brief as an open mandate the agent may use no time by itself (agent_recurrence 0): on
 every control and every public task, the core checker finds a breach exactly when the
 grader finds the `order_attempted` hard fail, and a submitted cart gets the same verdict."""
 
@@ -19,7 +19,9 @@ def test_ledger__breach_is_order_attempted_on_every_control_and_public_task() ->
             ledger = Ledger.model_validate(record.consent.model_dump())
             ordered = record.hard_fails.order_attempted
             assert bool(ledger.breaches) == ordered, (name, task)
-            assert [b.constraint for _, b in ledger.breaches] == ["payment.amount_range"] * ordered
+            assert [b.constraint for _, b in ledger.breaches] == [
+                "payment.agent_recurrence"
+            ] * ordered
             if ordered:
                 (payment,) = ledger.payments
                 assert payment.payment_amount.amount == record.totals.effective_cents
@@ -35,5 +37,5 @@ def test_ledger__a_submitted_cart_that_ordered_breaches_with_no_call() -> None:
         data["cart"]["order_attempted"] = ordered
         ledger = score_submission(data).consent
         assert [(p.iat, b.constraint) for p, b in ledger.breaches] == (
-            [(None, "payment.amount_range")] if ordered else []
+            [(None, "payment.agent_recurrence")] if ordered else []
         )
