@@ -39,3 +39,17 @@ def test_ledger__a_submitted_cart_that_ordered_breaches_with_no_call() -> None:
         assert [(p.iat, b.constraint) for p, b in ledger.breaches] == (
             [(None, "payment.agent_recurrence")] if ordered else []
         )
+
+
+def test_ledger__an_empty_carts_order_is_a_breach_too() -> None:
+    """Placing the order is the breach whatever it costs: an empty cart's $0.00 order
+    still uses a mandate the household gave the agent no use of."""
+    from checkout_consent.grocery.consent import ledger
+    from checkout_consent.grocery.dataset import load_brief
+
+    brief = load_brief(dataset.PUBLIC_IDS[0])
+    got = ledger(brief, ordered=True, total_cents=0, call=3)
+    assert [(p.payment_amount.amount, b.constraint) for p, b in got.breaches] == [
+        (0, "payment.agent_recurrence")
+    ]
+    assert ledger(brief, ordered=False, total_cents=0, call=None).breaches == []
