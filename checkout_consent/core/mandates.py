@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Party = Literal["agent", "counterparty"]
 PARTIES: tuple[Party, ...] = ("agent", "counterparty")
@@ -129,7 +129,16 @@ class OpenPaymentMandate(_Frozen):
     description: str
     constraints: list[PaymentConstraint] = []
 
+    @model_validator(mode="after")
+    def _each_type_once(self) -> OpenPaymentMandate:
+        kinds = [c.type for c in self.constraints]
+        twice = sorted({k for k in kinds if kinds.count(k) > 1})
+        if twice:
+            raise ValueError(f"a mandate carries each constraint type once: {twice} repeat")
+        return self
+
     def find(self, kind: type[Any]) -> Any:
+        """The mandate's constraint of type `kind`, or None (it carries each at most once)."""
         return next((c for c in self.constraints if isinstance(c, kind)), None)
 
 

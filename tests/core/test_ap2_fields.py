@@ -175,3 +175,23 @@ def test_ap2_fields__amounts_are_integer_minor_units_with_a_currency():
     with pytest.raises(ValueError):
         m.Amount(amount=100, currency="EUR")  # type: ignore[arg-type]
     assert m.usd(1234).model_dump() == {"amount": 1234, "currency": "USD"}
+
+
+def test_ap2_fields__a_mandate_carries_each_constraint_type_once():
+    """Two constraints of one type would leave one unchecked: refused when built or read."""
+    with pytest.raises(ValueError, match="each constraint type once"):
+        m.OpenPaymentMandate(
+            id="x",
+            description="two payee lists",
+            constraints=[
+                m.AllowedPayees(allowed=[m.merchant("a")]),
+                m.AllowedPayees(allowed=[m.merchant("b")]),
+            ],
+        )
+    block = {
+        "id": "x",
+        "description": "d",
+        "constraints": [{"type": "payment.budget", "max": 1}] * 2,
+    }
+    with pytest.raises(ValueError):
+        m.OpenPaymentMandate.model_validate(block)
