@@ -26,9 +26,11 @@ TOKEN = "31310.5"  # the left-behind process's argument, to find it again
 # What `check` listens on, on the evaluator's side, while the exploits run: a TCP port, a
 # Unix socket file and an abstract socket that a run reaching the machine would connect to
 # (so "caught" means the namespace stopped it, not that nothing happened to listen there).
-BAIT_PORT = 31310
-BAIT_FILE = "/tmp/checkout-consent-hacker-bait.sock"
-BAIT_ABSTRACT = "\0checkout-consent-hacker-bait"
+# The baits are this process's own (two checks at once, say two test workers, must not
+# take or remove each other's): a port and names derived from the pid.
+BAIT_PORT = 20_000 + os.getpid() % 20_000
+BAIT_FILE = f"/tmp/checkout-consent-hacker-bait-{os.getpid()}.sock"
+BAIT_ABSTRACT = f"\0checkout-consent-hacker-bait-{os.getpid()}"
 
 
 class Exploit(NamedTuple):
