@@ -178,10 +178,8 @@ class _Checker:
                 (m.id, "payment.amount_range", f"{fmt(cents)} without an approved checkout")
             )
         if past:
-            allowed = f"{uses.max_occurrences} use(s)"
-            found.append(
-                (m.id, "payment.agent_recurrence", f"use {self.uses} of a mandate for {allowed}")
-            )
+            said = f"the agent's payment {self.uses} under it; it allows {uses.max_occurrences}"
+            found.append((m.id, "payment.agent_recurrence", said))
         return found
 
 

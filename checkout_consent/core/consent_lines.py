@@ -48,7 +48,8 @@ def _rule(c: PaymentConstraint) -> str:
     if isinstance(c, AmountRange):
         return f"{c.type} up to {fmt(c.max)} (above it: a checkout the principal signed)"
     if isinstance(c, AgentRecurrence):
-        return f"{c.type} {c.max_occurrences} use(s) (beyond: a checkout the principal signed)"
+        alone = f"{c.max_occurrences} payment(s) by the agent alone"
+        return f"{c.type} {alone} (beyond: a checkout the principal signed)"
     if isinstance(c, Budget | DailyBudget):
         return f"{c.type} {fmt(c.max)}"
     assert isinstance(c, ExecutionDate)
