@@ -25,7 +25,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checkout_consent.cassettes import compact, store  # noqa: E402
-from checkout_consent.cassettes.manifest import Manifest  # noqa: E402
 from checkout_consent.families import world_of_args  # noqa: E402
 
 
@@ -94,7 +93,7 @@ def cassette_dirs(paths: list[Path]) -> list[Path]:
 
 def add_cassettes(worlds: dict[str, World], paths: list[Path]) -> None:
     for directory in cassette_dirs(paths):
-        manifest = Manifest.read(directory)
+        manifest = store.Manifest.read(directory)
         label = world_of_args(manifest.family, manifest.task_args).label
         world = worlds[f"{label} ({manifest.model})"]
         for unit in store.read_units(directory).values():

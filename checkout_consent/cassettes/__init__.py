@@ -1,6 +1,6 @@
 """Cassettes: record, replay and check a run's provider traffic (vcrpy).
 
-The cassette modes live here, not in `replay` (which imports vcrpy and the provider SDKs),
+The cassette modes live here, not in `session` (which imports vcrpy and the provider SDKs),
 so building the command line costs none of that."""
 
 from typing import Literal

@@ -18,13 +18,20 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout_consent.cassettes import digest
 from checkout_consent.cassettes.match import (
     KEPT_REQUEST_HEADERS,
     KEPT_RESPONSE_HEADERS,
+    PART_HEX,
     RUN_UNIT_HEADER,
+    SUMMARY_CHARS,
+    MessagesAt,
+    canonical,
     canonical_body,
     header,
+    last_message,
+    message_digests,
+    parts,
+    sha256_hex,
 )
 
 FORMAT: Literal["checkout-consent cassette"] = "checkout-consent cassette"
@@ -34,7 +41,7 @@ MAX_MESSAGES = 1_000_000
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 CHECK_HEX = 16
 Check = Annotated[str, Field(pattern=rf"^[0-9a-f]{{{CHECK_HEX}}}$")]
-Short = Annotated[str, Field(pattern=rf"^[0-9a-f]{{{digest.PART_HEX}}}$")]
+Short = Annotated[str, Field(pattern=rf"^[0-9a-f]{{{PART_HEX}}}$")]
 Name = Annotated[str, Field(max_length=200)]
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -46,7 +53,7 @@ class Frame(BaseModel):
     model: Name
     tools: Annotated[list[Name], Field(max_length=2000)]
     fields: Annotated[dict[Annotated[str, Field(max_length=80)], Short], Field(max_length=500)]
-    messages_at: digest.MessagesAt | None
+    messages_at: MessagesAt | None
 
 
 class Response(BaseModel):
@@ -70,7 +77,7 @@ class Entry(BaseModel):
     frame: Annotated[int, Field(ge=0)]
     keep: Annotated[int, Field(ge=0, le=MAX_MESSAGES)]
     add: Annotated[list[Short], Field(max_length=MAX_MESSAGES)]
-    last: Annotated[str, Field(max_length=4 * digest.SUMMARY_CHARS)]
+    last: Annotated[str, Field(max_length=4 * SUMMARY_CHARS)]
     response: Response
     check: Check
 
@@ -115,8 +122,8 @@ def seal(entry: dict[str, Any], frame: Frame, unit: str) -> str:
     """An entry's check: a digest of everything else in it, its frame and unit included
     (not the frame's place in the file, which merging units renumbers)."""
     rest = {k: v for k, v in entry.items() if k != "check"}
-    whole = digest.canonical({**rest, "frame": frame.model_dump(), "unit": unit})
-    return digest.sha256_hex(whole)[:CHECK_HEX]
+    whole = canonical({**rest, "frame": frame.model_dump(), "unit": unit})
+    return sha256_hex(whole)[:CHECK_HEX]
 
 
 def messages_of(unit: Unit, index: int) -> list[str]:
@@ -244,13 +251,13 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
     entries: list[Entry] = []
     before: list[str] = []
     for request, response in interactions:
-        body = digest.parts(canonical_body(request.body))
+        body = parts(canonical_body(request.body))
         frame = Frame(
             model=body.model, tools=body.tools, fields=body.fields, messages_at=body.messages_at
         )
         if frame not in frames:
             frames.append(frame)
-        now = digest.message_digests(body.messages)
+        now = message_digests(body.messages)
         keep = shared_prefix(before, now)
         entry = {
             "method": request.method.upper(),
@@ -260,7 +267,7 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
             "frame": frames.index(frame),
             "keep": keep,
             "add": now[keep:],
-            "last": digest.last_message(body),
+            "last": last_message(body),
             "response": _response(response).model_dump(),
         }
         entries.append(Entry(**entry, check=seal(entry, frame, unit)))

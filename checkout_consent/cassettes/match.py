@@ -1,4 +1,5 @@
-"""How a request finds its recorded response, and what of a request or response is kept.
+"""A provider request as cassettes know it: how it finds its recorded response, its digests,
+and what of it (and of its response) is kept.
 
 A request matches on (run unit, method, URL, sha256 of the body as canonical JSON). The run
 unit is the `x-cc-run-unit` header the agent loop puts on every generate, so identical
@@ -7,16 +8,22 @@ computed once and cached on it: a miss costs a tuple comparison, not a diff (vcr
 matcher diffs). A request loaded from a compact cassette has no body, only its digest
 (`compact.py`): it carries the digest and its last message's summary instead.
 
+The compact cassette stores, and replay recomputes, the digests of a body: the whole body
+normalised (canonical JSON, sorted keys, no spaces; raw text if it is not JSON), its sha256
+being what replay matches; each message of its conversation and each other top-level field
+(what a miss is explained by), each the first PART_HEX hex digits of sha256 over its
+canonical JSON (they only point a miss at message k); plus the few things a reviewer reads
+(model, tool names, the last message).
+
 Request headers are kept by allow-list (secrets, Inspect's random `x-irid`, retry counts,
 user-agent and dates are dropped); response headers keep only the content type.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import Any
-
-from checkout_consent.cassettes.digest import last_message, parts, sha256_hex
+from typing import Any, Literal, NamedTuple
 
 RUN_UNIT_HEADER = "x-cc-run-unit"
 KEPT_REQUEST_HEADERS = frozenset(
@@ -36,19 +43,112 @@ SECRET_HEADERS = (
 _KEY = "_cc_match_key"
 DIGEST = "_cc_body_digest"  # set on a request loaded from a compact cassette
 SUMMARY = "_cc_last_message"
+MessagesAt = Literal["messages", "input", "contents"]
+MESSAGE_KEYS: tuple[MessagesAt, ...] = ("messages", "input", "contents")  # chat/responses/google
+PART_HEX = 12
+SUMMARY_CHARS = 200
 
 RequestKey = tuple[str, str, str, str]
 
 
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
 def canonical_body(body: bytes | str | None) -> str:
-    """The body as canonical JSON (sorted keys, no spaces); raw text if it is not JSON."""
+    """The body as canonical JSON; raw text if it is not JSON."""
     if body is None:
         return ""
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
     try:
-        return json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+        return canonical(json.loads(text))
     except ValueError:
         return text
+
+
+def part_digest(value: Any) -> str:
+    return sha256_hex(canonical(value))[:PART_HEX]
+
+
+class Parts(NamedTuple):
+    """A request body taken apart."""
+
+    digest: str  # sha256 of the canonical body: what replay matches
+    messages_at: MessagesAt | None  # the top-level key holding the conversation (None: none)
+    messages: list[Any]
+    fields: dict[str, str]  # every other top-level field -> its digest
+    model: str
+    tools: list[str]
+
+
+def parts(canonical_text: str) -> Parts:
+    """The parts of a body already in canonical form (`canonical_body`)."""
+    digest = sha256_hex(canonical_text)
+    try:
+        body = json.loads(canonical_text) if canonical_text else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        fields = {"(body)": digest[:PART_HEX]} if canonical_text else {}
+        return Parts(digest, None, [], fields, "", [])
+    at = next((k for k in MESSAGE_KEYS if isinstance(body.get(k), list)), None)
+    messages = body[at] if at else []
+    fields = {k: part_digest(v) for k, v in body.items() if k != at}
+    model = body.get("model")
+    return Parts(
+        digest, at, messages, fields, model if isinstance(model, str) else "", _tools(body)
+    )
+
+
+def _tools(body: dict[str, Any]) -> list[str]:
+    """Tool names, whichever wire format declares them (openai, anthropic, responses)."""
+    names = []
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict):
+            inner = tool["function"] if isinstance(tool.get("function"), dict) else tool
+            names.append(str(inner.get("name", "?")))
+    return names
+
+
+def message_digests(messages: list[Any]) -> list[str]:
+    return [part_digest(m) for m in messages]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        pieces = [
+            str(p.get("text", "")) if isinstance(p, dict) and "text" in p else canonical(p)
+            for p in content
+        ]
+        return " ".join(pieces)
+    return "" if content is None else canonical(content)
+
+
+def summarise(message: Any, limit: int = SUMMARY_CHARS) -> str:
+    """One line a reviewer reads: `role: text` (tool calls named), cut at `limit` chars."""
+    if not isinstance(message, dict):
+        line = canonical(message)
+    else:
+        calls = [
+            f"{c['function'].get('name', '?')}({c['function'].get('arguments', '')})"
+            for c in message.get("tool_calls") or []
+            if isinstance(c, dict) and isinstance(c.get("function"), dict)
+        ]
+        text = _text(message.get("content"))
+        line = f"{message.get('role', '?')}: " + " ".join(filter(None, [text, *calls]))
+    line = " ".join(line.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def last_message(body_parts: Parts) -> str:
+    return summarise(body_parts.messages[-1]) if body_parts.messages else ""
 
 
 def header(request: Any, name: str) -> str:

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from checkout_consent.cassettes.load import CassetteRefused, confined, refuse
-from checkout_consent.cassettes.manifest import MANIFEST, Manifest
+from checkout_consent.cassettes.load import CassetteRefused, refuse
 from checkout_consent.cassettes.scan import scan_directory
-from checkout_consent.cassettes.store import CASSETTE, GOLDEN, LEGACY_GOLDEN, LEGACY_SUFFIX
+from checkout_consent.cassettes.store import MANIFEST, Manifest, files
 from checkout_consent.families import family, names, world_of_args
 
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
@@ -121,18 +120,6 @@ def check_key(
         )
 
 
-def _check_names(directory: Path) -> None:
-    for path in confined(directory):
-        if path.name not in (MANIFEST, CASSETTE) and not path.name.endswith(
-            (LEGACY_SUFFIX, GOLDEN, LEGACY_GOLDEN)
-        ):
-            raise refuse(
-                path,
-                "is not a file a cassette directory holds "
-                f"({MANIFEST}, {CASSETTE}, *.golden.json.gz, legacy *.golden.json and *.yaml.gz)",
-            )
-
-
 def _check_secrets(directory: Path) -> None:
     found = scan_directory(directory)
     if found:
@@ -159,9 +146,10 @@ def _check_family(directory: Path, manifest: Manifest) -> None:
 
 
 def check_directory(directory: Path) -> Manifest:
-    """The directory's run.json, once the directory has passed every check above (the unit
-    cassettes are parsed, bounded and shape-checked when the replay loads them)."""
-    _check_names(directory)
+    """The directory's run.json, once the directory has passed every check above and holds
+    only files this suite writes (the cassette is parsed, bounded and validated when the
+    replay loads it)."""
+    files(directory)
     _check_secrets(directory)
     manifest = Manifest.read(directory)
     _check_family(directory, manifest)

@@ -1,15 +1,22 @@
 """Record a run into a cassette directory with its golden records, or replay a directory
-and compare every replayed record with its golden one."""
+and compare every replayed record with its golden one; and the reference runs, which the
+suite records itself: each world's `recorded` runs (its reference control and one failing
+control, by provider), played by `serve-controls` on the fixed loopback port and reached
+through Inspect's own openai (and anthropic) providers. A variant's runs (its task args
+name the variant) go under `cassettes/<family>/<variant>/`. Refreshing them is one command:
+
+    checkout-consent record-references [--family NAME]
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
-from checkout_consent.cassettes.manifest import SECRET_MODEL_ARGS
 from checkout_consent.cassettes.preflight import (
     check_directory,
     check_key,
@@ -17,16 +24,17 @@ from checkout_consent.cassettes.preflight import (
     is_loopback,
     scenario_note,
 )
-from checkout_consent.cassettes.replay import (
+from checkout_consent.cassettes.session import (
     REPLAY_EVAL_ARGS,
     REPLAY_MODEL_ARGS,
     CassetteMiss,
     cassette,
 )
-from checkout_consent.core.family import Record
-from checkout_consent.families import family, world_of_args
+from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.families import WORLDS, family, world, world_of_args
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
+from checkout_consent.serve.controls import FIXED_PORT, HOST, serving
 
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
 # Whose versions run.json notes: they shape the request bodies a replay must match.
@@ -126,7 +134,7 @@ def record(
     """Run live; save the traffic as cassettes and the records as goldens. Model args that
     carry credentials are used for the run but never written to run.json. `eval_args` go to
     Inspect's eval (e.g. bounded retries when the endpoint is local)."""
-    kept = {k: v for k, v in manifest.model_args.items() if k not in SECRET_MODEL_ARGS}
+    kept = {k: v for k, v in manifest.model_args.items() if k not in store.SECRET_MODEL_ARGS}
     stamped = store.Manifest(
         **{
             **manifest.__dict__,
@@ -198,3 +206,76 @@ def replay(directory: Path, *, log_dir: str | Path = "logs", rewrite: bool = Fal
         notes.append(f"goldens rewritten from the replay ({len(found)} difference(s) before)")
         found = []
     return Outcome(directory, records, log_path, found, tuple(notes))
+
+
+class Reference(NamedTuple):
+    family: str
+    provider: str  # "openai" or "anthropic"
+    control: str  # control name without the family prefix
+    world: str  # the world's label: the family, or `family/variant`
+
+    @property
+    def spec(self) -> FamilySpec:
+        return world(self.world)
+
+    def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
+        return store.run_dir(self.world, f"{self.provider}/{self.family}-{self.control}", root)
+
+    @property
+    def manifest(self) -> store.Manifest:
+        """How a reference run is made: the world's public scenarios, one epoch."""
+        base_url, model_args = endpoint(self.provider)
+        return store.Manifest(
+            family=self.family,
+            model=f"{self.provider}/{self.family}-{self.control}",
+            base_url=base_url,
+            model_args=model_args,
+            task_args=dict(self.spec.public_args),
+            epochs=1,
+        )
+
+
+def references() -> tuple[Reference, ...]:
+    """Every reference run, from the roster: each world's `recorded` (provider, control)."""
+    return tuple(
+        Reference(spec.name, provider, control, spec.label)
+        for spec in WORLDS
+        for provider, control in spec.recorded
+    )
+
+
+# provider -> (its wire format's path on a serve-controls, model args of its runs)
+WIRES: dict[str, tuple[str, dict[str, Any]]] = {
+    "openai": ("/v1", {"responses_api": False}),
+    "anthropic": ("", {}),
+}
+
+
+def endpoint(provider: str, url: str = f"http://{HOST}:{FIXED_PORT}") -> tuple[str, dict[str, Any]]:
+    """The base URL of `provider`'s wire format on the serve-controls at `url` (default:
+    the fixed port references are recorded on) and the model args its runs take."""
+    path, model_args = WIRES[provider]
+    return url + path, dict(model_args)
+
+
+# The endpoint is local and deterministic: a failed request is a bug, not a blip to wait out
+# (Inspect's default retries a connection error for a very long time).
+LOCAL_EVAL_ARGS: dict[str, object] = {"max_retries": 0, "timeout": 120}
+
+
+def record_references(
+    families: list[str] | None = None,
+    *,
+    root: Path = store.CASSETTE_ROOT,
+    log_dir: str | Path = "logs",
+    announce: Callable[[str], None] = print,
+) -> list[Path]:
+    """Record every reference run (of the named families); the directories written."""
+    chosen = [r for r in references() if not families or r.family in families]
+    written: list[Path] = []
+    with serving(port=FIXED_PORT):
+        for ref in chosen:
+            announce(f"recording {ref.world} {ref.provider}/{ref.family}-{ref.control} ...")
+            outcome = record(ref.manifest, root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
+            written.append(outcome.directory)
+    return written

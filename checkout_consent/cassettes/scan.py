@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from checkout_consent.cassettes.load import confined, read_bytes, read_unit
+from checkout_consent.cassettes.load import confined, read_bytes, read_gzip
 from checkout_consent.cassettes.match import SECRET_HEADERS
 from checkout_consent.runtime.logs import zip_members
 
@@ -61,7 +61,7 @@ _NAME_BEFORE = re.compile(rb"(?:" + _PROVIDER_NAMES + rb")[_-]?(?:ai[_-]?)?\Z")
 CASELESS = frozenset({"provider key by name", "aws secret key", "bearer token"})
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _HEADER_NAMES = b"|".join(h.encode() for h in SECRET_HEADERS)
-# a header name as a YAML key (the legacy format) or as a JSON key (the compact one)
+# a header name as a YAML key (`name:` at a line's start) or as a JSON key
 HEADER_PATTERN = re.compile(
     rb"(?im)^\s*['\"]?(" + _HEADER_NAMES + rb")['\"]?\s*:|\"(" + _HEADER_NAMES + rb")\"\s*:"
 )
@@ -79,7 +79,7 @@ class Finding(NamedTuple):
 def _contents(path: Path) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of a file, or of each member of a zip (an .eval log)."""
     if path.suffix == ".gz":
-        yield str(path), read_unit(path, MAX_SCANNED_BYTES)
+        yield str(path), read_gzip(path, MAX_SCANNED_BYTES)
     elif zipfile.is_zipfile(path):
         for member, data in zip_members(path):
             yield f"{path}!{member}", data
@@ -152,6 +152,6 @@ def scan_directory(directory: Path) -> list[Finding]:
     found: list[Finding] = []
     for path in confined(directory):
         gz = path.name.endswith(".gz")
-        data = read_unit(path, MAX_SCANNED_BYTES) if gz else read_bytes(path, MAX_SCANNED_BYTES)
+        data = read_gzip(path, MAX_SCANNED_BYTES) if gz else read_bytes(path, MAX_SCANNED_BYTES)
         found += scan_bytes(str(path), data, cassette=True)
     return found

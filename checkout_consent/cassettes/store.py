@@ -1,17 +1,15 @@
-"""Where cassettes live and how they are read and written.
+"""A cassette directory: where it lives, what it holds, and how each of its files is read
+and written.
 
-    cassettes/<world>/<model-slug>/run.json              how the run was made (replay reads it)
-    cassettes/<world>/<model-slug>/cassette.json.gz      the compact cassette: every run unit
-    cassettes/<world>/<model-slug>/<unit>.golden.json    each unit's golden score record
+    cassettes/<world>/<model-slug>/run.json                 how the run was made (replay reads it)
+    cassettes/<world>/<model-slug>/cassette.json.gz         the compact cassette: every run unit
+    cassettes/<world>/<model-slug>/<unit>.golden.json.gz    each unit's golden score record
 
 `<world>` is the family, or `family/variant` for a variant's runs. A run unit is one
-(sample, epoch): `<sample id>-<epoch>`. vcrpy sees one cassette per run (the directory);
-this persister groups it by run unit on save (`compact.py`) and reads the units back on
-load. It still reads the format before it, vcrpy's YAML gzipped, one `<unit>.yaml.gz` per
-unit: `checkout-consent cassettes convert` rewrites such a directory compactly. Cassettes
-arrive in pull requests: every file is read through `cassettes/load.py` (no symlinks,
-nothing outside the directory, bounded sizes, YAML by the safe loader only, compact JSON
-validated strictly) and run.json through `cassettes/manifest.py` (validated strictly).
+(sample, epoch): `<sample id>-<epoch>`. Cassettes arrive in pull requests: every file is
+read through `load.py` (no symlinks, nothing outside the directory, bounded sizes), the
+compact cassette validated strictly (`compact.py`) and run.json too (`Manifest`). A file of
+a format before these (vcrpy's YAML units, plain-JSON goldens) is refused by name, unread.
 """
 
 from __future__ import annotations
@@ -20,61 +18,117 @@ import gzip
 import json
 import os
 import re
-import warnings
+from dataclasses import asdict, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
-from vcr.persisters.filesystem import CassetteNotFoundError
-from vcr.request import Request
-from vcr.serializers import compat
+from pydantic import ConfigDict, Field, ValidationError, field_validator
+from pydantic.dataclasses import dataclass
 
 from checkout_consent.cassettes import compact
 from checkout_consent.cassettes.load import (
     MAX_CASSETTE_BYTES,
     MAX_JSON_BYTES,
-    MAX_RUN_BYTES,
-    MAX_UNIT_BYTES,
     confined,
-    parse_unit,
+    parse_json,
+    read_gzip,
     read_json,
-    read_unit,
     refuse,
 )
-from checkout_consent.cassettes.manifest import MANIFEST, Manifest
-from checkout_consent.cassettes.match import DIGEST, RUN_UNIT_HEADER, SUMMARY, header
 from checkout_consent.runtime.provenance import REPO_ROOT
 
-__all__ = ["MANIFEST", "MAX_UNIT_BYTES", "Manifest", "read_unit"]
-
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
+MANIFEST = "run.json"
 CASSETTE = "cassette.json.gz"  # the compact cassette of a run directory (compact.py)
-LEGACY_SUFFIX = ".yaml.gz"  # a unit in vcrpy's YAML: still read; `cassettes convert` rewrites it
 GOLDEN = ".golden.json.gz"  # a unit's golden record, gzipped (a month's ledger is large)
-LEGACY_GOLDEN = ".golden.json"  # still read; `cassettes convert` gzips it
-UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
-_SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+# The formats before these, by file name: refused in one line naming the format, unread.
+LEGACY = {
+    ".yaml.gz": "a legacy vcrpy YAML cassette (*.yaml.gz, one per run unit)",
+    ".golden.json": "a legacy plain-JSON golden record (*.golden.json)",
+}
+LEGACY_ADVICE = (
+    "record the run again, or convert the directory with `checkout-consent cassettes "
+    "convert` of an earlier checkout (commit fad7883 has it)"
+)
+# Model args that carry credentials or reach outside the run: a recording uses them, run.json
+# never holds them (a run.json that does is refused).
+SECRET_MODEL_ARGS = frozenset(
+    {
+        "api_key",
+        "organization",
+        "project",
+        "default_headers",
+        "http_client",
+        "azure_ad_token",
+        "auth_token",
+        "base_url",
+        "config",
+        "credentials",
+        "service_account_file",
+    }
+)
+Text = Annotated[str, Field(max_length=500)]
+Scalar = bool | int | float | Text | None
+MODEL_PATTERN = r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._:@+-]+)+$"
 
 
-class _NoAliasDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type]
-    """The safe dumper, never writing anchors or aliases (replay refuses alias bombs)."""
+@dataclass(frozen=True, config=ConfigDict(extra="forbid", strict=True))
+class Manifest:
+    """`run.json`: how a cassette directory's run was made. Replay repeats it exactly, so it
+    is validated strictly (unknown fields forbidden, no type coercion, bounded values)
+    before anything runs: it may come from a stranger."""
 
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
+    family: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,40}$")]
+    model: Annotated[str, Field(pattern=MODEL_PATTERN, max_length=200)]
+    base_url: Annotated[str, Field(pattern=r"^https?://[^\s]+$", max_length=300)] | None
+    model_args: dict[Annotated[str, Field(max_length=80)], Scalar] = field(default_factory=dict)
+    task_args: dict[Annotated[str, Field(max_length=80)], Text | int | bool] = field(
+        default_factory=dict
+    )
+    epochs: Annotated[int, Field(ge=1, le=100)] = 1
+    max_connections: Annotated[int, Field(ge=1, le=1000)] | None = None
+    recorded_with: dict[Annotated[str, Field(max_length=80)], Text] = field(default_factory=dict)
+
+    @field_validator("task_args")
+    @classmethod
+    def _no_paths(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key, arg in value.items():
+            if isinstance(arg, str) and ("/" in arg or "\\" in arg or ".." in arg or "\0" in arg):
+                raise ValueError(
+                    f"task arg {key!r} looks like a path; replay reads only the packaged tasks"
+                )
+        return value
+
+    def write(self, directory: Path) -> None:
+        text = json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
+        (directory / MANIFEST).write_text(text)
+
+    @classmethod
+    def read(cls, directory: Path) -> Manifest:
+        """The directory's run.json, validated; anything else is refused in one line."""
+        path = directory / MANIFEST
+        data = read_json(path)
+        if not isinstance(data, dict):
+            raise refuse(path, "is not a JSON object")
+        manifest = validated(path, data)
+        bad = sorted(set(manifest.model_args) & SECRET_MODEL_ARGS)
+        if bad:
+            raise refuse(path, f"model_args {bad[0]!r} never belongs in run.json")
+        return manifest
 
 
-class SafeYaml:
-    """A vcrpy serializer: PyYAML's safe loader (bounded, see load.py) and safe dumper."""
-
-    @staticmethod
-    def deserialize(text: str) -> Any:
-        from checkout_consent.cassettes.load import load_yaml
-
-        return load_yaml(Path("<cassette>"), text)
-
-    @staticmethod
-    def serialize(data: Any) -> str:
-        return yaml.dump(data, Dumper=_NoAliasDumper, allow_unicode=True, width=100)
+def validated(where: Path | str, data: dict[str, Any]) -> Manifest:
+    """A Manifest from plain values, or one line saying what is wrong with them."""
+    try:
+        return Manifest(**data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field_name = ".".join(str(p) for p in first["loc"])[:80] or "run.json"
+        raise refuse(
+            Path(where), f"{field_name}: {first['msg']} ({err.error_count()} problem(s))"
+        ) from None
+    except TypeError as err:  # a field that does not exist, or a non-string key
+        raise refuse(Path(where), f"is not a run.json ({str(err)[:120]})") from None
 
 
 def model_slug(model: str) -> str:
@@ -92,42 +146,42 @@ def run_dir(world: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
     return root.joinpath(*world.split("/")) / model_slug(model)
 
 
-def is_cassette_file(path: Path) -> bool:
-    return path.name == CASSETTE or path.name.endswith(LEGACY_SUFFIX)
+def _legacy(path: Path) -> str | None:
+    return next((what for end, what in LEGACY.items() if path.name.endswith(end)), None)
+
+
+def kind(path: Path) -> str | None:
+    """What a file of a cassette directory is (MANIFEST, CASSETTE or GOLDEN; None: none of
+    them). A file of a legacy format is refused, naming the format and what to do."""
+    legacy = _legacy(path)
+    if legacy:
+        raise refuse(path, f"is {legacy}, a format this suite no longer reads: {LEGACY_ADVICE}")
+    if path.name in (MANIFEST, CASSETTE):
+        return path.name
+    return GOLDEN if path.name.endswith(GOLDEN) else None
+
+
+def files(directory: Path) -> list[Path]:
+    """Every file of a cassette directory (confined, no links), each one this suite
+    writes; any other file is refused."""
+    out = confined(directory)
+    for path in out:
+        if kind(path) is None:
+            raise refuse(
+                path,
+                f"is not a file a cassette directory holds ({MANIFEST}, {CASSETTE}, *{GOLDEN})",
+            )
+    return out
 
 
 def cassette_files(directory: Path) -> list[Path]:
-    """The files holding a directory's traffic: its compact cassette, legacy unit files."""
-    return sorted(p for p in directory.glob("*.gz") if is_cassette_file(p))
+    """The file holding a directory's traffic, if it has one."""
+    return [directory / CASSETTE] if (directory / CASSETTE).is_file() else []
 
 
-def unit_name(path: Path) -> str:
-    return path.name.removesuffix(LEGACY_SUFFIX).removesuffix(GOLDEN).removesuffix(LEGACY_GOLDEN)
-
-
-def is_golden(path: Path) -> bool:
-    return path.name.endswith((GOLDEN, LEGACY_GOLDEN))
-
-
-def cap(path: Path) -> int:
-    """How far a cassette file may unpack: a whole run's compact one, or a legacy unit."""
-    return MAX_CASSETTE_BYTES if path.name == CASSETTE else MAX_UNIT_BYTES
-
-
-def read_compact(path: Path, data: bytes | None = None) -> list[compact.Unit]:
-    """The units of a cassette file, either format (bounded, checked, refused in one line)."""
-    data = read_unit(path, cap(path)) if data is None else data
-    if path.name.endswith(LEGACY_SUFFIX):
-        items = parse_unit(path, data)
-        pairs = [
-            (Request._from_dict(i["request"]), compat.convert_to_bytes(i["response"]))
-            for i in items
-        ]
-        name = header(pairs[0][0], RUN_UNIT_HEADER) or unit_name(path)
-        try:
-            return [compact.pack(name, pairs)]
-        except (compact.Malformed, ValueError) as err:
-            raise refuse(path, str(err).splitlines()[0][:200]) from None
+def read_compact(path: Path) -> list[compact.Unit]:
+    """The units of a compact cassette file (bounded, checked, refused in one line)."""
+    data = read_gzip(path, MAX_CASSETTE_BYTES)
     try:
         return compact.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
@@ -137,20 +191,9 @@ def read_compact(path: Path, data: bytes | None = None) -> list[compact.Unit]:
 
 
 def read_units(directory: Path) -> dict[str, compact.Unit]:
-    """Every recorded unit of a cassette directory, by name (each once, bounded in total)."""
-    files = [p for p in confined(directory) if is_cassette_file(p)]
-    out: dict[str, compact.Unit] = {}
-    total = 0
-    for path in files:
-        data = read_unit(path, cap(path))
-        total += len(data)
-        if total > MAX_RUN_BYTES:
-            raise refuse(directory, f"unpacks to more than {MAX_RUN_BYTES} bytes of cassettes")
-        for unit in read_compact(path, data):
-            if unit.unit in out:
-                raise refuse(path, f"holds run unit {unit.unit[:80]!r} again (two formats?)")
-            out[unit.unit] = unit
-    return out
+    """Every recorded unit of a cassette directory, by name (bounded, checked)."""
+    paths = [path for path in confined(directory) if kind(path) == CASSETTE]
+    return {unit.unit: unit for path in paths for unit in read_compact(path)}
 
 
 def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
@@ -159,85 +202,6 @@ def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
     text = compact.dumps(sorted(units, key=lambda u: u.unit))
     path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
     return path
-
-
-def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
-    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
-    response as vcrpy keeps one."""
-    requests, responses = [], []
-    for entry in unit.requests:
-        request = Request(
-            entry.method, entry.uri, b"", {**entry.headers, RUN_UNIT_HEADER: unit.unit}
-        )
-        request.__dict__[DIGEST] = entry.digest
-        request.__dict__[SUMMARY] = entry.last
-        requests.append(request)
-        r = entry.response
-        responses.append(
-            {
-                "status": {"code": r.status, "message": r.reason},
-                "headers": {k: list(v) for k, v in r.headers.items()},
-                "body": {"string": r.body.encode("utf-8")},
-            }
-        )
-    return requests, responses
-
-
-def run_dirs(paths: list[Path]) -> list[Path]:
-    """Every cassette directory (one holding run.json) at or under the given paths, never
-    through a symlinked folder (a symlinked run.json still names its directory: replay
-    then refuses it)."""
-    found: set[Path] = set()
-    for p in paths:
-        if p.is_symlink():
-            raise refuse(p, "is a symlink (cassettes never follow links)")
-        for top, _dirs, files in os.walk(p, followlinks=False):
-            if MANIFEST in files:
-                found.add(Path(top))
-    return sorted(found)
-
-
-class UnitPersister:
-    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit."""
-
-    @staticmethod
-    def load_cassette(cassette_path: str | Path, serializer: Any) -> tuple[list, list]:
-        units = read_units(Path(cassette_path))
-        if not units:
-            raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
-        requests: list[Any] = []
-        responses: list[Any] = []
-        for unit in units.values():
-            more_requests, more_responses = played(unit)
-            requests += more_requests
-            responses += more_responses
-        return requests, responses
-
-    @staticmethod
-    def save_cassette(
-        cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any
-    ) -> None:
-        directory = Path(cassette_path)
-        directory.mkdir(parents=True, exist_ok=True)
-        units: dict[str, dict[str, list]] = {}
-        for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
-            unit = units.setdefault(
-                header(req, RUN_UNIT_HEADER) or UNTAGGED, {"requests": [], "responses": []}
-            )
-            unit["requests"].append(req)
-            unit["responses"].append(resp)
-        if UNTAGGED in units:
-            warnings.warn(
-                f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
-                f"no {RUN_UNIT_HEADER} header (a solver not using runtime.loop?); with "
-                "several samples at once their replay order is not guaranteed",
-                stacklevel=2,
-            )
-        packed = [
-            compact.pack(name, list(zip(unit["requests"], unit["responses"], strict=True)))
-            for name, unit in units.items()
-        ]
-        write_cassette(directory, packed)
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
@@ -250,48 +214,39 @@ def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
 
 
 def read_golden(path: Path) -> dict[str, Any]:
-    """One golden record (gzipped or legacy plain JSON), bounded, never through a link."""
-    if path.name.endswith(GOLDEN):
-        try:
-            record = json.loads(read_unit(path, MAX_JSON_BYTES).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as err:
-            raise refuse(path, f"is not valid JSON ({type(err).__name__})") from None
-    else:
-        record = read_json(path)
+    """One golden record, bounded, never through a link."""
+    record = parse_json(path, read_gzip(path, MAX_JSON_BYTES))
     if not isinstance(record, dict):
         raise refuse(path, "is not a JSON object")
     return record
 
 
 def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
-    """Every golden record of the directory (bounded JSON objects, no links followed); a
-    unit with a golden in both formats is refused."""
-    out: dict[str, dict[str, Any]] = {}
-    for path in confined(directory):
-        if is_golden(path):
-            if unit_name(path) in out:
-                raise refuse(path, f"holds unit {unit_name(path)!r} a second time")
-            out[unit_name(path)] = read_golden(path)
-    return out
+    """Every golden record of the directory (bounded JSON objects, no links followed)."""
+    return {
+        path.name.removesuffix(GOLDEN): read_golden(path)
+        for path in confined(directory)
+        if kind(path) == GOLDEN
+    }
 
 
-def convert_goldens(directory: Path) -> int:
-    """Gzip a directory's legacy plain-JSON goldens (read back equal before the plain ones
-    are removed); the number converted."""
-    legacy = {p: read_golden(p) for p in confined(directory) if p.name.endswith(LEGACY_GOLDEN)}
-    if not legacy:
-        return 0
-    records = {unit_name(p): record for p, record in legacy.items()}
-    write_goldens(directory, records)
-    for unit, record in records.items():
-        if read_golden(directory / f"{unit_stem(unit)}{GOLDEN}") != record:
-            raise refuse(directory, f"golden {unit} did not read back the same once gzipped")
-    for path in legacy:
-        path.unlink()
-    return len(legacy)
+def run_dirs(paths: list[Path]) -> list[Path]:
+    """Every cassette directory (one holding run.json) at or under the given paths, never
+    through a symlinked folder (a symlinked run.json still names its directory: replay
+    then refuses it)."""
+    found: set[Path] = set()
+    for p in paths:
+        if p.is_symlink():
+            raise refuse(p, "is a symlink (cassettes never follow links)")
+        for top, _dirs, names in os.walk(p, followlinks=False):
+            if MANIFEST in names:
+                found.add(Path(top))
+    return sorted(found)
 
 
 def clear(directory: Path) -> None:
-    """Remove a directory's cassettes and goldens before it is recorded afresh."""
-    for path in [*cassette_files(directory), *(p for p in directory.iterdir() if is_golden(p))]:
-        path.unlink()
+    """Remove a directory's cassette and goldens, and any file of a legacy format, before
+    it is recorded afresh."""
+    for path in directory.iterdir():
+        if _legacy(path) or kind(path) in (CASSETTE, GOLDEN):
+            path.unlink()

@@ -1,5 +1,5 @@
 """The cassette verbs of `checkout-consent`: `run --cassette`, `replay`, `serve-controls`,
-`record-references` and `cassettes show|convert`."""
+`record-references` and `cassettes show|merge`."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> Any:
-    from checkout_consent.cassettes.manifest import validated
+    from checkout_consent.cassettes.store import validated
 
     return validated(
         "run options",
@@ -187,7 +187,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_record_references(args: argparse.Namespace) -> int:
-    from checkout_consent.cassettes.references import record_references
+    from checkout_consent.cassettes.runs import record_references
 
     for directory in record_references(args.family or None, log_dir=args.log_dir, announce=_err):
         print(f"recorded {directory}")
@@ -196,36 +196,18 @@ def cmd_record_references(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a cassette's requests readably (a unit file, or every unit of a directory)."""
-    from checkout_consent.cassettes import review, store
+    from checkout_consent.cassettes import store, tools
 
-    for path in review.cassette_paths(Path(args.path)):
+    for path in tools.cassette_paths(Path(args.path)):
         for unit in store.read_compact(path):
-            for line in review.show(unit, path):
+            for line in tools.show(unit, path):
                 print(line)
-    return 0
-
-
-def cmd_convert(args: argparse.Namespace) -> int:
-    """Rewrite legacy (vcrpy YAML) cassettes under the paths in the compact format."""
-    from checkout_consent.cassettes import review, store
-
-    dirs = store.run_dirs([Path(p) for p in args.paths])
-    if not dirs:
-        _err("convert: no cassette directories (none holds a run.json)")
-        return 1
-    for directory in dirs:
-        done = review.convert(directory)
-        print(
-            f"{directory}: {done.units} legacy unit(s) converted"
-            + (f", {done.bytes_before} -> {done.bytes_after} bytes" if done.units else "")
-            + f"; {done.goldens} golden(s) gzipped"
-        )
     return 0
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
     """One cassette directory from runs recorded in parts over disjoint seeds."""
-    from checkout_consent.cassettes.merge import merge
+    from checkout_consent.cassettes.tools import merge
 
     out = Path(args.out)
     merged = merge([Path(p) for p in args.paths], out)
@@ -237,18 +219,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def _add_cassettes_parser(sub: Any) -> None:
-    group = sub.add_parser("cassettes", help="read, convert or merge cassettes")
+    group = sub.add_parser("cassettes", help="read or merge cassettes")
     verbs = group.add_subparsers(dest="cassettes_command", required=True)
     p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
-    p.add_argument(
-        "path", help="a cassette (cassette.json.gz, a legacy *.yaml.gz) or its directory"
-    )
+    p.add_argument("path", help="a cassette (cassette.json.gz) or its directory")
     p.set_defaults(fn=cmd_show)
-    p = verbs.add_parser(
-        "convert", help="rewrite legacy vcrpy YAML cassettes (*.yaml.gz) in the compact format"
-    )
-    p.add_argument("paths", nargs="+", help="cassette directories or folders above them")
-    p.set_defaults(fn=cmd_convert)
     p = verbs.add_parser(
         "merge",
         help="one cassette directory from runs of one model and world recorded in parts "

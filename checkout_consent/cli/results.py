@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
-from checkout_consent.cassettes.manifest import Manifest
 from checkout_consent.cassettes.preflight import public_gap
 from checkout_consent.cli.views import consent_figure, figure, summary
 from checkout_consent.core.diagnostics import KEY, Diagnostics
@@ -54,7 +53,7 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
     """Every committed run, by world label then model."""
     runs = []
     for directory in store.run_dirs([root]):
-        manifest = Manifest.read(directory)
+        manifest = store.Manifest.read(directory)
         goldens = store.read_goldens(directory)
         world = world_of_args(manifest.family, manifest.task_args)
         part = public_gap(manifest)

@@ -1,8 +1,8 @@
 """What a submission folder may hold, read without following anything out of it.
 
 Allowed: `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
-`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz, legacy *.golden.json and
-*.yaml.gz}`, and (a
+`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz}` (and the legacy
+`*.golden.json` and `*.yaml.gz`, which replay then refuses naming their format), and (a
 family that scores carts) `carts/*.json`.
 Anything else, a symlink, a special file, or a folder over the caps is a refusal. An .eval
 log is a zip: its members' declared sizes are capped too, before anything is decompressed."""

@@ -103,8 +103,8 @@ def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[Sampl
 def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
     """A control served over a provider's wire format, re-run against `serve-controls` on
     an ephemeral loopback port (a placeholder key lent: the SDK wants one)."""
-    from checkout_consent.cassettes.references import endpoint
-    from checkout_consent.cassettes.replay import placeholder_keys
+    from checkout_consent.cassettes.runs import endpoint
+    from checkout_consent.cassettes.session import placeholder_keys
     from checkout_consent.serve.controls import serving
 
     with serving(port=0) as server, placeholder_keys(card.model.id):
@@ -153,7 +153,7 @@ def committed_dir(card: Card) -> Path:
 def cassette_dirs(root: Path, card: Card) -> list[Path]:
     """The recorded traffic of the card's run: the submission's own cassette runs, else
     the committed `cassettes/<world>/<model>` (`committed_dir`), else none."""
-    from checkout_consent.cassettes.manifest import MANIFEST
+    from checkout_consent.cassettes.store import MANIFEST
 
     own = [root / run for run in list_folder(root).cassette_runs()]
     if own:
@@ -165,7 +165,7 @@ def cassette_dirs(root: Path, card: Card) -> list[Path]:
 def served_control(card: Card) -> bool:
     """Whether the card's model is one of the family's controls served over a provider's
     wire format by `serve-controls` (`openai/<family>-<control>`), as the examples are."""
-    from checkout_consent.cassettes.references import WIRES
+    from checkout_consent.cassettes.runs import WIRES
     from checkout_consent.families import control_registry
 
     provider, _, name = card.model.id.partition("/")

@@ -10,9 +10,8 @@ import pytest
 from checkout_consent.cassettes import compact, store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory
-from checkout_consent.cassettes.references import references
-from checkout_consent.cassettes.replay import CassetteMiss
-from checkout_consent.cassettes.runs import replay
+from checkout_consent.cassettes.runs import references, replay
+from checkout_consent.cassettes.session import CassetteMiss, UnitPersister
 from checkout_consent.families import world
 from tests.cassettes.forge import copy_units, forge_response
 
@@ -53,7 +52,7 @@ def test_adversary_cassette__a_changed_response_is_refused_naming_the_request(tm
     copy, unit = _one_unit(tmp_path)
     forge_response(copy, unit, 5, lambda body: {**body, "id": "forged"}, reseal=False)
     with pytest.raises(CassetteRefused) as refused:
-        store.UnitPersister.load_cassette(copy, store.SafeYaml)
+        UnitPersister.load_cassette(copy)
     message = str(refused.value)
     assert str(copy / store.CASSETTE) in message
     assert f"unit {unit} request 5: its stored check does not match" in message

@@ -9,10 +9,16 @@ from pathlib import Path
 import pytest
 from vcr.request import Request
 
-from checkout_consent.cassettes import compact, digest, store
-from checkout_consent.cassettes.explain import first_difference
+from checkout_consent.cassettes import compact, store
 from checkout_consent.cassettes.load import CassetteRefused
-from checkout_consent.cassettes.match import RUN_UNIT_HEADER, canonical_body, request_key
+from checkout_consent.cassettes.match import (
+    RUN_UNIT_HEADER,
+    canonical_body,
+    message_digests,
+    parts,
+    request_key,
+)
+from checkout_consent.cassettes.session import first_difference, played
 
 URL = "http://127.0.0.1:47823/v1/chat/completions"
 TOOLS = [{"type": "function", "function": {"name": "view_state", "parameters": {}}}]
@@ -52,7 +58,7 @@ def test_body_digest__is_sha256_of_the_canonical_json_whatever_the_spacing():
     want = hashlib.sha256(
         json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
     ).hexdigest()
-    assert digest.parts(canonical_body(spaced)).digest == want
+    assert parts(canonical_body(spaced)).digest == want
     assert request_key(_request(body))[3] == want  # what replay matches
     assert _unit(3).requests[2].digest == want
 
@@ -61,7 +67,7 @@ def test_message_digests__a_conversation_is_stored_once_and_expands_back():
     unit = _unit(4)
     assert [(r.keep, len(r.add)) for r in unit.requests] == [(0, 1), (1, 2), (3, 2), (5, 2)]
     for i in range(4):
-        want = digest.message_digests(_body(i)["messages"])
+        want = message_digests(_body(i)["messages"])
         assert compact.messages_of(unit, i) == want
 
 
@@ -82,7 +88,7 @@ def test_pack__is_byte_stable_and_reads_back_the_same(tmp_path: Path):
 
 def test_played__serves_bodiless_requests_that_match_the_live_ones():
     unit = _unit(2)
-    requests, responses = store.played(unit)
+    requests, responses = played(unit)
     assert request_key(requests[1]) == request_key(_request(_body(1)))
     assert responses[1]["body"]["string"] == b'{"turn": 1}'
 

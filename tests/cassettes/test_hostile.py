@@ -5,6 +5,7 @@ and never print what they point at."""
 import gzip
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import yaml
 from checkout_consent.cassettes import load, store
 from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory, scenario_note
+from checkout_consent.cassettes.session import UnitPersister
 from tests.cassettes.forge import copy_units
 
 OUTSIDE = "OUTSIDE-VALUE-" + "7f3a"  # what a file outside the directory holds
@@ -31,7 +33,7 @@ def _refused(directory: Path, match: str) -> str:
     """Replay's checks (preflight, then loading every unit) refuse the directory."""
     with pytest.raises(CassetteRefused, match=match) as refused:
         check_directory(directory)
-        store.UnitPersister.load_cassette(directory, store.SafeYaml)
+        UnitPersister.load_cassette(directory)
         store.read_goldens(directory)
     message = str(refused.value)
     assert "\n" not in message and OUTSIDE not in message
@@ -47,7 +49,7 @@ def _outside(tmp_path: Path, name: str = "outside.json") -> Path:
 def test_copy__of_a_committed_directory_passes_every_check(tmp_path):
     directory = _copy(tmp_path, units=2)
     assert check_directory(directory).family == "shopkit"
-    requests, _ = store.UnitPersister.load_cassette(directory, store.SafeYaml)
+    requests, _ = UnitPersister.load_cassette(directory)
     assert requests and len(store.read_goldens(directory)) == 2
 
 
@@ -93,7 +95,7 @@ def test_replay_checks__refuse_anything_but_cassette_files(tmp_path, name, match
 
 def test_replay_checks__refuse_a_fifo_without_blocking(tmp_path):
     directory = _copy(tmp_path)
-    os.mkfifo(directory / "x.golden.json")
+    os.mkfifo(directory / f"x{store.GOLDEN}")
     _refused(directory, "is not a regular file")
 
 
@@ -106,20 +108,9 @@ def _alias_bomb(levels: int = 9) -> str:
     return text + f"interactions: [*{previous}]\nversion: 1\n"
 
 
-def test_load_unit__refuses_a_1kb_alias_bomb_at_once(tmp_path):
-    bomb = _alias_bomb()
-    assert len(bomb) < 1024  # expands to 9**9 (387 million) strings
-    unit = tmp_path / "seed-0-1.yaml.gz"
-    unit.write_bytes(gzip.compress(bomb.encode()))
-    start = time.perf_counter()
-    with pytest.raises(CassetteRefused, match="YAML nodes with aliases expanded"):
-        load.load_unit(unit)
-    assert time.perf_counter() - start < 5  # a hang guard; the figure: benchmarks/cassette_load.py
-
-
-def _legacy_unit(directory: Path) -> tuple[Path, dict]:
-    """A unit in the legacy format (vcrpy YAML, gzipped) beside the directory's units."""
-    good = {
+def _legacy_unit() -> dict:
+    """A run unit as the format before the compact one held it (vcrpy's YAML)."""
+    return {
         "version": 1,
         "interactions": [
             {
@@ -139,73 +130,75 @@ def _legacy_unit(directory: Path) -> tuple[Path, dict]:
             }
         ],
     }
-    unit = directory / "T9-1.yaml.gz"
-    unit.write_bytes(_yaml_unit(good))
-    return unit, good
 
 
-def _yaml_unit(interactions: object) -> bytes:
-    return gzip.compress(yaml.safe_dump(interactions).encode())
+LEGACY_FILES = {  # name -> (bytes, the format the refusal names); mtime=0: xdist-stable
+    "a vcrpy YAML unit": (
+        "T9-1.yaml.gz",
+        gzip.compress(yaml.safe_dump(_legacy_unit()).encode(), mtime=0),
+        "legacy vcrpy YAML cassette (*.yaml.gz",
+    ),
+    "a 1 KB YAML alias bomb": (
+        "seed-0-1.yaml.gz",
+        gzip.compress(_alias_bomb().encode(), mtime=0),
+        "legacy vcrpy YAML cassette (*.yaml.gz",
+    ),
+    "YAML with a python tag": (
+        "T9-1.yaml.gz",
+        gzip.compress(b"interactions: !!python/object/apply:os.system ['echo x']\n", mtime=0),
+        "legacy vcrpy YAML cassette (*.yaml.gz",
+    ),
+    "truncated gzip": ("T9-1.yaml.gz", b"\x1f\x8b\x08\x00", "legacy vcrpy YAML cassette"),
+    "a plain-JSON golden": (
+        "T9-1.golden.json",
+        json.dumps({"ok": True}).encode(),
+        "legacy plain-JSON golden record (*.golden.json)",
+    ),
+}
 
 
-def _wrong_shapes(good: dict) -> dict[str, object]:
-    first = good["interactions"][0]
-    no_response = {**good, "interactions": [{"request": first["request"]}]}
-    bad_status = json.loads(json.dumps(good))
-    bad_status["interactions"][0]["response"]["status"]["code"] = "200"
-    return {
-        "a list": [1, 2],
-        "no version": {"interactions": good["interactions"]},
-        "no interactions": {"version": 1, "interactions": []},
-        "no response": no_response,
-        "a string status code": bad_status,
-    }
-
-
-def test_load_cassette__reads_a_good_legacy_unit_beside_compact_ones(tmp_path):
+@pytest.mark.parametrize("case", sorted(LEGACY_FILES))
+def test_legacy_file__is_refused_in_one_line_naming_its_format_unread(tmp_path, case):
+    """The formats before the compact cassette and gzipped goldens are no longer read: a
+    file of one, beside compact ones, is refused by name (its content never parsed: a
+    bomb costs nothing), saying what to do."""
+    name, data, what = LEGACY_FILES[case]
     directory = _copy(tmp_path)
-    _legacy_unit(directory)
-    requests, _ = store.UnitPersister.load_cassette(directory, store.SafeYaml)
-    assert "T9-1" in {r.headers["x-cc-run-unit"] for r in requests}
+    (directory / name).write_bytes(data)
+    start = time.perf_counter()
+    message = _refused(directory, re.escape(what))
+    assert time.perf_counter() - start < 5  # a hang guard
+    assert message.startswith(f"{directory / name}: is a legacy ")
+    assert "record the run again, or convert" in message and "cassettes convert" in message
+    for read in (store.read_units, store.read_goldens):
+        with pytest.raises(CassetteRefused, match=re.escape(what)):
+            read(directory)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        "truncated",
-        "corrupt",
-        "not gzip",
-        "syntax",
-        "binary",
-        "a list",
-        "no version",
-        "no interactions",
-        "no response",
-        "a string status code",
-    ],
-)
-def test_load_unit__refuses_a_bad_legacy_cassette_in_one_line_naming_it(tmp_path, case):
+def test_legacy_file__cassettes_show_refuses_it_in_one_line(tmp_path, capsys):
+    from checkout_consent.cli.main import main
+
+    name, data, what = LEGACY_FILES["a vcrpy YAML unit"]
+    (tmp_path / name).write_bytes(data)
+    assert main(["cassettes", "show", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and what in err and str(tmp_path / name) in err
+
+
+def test_legacy_file__a_recording_replaces_it(tmp_path):
+    """Recording the run again (what the refusal advises) clears the legacy files too."""
     directory = _copy(tmp_path)
-    unit, good = _legacy_unit(directory)
-    packed = unit.read_bytes()
-    text = gzip.decompress(packed)
-    data = {
-        "truncated": packed[: len(packed) // 2],
-        "corrupt": packed[:20] + bytes(b ^ 0x5A for b in packed[20:60]) + packed[60:],
-        "not gzip": text,
-        "syntax": gzip.compress(b"interactions: [unclosed\n  - {a: b\nversion: 1\n"),
-        "binary": gzip.compress(bytes(range(256)) * 4),
-    }.get(case) or _yaml_unit(_wrong_shapes(good)[case])
-    unit.write_bytes(data)
-    assert str(unit) in _refused(directory, "refused")
+    for name, data, _ in LEGACY_FILES.values():
+        (directory / name).write_bytes(data)
+    store.clear(directory)
+    assert [p.name for p in directory.iterdir()] == [store.MANIFEST]
 
 
-def test_read_unit__refuses_a_gzip_bomb(tmp_path, monkeypatch):
+def test_read_gzip__refuses_a_gzip_bomb(tmp_path):
     path = tmp_path / "seed-0-1.json.gz"
     path.write_bytes(gzip.compress(b"x" * 100_000))
-    monkeypatch.setattr(load, "MAX_UNIT_BYTES", 50_000)
     with pytest.raises(CassetteRefused, match="unpacks to more than 50000 bytes"):
-        load.read_unit(path)
+        load.read_gzip(path, 50_000)
 
 
 def _manifest(directory: Path) -> dict:
@@ -281,31 +274,6 @@ def test_goldens__a_gzipped_golden_that_unpacks_too_far_is_refused(tmp_path, mon
     _refused(directory, "unpacks to more than 1000 bytes")
 
 
-def test_goldens__a_unit_golden_in_both_formats_is_refused(tmp_path):
-    directory = _copy(tmp_path)
-    golden = next(directory.glob("*" + store.GOLDEN))
-    plain = golden.with_name(golden.name.removesuffix(".gz"))
-    plain.write_text(json.dumps(store.read_golden(golden)))
-    _refused(directory, "a second time")
-
-
-def test_convert__gzips_plain_goldens_that_read_back_the_same(tmp_path, capsys):
-    from checkout_consent.cli.main import main
-
-    directory = _copy(tmp_path)
-    before = store.read_goldens(directory)
-    for golden in directory.glob("*" + store.GOLDEN):  # as a run recorded before gzip
-        golden.with_name(golden.name.removesuffix(".gz")).write_text(
-            json.dumps(store.read_golden(golden), indent=2, sort_keys=True) + "\n"
-        )
-        golden.unlink()
-    assert store.read_goldens(directory) == before  # the plain ones are still read
-    assert main(["cassettes", "convert", str(directory)]) == 0
-    assert f"{len(before)} golden(s) gzipped" in capsys.readouterr().out
-    assert not list(directory.glob("*" + store.LEGACY_GOLDEN))
-    assert store.read_goldens(directory) == before
-
-
 def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):
     directory = _copy(tmp_path)
     assert scenario_note(check_directory(directory)) is None  # committed: the public set
@@ -314,15 +282,6 @@ def test_scenario_note__says_when_a_run_is_not_the_public_set(tmp_path):
     )
     note = scenario_note(check_directory(directory))
     assert note and "not the public scenario set" in note and "{'task': 'all'}" in note
-
-
-def test_load_cassette__refuses_a_directory_that_unpacks_too_far_in_total(tmp_path, monkeypatch):
-    directory = _copy(tmp_path, units=3)
-    _legacy_unit(directory)
-    sizes = [len(load.read_unit(u)) for u in store.cassette_files(directory)]
-    monkeypatch.setattr(store, "MAX_RUN_BYTES", sum(sizes) - 1)  # each file alone is fine
-    with pytest.raises(CassetteRefused, match="bytes of cassettes"):
-        store.UnitPersister.load_cassette(directory, store.SafeYaml)
 
 
 def test_replay_checks__refuse_a_directory_of_too_many_files(tmp_path, monkeypatch):

@@ -1,100 +1,76 @@
-"""Cassettes in the format before the compact one (vcrpy's YAML, gzipped) still replay, and
-`checkout-consent cassettes convert` rewrites them into compact ones that replay the same."""
+"""Cassettes in the formats before the compact one (vcrpy's YAML, one gzipped `<unit>.yaml.gz`
+per run unit, and plain `<unit>.golden.json` goldens) are no longer read: no committed file
+uses them. A directory of them is refused in one line naming the format and what to do (record
+again, or convert with an earlier checkout), never a traceback; `cassettes convert` is gone."""
 
 import gzip
 import json
 from pathlib import Path
 
 import pytest
-from vcr.request import Request
-from vcr.serialize import serialize
+import yaml
 
 import checkout_consent.cli.main as cli
 from checkout_consent.cassettes import store
-from checkout_consent.cassettes.match import RUN_UNIT_HEADER, header, request_key
-from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
-from checkout_consent.cassettes.runs import record, replay
-from checkout_consent.serve.controls import serving
-
-pytestmark = [pytest.mark.cassette]
+from checkout_consent.cassettes.match import RUN_UNIT_HEADER
 
 
-def _save_legacy(cassette_path: str | Path, cassette_dict: dict, serializer: object) -> None:
-    """What the persister wrote before the compact format: one YAML file per run unit."""
-    Path(cassette_path).mkdir(parents=True, exist_ok=True)
-    units: dict[str, dict[str, list]] = {}
-    for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
-        unit = units.setdefault(header(req, RUN_UNIT_HEADER), {"requests": [], "responses": []})
-        unit["requests"].append(req)
-        unit["responses"].append(resp)
-    for name, unit in units.items():
-        text = serialize(unit, store.SafeYaml)
-        path = Path(cassette_path) / f"{store.unit_stem(name)}{store.LEGACY_SUFFIX}"
-        path.write_bytes(gzip.compress(text.encode(), mtime=0))
-
-
-def _played(directory: Path) -> list[tuple]:
-    requests, responses = store.UnitPersister.load_cassette(directory, store.SafeYaml)
-    return sorted(
-        (request_key(q), r["status"]["code"], r["body"]["string"])
-        for q, r in zip(requests, responses, strict=True)
-    )
-
-
-def _hand_made(directory: Path) -> Path:
-    """A legacy directory of two units written as the old persister wrote them, with a
-    committed run.json (convert checks the directory first)."""
+def _legacy_directory(root: Path) -> Path:
+    """A run as the persister wrote it before the compact format: a YAML unit file and a
+    plain golden beside a committed run.json."""
+    directory = root / "shopkit" / "openai--shopkit-noop"
     directory.mkdir(parents=True)
     source = store.CASSETTE_ROOT / "shopkit" / "openai--shopkit-noop"
     (directory / store.MANIFEST).write_bytes((source / store.MANIFEST).read_bytes())
-    requests, responses = [], []
-    for unit in ("T1-1", "T2-1"):
-        for turn in range(3):
-            messages = [{"role": "user", "content": f"{unit} turn {t}"} for t in range(turn + 1)]
-            body = json.dumps({"model": "shopkit-noop", "messages": messages}).encode()
-            headers = {RUN_UNIT_HEADER: unit, "content-type": "application/json"}
-            requests.append(
-                Request("POST", "http://127.0.0.1:47823/v1/chat/completions", body, headers)
-            )
-            responses.append(
-                {
-                    "status": {"code": 200, "message": "OK"},
-                    "headers": {"content-type": ["application/json"]},
-                    "body": {"string": f'{{"answer": "{unit} {turn}"}}'.encode()},
-                }
-            )
-    _save_legacy(directory, {"requests": requests, "responses": responses}, None)
+    body = json.dumps({"model": "shopkit-noop", "messages": [{"role": "user", "content": "T1"}]})
+    interaction = {
+        "request": {
+            "method": "POST",
+            "uri": "http://127.0.0.1:47823/v1/chat/completions",
+            "body": body,
+            "headers": {RUN_UNIT_HEADER: ["T1-1"], "content-type": ["application/json"]},
+        },
+        "response": {
+            "status": {"code": 200, "message": "OK"},
+            "headers": {"content-type": ["application/json"]},
+            "body": {"string": '{"answer": "T1"}'},
+        },
+    }
+    unit = yaml.safe_dump({"version": 1, "interactions": [interaction]})
+    (directory / "T1-1.yaml.gz").write_bytes(gzip.compress(unit.encode(), mtime=0))
+    (directory / "T1-1.golden.json").write_text(json.dumps({"score": 0}))
     return directory
 
 
-def test_convert__rewrites_legacy_units_that_play_the_same(tmp_path, capsys):
-    legacy = _hand_made(tmp_path / "shopkit" / "openai--shopkit-noop")
-    assert [p.name for p in store.cassette_files(legacy)] == ["T1-1.yaml.gz", "T2-1.yaml.gz"]
-    before = _played(legacy)
-    assert len(before) == 6
-    assert cli.main(["cassettes", "convert", str(tmp_path)]) == 0
-    assert "2 legacy unit(s) converted" in capsys.readouterr().out
-    assert [p.name for p in store.cassette_files(legacy)] == [store.CASSETTE]
-    assert _played(legacy) == before  # what vcrpy serves: the same keys and answers
-    assert cli.main(["cassettes", "convert", str(legacy)]) == 0  # twice: nothing left to do
-    assert "0 legacy unit(s) converted" in capsys.readouterr().out
+def test_replay__refuses_a_legacy_directory_in_one_line_naming_the_format(tmp_path, capsys):
+    directory = _legacy_directory(tmp_path / "cassettes")
+    code = cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(tmp_path / "cassettes")])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    failed, problem = out.splitlines()[:2]
+    assert failed.startswith("FAILED") and str(directory) in failed
+    assert problem.strip() == (
+        f"{directory / 'T1-1.golden.json'}: is a legacy plain-JSON golden record "
+        f"(*.golden.json), a format this suite no longer reads: {store.LEGACY_ADVICE}; refused"
+    )
+    (directory / "T1-1.golden.json").unlink()
+    cli.main(["--log-dir", str(tmp_path / "logs"), "replay", str(directory)])
+    problem = capsys.readouterr().out.splitlines()[1]
+    assert "T1-1.yaml.gz: is a legacy vcrpy YAML cassette (*.yaml.gz" in problem
+    assert "Traceback" not in problem and "convert" in problem
 
 
-@pytest.mark.slow  # a recording and two replays through Inspect
-def test_legacy_cassette__replays_exactly_before_and_after_convert(tmp_path):
-    with pytest.MonkeyPatch.context() as mp, serving(port=0) as server:
-        mp.setattr(store.UnitPersister, "save_cassette", staticmethod(_save_legacy))
-        m = store.Manifest(
-            "storefront",
-            "openai/storefront-idle",
-            server.url + "/v1",
-            {"responses_api": False},
-            {"seeds": "2"},
-        )
-        legacy = record(m, root=tmp_path, log_dir=tmp_path / "logs", eval_args=LOCAL_EVAL_ARGS)
-    directory = legacy.directory
-    assert [p.name for p in store.cassette_files(directory)] == ["seed-2-1.yaml.gz"]
-    assert replay(directory, log_dir=tmp_path / "logs").differences == []
-    assert cli.main(["cassettes", "convert", str(directory)]) == 0
-    assert [p.name for p in store.cassette_files(directory)] == [store.CASSETTE]
-    assert replay(directory, log_dir=tmp_path / "logs").differences == []
+def test_run_cassette_replay__refuses_a_legacy_directory_in_one_line(tmp_path, capsys):
+    directory = _legacy_directory(tmp_path)
+    (directory / "T1-1.golden.json").unlink()
+    argv = ["run", "shopkit", "--model", "openai/shopkit-noop", "--cassette", "replay"]
+    code = cli.main([*argv, "--cassette-root", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "legacy vcrpy YAML cassette" in err, err
+
+
+def test_cassettes_convert__is_no_longer_a_verb(capsys):
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["cassettes", "convert", "cassettes"])
+    assert exited.value.code == 2
+    assert "invalid choice: 'convert'" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import pytest
 from vcr.cassette import Cassette
 from vcr.request import Request
 
-from checkout_consent.cassettes import store
+from checkout_consent.cassettes import load, store
 from checkout_consent.cassettes.match import (
     RUN_UNIT_HEADER,
     describe,
@@ -17,6 +17,7 @@ from checkout_consent.cassettes.match import (
     scrub_request,
     scrub_response,
 )
+from checkout_consent.cassettes.session import UnitPersister
 
 URL = "http://127.0.0.1:47823/v1/chat/completions"
 
@@ -131,24 +132,14 @@ def test_identical_requests__replay_in_arrival_order():
     assert played == [b"0", b"1", b"2"]
 
 
-def test_safe_yaml__refuses_python_object_tags():
-    from checkout_consent.cassettes.load import CassetteRefused
-
-    evil = "interactions: !!python/object/apply:os.system ['echo pwned']\nversion: 1\n"
-    with pytest.raises(CassetteRefused, match="not valid cassette YAML"):
-        store.SafeYaml.deserialize(evil)
-
-
 def test_persister__splits_by_run_unit_and_joins_back(tmp_path: Path):
     reqs = [request({"n": i}, unit=f"seed-{i % 2}-1") for i in range(4)]
     resps = [scrub_response(response(str(i))) for i in range(4)]
-    store.UnitPersister.save_cassette(
-        tmp_path, {"requests": reqs, "responses": resps}, store.SafeYaml
-    )
+    UnitPersister.save_cassette(tmp_path, {"requests": reqs, "responses": resps})
     assert [p.name for p in store.cassette_files(tmp_path)] == [store.CASSETTE]
     units = store.read_units(tmp_path)
     assert sorted(units) == ["seed-0-1", "seed-1-1"] and len(units["seed-1-1"].requests) == 2
-    loaded_reqs, loaded_resps = store.UnitPersister.load_cassette(tmp_path, store.SafeYaml)
+    loaded_reqs, loaded_resps = UnitPersister.load_cassette(tmp_path)
     assert sorted(match_key(r) for r in loaded_reqs) == sorted(match_key(r) for r in reqs)
     assert sorted(r["body"]["string"] for r in loaded_resps) == [b"0", b"1", b"2", b"3"]
 
@@ -170,28 +161,23 @@ def test_model_slug__is_a_safe_directory_name():
 def test_persister__warns_about_requests_without_a_run_unit(tmp_path: Path):
     bare = Request("POST", URL, b"{}", {"content-type": "application/json"})
     with pytest.warns(UserWarning, match="no x-cc-run-unit header"):
-        store.UnitPersister.save_cassette(
-            tmp_path,
-            {"requests": [bare], "responses": [scrub_response(response("{}"))]},
-            store.SafeYaml,
+        UnitPersister.save_cassette(
+            tmp_path, {"requests": [bare], "responses": [scrub_response(response("{}"))]}
         )
     assert list(store.read_units(tmp_path)) == ["untagged"]
 
 
-def test_read_unit__refuses_a_cassette_that_unpacks_too_far(tmp_path: Path, monkeypatch):
+def test_read_gzip__refuses_a_file_that_unpacks_too_far(tmp_path: Path):
     path = tmp_path / "seed-0-1.json.gz"
     path.write_bytes(gzip.compress(b"x" * 5000))
-    from checkout_consent.cassettes import load
-
-    monkeypatch.setattr(load, "MAX_UNIT_BYTES", 4096)
     with pytest.raises(load.CassetteRefused, match="unpacks to more than 4096 bytes"):
-        store.read_unit(path)
+        load.read_gzip(path, 4096)
 
 
 def test_no_network__refuses_every_ip_connection_and_restores(monkeypatch):
     import socket
 
-    from checkout_consent.cassettes.replay import no_network
+    from checkout_consent.cassettes.session import no_network
 
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
@@ -204,7 +190,7 @@ def test_no_network__refuses_every_ip_connection_and_restores(monkeypatch):
 def test_placeholder_keys__lends_a_key_only_when_none_is_set(monkeypatch):
     import os
 
-    from checkout_consent.cassettes.replay import PLACEHOLDER_KEY, placeholder_keys
+    from checkout_consent.cassettes.session import PLACEHOLDER_KEY, placeholder_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "mine")

@@ -12,7 +12,7 @@ import pytest
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.load import CassetteRefused
-from checkout_consent.cassettes.merge import merge, seeds_text
+from checkout_consent.cassettes.tools import merge, seeds_text
 from checkout_consent.cli.main import main
 
 WHOLE = store.CASSETTE_ROOT / "storefront" / "adversary_v1" / "openai--storefront-gullible"

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 import checkout_consent.cli.main as cli
-from checkout_consent.cassettes import compact, digest, store
+from checkout_consent.cassettes import compact, store
 from checkout_consent.cassettes.load import CassetteRefused
-from checkout_consent.cassettes.references import LOCAL_EVAL_ARGS
-from checkout_consent.cassettes.replay import CassetteMiss
-from checkout_consent.cassettes.runs import record, replay
+from checkout_consent.cassettes.match import PART_HEX, part_digest
+from checkout_consent.cassettes.runs import LOCAL_EVAL_ARGS, record, replay
 from checkout_consent.cassettes.scan import scan
+from checkout_consent.cassettes.session import CassetteMiss
 from checkout_consent.serve.controls import serving
 from tests.cassettes.forge import forge_response, rewrite
 
@@ -82,7 +82,7 @@ def test_record__scrubs_keys_organisation_and_per_run_headers(recorded):
 def test_record__anthropic_provider_streams_server_sent_events(recorded):
     unit = next(iter(store.read_units(recorded["anthropic"]).values()))
     first = unit.requests[0]
-    assert unit.frames[first.frame].fields["stream"] == digest.part_digest(True)
+    assert unit.frames[first.frame].fields["stream"] == part_digest(True)
     assert first.response.headers["content-type"] == ["text/event-stream"]
 
 
@@ -158,10 +158,10 @@ def test_committed_cassettes__replay_matches_golden(tmp_path, capsys):
 
 
 def test_committed_cassettes__every_reference_run_is_recorded():
-    from checkout_consent.cassettes.references import manifest, references
+    from checkout_consent.cassettes.runs import references
 
     for ref in references():
-        m = manifest(ref)
+        m = ref.manifest
         directory = ref.directory()
         assert store.Manifest.read(directory).model == m.model
         units = {store.unit_stem(name) for name in store.read_units(directory)}
@@ -169,7 +169,7 @@ def test_committed_cassettes__every_reference_run_is_recorded():
 
 
 def test_committed_cassettes__cover_every_family_within_the_size_budget():
-    from checkout_consent.cassettes.references import references
+    from checkout_consent.cassettes.runs import references
     from checkout_consent.families import names
 
     assert {r.family for r in references()} == set(names())
@@ -221,7 +221,7 @@ def test_replay__a_recorded_request_never_made_is_a_difference(recorded, tmp_pat
     extra = last.model_copy(
         update={
             "keep": last.keep + len(last.add),
-            "add": ["0" * digest.PART_HEX],
+            "add": ["0" * PART_HEX],
             "digest": "1" * 64,
         }
     )

@@ -1,16 +1,20 @@
-"""Cassettes: record a run's provider HTTP traffic with vcrpy, or replay it keylessly.
+"""Cassettes through vcrpy: record a run's provider HTTP traffic into a cassette directory,
+or replay it keylessly.
 
 record  runs live; every request and response the openai / anthropic SDKs exchange is
-        saved (scrubbed) under cassettes/<family>/<model-slug>/.
+        scrubbed (`match.py`) and saved, grouped by run unit, as the directory's compact
+        cassette (`compact.py`).
 replay  serves the responses from the cassette: no network, placeholder keys, no retries.
         The first request the cassette does not hold fails the run at once, naming the
-        cassette and that request.
+        cassette, that request and where it leaves the recording (down to the first
+        differing message).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,32 +23,143 @@ from pathlib import Path
 from typing import Any
 
 import vcr
+from vcr.persisters.filesystem import CassetteNotFoundError
+from vcr.request import Request
 
 from checkout_consent.cassettes import Mode, compact, store
-from checkout_consent.cassettes.explain import first_difference
 from checkout_consent.cassettes.match import (
+    DIGEST,
     RUN_UNIT_HEADER,
     SECRET_HEADERS,
+    SUMMARY,
+    canonical_body,
     describe,
     header,
     match,
+    message_digests,
+    parts,
     scrub_request,
     scrub_response,
+    summarise,
 )
 from checkout_consent.cassettes.preflight import key_vars
 from checkout_consent.runtime.runner import RunFailed
 
 PLACEHOLDER_KEY = "placeholder-no-key"
-KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")
+ALWAYS_LENT = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")  # the reference runs' providers
 # On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
 # which the SDK reports as a connection error, for a very long time); no live sample buffer
 # for `inspect view` (about a quarter of a replay's time; the log is still written whole).
 REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60, "log_realtime": False}
 REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
+UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
 
 
 class CassetteMiss(RunFailed):
     """A replayed run asked for a request its cassette does not hold."""
+
+
+def _message_line(k: int, live: list[Any], recorded: list[str]) -> str:
+    if k >= len(live):
+        return (
+            f"the recording has message {k} (digest {recorded[k]}) and more: "
+            f"{len(recorded)} message(s), the run sent {len(live)}"
+        )
+    shown = summarise(live[k], 120)
+    if k >= len(recorded):
+        return f"the run sent message {k}, which the recording lacks: {shown}"
+    return f"first differing message: {k} (the run sent {shown}; recorded digest {recorded[k]})"
+
+
+def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str:
+    """One line: where the live request `index` of its unit leaves the recording (the live
+    request's digests recomputed and set against the recorded request at its place)."""
+    if unit is None:
+        return "the cassette holds no recording of this run unit"
+    if index >= len(unit.requests):
+        return f"the recording of this run unit ends after {len(unit.requests)} request(s)"
+    entry = unit.requests[index]
+    live = parts(canonical_body(request.body))
+    recorded = compact.messages_of(unit, index)
+    now = message_digests(live.messages)
+    k = compact.shared_prefix(recorded, now)
+    if k < max(len(now), len(recorded)):
+        return _message_line(k, live.messages, recorded)
+    fields = unit.frames[entry.frame].fields
+    changed = sorted(
+        f for f in fields.keys() | live.fields.keys() if fields.get(f) != live.fields.get(f)
+    )
+    if changed:
+        return f"its messages agree with the recording; field(s) {', '.join(changed)[:200]} differ"
+    if (entry.method, entry.uri) != (request.method.upper(), request.uri):
+        return f"its body agrees with the recording; recorded {entry.method} {entry.uri}"
+    return "it is the recorded request, asked once more than recorded"
+
+
+def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
+    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
+    response as vcrpy keeps one."""
+    requests, responses = [], []
+    for entry in unit.requests:
+        request = Request(
+            entry.method, entry.uri, b"", {**entry.headers, RUN_UNIT_HEADER: unit.unit}
+        )
+        request.__dict__[DIGEST] = entry.digest
+        request.__dict__[SUMMARY] = entry.last
+        requests.append(request)
+        r = entry.response
+        responses.append(
+            {
+                "status": {"code": r.status, "message": r.reason},
+                "headers": {k: list(v) for k, v in r.headers.items()},
+                "body": {"string": r.body.encode("utf-8")},
+            }
+        )
+    return requests, responses
+
+
+class UnitPersister:
+    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit
+    into the compact cassette (vcrpy's serializer is never used)."""
+
+    @staticmethod
+    def load_cassette(cassette_path: str | Path, serializer: Any = None) -> tuple[list, list]:
+        units = store.read_units(Path(cassette_path))
+        if not units:
+            raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
+        requests: list[Any] = []
+        responses: list[Any] = []
+        for unit in units.values():
+            more_requests, more_responses = played(unit)
+            requests += more_requests
+            responses += more_responses
+        return requests, responses
+
+    @staticmethod
+    def save_cassette(
+        cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any = None
+    ) -> None:
+        directory = Path(cassette_path)
+        directory.mkdir(parents=True, exist_ok=True)
+        units: dict[str, dict[str, list]] = {}
+        for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
+            unit = units.setdefault(
+                header(req, RUN_UNIT_HEADER) or UNTAGGED, {"requests": [], "responses": []}
+            )
+            unit["requests"].append(req)
+            unit["responses"].append(resp)
+        if UNTAGGED in units:
+            warnings.warn(
+                f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
+                f"no {RUN_UNIT_HEADER} header (a solver not using runtime.loop?); with "
+                "several samples at once their replay order is not guaranteed",
+                stacklevel=2,
+            )
+        packed = [
+            compact.pack(name, list(zip(unit["requests"], unit["responses"], strict=True)))
+            for name, unit in units.items()
+        ]
+        store.write_cassette(directory, packed)
 
 
 @dataclass
@@ -60,7 +175,7 @@ class Session:
     units: dict[str, compact.Unit] | None = None  # read again on the first miss
 
     def recorded(self, unit: str) -> compact.Unit | None:
-        """The run unit's recording, whichever format (None: the cassette has none)."""
+        """The run unit's recording (None: the cassette has none)."""
         if self.units is None:
             self.units = store.read_units(self.directory)
         return self.units.get(unit)
@@ -83,16 +198,15 @@ class Session:
 
 def _vcr() -> vcr.VCR:
     recorder = vcr.VCR(
-        serializer="cc-safe-yaml",
+        serializer="json",  # handed to the persister, which writes the compact format itself
         match_on=["cc-request"],
         filter_headers=list(SECRET_HEADERS),
         before_record_request=scrub_request,
         before_record_response=scrub_response,
         decode_compressed_response=True,
     )
-    recorder.register_serializer("cc-safe-yaml", store.SafeYaml)
     recorder.register_matcher("cc-request", match)
-    recorder.register_persister(store.UnitPersister)
+    recorder.register_persister(UnitPersister)
     return recorder
 
 
@@ -115,7 +229,7 @@ def _track_misses(cassette: Any, session: Session) -> None:
 def placeholder_keys(model: str | None = None) -> Iterator[None]:
     """Provider SDKs refuse to start without a key: lend them a placeholder if none is set
     (for `model`, its own provider's variables too: LLAMA_API_KEY for openai-api/llama/...)."""
-    wanted = dict.fromkeys([*KEY_VARS, *(key_vars(model) if model else ())])
+    wanted = dict.fromkeys([*ALWAYS_LENT, *(key_vars(model) if model else ())])
     missing = [v for v in wanted if not os.environ.get(v)]
     for var in missing:
         os.environ[var] = PLACEHOLDER_KEY

@@ -1,0 +1,144 @@
+"""The hand tools of `checkout-consent cassettes`:
+
+show   a cassette's requests as lines a reviewer reads: what was asked (model, tools, the
+       last message) and what came back.
+merge  one cassette directory from runs of the same model and world recorded in parts, each
+       over its own seeds (a long month recorded a few seeds at a time). The parts must
+       agree on everything run.json says but `seeds`, and their seeds and run units must
+       not overlap; the merged run.json plays the union of the seeds. Nothing is
+       re-recorded or rewritten: each unit's traffic and golden record are the part's own,
+       so `checkout-consent replay DIR` checks the result like any recording.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from checkout_consent.cassettes import compact, store
+from checkout_consent.cassettes.load import confined, refuse
+from checkout_consent.cassettes.match import summarise
+from checkout_consent.cassettes.preflight import check_directory
+from checkout_consent.core.spec import parse_seeds
+
+
+def _sse_message(body: str) -> dict[str, Any]:
+    """An assistant message pieced together from a server-sent event stream."""
+    text, calls = [], []
+    for line in body.splitlines():
+        if not line.startswith("data:"):
+            continue
+        try:
+            event = json.loads(line[5:])
+        except ValueError:
+            continue
+        block = event.get("content_block") if isinstance(event, dict) else None
+        delta = event.get("delta") if isinstance(event, dict) else None
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            calls.append({"function": {"name": block.get("name", "?"), "arguments": ""}})
+        if isinstance(delta, dict):
+            piece = delta.get("text") or delta.get("partial_json") or ""
+            if calls and "partial_json" in delta:
+                calls[-1]["function"]["arguments"] += str(piece)
+            else:
+                text.append(str(piece))
+    return {"role": "assistant", "content": "".join(text), "tool_calls": calls}
+
+
+def response_line(response: compact.Response) -> str:
+    """The answer in one line: the assistant's message, however the provider wrapped it."""
+    if "text/event-stream" in " ".join(response.headers.get("content-type", [])):
+        return summarise(_sse_message(response.body))
+    try:
+        data = json.loads(response.body)
+    except ValueError:
+        return summarise({"role": "body", "content": response.body})
+    if isinstance(data, dict) and isinstance(data.get("choices"), list) and data["choices"]:
+        return summarise(data["choices"][0].get("message"))
+    if isinstance(data, dict) and "content" in data:
+        return summarise({"role": data.get("role", "assistant"), "content": data["content"]})
+    return summarise({"role": "body", "content": data})
+
+
+def show(unit: compact.Unit, path: Path) -> Iterator[str]:
+    """A unit's requests, readably: what was asked (model, tools, the last message) and
+    what came back."""
+    first = unit.frames[unit.requests[0].frame]
+    yield (
+        f"{path}: run unit {unit.unit}, {len(unit.requests)} request(s); model "
+        f"{first.model or '?'}; tools: {', '.join(first.tools) or 'none'}"
+    )
+    count = 0
+    for i, entry in enumerate(unit.requests):
+        frame = unit.frames[entry.frame]
+        count = entry.keep + len(entry.add)
+        changed = "" if frame == first else f" model {frame.model}, {len(frame.tools)} tools;"
+        yield (
+            f"#{i} {entry.method} {entry.uri}:{changed} {count} message(s), "
+            f"{len(entry.add)} new; digest {entry.digest[:16]}"
+        )
+        yield f"    asked:  {entry.last}"
+        yield f"    answer: {entry.response.status} {response_line(entry.response)}"
+
+
+def cassette_paths(path: Path) -> list[Path]:
+    """The cassette files a path names: the file itself, or that of a cassette directory
+    (a file of a legacy format is refused, naming the format)."""
+    if path.is_dir() and not path.is_symlink():
+        return [p for p in confined(path) if store.kind(p) == store.CASSETTE]
+    if store.kind(path) != store.CASSETTE:
+        raise refuse(path, f"is not a cassette ({store.CASSETTE}) nor a directory")
+    return [path]
+
+
+def seeds_text(seeds: list[int]) -> str:
+    """Sorted seeds as `-T seeds=` reads them: `0-3`, or `0-1,5` for several runs."""
+    runs: list[list[int]] = []
+    for s in sorted(seeds):
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _but_seeds(manifest: store.Manifest) -> store.Manifest:
+    args = {k: v for k, v in manifest.task_args.items() if k != "seeds"}
+    return dataclasses.replace(manifest, task_args=args)
+
+
+def merge(parts: list[Path], out: Path) -> store.Manifest:
+    """Write the merged directory `out` (new or empty) from `parts`; its run.json. Every
+    refusal is one line naming the part, before anything is written."""
+    if len(parts) < 2:
+        raise ValueError("merge needs at least two cassette directories")
+    if out.is_symlink() or (out.exists() and any(out.iterdir())):
+        raise refuse(out, "exists and is not empty (merge writes a new directory)")
+    manifests = [check_directory(part) for part in parts]
+    first = manifests[0]
+    units: dict[str, compact.Unit] = {}
+    goldens: dict[str, dict] = {}
+    seeds: list[int] = []
+    for part, manifest in zip(parts, manifests, strict=True):
+        if "seeds" not in manifest.task_args:
+            raise refuse(part, "run.json names no seeds: only runs over seeds are merged")
+        if _but_seeds(manifest) != _but_seeds(first):
+            raise refuse(part, f"run.json differs from {parts[0]}'s beyond its seeds")
+        mine = parse_seeds(manifest.task_args["seeds"])
+        if both := sorted(set(mine) & set(seeds)):
+            raise refuse(part, f"plays seed {both[0]} again (the parts' seeds must not overlap)")
+        seeds += mine
+        for name, unit in store.read_units(part).items():
+            if name in units:
+                raise refuse(part, f"holds run unit {name!r} again")
+            units[name] = unit
+        goldens |= store.read_goldens(part)
+    out.mkdir(parents=True, exist_ok=True)
+    merged = dataclasses.replace(first, task_args={**first.task_args, "seeds": seeds_text(seeds)})
+    store.write_cassette(out, list(units.values()))
+    store.write_goldens(out, goldens)
+    merged.write(out)
+    return merged
