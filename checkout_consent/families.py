@@ -14,10 +14,17 @@ from typing import Any
 
 from checkout_consent import grocery, pizza, shopkit, storefront
 from checkout_consent.core.controls import ControlRegistry, Policy
-from checkout_consent.core.family import FamilySpec, Scenario, choose_world
+from checkout_consent.core.family import (
+    Board,
+    Breakdown,
+    Column,
+    FamilySpec,
+    Scatter,
+    Scenario,
+    choose_world,
+)
 from checkout_consent.grocery import views as grocery_views
 from checkout_consent.grocery.submission import StoreSnapshot
-from checkout_consent.leaderboard.adapter import Board, Breakdown, Column, Scatter
 from checkout_consent.pizza import views as pizza_views
 from checkout_consent.shopkit import views as shopkit_views
 from checkout_consent.storefront import views as storefront_views
@@ -27,7 +34,8 @@ from checkout_consent.storefront.v1 import views as storefront_v1_views
 @dataclass(frozen=True)
 class Member:
     """One world and its adapters: `views` is how the CLI shows it (the protocol in
-    `cli/views.py`), `board` what the leaderboard adds beside the headline."""
+    `cli/views.py`), `board` what the leaderboard adds beside the headline
+    (`core.family.Board`)."""
 
     spec: FamilySpec
     views: ModuleType | Any

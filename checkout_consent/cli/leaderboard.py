@@ -48,7 +48,7 @@ def reproduce(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    from checkout_consent.leaderboard import build as board
+    from checkout_consent.leaderboard import site
     from checkout_consent.leaderboard.board import BoardError
 
     root = Path(args.root)
@@ -61,7 +61,7 @@ def build(args: argparse.Namespace) -> int:
         )
     try:
         if args.check:
-            stale = board.stale(root)
+            stale = site.stale(root)
             for name in stale:
                 err(f"stale: {root / name}")
             if stale:
@@ -69,7 +69,7 @@ def build(args: argparse.Namespace) -> int:
                 return 1
             print(f"ok: {root} is current")
             return 0
-        for name in board.write(root, args.rank_humans):
+        for name in site.write(root, args.rank_humans):
             print(root / name)
     except BoardError as error:
         err(f"checkout-consent: {error}")

@@ -1,7 +1,7 @@
 """The family contract: what a family hands the engine, typed, in one object.
 
 A family is one `FamilySpec` per world (built in its `__init__`) and one line in
-`families.py`.
+`families.py`, whose `Board` says what the leaderboard adds beside the world's headline.
 Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 """
 
@@ -25,6 +25,8 @@ Record = dict[str, Any]
 PrepareCall = Callable[[Any, str, dict[str, Any]], dict[str, Any]]
 # control name (without the family prefix) -> the records its samples produced
 ControlRecords = dict[str, list[Record]]
+# the records of one submission -> group -> (value in 0..1, a label drawn on its bar or None)
+Groups = Callable[[Sequence[Record]], dict[str, tuple[float, str | None]]]
 
 
 class Scenario(BaseModel):
@@ -132,7 +134,8 @@ class FamilySpec:
     """A world of a scenario family: its actions, initial state, grader, version, how a run
     is paced, its headline and its controls. Presentation (CLI views, board columns,
     service schemas) lives in the layer that presents, registered in the roster
-    (`checkout_consent.families`), which lists one spec per world."""
+    (`checkout_consent.families`), which lists one spec per world; what the board adds
+    is declared there with `Board` (below), which the leaderboard reads."""
 
     name: str  # the family
     version: int  # world + grader version: Task(version=...), the record, cassette goldens
@@ -237,3 +240,58 @@ def choose_world(worlds: Sequence[FamilySpec], family: str, scenario_id: object)
         if spec.variant is None:
             return spec
     raise KeyError(f"unknown family {family[:100]!r}")
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A bar chart beside the score-against-cost plot."""
+
+    title: str
+    ylabel: str
+    groups: Groups
+    not_applicable: str  # the legend's words for a group a submission never met
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column beside the headline: `cell` shows a submission's runs' records as text."""
+
+    heading: str
+    cell: Callable[[Sequence[Record]], str]
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
+    submission, controls marked."""
+
+    title: str
+    xlabel: str
+    x: Callable[[Sequence[Record]], float]
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a world adds to the leaderboard beside its headline, declared in the roster.
+
+    The board is generic, one table per world (a family's main world and each variant): a
+    world may have seasons (task sets added over time, each with its own board), columns
+    beside its headline (figures of the runs' records, reported, never ranked), a breakdown
+    plot (a value per group, one bar per submission), a scatter plot (the headline against
+    one figure per submission), a section of its own on the agent card, and controls whose
+    example submissions are played without cassettes."""
+
+    # season k -> the task ids it adds; a season's board plays every task up to it, and
+    # "All time" plays season 1's. Empty: the family has one public set and one board.
+    seasons: Callable[[], Mapping[int, tuple[str, ...]]] = dict
+    breakdown: Breakdown | None = None
+    columns: tuple[Column, ...] = ()
+    scatter: Scatter | None = None
+    note: str = ""  # said under the world's table (Markdown inline code allowed)
+    # a section of the agent card only this family has: (YAML key, its strict model)
+    card_section: tuple[str, type[BaseModel]] | None = None
+    card_example: Mapping[str, Any] | None = None  # the section on the example cards
+    # controls whose example submissions are played through the control provider directly,
+    # with no cassette (even where one is recorded: a month's cassette costs review and test
+    # time for no new point)
+    direct_examples: tuple[str, ...] = ()

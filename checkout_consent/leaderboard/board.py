@@ -1,26 +1,42 @@
-"""The board's content: per world (a family's main world, then each variant: its own table),
-the views (with seasons: All time and one per season), each a ranked table of model rows
-with rank bands, then people's rows (never ranked with the models unless asked), then
-control rows as references."""
+"""The board's content, from validated submissions: per world (a family's main world, then
+each variant: its own table), the views (with seasons: All time and one per season), each a
+ranked table of model rows with rank bands, then people's rows (never ranked with the models
+unless asked), then control rows as references.
+
+Every figure is computed from the re-graded records, never from the card's claims (except
+the submitter-stated date, model name and contact, shown as stated). A row is marked
+reproduced when `leaderboard/reproduced.yaml` (the maintainers' file, written by
+`checkout-consent reproduce --record`) holds the folder's digest."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.headline import Figure
-from checkout_consent.families import WORLDS
-from checkout_consent.leaderboard.entries import Entry, entry
-from checkout_consent.leaderboard.headline import headline
-from checkout_consent.leaderboard.reproduce import reproduced
-from checkout_consent.leaderboard.seasons import season_tasks, seasons
-from checkout_consent.leaderboard.validate import validate
-from checkout_consent.leaderboard.verdict import Verdict
+import yaml
 
+from checkout_consent.core.consent import breach_rate
+from checkout_consent.core.headline import Figure
+from checkout_consent.core.stats import Interval, pass_hat_k
+from checkout_consent.families import WORLDS, world
+from checkout_consent.leaderboard.submission import (
+    Card,
+    folder_digest,
+    label_of,
+    season_of,
+    season_tasks,
+    seasons,
+)
+from checkout_consent.leaderboard.validate import Verdict, validate
+
+# A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
+# a gap column beside the headline: reported, never ranked.
+GAP_KEY = "gap_cents"
+RECORD_NAME = "reproduced.yaml"  # beside submissions/: the maintainers' file, never a PR's
 # Re-grading is a pure function of a folder's bytes (for this checkout), so a process that
 # builds twice (the tests, `--check` after a build) re-grades each distinct folder once.
 _VERDICTS: dict[tuple[str, str], Verdict] = {}
@@ -28,6 +44,100 @@ _VERDICTS: dict[tuple[str, str], Verdict] = {}
 
 class BoardError(ValueError):
     """A submission on the board does not validate."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    card: Card
+    path: str  # the submission folder, relative to the leaderboard/ folder
+    runs: tuple[tuple[str, str, int, dict], ...]  # (sample id, scenario id, epoch, record)
+    tokens: tuple[int, int]
+    cost_list: float | None
+    cost_normalized: float
+    season: int | None
+    reproduced: bool = False  # a maintainer re-ran it (leaderboard/reproduced.yaml)
+    partial: tuple[int, int] | None = None  # (runs, of the set): part of it, never ranked
+
+    @property
+    def world(self) -> str:
+        """The label of the world the card names (`family` or `family/variant`); the
+        family's main world for a version this suite does not know."""
+        return label_of(self.card.family, self.card.world_version)
+
+    @property
+    def ranked(self) -> bool:
+        return self.card.kind == "model" and bool(self.runs) and self.partial is None
+
+    def on(self, tasks: frozenset[str] | None) -> Entry:
+        """This entry restricted to the runs of `tasks` (None: all)."""
+        if tasks is None:
+            return self
+        return dataclasses.replace(self, runs=tuple(r for r in self.runs if r[1] in tasks))
+
+    def per_task(self) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = defaultdict(list)
+        for task, _, _, record in self.runs:
+            out[task].append(record)
+        return out
+
+    def interval(self) -> Interval:
+        """The world's headline over this entry's runs, with its 95% interval."""
+        got = world(self.world).headline.figure([(task, r) for task, _, _, r in self.runs])
+        return (
+            Interval(0.0, 0.0, 0.0, 0)
+            if got is None
+            else Interval(got.value, got.low, got.high, got.tasks)
+        )
+
+    def consent(self) -> Figure | None:
+        """The consent-breach rate over this entry's runs (`core.consent.breach_rate`, as
+        the CLI and the Inspect metric give it); None for a world that moves no money."""
+        spec = world(self.world)
+        runs = [(task, r) for task, _, _, r in self.runs]
+        return breach_rate(spec.name, runs) if spec.moves_money else None
+
+    def gap(self) -> float | None:
+        """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
+        when no run reports one."""
+        per_task = [
+            [g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
+            for rs in self.per_task().values()
+        ]
+        means = [sum(gs) / len(gs) / 100 for gs in per_task if gs]
+        return sum(means) / len(means) if means else None
+
+    def pass_k(self) -> float | None:
+        """pass^k at k = the declared epochs (None with one epoch)."""
+        if self.card.epochs < 2 or not self.runs:
+            return None
+        passed = world(self.world).headline.passed
+        if passed is None:
+            return None
+        trials = [(task, passed(r)) for task, _, _, r in self.runs]
+        return pass_hat_k(trials, self.card.epochs)
+
+
+def entry(verdict: Verdict, path: Path) -> Entry:
+    card = verdict.card
+    assert card is not None and verdict.ok
+    runs = tuple(
+        sorted(
+            (s.id, str((s.scenario or {}).get("scenario_id", s.id)), s.epoch, s.record)
+            for s in verdict.samples
+            if s.record is not None
+        )
+    )
+    listed, normalized = verdict.costs()
+    return Entry(
+        card,
+        path.as_posix(),
+        runs,
+        verdict.tokens,
+        listed,
+        normalized,
+        season_of(label_of(card.family, card.world_version), card.task_set),
+        partial=verdict.partial,
+    )
 
 
 @dataclass(frozen=True)
@@ -39,7 +149,7 @@ class Row:
     high: float
     n: int
     pass_k: float | None
-    gap: float | None = None  # dollars, when the records report a gap (entries.GAP_KEY)
+    gap: float | None = None  # dollars, when the records report a gap (GAP_KEY)
     consent: Figure | None = None  # the consent-breach rate (a world that moves money)
 
 
@@ -52,6 +162,21 @@ class View:
     unranked: tuple[Entry, ...]  # stored and listed, no transcript
 
 
+def read_marks(board: Path) -> dict[str, dict[str, Any]]:
+    """`board`/reproduced.yaml: <family>/<id> -> its record (empty when there is none)."""
+    path = board / RECORD_NAME
+    if not path.is_file() or path.is_symlink():
+        return {}
+    data = yaml.safe_load(path.read_text()) or {}
+    return {str(k): dict(v) for k, v in data.items() if isinstance(v, dict)}
+
+
+def reproduced(board: Path, folder: Path) -> bool:
+    """Whether the submission in `folder` is recorded as reproduced, with these bytes."""
+    mark = read_marks(board).get(f"{folder.parent.name}/{folder.name}")
+    return mark is not None and mark.get("digest") == folder_digest(folder)
+
+
 def load(root: Path) -> dict[str, list[Entry]]:
     """Every submission under `root` (`<family>/<id>/`), re-graded, by the label of the world
     its card names; BoardError on a refusal."""
@@ -60,7 +185,6 @@ def load(root: Path) -> dict[str, list[Entry]]:
         verdict = validated(folder)
         if not verdict.ok:
             raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
-        assert verdict.card is not None
         made = entry(verdict, folder.relative_to(root.parent))
         out.setdefault(made.world, []).append(
             dataclasses.replace(made, reproduced=reproduced(root.parent, folder))
@@ -68,17 +192,9 @@ def load(root: Path) -> dict[str, list[Entry]]:
     return out
 
 
-def _digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
-
-
 def validated(folder: Path) -> Verdict:
     """`validate` without cassette replay (CI replays them), once per folder content."""
-    key = (f"{folder.parent.name}/{folder.name}", _digest(folder))
+    key = (f"{folder.parent.name}/{folder.name}", folder_digest(folder))
     if key not in _VERDICTS:
         _VERDICTS[key] = validate(folder, cassettes=False)
     return _VERDICTS[key]
@@ -103,12 +219,13 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
 
 
 def _view(
-    world: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
+    label: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
     """The world's rows: ranked models, then people (ranked with the models only when
     `rank_humans`), then partial runs (part of their task set: never ranked), then
     controls."""
-    sign = -1.0 if headline(world).higher_is_better else 1.0
+    higher = world(label).headline.higher_is_better
+    sign = -1.0 if higher else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
     ranked = ("model", "human") if rank_humans else ("model",)
     whole = [e for e in entries if e.partial is None]
@@ -117,33 +234,33 @@ def _view(
     part = sorted((_row(e) for e in entries if e.partial and e.card.kind != "control"), key=key)
     controls = _rows_of(entries, "control", key)
     unranked = tuple(e for e in entries if not e.runs)
-    bands = rank_bands(models, headline(world).higher_is_better)
-    return View(world, title, note, tuple(bands + humans + part + controls), unranked)
+    bands = rank_bands(models, higher)
+    return View(label, title, note, tuple(bands + humans + part + controls), unranked)
 
 
 def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list[Row]:
     return sorted((_row(e) for e in entries if e.card.kind == kind and e.runs), key=key)
 
 
-def views(world: str, entries: list[Entry], rank_humans: bool = False) -> list[View]:
+def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[View]:
     """The world's views; for a world with seasons, All time (every submission on Season
     1's tasks) then one per season (that season's submissions on its tasks)."""
-    if not seasons(world):
-        return [_view(world, "", "", entries, rank_humans)]
-    first = season_tasks(world, 1)
+    if not seasons(label):
+        return [_view(label, "", "", entries, rank_humans)]
+    first = season_tasks(label, 1)
     out = [
         _view(
-            world,
+            label,
             "All time",
             f"every submission, on Season 1's {len(first)} tasks",
             [e.on(first) for e in entries],
             rank_humans,
         )
     ]
-    for s in seasons(world):
-        tasks = season_tasks(world, s)
+    for s in seasons(label):
+        tasks = season_tasks(label, s)
         mine = [e.on(tasks) for e in entries if e.season == s]
-        out.append(_view(world, f"Season {s}", f"{len(tasks)} tasks", mine, rank_humans))
+        out.append(_view(label, f"Season {s}", f"{len(tasks)} tasks", mine, rank_humans))
     return out
 
 
@@ -152,7 +269,3 @@ def board(root: Path, rank_humans: bool = False) -> list[View]:
     own build: the committed board never does)."""
     loaded = load(root)
     return [v for name in sorted(loaded) for v in views(name, loaded[name], rank_humans)]
-
-
-def passed_note(world: str) -> str:
-    return headline(world).passed_means

@@ -29,15 +29,9 @@ from typing import Any
 import yaml
 
 from checkout_consent.families import world
-from checkout_consent.leaderboard.entries import entry
-from checkout_consent.leaderboard.folder import list_folder
-from checkout_consent.leaderboard.grading import SampleGrade, regrade
-from checkout_consent.leaderboard.headline import label_of
-from checkout_consent.leaderboard.schema import Card
-from checkout_consent.leaderboard.validate import validate
-from checkout_consent.leaderboard.verdict import Verdict
-
-RECORD_NAME = "reproduced.yaml"  # beside submissions/: the maintainers' file, never a PR's
+from checkout_consent.leaderboard.board import RECORD_NAME, entry, read_marks
+from checkout_consent.leaderboard.submission import Card, folder_digest, label_of, list_folder
+from checkout_consent.leaderboard.validate import SampleGrade, Verdict, regrade, validate
 
 
 class ReproduceError(ValueError):
@@ -275,12 +269,6 @@ def _check_rerun(submitted: Verdict, rerun: Verdict) -> None:
         )
 
 
-def folder_digest(root: Path) -> str:
-    from checkout_consent.leaderboard.board import _digest
-
-    return _digest(root)
-
-
 def record(board: Path, root: Path, done: Reproduction) -> Path:
     """Write a reproduced submission into `board`/reproduced.yaml (sorted, one entry each)."""
     path = board / RECORD_NAME
@@ -293,18 +281,3 @@ def record(board: Path, root: Path, done: Reproduction) -> Path:
     }
     path.write_text(yaml.safe_dump(dict(sorted(marks.items())), sort_keys=True))
     return path
-
-
-def read_marks(board: Path) -> dict[str, dict[str, Any]]:
-    """`board`/reproduced.yaml: <family>/<id> -> its record (empty when there is none)."""
-    path = board / RECORD_NAME
-    if not path.is_file() or path.is_symlink():
-        return {}
-    data = yaml.safe_load(path.read_text()) or {}
-    return {str(k): dict(v) for k, v in data.items() if isinstance(v, dict)}
-
-
-def reproduced(board: Path, folder: Path) -> bool:
-    """Whether the submission in `folder` is recorded as reproduced, with these bytes."""
-    mark = read_marks(board).get(f"{folder.parent.name}/{folder.name}")
-    return mark is not None and mark.get("digest") == folder_digest(folder)

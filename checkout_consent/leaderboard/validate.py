@@ -1,30 +1,203 @@
-"""`submit validate DIR`: everything CI checks on a submission, as one Verdict.
+"""`submit validate DIR`: everything CI checks on a submission, as one Verdict (the card, the
+re-graded samples, every refusal; shown on one screen or as JSON).
 
 Nothing in the folder is imported or run as code: the card is parsed by a schema, logs are
-read as data and re-graded by this checkout's packaged scorer, cassettes are replayed
-through the pinned providers with the network blocked."""
+read as data and re-graded by this checkout's packaged scorer, trusting none of their stored
+scores, and cassettes are replayed through the pinned providers with the network blocked.
+Each sample goes through `runtime.regrade.regrade_sample` (the trust work: the scenario
+reference checked against the packaged tasks and its world version, the trace replayed and
+reconciled with the conversation); this module adds what a submission needs around it: the
+log's own claims (task, model, version) and the scenario each sample played, kept for the
+public-set check and for seasons."""
 
 from __future__ import annotations
 
+import json
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from checkout_consent.cassettes import scan
-from checkout_consent.families import FAMILIES, worlds_of
-from checkout_consent.leaderboard.copies import copied_from
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.money import fmt_dollars
+from checkout_consent.families import FAMILIES, WORLDS, world_of_args, worlds_of
 from checkout_consent.leaderboard.expected import (
+    copied_from,
     coverage,
     partial,
     public_samples,
+    sample_digest,
     settings_differences,
 )
-from checkout_consent.leaderboard.folder import list_folder
-from checkout_consent.leaderboard.grading import LogGrade, regrade
-from checkout_consent.leaderboard.headline import label_of, world_of
-from checkout_consent.leaderboard.schema import Card, CardError, read_card
-from checkout_consent.leaderboard.seasons import task_sets
-from checkout_consent.leaderboard.verdict import Verdict
+from checkout_consent.leaderboard.submission import (
+    Card,
+    CardError,
+    label_of,
+    list_folder,
+    read_card,
+    task_sets,
+    world_of,
+)
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
+
+SHOWN = 12  # refusals printed before "... and N more"
+
+
+@dataclass(frozen=True)
+class SampleGrade:
+    id: str
+    epoch: int
+    record: dict[str, Any] | None  # None when the sample failed integrity
+    failure: str | None
+    input_tokens: int  # from the sample's traced model turns, not from any stored score
+    output_tokens: int
+    scenario: dict[str, Any] | None = None  # the scenario reference the sample played
+    digest: str | None = None  # its trace and conversation, model name out (`sample_digest`)
+
+
+@dataclass
+class LogGrade:
+    path: str
+    family: str | None = None
+    model: str | None = None
+    world_version: str | None = None
+    task_args: dict[str, Any] = field(default_factory=dict)  # the -T arguments, as logged
+    samples: list[SampleGrade] = field(default_factory=list)
+    refusal: str | None = None  # the whole log is refused (unreadable, unknown version)
+
+
+def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
+    from checkout_consent.runtime.regrade import regrade_sample, sample_world
+
+    verdict = regrade_sample(sample_world(WORLDS, spec.name, sample.metadata), sample, model)
+    scenario = (sample.metadata or {}).get("scenario")
+    return SampleGrade(
+        verdict.id,
+        verdict.epoch,
+        verdict.record,
+        verdict.failure,
+        int(verdict.provenance.get("input_tokens", 0)),
+        int(verdict.provenance.get("output_tokens", 0)),
+        scenario if isinstance(scenario, dict) else None,
+        sample_digest(sample, model),
+    )
+
+
+def regrade(path: Path) -> LogGrade:
+    """Every sample of the log at `path`, re-graded by this checkout's packaged scorer."""
+    from checkout_consent.runtime import regrade as judged  # Inspect: only once needed
+
+    out = LogGrade(str(path))
+    try:
+        log = judged._read(path)  # size-capped, one-line errors
+    except judged.RegradeError as err:
+        out.refusal = str(err).split(": ", 1)[-1]
+        return out
+    task, version = str(log.eval.task), log.eval.task_version
+    spec = next((f for f in WORLDS if f.task == task.rsplit("/", 1)[-1]), None)
+    out.model = str(log.eval.model)
+    out.task_args = dict(log.eval.task_args or {})
+    if spec is None:
+        out.refusal = f"task {task[:80]!r} is not a family of this suite"
+        return out
+    if spec.variant is None:  # a family's task plays a variant's world by `scenario=`
+        spec = world_of_args(spec.name, out.task_args)
+    out.family = spec.name
+    out.world_version = f"{spec.world_version.rsplit('-', 1)[0]}-{str(version)[:20]}"
+    if out.world_version != spec.world_version:
+        out.refusal = (
+            f"world version {out.world_version[:60]!r} is unknown to this suite "
+            f"(it grades {spec.world_version})"
+        )
+        return out
+    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+        try:
+            out.samples.append(_grade(spec, sample, out.model))
+        except Exception as err:  # a stranger's file: a sample that cannot be read fails
+            why = f"the sample cannot be re-graded ({type(err).__name__})"
+            out.samples.append(SampleGrade(str(sample.id), int(sample.epoch), None, why, 0, 0))
+    return out
+
+
+@dataclass
+class Verdict:
+    directory: str
+    card: Card | None = None
+    samples: list[SampleGrade] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    # (runs played, runs of the card's task set) when the logs play part of the set:
+    # listed with its coverage and figures, never ranked (expected.partial)
+    partial: tuple[int, int] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+    @property
+    def transcript(self) -> bool:
+        return bool(self.samples)
+
+    @property
+    def tokens(self) -> tuple[int, int]:
+        return (
+            sum(s.input_tokens for s in self.samples),
+            sum(s.output_tokens for s in self.samples),
+        )
+
+    def costs(self, model: str | None = None) -> tuple[float | None, float]:
+        """(list, normalized) cost of the samples' tokens for `model` (default: the card's)."""
+        model = model or (self.card.model.id if self.card else "")
+        return eval_cost_usd(model, *self.tokens), normalized_cost_usd(*self.tokens)
+
+    def status(self) -> str:
+        if not self.ok:
+            return "REFUSED"
+        if self.partial is not None:
+            played, of = self.partial
+            return f"ACCEPTED (partial: {played} of {of} runs of the task set: listed, not ranked)"
+        return "ACCEPTED" if self.transcript else "ACCEPTED (no transcript: listed, not ranked)"
+
+    def to_json(self) -> dict[str, Any]:
+        card = self.card
+        return {
+            "directory": self.directory,
+            "ok": self.ok,
+            "status": self.status(),
+            "refusals": self.refusals,
+            "family": card.family if card else None,
+            "submission_id": card.submission_id if card else None,
+            "samples": len(self.samples),
+            "partial": None if self.partial is None else list(self.partial),
+            "integrity_failures": sum(1 for s in self.samples if s.failure is not None),
+            "tokens": {"input": self.tokens[0], "output": self.tokens[1]},
+            "cost_usd": dict(zip(("list", "normalized"), self.costs(), strict=True)),
+        }
+
+    def render(self) -> str:
+        card = self.card
+        lines = [f"{self.status()}  {self.directory}"]
+        if card is not None:
+            lines.append(
+                f"  {card.family} / {card.submission_id}: {card.kind} {card.model.id}, "
+                f"{card.world_version}, task set {card.task_set}, {card.epochs} epoch(s)"
+            )
+        if self.samples:
+            failed = sum(1 for s in self.samples if s.failure is not None)
+            listed, normalized = self.costs()
+            lines.append(
+                f"  re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
+                f" tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
+                f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
+                f"{fmt_dollars(normalized, 4)}"
+            )
+        lines += [f"  - {r}" for r in self.refusals[:SHOWN]]
+        if len(self.refusals) > SHOWN:
+            lines.append(f"  ... and {len(self.refusals) - SHOWN} more (--json lists them all)")
+        return "\n".join(lines)
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=2, sort_keys=True)
 
 
 def _check_card(card: Card, root: Path) -> list[str]:
@@ -82,10 +255,10 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
             f"card tokens {card.tokens.input} in / {card.tokens.output} out, the logs "
             f"say {tokens_in} in / {tokens_out} out"
         )
-    listed = eval_cost_usd(card.model.id, tokens_in, tokens_out)
+    listed, normalized = verdict.costs()
     pairs = [
         ("list", card.cost.list_usd, listed),
-        ("normalized", card.cost.normalized_usd, normalized_cost_usd(tokens_in, tokens_out)),
+        ("normalized", card.cost.normalized_usd, normalized),
     ]
     for what, said, real in pairs:
         close = said is not None and real is not None and abs(said - real) <= max(0.005, real / 100)

@@ -14,8 +14,7 @@ import yaml
 from checkout_consent.cli.main import main
 from checkout_consent.families import FAMILIES, worlds_of
 from checkout_consent.leaderboard.expected import public_samples
-from checkout_consent.leaderboard.grading import regrade
-from checkout_consent.leaderboard.validate import validate
+from checkout_consent.leaderboard.validate import regrade, validate
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
 from checkout_consent.runtime.provenance import REPO_ROOT
 

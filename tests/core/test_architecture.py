@@ -16,6 +16,8 @@ from checkout_consent.families import FAMILIES
 PACKAGE = Path(checkout_consent.__file__).parent
 ROOT = "checkout_consent"
 LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "leaderboard", "cli", "families", "_registry")
+# the layers that may use the roster (families.py): nothing at or below the roster reaches them
+LAYERS_ABOVE_ROSTER = ("cassettes", "serve", "leaderboard", "cli", "_registry")
 WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 # Every family folder has these modules (a module or a subpackage), each meaning one thing
 # (CONTRIBUTING, "The family vocabulary"), and a README.md.
@@ -159,6 +161,21 @@ def test_worlds__reach_no_io_clock_inspect_or_process_even_through_core():
             assert name in MODULES, f"{folder} lacks {world}.py"
             bad = {d for d in reach(name) if top(d) in IMPURE}
             assert not bad, f"{name} reaches {sorted(bad)}"
+
+
+def test_roster__and_everything_below_it_reach_no_layer_above_it():
+    """What a family adds to a presenting layer (the board's `Board`) is declared below
+    the roster, so the roster, the families, runtime and core import nothing upwards."""
+    below = [f"{ROOT}.families", *in_folder("core"), *in_folder("runtime")]
+    below += [m for f in FAMILIES for m in in_folder(f.name)]
+    for name in below:
+        bad = {
+            d
+            for d in reach(name)
+            for layer in LAYERS_ABOVE_ROSTER
+            if d == f"{ROOT}.{layer}" or d.startswith(f"{ROOT}.{layer}.")
+        }
+        assert not bad, f"{name} reaches {sorted(bad)}"
 
 
 # a family's modules that may import Inspect: its tools, its task, and where it has them, the

@@ -20,9 +20,9 @@ from checkout_consent.core.consent import breach_value, describe_rate, rate_head
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.families import WORLDS, world
+from checkout_consent.leaderboard.board import Entry
 from checkout_consent.leaderboard.board import views as board_views
-from checkout_consent.leaderboard.entries import Entry
-from checkout_consent.leaderboard.schema import Card
+from checkout_consent.leaderboard.submission import Card
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage

@@ -3,12 +3,10 @@
 import datetime
 
 from checkout_consent.core.consent import NO_MONEY, breach_rate, rate_headline
+from checkout_consent.families import world
 from checkout_consent.leaderboard import render
-from checkout_consent.leaderboard.board import Row, rank_bands, views
-from checkout_consent.leaderboard.entries import Entry
-from checkout_consent.leaderboard.headline import headline
-from checkout_consent.leaderboard.schema import Card
-from checkout_consent.leaderboard.seasons import season_of, season_tasks, seasons
+from checkout_consent.leaderboard.board import Entry, Row, rank_bands, views
+from checkout_consent.leaderboard.submission import Card, season_of, season_tasks, seasons
 
 
 def _card(
@@ -188,7 +186,7 @@ def test_consent_column__the_breach_rate_with_its_ci_beside_the_headline():
 
 
 def test_consent_column__a_world_without_money_has_none_and_says_so():
-    key = headline("shopkit").key
+    key = world("shopkit").headline.key
     runs = (("T1", "T1", 1, {key: 1.0}),)
     entry = Entry(
         _card("s", family="shopkit"), "submissions/shopkit/s", runs, (0, 0), None, 0, None

@@ -3,8 +3,8 @@
 import os
 import zipfile
 
-from checkout_consent.leaderboard import folder
-from checkout_consent.leaderboard.folder import list_folder
+from checkout_consent.leaderboard import submission
+from checkout_consent.leaderboard.submission import list_folder
 from tests.leaderboard.helpers import SMALL, copy_example
 
 
@@ -38,7 +38,7 @@ def test_folder__unexpected_file_is_refused(tmp_path):
 
 def test_folder__over_the_size_cap_is_refused(tmp_path, monkeypatch):
     sub = copy_example(tmp_path, *SMALL)
-    monkeypatch.setattr(folder, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(submission, "MAX_FILE_BYTES", 1000)
     assert any("over the 0 MB cap per file" in r for r in list_folder(sub).refusals)
 
 
@@ -46,7 +46,7 @@ def test_folder__zip_bomb_log_is_refused_before_unzipping(tmp_path, monkeypatch)
     sub = copy_example(tmp_path, *SMALL)
     with zipfile.ZipFile(sub / "logs" / "big.eval", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("header.json", b"0" * 2_000_000)
-    monkeypatch.setattr(folder, "MAX_UNZIPPED_BYTES", 1_000_000)
+    monkeypatch.setattr(submission, "MAX_UNZIPPED_BYTES", 1_000_000)
     assert any(r.startswith("logs/big.eval: unzips to over") for r in list_folder(sub).refusals)
 
 

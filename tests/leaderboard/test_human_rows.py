@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.leaderboard.board import views
-from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.render import cells, html_table, human_note, markdown
-from checkout_consent.leaderboard.schema import Card, CardError, parse_card, read_card
+from checkout_consent.leaderboard.submission import Card, CardError, parse_card, read_card
 from checkout_consent.pizza import SPEC
 from checkout_consent.pizza.dataset import find_task, scenario_of
 

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from checkout_consent.leaderboard.board import views
-from checkout_consent.leaderboard.entries import entry
+from checkout_consent.leaderboard.board import entry, views
 from checkout_consent.leaderboard.render import cells
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.runtime.human import provider

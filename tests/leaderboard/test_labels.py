@@ -12,9 +12,8 @@ from pathlib import Path
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import family, world, world_for
 from checkout_consent.leaderboard import render, site
-from checkout_consent.leaderboard.board import views
-from checkout_consent.leaderboard.entries import Entry
-from checkout_consent.leaderboard.schema import Card
+from checkout_consent.leaderboard.board import Entry, views
+from checkout_consent.leaderboard.submission import Card
 from tests.conftest import chromium, needs_chromium
 
 V1 = world("storefront/adversary_v1").world_version  # the committed version, never typed

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from matplotlib.transforms import Affine2D
 
-from checkout_consent.leaderboard import plots
+from checkout_consent.leaderboard import site
 from checkout_consent.leaderboard.board import View, board
 from checkout_consent.runtime.provenance import REPO_ROOT
 
@@ -127,10 +127,10 @@ def test_plots__every_label_lies_inside_the_figure():
 def test_plots__text_extents_catch_a_label_past_the_frame():
     import matplotlib.pyplot as plt
 
-    with plt.rc_context(plots.STYLE):
+    with plt.rc_context(site.STYLE):
         fig, ax = plt.subplots(figsize=(3, 2))
         ax.annotate("a label far too long for this small figure", (0.9, 0.5))
-        svg = plots._svg(fig)
+        svg = site._svg(fig)
     width, _ = _viewbox(svg)
     assert any(x1 > width for _, _, _, x1, _ in text_extents(svg))
 
@@ -139,7 +139,7 @@ def _score_cost_axes(svg: str, view: View) -> None:
     costs = [r.entry.cost_normalized for r in view.rows]
     x = ticks(svg, 1)
     assert min(x) <= 0 <= max(x) or min(x) == 0, (view.world, x)
-    assert max(x) - min(x) >= 0.5 * max(costs + [plots.MIN_COST_SPAN]), (view.world, x, costs)
+    assert max(x) - min(x) >= 0.5 * max(costs + [site.MIN_COST_SPAN]), (view.world, x, costs)
     y = ticks(svg, 2)
     means = [abs(r.mean) for r in view.rows]
     assert min(y) <= 0 and max(y) - min(y) >= 0.5 * max(means + [1.0]), (view.world, y, means)
@@ -162,7 +162,7 @@ def test_plots__score_cost_axes_start_at_zero_and_span_the_values(views):
     drawn = [v for v in views if v.rows]
     assert drawn
     for view in drawn:
-        _score_cost_axes(plots.score_cost(view), view)
+        _score_cost_axes(site.score_cost(view), view)
         _score_cost_axes((PLOTS / f"{_slug(view)}-score-cost.svg").read_text(), view)
 
 
@@ -175,7 +175,7 @@ def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
         for i, r in enumerate(view.rows)
     )
     tiny = dataclasses.replace(view, rows=rows)
-    svg = plots.score_cost(tiny)
+    svg = site.score_cost(tiny)
     _score_cost_axes(svg, tiny)
     assert ticks(svg, 1)[0] == 0.0
     free = dataclasses.replace(
@@ -185,7 +185,7 @@ def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
             for r in view.rows
         ),
     )
-    assert max(ticks(plots.score_cost(free), 1)) >= plots.MIN_COST_SPAN
+    assert max(ticks(site.score_cost(free), 1)) >= site.MIN_COST_SPAN
 
 
 def _slug(view: View) -> str:
@@ -198,9 +198,9 @@ def test_plots__an_empty_view_says_no_submissions_yet(views):
     assert empty, "the committed board has no empty view to check"
     for view in empty:
         svg = (PLOTS / f"{_slug(view)}-score-cost.svg").read_text()
-        assert f"<!-- {plots.EMPTY} -->" in svg and "matplotlib.axis_1" not in svg
-    drawn = plots.score_cost(next(v for v in views if v.rows))
-    assert plots.EMPTY not in drawn
+        assert f"<!-- {site.EMPTY} -->" in svg and "matplotlib.axis_1" not in svg
+    drawn = site.score_cost(next(v for v in views if v.rows))
+    assert site.EMPTY not in drawn
 
 
 def test_plots__zero_and_not_applicable_bars_are_drawn_apart():

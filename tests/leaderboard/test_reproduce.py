@@ -8,9 +8,9 @@ import pytest
 import yaml
 
 from checkout_consent.cli.main import main
-from checkout_consent.leaderboard.board import _row, load
+from checkout_consent.leaderboard.board import RECORD_NAME, _row, load, reproduced
 from checkout_consent.leaderboard.render import cells
-from checkout_consent.leaderboard.reproduce import RECORD_NAME, Reproduction, reproduced
+from checkout_consent.leaderboard.reproduce import Reproduction
 from tests.leaderboard.helpers import copy_example, edit_card
 
 pytestmark = pytest.mark.inspect

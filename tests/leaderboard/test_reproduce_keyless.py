@@ -15,13 +15,9 @@ import pytest
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.preflight import KEY_VARS
 from checkout_consent.cli.main import main
-from checkout_consent.leaderboard.reproduce import (
-    RECORD_NAME,
-    ReproduceError,
-    cassette_dirs,
-    plan,
-)
-from checkout_consent.leaderboard.schema import read_card
+from checkout_consent.leaderboard.board import RECORD_NAME
+from checkout_consent.leaderboard.reproduce import ReproduceError, cassette_dirs, plan
+from checkout_consent.leaderboard.submission import read_card
 from tests.leaderboard.helpers import SMALL, SUBMISSIONS, copy_example
 
 FAMILY = SMALL[0]

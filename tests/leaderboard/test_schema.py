@@ -2,7 +2,7 @@
 
 import pytest
 
-from checkout_consent.leaderboard.schema import CardError, dump_card, parse_card, read_card
+from checkout_consent.leaderboard.submission import CardError, dump_card, parse_card, read_card
 from tests.leaderboard.helpers import SMALL, SUBMISSIONS
 
 

@@ -11,9 +11,9 @@ import pytest
 from checkout_consent.cli.main import main
 from checkout_consent.core.consent import breach_rate, rate_headline
 from checkout_consent.families import WORLDS, family, world
-from checkout_consent.leaderboard import build, render
+from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import View, board, validated
-from checkout_consent.leaderboard.seasons import season_tasks
+from checkout_consent.leaderboard.submission import season_tasks
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.conftest import needs_chromium
 from tests.leaderboard.helpers import screenshot
@@ -54,14 +54,14 @@ def test_leaderboard_build__committed_board_is_current(capsys):
 def test_leaderboard_build__twice_gives_byte_identical_files_and_check_finds_a_stale_one(
     copy, capsys
 ):
-    build.write(copy)
+    site.write(copy)
     first = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
     (copy / "README.md").write_text("edited by hand\n")
     (copy / "site" / "plots" / "old.svg").write_text("<svg/>")
     assert main(["leaderboard", "build", "--check", "--root", str(copy)]) == 1
     err = capsys.readouterr().err
     assert "stale: " in err and "README.md" in err and "old.svg" in err
-    build.write(copy)  # the second build: the same bytes, the stale plot gone
+    site.write(copy)  # the second build: the same bytes, the stale plot gone
     assert first == {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
     assert not (copy / "site" / "plots" / "old.svg").exists()
     svg = next((copy / "site" / "plots").glob("*.svg")).read_text()

@@ -84,8 +84,7 @@ def test_validate__part_of_the_set_is_listed_with_its_coverage_never_ranked(tmp_
     """Logs playing part of the card's task set (and nothing else) are accepted as a
     partial submission: listed with its coverage and figures, never ranked."""
     from checkout_consent.families import world
-    from checkout_consent.leaderboard.board import _view
-    from checkout_consent.leaderboard.entries import entry
+    from checkout_consent.leaderboard.board import _view, entry
     from checkout_consent.leaderboard.examples import _card, dump_card
     from checkout_consent.leaderboard.render import markdown
 
@@ -227,9 +226,7 @@ def test_validate__included_cassettes_replay_to_the_regraded_records(tmp_path):
 
 
 def test_compare__replayed_tokens_and_runs_must_match_the_log():
-    from checkout_consent.leaderboard.grading import SampleGrade
-    from checkout_consent.leaderboard.validate import _compare
-    from checkout_consent.leaderboard.verdict import Verdict
+    from checkout_consent.leaderboard.validate import SampleGrade, Verdict, _compare
 
     verdict = Verdict(
         "d", samples=[SampleGrade("T1", 1, {"change": 1.0, "grade_seconds": 1}, None, 10, 2)]

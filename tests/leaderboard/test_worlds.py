@@ -17,11 +17,10 @@ from checkout_consent.core.consent import breach_rate
 from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import WORLDS, member
-from checkout_consent.leaderboard import examples, plots, render
-from checkout_consent.leaderboard.board import views
-from checkout_consent.leaderboard.entries import Entry
+from checkout_consent.leaderboard import examples, render, site
+from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
-from checkout_consent.leaderboard.schema import Card
+from checkout_consent.leaderboard.submission import Card
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.conftest import needs_chromium
@@ -105,16 +104,16 @@ def test_scatter__one_point_per_submission_labelled_inside_the_frame_controls_ma
     assert spec is not None
     entries = [_entry("oracle"), _entry("gullible"), _entry("idle", kind="model")]
     [view] = views(VARIANT.label, entries)
-    svg = plots.scatter(view, spec)
+    svg = site.scatter(view, spec)
     x0, y0, x1, y1 = axes_box(svg)
     ids = {r.entry.card.submission_id for r in view.rows}
     labels = [b for b in text_extents(svg) if b[0] in ids]
     assert len(labels) == len(ids) == 3
     assert all(x0 <= a and y0 <= b and c <= x1 and d <= y1 for _, a, b, c, d in labels)
     texts = {t for t, *_ in text_extents(svg)}
-    assert {plots.KINDS["control"], plots.KINDS["model"], spec.xlabel} <= texts
-    empty = plots.scatter(dataclasses.replace(view, rows=()), spec)
-    assert f"<!-- {plots.EMPTY} -->" in empty and "matplotlib.axis_1" not in empty
+    assert {site.KINDS["control"], site.KINDS["model"], spec.xlabel} <= texts
+    empty = site.scatter(dataclasses.replace(view, rows=()), spec)
+    assert f"<!-- {site.EMPTY} -->" in empty and "matplotlib.axis_1" not in empty
 
 
 def test_validate__a_variant_card_naming_the_main_worlds_version_is_refused(
@@ -154,12 +153,12 @@ CONTROL_GREY = (0x8A, 0x8A, 0x8A)
 
 def _section_page(tmp_path: Path) -> Path:
     """The committed page cut to the variant's section (its table, note and plots)."""
-    site = REPO_ROOT / "leaderboard" / "site"
-    page = (site / "index.html").read_text()
+    folder = REPO_ROOT / "leaderboard" / "site"
+    page = (folder / "index.html").read_text()
     start = page.index(f"<section><h2>{VARIANT.label}")
     end = page.index("</section>", start) + len("</section>")
     head = page[: page.index("<body>") + len("<body>")]
-    section = page[start:end].replace('src="plots/', f'src="{site.as_uri()}/plots/')
+    section = page[start:end].replace('src="plots/', f'src="{folder.as_uri()}/plots/')
     out = tmp_path / "section.html"
     out.write_text(head + section + "</body></html>")
     return out

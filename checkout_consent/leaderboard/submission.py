@@ -1,0 +1,308 @@
+"""A submission folder read as data: what it may hold, its agent card, the world and task
+set the card names.
+
+The folder may hold `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
+`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz}` (and the legacy
+`*.golden.json` and `*.yaml.gz`, which replay then refuses naming their format), and (a
+family that scores carts) `carts/*.json`. Anything else, a symlink, a
+special file, or a folder over the caps is a refusal. An .eval log is a zip: its members'
+declared sizes are capped too, before anything is decompressed.
+
+`submission.yaml`, the agent card, is a stranger's file: read with a size cap, PyYAML's
+safe loader, and no anchors or aliases (an alias bomb is refused before it is expanded),
+into a strict schema with one clear line per error.
+
+Seasons, for a world whose board declares them (`Board.seasons`): Season 1 holds the
+original public tasks and each later season adds some. A submission's season is the newest
+one whose task set it played, so a season's board is a function of that season's
+submissions only (frozen by construction)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from checkout_consent.core.family import FamilySpec
+from checkout_consent.families import family, member, world, worlds_of
+
+MAX_FILES = 400
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 512 * 1024 * 1024
+ALLOWED = (
+    re.compile(r"submission\.yaml"),
+    re.compile(r"README\.md"),
+    re.compile(r"logs/[A-Za-z0-9._+-]{1,200}\.eval"),
+    re.compile(r"carts/[a-z0-9._-]{1,120}\.json"),  # carts: stored, never ranked
+    re.compile(
+        r"cassettes/[A-Za-z0-9._-]{1,120}/(run\.json|cassette\.json\.gz|[A-Za-z0-9._-]{1,160}"
+        r"\.(yaml\.gz|golden\.json|golden\.json\.gz))"
+    ),
+)
+CARD_NAME = "submission.yaml"
+CARD_MAX_BYTES = 64 * 1024
+SLUG = r"^[a-z0-9][a-z0-9._-]{0,63}$"
+
+
+@dataclass
+class Listing:
+    """The files of a folder (relative posix paths) and every reason it is refused."""
+
+    files: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+
+    def logs(self) -> list[str]:
+        return [f for f in self.files if f.startswith("logs/")]
+
+    def cassette_runs(self) -> list[str]:
+        return sorted(
+            {"/".join(f.split("/")[:2]) for f in self.files if f.startswith("cassettes/")}
+        )
+
+
+def _walk(root: Path, rel: str, out: Listing, depth: int) -> None:
+    with os.scandir(root / rel if rel else root) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            mode = entry.stat(follow_symlinks=False).st_mode
+            if stat.S_ISLNK(mode):
+                out.refusals.append(f"{path}: a symlink (submissions hold plain files only)")
+            elif stat.S_ISDIR(mode) and depth < 2:
+                _walk(root, path, out, depth + 1)
+            elif stat.S_ISREG(mode) and any(p.fullmatch(path) for p in ALLOWED):
+                out.files.append(path)
+            else:
+                out.refusals.append(
+                    f"{path}: not a file a submission may hold "
+                    "(see CONTRIBUTING.md, 'Submitting to the leaderboard')"
+                )
+
+
+def _sizes(root: Path, out: Listing) -> None:
+    sizes = {f: (root / f).stat().st_size for f in out.files}
+    out.refusals += [
+        f"{f}: {n} bytes, over the {MAX_FILE_BYTES >> 20} MB cap per file"
+        for f, n in sizes.items()
+        if n > MAX_FILE_BYTES
+    ]
+    if sum(sizes.values()) > MAX_TOTAL_BYTES:
+        out.refusals.append(f"the folder holds over {MAX_TOTAL_BYTES >> 20} MB")
+    for log in out.logs():
+        try:
+            with zipfile.ZipFile(root / log) as archive:
+                unzipped = sum(i.file_size for i in archive.infolist())
+        except (zipfile.BadZipFile, OSError):
+            out.refusals.append(f"{log}: not an Inspect .eval log (not a zip)")
+            continue
+        if unzipped > MAX_UNZIPPED_BYTES:
+            out.refusals.append(f"{log}: unzips to over {MAX_UNZIPPED_BYTES >> 20} MB")
+
+
+def list_folder(root: Path) -> Listing:
+    """Every file of the submission at `root`, and every reason to refuse the folder."""
+    out = Listing()
+    if root.is_symlink() or not root.is_dir():
+        out.refusals.append(f"{root}: not a folder (or a symlink to one)")
+        return out
+    _walk(root, "", out, 0)
+    if len(out.files) > MAX_FILES:
+        out.refusals.append(f"{len(out.files)} files, over the cap of {MAX_FILES}")
+        return out
+    _sizes(root, out)
+    return out
+
+
+def folder_digest(folder: Path) -> str:
+    """The sha256 of a folder's plain files, names and contents: its bytes, as re-graded."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelInfo(Strict):
+    id: str = Field(min_length=1, max_length=200)  # the Inspect model name, e.g. openai/gpt-4.1
+    provider: str = Field(min_length=1, max_length=100)
+
+
+class AgentInfo(Strict):
+    harness: str = Field(min_length=1, max_length=200)
+    tools: list[str] = Field(max_length=100)
+
+
+class Tokens(Strict):
+    input: int = Field(ge=0)
+    output: int = Field(ge=0)
+
+
+class Cost(Strict):
+    list_usd: float | None = Field(ge=0, allow_inf_nan=False)  # None: no list price known
+    normalized_usd: float = Field(ge=0, allow_inf_nan=False)
+
+
+class Card(Strict):
+    """What the submitter states. The board ranks re-graded figures, never these."""
+
+    schema_version: Literal[1]
+    submission_id: str = Field(pattern=SLUG)
+    family: str = Field(pattern=SLUG)
+    # controls are reference rows and humans (`human/web` runs) rows of their own: neither is
+    # ranked with the models
+    kind: Literal["model", "control", "human"]
+    model: ModelInfo
+    agent: AgentInfo
+    date: datetime.date
+    suite_version: str = Field(min_length=1, max_length=40)
+    world_version: str = Field(min_length=1, max_length=60)
+    task_set: str = Field(pattern=SLUG)  # "public"; with seasons: "season-1" .. too
+    epochs: int = Field(ge=1, le=32)
+    wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
+    tokens: Tokens
+    cost: Cost
+    contact: str = Field(min_length=1, max_length=200)
+    # the family's own card section (`Board.card_section`), validated by its model and
+    # written back under its key
+    section: dict[str, Any] | None = Field(default=None, exclude=True)
+    # a re-submission of the same model: the id of its earlier submission in this family,
+    # whose samples this one may then equal (leaderboard/expected.py, `copied_from`)
+    resubmission_of: str | None = Field(default=None, pattern=SLUG)
+
+    @model_validator(mode="after")
+    def _human_is_human(self) -> Card:
+        """A person's run is `kind: human` and only that: never ranked as a model."""
+        if (self.kind == "human") != self.model.id.startswith("human/"):
+            raise ValueError("kind human is for a human/ model's run, and such a run is human")
+        return self
+
+
+class CardError(ValueError):
+    """The card cannot be read or does not match the schema; `lines` says why."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+def _refuse_aliases(text: str) -> None:
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise CardError([f"{CARD_NAME}: YAML anchors and aliases are not allowed"])
+
+
+def _lines(error: ValidationError, section: str | None = None) -> list[str]:
+    where = "" if error.title == "Card" or section is None else f"{section}."
+    return [
+        f"{CARD_NAME}: {where}{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}"
+        for e in error.errors()
+    ]
+
+
+def parse_card(text: str) -> Card:
+    """The card in `text`, or CardError with one line per problem."""
+    try:
+        _refuse_aliases(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        where = getattr(err, "problem_mark", None)
+        at = f" (line {where.line + 1})" if where is not None else ""
+        raise CardError([f"{CARD_NAME}: not valid YAML{at}"]) from None
+    if not isinstance(data, dict):
+        raise CardError([f"{CARD_NAME}: expected a mapping of fields, got {type(data).__name__}"])
+    key, model = _section_of(data.get("family"))
+    section = data.pop(key, None) if key is not None else None
+    try:
+        card = Card.model_validate(data)
+        if key is not None and model is not None:
+            if section is None:
+                raise CardError([f"{CARD_NAME}: {key}: required for this family"])
+            section = model.model_validate(section).model_dump(mode="json")
+    except ValidationError as err:
+        raise CardError(_lines(err, key)) from None
+    return card.model_copy(update={"section": section})
+
+
+def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
+    """The card section a family declares on its board (none for an unknown family: the
+    card is then refused by its other fields)."""
+    try:
+        declared = member(family(str(name))).board.card_section
+    except KeyError:
+        return None, None
+    return (None, None) if declared is None else declared
+
+
+def read_card(directory: Path) -> Card:
+    path = directory / CARD_NAME
+    if not path.is_file() or path.is_symlink():
+        raise CardError([f"{CARD_NAME}: missing (every submission needs its agent card)"])
+    if path.stat().st_size > CARD_MAX_BYTES:
+        raise CardError([f"{CARD_NAME}: larger than {CARD_MAX_BYTES // 1024} KB"])
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise CardError([f"{CARD_NAME}: not UTF-8 text"]) from None
+    return parse_card(text)
+
+
+def dump_card(card: Card) -> str:
+    """The card as the YAML a submitter commits (stable key order)."""
+    data = card.model_dump(mode="json")
+    key, _ = _section_of(card.family)
+    if key is not None and card.section is not None:
+        data[key] = card.section
+    if data["resubmission_of"] is None:
+        del data["resubmission_of"]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def world_of(family: str, world_version: str) -> FamilySpec | None:
+    """The world of `family` whose version is `world_version` (None: none of this suite's)."""
+    return next((w for w in worlds_of(family) if w.world_version == world_version), None)
+
+
+def label_of(family: str, world_version: str) -> str:
+    """The label of the world a card names (`family` or `family/variant`); its family's main
+    world for a version this suite does not know (a card that validation refuses)."""
+    got = world_of(family, world_version)
+    return family if got is None else got.label
+
+
+def seasons(name: str) -> tuple[int, ...]:
+    return tuple(sorted(member(world(name)).board.seasons()))
+
+
+def season_tasks(name: str, season: int) -> frozenset[str]:
+    """The task ids a season's board is played on: its own and every earlier season's."""
+    added = member(world(name)).board.seasons()
+    return frozenset(t for s in sorted(added) if s <= season for t in added[s])
+
+
+def task_sets(name: str) -> dict[str, frozenset[str] | None]:
+    """The task sets a card may declare: "public" (None: the world's whole public set) and,
+    for a world with seasons, "season-<k>"."""
+    sets: dict[str, frozenset[str] | None] = {"public": None}
+    sets |= {f"season-{s}": season_tasks(name, s) for s in seasons(name)}
+    return sets
+
+
+def season_of(name: str, task_set: str) -> int | None:
+    """The season a submission belongs to (None for a world without seasons)."""
+    known = seasons(name)
+    if not known:
+        return None
+    return int(task_set.removeprefix("season-")) if task_set.startswith("season-") else known[-1]
