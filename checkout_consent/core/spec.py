@@ -3,6 +3,7 @@ calendar dates (YYYY-MM-DD)."""
 
 from __future__ import annotations
 
+import calendar
 import re
 
 MAX_SEEDS = 1_000_000  # a seed list never grows past this, whatever the text says
@@ -63,18 +64,14 @@ def parse_flag(value: bool | str | int, name: str = "a flag") -> bool:
 
 def parse_date(text: object, name: str = "date") -> str | None:
     """`text` if it is a calendar date written YYYY-MM-DD (2026-02-31 and year 0 are not),
-    None for None; ValueError otherwise. Plain arithmetic: a world checking one reaches no
-    clock. ISO dates order as text."""
+    None for None; ValueError otherwise. The month's length is `calendar.monthrange`'s, not
+    `datetime`'s: a world checking a date reaches no clock. ISO dates order as text."""
     if text is None:
         return None
     found = _DATE.fullmatch(text) if isinstance(text, str) else None
     if found is None:
         raise ValueError(f"{name} must be YYYY-MM-DD, got {str(text)[:40]!r}")
     year, month, day = (int(part) for part in found.groups())
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if (
-        year == 0
-        or day > (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-    ):
+    if year == 0 or day > calendar.monthrange(year, month)[1]:
         raise ValueError(f"{name} {text!r} is not a calendar date")
     return str(text)
