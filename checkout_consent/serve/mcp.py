@@ -2,10 +2,10 @@
 Python SDK). Tools: list_tasks, get_task, score_answer, run_benchmark, get_provenance,
 get_leaderboard (their arguments: serve/README.md, held to this server's own tool list by
 tests/serve/test_examples.py), all answered by the same `Service` as the HTTP API (and
-stored in the same database), whose `arguments` checks every argument as it does for HTTP:
-a task is `task` here as in every HTTP body. A bad argument is an error result naming it (a
-value echoed at most `arguments.ECHO` characters), never a crash; a request line over
-MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
+stored in the same database). The tools take the HTTP routes' argument types (`arguments`),
+so both refuse alike: a task is `task` here as in every HTTP body. A bad argument is an
+error result naming it (a value echoed at most `arguments.ECHO` characters), never a crash;
+a request line over MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ from checkout_consent.serve.api.arguments import (
     ECHO,
     Invalid,
     NotFound,
+    StrictSeason,
+    TaskId,
     Unauthorized,
     current_names,
 )
@@ -96,7 +98,7 @@ def build(service: Service) -> MCPServer:
     server.tool()(list_tasks)
 
     @server.tool()
-    def get_task(family: str, task: str) -> dict[str, Any]:
+    def get_task(family: str, task: TaskId) -> dict[str, Any]:
         """One public task as its agent meets it: the system prompt, the opening message
         and the tools (name and description). Never the answer key."""
         return _answer(lambda: service.task(family, task))
@@ -125,7 +127,7 @@ def build(service: Service) -> MCPServer:
         return service.provenance()
 
     @server.tool()
-    def get_leaderboard(family: str, season: int | None = None) -> dict[str, Any]:
+    def get_leaderboard(family: str, season: StrictSeason | None = None) -> dict[str, Any]:
         """Stored submissions of a family per agent (one season when given), best first."""
         entries = _answer(lambda: service.leaderboard(family, season))
         return {"family": family, "season": season, "entries": entries}

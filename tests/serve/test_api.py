@@ -159,4 +159,4 @@ def test_api__the_leaderboard_lists_partial_entries_unranked_with_their_coverage
     assert next(e for e in board["entries"] if e["agent"] == "good")["means"]["score"] == 1.0
     assert httpx.get(f"{live.url}/v1/pizza/leaderboard?season=1").json()["entries"] == []
     bad = httpx.get(f"{live.url}/v1/pizza/leaderboard?season=x")
-    assert bad.status_code == 400 and bad.json()["field"] == "query.season"
+    assert bad.status_code == 400 and bad.json()["field"] == "season"

@@ -14,6 +14,7 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
+from pydantic import TypeAdapter
 
 from checkout_consent.serve.api import arguments
 from checkout_consent.serve.api.app import create_app
@@ -98,33 +99,39 @@ def test_arguments__http_and_mcp_refuse_alike_in_one_line(storage: Storage) -> N
     assert storage.count() == 0
 
 
-def test_arguments__a_huge_value_is_echoed_clipped(storage: Storage) -> None:
+def test_arguments__a_huge_value_is_echoed_clipped_or_not_at_all(storage: Storage) -> None:
     calls = [
-        ("list_tasks", {"family": HUGE}),
-        ("get_task", {"family": "pizza", "task": HUGE}),
+        ("list_tasks", {"family": HUGE}),  # roster lookups echo it clipped
         ("run_benchmark", {"family": "pizza", "control": HUGE}),
+        ("get_task", {"family": "pizza", "task": HUGE}),  # its type refuses it unechoed
     ]
-    for result in anyio.run(_mcp, Service(storage), calls):
+    results = anyio.run(_mcp, Service(storage), calls)
+    for result in results[:2]:
         assert result.is_error and "1,000,000 characters" in _text(result)
-        assert len(_text(result)) < 300
+    assert _text(results[2]).endswith("invalid task: String should have at most 100 characters")
+    assert all(len(_text(result)) < 300 for result in results)
+
+
+SEASON = TypeAdapter(arguments.StrictSeason | None)  # what get_leaderboard takes
 
 
 @pytest.mark.parametrize("value", [-1, 10_001, 10**30, True, 1.5, "3"])
 def test_arguments__season_is_a_whole_number_in_range(value: object) -> None:
     with pytest.raises(arguments.Invalid) as refused:
-        arguments.season(value)
+        arguments.checked(SEASON, "season", value)
     assert refused.value.field == "season" and len(str(refused.value)) < 120
 
 
 def test_arguments__seasons_and_names_in_range_pass() -> None:
-    assert [arguments.season(v) for v in (None, 0, 10_000)] == [None, 0, 10_000]
-    assert arguments.name("agent.name", "bot-1 (v2)") == "bot-1 (v2)"
+    assert [arguments.checked(SEASON, "season", v) for v in (None, 0, 10_000)] == [None, 0, 10_000]
+    assert arguments.checked(arguments.NAME, "agent.name", "bot-1 (v2)") == "bot-1 (v2)"
+    assert arguments.checked(arguments.NAME, "agent.name", " bot\u00e9 ") == " bot\u00e9 "
 
 
-@pytest.mark.parametrize("value", ["", " ", "a\nb", "\ud800", "a" * 101, ["bot"], 3])
+@pytest.mark.parametrize("value", ["", " ", "a\nb", "\x85", "\ud800", "a" * 101, ["bot"], 3])
 def test_arguments__a_board_name_is_one_printable_line(value: object) -> None:
     with pytest.raises(arguments.Invalid) as refused:
-        arguments.name("agent.name", value)
+        arguments.checked(arguments.NAME, "agent.name", value)
     assert refused.value.field == "agent.name"
 
 
@@ -206,3 +213,27 @@ def test_mcp__a_wrongly_typed_argument_is_one_line_naming_it(
     (result,) = anyio.run(_mcp, Service(storage), [(name, args)])
     assert result.is_error and f"invalid {field}: " in _text(result)
     assert "\n" not in _text(result) and len(_text(result)) < 300
+
+
+async def _schemas(service: Service) -> dict[str, Any]:
+    async with Client(build(service)) as client:
+        return {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
+
+
+def test_arguments__the_openapi_document_and_the_tools_carry_the_bounds(storage: Storage) -> None:
+    service = Service(storage)
+    with TestClient(create_app(service)) as client:
+        doc = client.get("/openapi.json").json()
+    params = {
+        p["name"]: p["schema"]
+        for path in doc["paths"].values()
+        for op in path.values()
+        for p in op.get("parameters", [])
+    }
+    tools = anyio.run(_schemas, service)
+    task, season = params["task"], params["season"]["anyOf"][0]
+    assert task["pattern"] == tools["get_task"]["task"]["pattern"] and task["maxLength"] == 100
+    assert (season["minimum"], season["maximum"]) == (0, arguments.MAX_SEASON)
+    assert tools["get_leaderboard"]["season"]["anyOf"][0]["maximum"] == arguments.MAX_SEASON
+    name = doc["components"]["schemas"]["AgentCard"]["properties"]["name"]
+    assert name["maxLength"] == arguments.MAX_NAME and "pattern" in name

@@ -4,14 +4,16 @@ Everything a client sends is hostile: a refused request is one JSON line
 `{"error": ..., "field": ...}` with 400 (401 an owned agent name without its token, 404
 unknown route/family/task/submission, 413 body too large), nothing stored, never a 5xx. A
 valid submission that hard-fails is stored and answered 200 with the fail flagged in its
-record."""
+record. Path and query arguments are `arguments` types: a value its type refuses is named
+as the MCP tool names it (`season`, not `query.season`), 404 in a path (it names nothing),
+400 in a query."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -21,6 +23,7 @@ from checkout_consent import __version__
 from checkout_consent.core.consent import breached
 from checkout_consent.families import names
 from checkout_consent.serve.api import models
+from checkout_consent.serve.api.arguments import Season, SubmissionId, TaskId
 from checkout_consent.serve.api.service import NotFound, Service, Unauthorized
 from checkout_consent.serve.api.storage import Row
 from checkout_consent.serve.api.submission import MAX_BODY, Invalid, TraceSubmission
@@ -92,10 +95,11 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0]
+        where, *field = first.get("loc", ("query",))
         return _error(
-            400,
+            404 if where == "path" else 400,
             str(first.get("msg", "invalid request")),
-            ".".join(str(p) for p in first.get("loc", ())) or None,
+            ".".join(str(p) for p in field) or None,
         )
 
     @app.exception_handler(HTTPException)
@@ -121,17 +125,15 @@ def _read_routes(app: FastAPI, service: Service) -> None:
         return models.TaskList(family=family, tasks=service.tasks(family))
 
     @app.get("/v1/{family}/tasks/{task}", responses={404: {"model": models.Error}})
-    def task(task: str, family: str = FAMILY) -> models.TaskDetail:
+    def task(task: TaskId, family: str = FAMILY) -> models.TaskDetail:
         return models.TaskDetail(**service.task(family, task))
 
     @app.get("/v1/submissions/{submission_id}", responses={404: {"model": models.Error}})
-    def submission(submission_id: str) -> models.Submission:
+    def submission(submission_id: SubmissionId) -> models.Submission:
         return submission_out(service.submission(submission_id))
 
     @app.get("/v1/{family}/leaderboard", responses={404: {"model": models.Error}})
-    def leaderboard(
-        family: str = FAMILY, season: int | None = Query(default=None, description="0 to 10,000")
-    ) -> models.Leaderboard:
+    def leaderboard(family: str = FAMILY, season: Season | None = None) -> models.Leaderboard:
         entries = [models.BoardEntry(**e) for e in service.leaderboard(family, season)]
         return models.Leaderboard(family=family, season=season, entries=entries)
 
@@ -209,8 +211,9 @@ def create_app(service: Service) -> FastAPI:
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
         }
         for operation in (op for path in doc["paths"].values() for op in path.values()):
-            if operation["responses"].pop("422", None) is not None:  # we answer 400
-                operation["responses"]["400"] = error
+            queried = any(p["in"] == "query" for p in operation.get("parameters", []))
+            if operation["responses"].pop("422", None) is not None and queried:  # we answer 400
+                operation["responses"]["400"] = error  # (a bad path argument: 404)
         return doc
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -1,16 +1,19 @@
-"""Every argument a client hands the scoring service, checked once for both surfaces (the
-HTTP API and the MCP server call the same `Service`, which calls these): a family, a task
-id, a season, a control, an agent name, and every text of a submission body. A refusal is
-`Invalid` (400) or `NotFound` (404), one line naming the field; a value echoed in it is
-clipped to ECHO characters, so a huge argument costs no more to refuse than a short one.
-A thing has one name in every request (a body of any family, a tool's arguments): a name
-retired for it (RETIRED) is refused naming the one to use, never read in its place."""
+"""Every argument a client hands the scoring service, as a constrained type the surfaces
+declare (the HTTP routes and the MCP tools take them, the submission models are made of
+them), so FastAPI, the MCP SDK and Pydantic refuse a bad one with Pydantic's message and the
+OpenAPI document and the tools' input schemas carry its bounds; and the few checks no type
+can make (each says why). A refusal is `Invalid` (400) or `NotFound` (404), one line naming
+the field; a value a roster lookup echoes is clipped to ECHO characters, so a huge argument
+costs no more to refuse than a short one. A thing has one name in every request (a body of
+any family, a tool's arguments): a name retired for it (RETIRED) is refused naming the one
+to use, never read in its place."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+from pydantic import Field, Strict, StringConstraints, TypeAdapter, ValidationError
 
 from checkout_consent.core.family import FamilySpec
 from checkout_consent.families import family as roster_family
@@ -21,13 +24,31 @@ MAX_TEXT = 100_000  # characters in any one string of a submission (keys include
 MAX_ITEMS = 2_000  # items in any one list of a submission (a trace's calls, a cart's lines)
 MAX_NAME = 100
 MAX_SEASON = 10_000
-TASK_ID = re.compile(r"^[A-Za-z0-9_:-]{1,100}$")  # no dots or slashes: ids never reach paths
 # a request field's retired name -> its one name (graded records keep their own `task_id`)
 RETIRED = {"task_id": "task"}
-# what storage cannot hold (a lone surrogate is not UTF-8; PostgreSQL refuses NUL) and, in
-# a name or id, what a one-line display cannot show (control characters)
-_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL = r"\x00-\x1f\x7f-\x9f"  # what a one-line display cannot show
+
+# text storage can hold: Pydantic refuses a lone surrogate (not UTF-8), the pattern a NUL
+# (PostgreSQL refuses it)
+Text = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=r"^[^\x00]*$")]
+# a name shown on the board: one line of printable characters, not blank
+Name = Annotated[
+    str,
+    StringConstraints(
+        min_length=1,
+        max_length=MAX_NAME,
+        pattern=rf"^[^{_CONTROL}]*[^\s{_CONTROL}][^{_CONTROL}]*$",
+    ),
+]
+# no dots or slashes: a task id never reaches a path
+TaskId = Annotated[
+    str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_:-]+$")
+]
+SubmissionId = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+Season = Annotated[int, Field(ge=0, le=MAX_SEASON, description="0 to 10,000")]
+StrictSeason = Annotated[Season, Strict()]  # a JSON argument (MCP): no "3", no true, no 1.0
+TEXT, NAME, TASK = TypeAdapter(Text), TypeAdapter(Name), TypeAdapter(TaskId)
+T = TypeVar("T")
 
 
 class Invalid(ValueError):
@@ -47,9 +68,27 @@ class NotFound(LookupError):
     """No such family, task or submission (answered 404)."""
 
 
+def refused(error: ValidationError, field: str = "body") -> Invalid:
+    """Pydantic's first refusal as one Invalid line: the field its path names (`field` when
+    the value was checked alone), and Pydantic's message."""
+    first = error.errors()[0]
+    return Invalid(".".join(str(p) for p in first["loc"]) or field, first["msg"])
+
+
+def checked(kind: TypeAdapter[T], field: str, value: object) -> T:
+    """`value` as a constrained type where no request model carries it (a string deep in a
+    family's own body, the operator's `serve-token`), refused as `field`."""
+    try:
+        return kind.validate_python(value)
+    except ValidationError as error:
+        raise refused(error, field) from None
+
+
 def current_names(fields: Iterable[object]) -> None:
     """Refuse a request whose top-level fields use a retired name (RETIRED), naming the one
-    name every body and tool takes instead."""
+    name every body and tool takes instead. Not a model's `extra="forbid"`: a family's own
+    body and the MCP SDK's argument models are not the service's to declare, and the
+    refusal names the field to use."""
     for field in fields:
         if isinstance(field, str) and field in RETIRED:
             use = RETIRED[field]
@@ -65,33 +104,9 @@ def clip(value: object) -> str:
     return shown if len(value) <= ECHO else f"{shown}... ({len(value):,} characters)"
 
 
-def text(field: str, value: object, max_len: int = MAX_TEXT, *, line: bool = False) -> str:
-    """A string that can be stored (and, with `line`, shown on one line) of at most
-    `max_len` characters."""
-    if not isinstance(value, str):
-        raise Invalid(field, f"must be text, got {clip(value)}")
-    if len(value) > max_len:
-        raise Invalid(field, f"longer than {max_len:,} characters")
-    bad = (_UNPRINTABLE if line else _UNSTORABLE).search(value)
-    if bad is not None:
-        what = (
-            "a lone surrogate"
-            if "\ud800" <= bad.group() <= "\udfff"
-            else f"the control character U+{ord(bad.group()):04X}"
-        )
-        raise Invalid(field, f"holds {what} at index {bad.start()}, which cannot be stored")
-    return value
-
-
-def name(field: str, value: object) -> str:
-    """A name shown on the board: 1 to MAX_NAME printable characters."""
-    if isinstance(value, str) and not value.strip():
-        raise Invalid(field, "must not be empty")
-    return text(field, value, MAX_NAME, line=True)
-
-
 def family(value: object) -> FamilySpec:
-    """A family of the roster by name (404 otherwise)."""
+    """A family of the roster by name (404 otherwise, as an unknown route: the roster, not
+    a type, knows the names)."""
     if isinstance(value, str) and len(value) <= MAX_NAME:
         try:
             return roster_family(value)
@@ -100,31 +115,9 @@ def family(value: object) -> FamilySpec:
     raise NotFound(f"unknown family {clip(value)}")
 
 
-def task_id(spec: FamilySpec, value: object) -> str:
-    """A well-formed task id (404 otherwise: ids never reach a path unchecked)."""
-    if not isinstance(value, str) or not TASK_ID.match(value):
-        raise NotFound(f"no {spec.name} task {clip(value)}")
-    return value
-
-
-def season(value: object) -> int | None:
-    """None (every season) or a whole number 0 to MAX_SEASON."""
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEASON:
-        shown = (
-            clip(value)
-            if not isinstance(value, int)
-            else str(value)
-            if abs(value) < 10**12
-            else "a number beyond 10^12"
-        )
-        raise Invalid("season", f"must be a whole number 0 to {MAX_SEASON}, got {shown}")
-    return value
-
-
 def control(spec: FamilySpec, value: object) -> str:
-    """One of the family's controls by name (its reference when None)."""
+    """One of the family's controls by name (its reference when None): the family, known
+    only once its argument is read, names them."""
     chosen = spec.reference_control if value is None else value
     if not isinstance(chosen, str) or chosen not in spec.controls:
         raise Invalid(
@@ -137,7 +130,7 @@ def control(spec: FamilySpec, value: object) -> str:
 def _children(item: Any, path: tuple[str, ...]) -> list[tuple[Any, tuple[str, ...]]]:
     if isinstance(item, dict):
         for key in item:
-            text(".".join((*path, "<key>")) or "body", key, MAX_TEXT)
+            checked(TEXT, ".".join((*path, "<key>")), key)
         return [(v, (*path, str(k)[:ECHO])) for k, v in item.items()]
     if isinstance(item, list):
         if len(item) > MAX_ITEMS:  # refused before any item is looked at
@@ -148,13 +141,14 @@ def _children(item: Any, path: tuple[str, ...]) -> list[tuple[Any, tuple[str, ..
 
 def body(data: Any) -> None:
     """A parsed JSON body: nested at most MAX_DEPTH levels, no list over MAX_ITEMS items, and
-    every string (keys too) storable text of at most MAX_TEXT characters; iterative, so no
-    document exhausts the stack."""
+    every string (keys too) `Text`; iterative, so no document exhausts the stack. A walk,
+    not a type: a family's own body is any JSON until its scorer reads it, and Pydantic's
+    recursive JSON type bounds no depth and names union members in its error paths."""
     todo: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while todo:
         item, path = todo.pop()
         if len(path) >= MAX_DEPTH:
             raise Invalid("body", f"nested deeper than {MAX_DEPTH} levels")
         if isinstance(item, str):
-            text(".".join(path) or "body", item, MAX_TEXT)
+            checked(TEXT, ".".join(path) or "body", item)
         todo.extend(_children(item, path))

@@ -1,6 +1,7 @@
 """What the HTTP API and the MCP server both answer, once: families, tasks, scoring into
-storage, stored submissions, leaderboards, provenance. The surfaces are thin over this, and
-every argument is checked here (`arguments`), so both refuse alike.
+storage, stored submissions, leaderboards, provenance. The surfaces are thin over this and
+declare the same argument types (`arguments`), so both refuse alike; what only the roster
+knows (a family, its tasks and controls) is checked here.
 
 A task is served as the agent's view only (its system prompt, opening message and tools,
 from the family's `Episode` and action docstrings), never the scorer's side. Only public
@@ -24,7 +25,7 @@ from checkout_consent.families import FAMILIES, WORLDS, world_for, worlds_of
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
 from checkout_consent.serve.api import arguments
-from checkout_consent.serve.api.arguments import Invalid, NotFound, Unauthorized, clip
+from checkout_consent.serve.api.arguments import NAME, TASK, Invalid, NotFound, Unauthorized, clip
 from checkout_consent.serve.api.storage import Row, Storage, arrived
 from checkout_consent.serve.api.submission import parse_json, score
 
@@ -204,17 +205,17 @@ class Service:
         """Every public task of the family, each world's (`listed_tasks`)."""
         return list(listed_tasks(spec_of(name).name))
 
-    def _served(self, spec: FamilySpec, task_id: object) -> Scenario:
+    def _served(self, spec: FamilySpec, task: object) -> Scenario:
         """The scenario of a task this service serves (NotFound otherwise: a held-out task
-        is answered as an unknown one unless the operator serves held-out tasks)."""
-        known = arguments.task_id(spec, task_id)
-        try:
-            scenario = spec.scenario_for(known)
+        is answered as an unknown one unless the operator serves held-out tasks). The id is
+        a `TaskId` before the family reads it (a family's own record names its task)."""
+        try:  # a ValidationError is a ValueError
+            scenario = spec.scenario_for(TASK.validate_python(task))
         except (ValueError, KeyError, FileNotFoundError):
-            raise NotFound(f"no {spec.name} task {clip(known)}") from None
+            raise NotFound(f"no {spec.name} task {clip(task)}") from None
         if not self.serve_heldout and _key(scenario) not in public_scenarios(spec.name):
             raise NotFound(
-                f"no public {spec.name} task {clip(known)} (held-out tasks are "
+                f"no public {spec.name} task {clip(task)} (held-out tasks are "
                 "served only by a service started with --serve-heldout)"
             )
         return scenario
@@ -268,7 +269,7 @@ class Service:
     def issue_token(self, agent: str, replace: bool = False) -> str:
         """The operator's verb: own an unowned agent name, returning its token; `replace`:
         give an owned name a fresh token instead (a lost one: the old stops working)."""
-        checked = arguments.name("agent", agent)
+        checked = arguments.checked(NAME, "agent", agent)
         if checked == ANONYMOUS:
             raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
         if replace:
@@ -284,11 +285,7 @@ class Service:
         return issued
 
     def submission(self, submission_id: str) -> Row:
-        found = (
-            self.storage.get(submission_id)
-            if isinstance(submission_id, str) and len(submission_id) <= arguments.MAX_NAME
-            else None
-        )
+        found = self.storage.get(submission_id)
         if found is None:
             raise NotFound(f"no submission {clip(submission_id)}")
         return found
@@ -299,12 +296,11 @@ class Service:
         as every other surface): the headline, its interval, tasks, submissions and the
         mean of each numeric record field. Runs of two worlds are never pooled. A
         submission graded without a transcript (a bare cart) is stored and listed after
-        the ranked agents, never ranked."""
+        the ranked agents, never ranked. `season` is a `Season` (the surfaces' type)."""
         spec = spec_of(name)
-        name, season = spec.name, arguments.season(season)
-        rows = self.storage.rows(name, season)
+        rows = self.storage.rows(spec.name, season)
         board: list[dict[str, Any]] = []
-        for world in worlds_of(name):
+        for world in worlds_of(spec.name):
             mine = [r for r in rows if world_of_task(spec, r.task).label == world.label]
             board += _world_board(world, mine)
         return board

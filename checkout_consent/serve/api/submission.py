@@ -1,6 +1,6 @@
 """A submission from a stranger, checked before anything is graded: strict JSON (no NaN or
-Infinity, bounded nesting and size, every string storable: `arguments.body`), then the
-family's own shape, extra fields refused. Every refusal is an `Invalid` naming the field;
+Infinity, bounded nesting and size, every string `arguments.Text`: `arguments.body`), then
+the family's own shape, extra fields refused. Every refusal is an `Invalid` naming the field;
 grading errors (a trace that does not replay, a domain error) are refusals too. One code
 path per family: its `score_submission` (the body without the service's `agent` card), or
 the saved-trace path through `core.offline.grade_saved`. The stored task is the graded
@@ -20,11 +20,11 @@ from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
 from checkout_consent.families import world_for
 from checkout_consent.serve.api import arguments
-from checkout_consent.serve.api.arguments import MAX_ITEMS, MAX_NAME, TASK_ID, Invalid
+from checkout_consent.serve.api.arguments import MAX_ITEMS, Invalid, Name, TaskId, Text, refused
 
 MAX_BODY = 1_000_000  # bytes
 MAX_CALLS = MAX_ITEMS
-__all__ = ["MAX_BODY", "TASK_ID", "Invalid", "Scored", "TraceSubmission", "parse_json", "score"]
+__all__ = ["MAX_BODY", "Invalid", "Scored", "TraceSubmission", "parse_json", "score"]
 
 
 class AgentCard(BaseModel):
@@ -32,7 +32,7 @@ class AgentCard(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: Name
     model: str | None = Field(default=None, max_length=200)
 
 
@@ -42,7 +42,7 @@ class TraceCall(BaseModel):
     tool: str = Field(min_length=1, max_length=100)
     args: dict[str, Any] = {}
     ok: bool | None = None
-    observation: str | None = Field(default=None, max_length=100_000)
+    observation: Text | None = None
 
 
 class TraceSubmission(BaseModel):
@@ -50,7 +50,7 @@ class TraceSubmission(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    task: str = Field(min_length=1, max_length=100)
+    task: TaskId
     calls: list[TraceCall] = Field(max_length=MAX_CALLS)
     agent: AgentCard | None = None
 
@@ -92,20 +92,12 @@ def parse_json(body: bytes) -> dict[str, Any]:
     return data
 
 
-def _first_error(error: ValidationError) -> Invalid:
-    first = error.errors()[0]
-    field = ".".join(str(p) for p in first["loc"]) or "body"
-    return Invalid(field, first["msg"])
-
-
 def _grade_trace(spec: FamilySpec, data: dict[str, Any], served: Served) -> Scored:
     try:
         sub = TraceSubmission.model_validate(data)
     except ValidationError as error:
-        raise _first_error(error) from None
-    if not TASK_ID.match(sub.task):
-        raise Invalid("task", "a task id is letters, digits, '_', ':' and '-'")
-    agent = arguments.name("agent.name", sub.agent.name) if sub.agent else "anonymous"
+        raise refused(error) from None
+    agent = sub.agent.name if sub.agent else "anonymous"
     served(sub.task)
     try:
         scenario = spec.scenario_for(sub.task)
@@ -134,8 +126,8 @@ def _own_scorer(
     try:
         card = _Envelope.model_validate({"agent": data.get("agent")}).agent
     except ValidationError as error:
-        raise _first_error(error) from None
-    agent = arguments.name("agent.name", card.name) if card else "anonymous"
+        raise refused(error) from None
+    agent = card.name if card else "anonymous"
     own = {k: v for k, v in data.items() if k != "agent"}
     try:
         record = spec.score_submission(own, today)
