@@ -23,8 +23,8 @@ is reported beside it, never added to it. The `Ledger` (mandates, payments, verd
 record's `consent` block; every surface reduces it here.
 
 Field names and constraint types are AP2 v0.2's (`tests/core/test_ap2_fields.py` lists
-each with the spec section it follows). Two deviations, both documented in CONTRIBUTING
-"Consent as mandates": the worlds have no clock, so `iat` is a trace call index and `exp`,
+each with the spec section it follows). Where it departs from AP2 (CONTRIBUTING "Consent as
+mandates"): the worlds have no clock, so `iat` is a trace call index and `exp`,
 `execution_date` and `not_after` are world days (not Unix epochs or ISO 8601 strings),
 which keeps a ledger deterministic; and a day's spend cap is a constraint of our own,
 `checkout_consent.daily_budget`, defined through AP2's Mandate Constraints extension point
@@ -51,6 +51,7 @@ from checkout_consent.core.mandates import (
     Breach,
     Budget,
     CheckoutMandate,
+    ConstraintType,
     DailyBudget,
     ExecutionDate,
     Ledger,
@@ -75,8 +76,12 @@ def _live(exp: int | None, day: int | None) -> bool:
     return exp is None or day is None or day <= exp
 
 
+Found = tuple[str, ConstraintType, str]  # (mandate, constraint, detail) of one breach
+
+
 class _Checker:
-    """The running account of one ledger: spend per day and in all, checkouts used."""
+    """The running account of one ledger: spend per day and in all, checkouts used; the
+    open mandate's constraints looked up once."""
 
     def __init__(
         self,
@@ -85,6 +90,9 @@ class _Checker:
         extra: Sequence[Allowance],
     ):
         self.mandate, self.checkouts, self.extra = mandate, checkouts, extra
+        self.when, self.budget = mandate.find(ExecutionDate), mandate.find(Budget)
+        self.day_cap, self.payees = mandate.find(DailyBudget), mandate.find(AllowedPayees)
+        self.limit, self.recurrence = mandate.find(AmountRange), mandate.find(AgentRecurrence)
         self.daily: dict[int | None, int] = {}
         self.total = 0
         self.uses = 0  # payments made under the open mandate (agent_recurrence)
@@ -131,33 +139,31 @@ class _Checker:
         return None
 
     def verdict(self, p: PaymentMandate) -> Verdict:
-        m, cents, found = self.mandate, p.payment_amount.amount, []
-        day = p.execution_date
+        m, cents, day = self.mandate, p.payment_amount.amount, p.execution_date
+        found: list[Found] = []
         self.total += cents
         spent = self.daily[day] = self.daily.get(day, 0) + cents
-        if (when := m.find(ExecutionDate)) is not None and not _live(when.not_after, day):
-            found.append((m.id, "payment.execution_date", f"paid after day {when.not_after}"))
-        if (budget := m.find(Budget)) is not None and self.total > budget.max:
+        if self.when is not None and not _live(self.when.not_after, day):
+            found.append((m.id, "payment.execution_date", f"paid after day {self.when.not_after}"))
+        if self.budget is not None and self.total > (most := self.budget.max):
             found.append(
-                (m.id, "payment.budget", f"paid {fmt(self.total)} in all, budget {fmt(budget.max)}")
+                (m.id, "payment.budget", f"paid {fmt(self.total)} in all, budget {fmt(most)}")
             )
-        if (daily := m.find(DailyBudget)) is not None and spent > self.daily_max(daily, p):
-            cap = self.daily_max(daily, p)
+        if self.day_cap is not None and spent > (cap := self.daily_max(self.day_cap, p)):
             found.append((m.id, DAILY_BUDGET, f"paid {fmt(spent)} that day, cap {fmt(cap)}"))
         found.extend(self._checkout(p))
-        if (payees := m.find(AllowedPayees)) is not None and not self.payee_ok(payees, p):
+        if self.payees is not None and not self.payee_ok(self.payees, p):
             to = "an unnamed payee" if p.payee is None else p.payee.id
             found.append((m.id, "payment.allowed_payees", f"paid {to}, not allowed"))
         return Verdict(
             payment_id=p.payment_id,
             within=not found,
             breaches=[
-                Breach(mandate=k, constraint=c, party=p.initiated_by, detail=d)  # type: ignore[arg-type]
-                for k, c, d in found
+                Breach(mandate=k, constraint=c, party=p.initiated_by, detail=d) for k, c, d in found
             ],
         )
 
-    def _checkout(self, p: PaymentMandate) -> list[tuple[str, str, str]]:
+    def _checkout(self, p: PaymentMandate) -> list[Found]:
         """A payment bound to a checkout is within it (`transaction_id`). Any other is a
         use of the open mandate, unless a principal-signed checkout covers it: needed
         when it is above the `amount_range` max or past the `agent_recurrence` uses."""
@@ -166,18 +172,18 @@ class _Checker:
             if self.find_checkout(p, None) is None:
                 return [(p.transaction_id, "transaction_id", f"{fmt(cents)} beyond the checkout")]
             return []
-        limit, uses = m.find(AmountRange), m.find(AgentRecurrence)
+        limit, uses = self.limit, self.recurrence
         above = limit is not None and cents > limit.max
         past = uses is not None and self.uses + 1 > uses.max_occurrences
         if (above or past) and self.find_checkout(p, "principal"):
             return []
         self.uses += 1
-        found = []
+        found: list[Found] = []
         if above:
             found.append(
                 (m.id, "payment.amount_range", f"{fmt(cents)} without an approved checkout")
             )
-        if past:
+        if past and uses is not None:
             said = f"the agent's payment {self.uses} under it; it allows {uses.max_occurrences}"
             found.append((m.id, "payment.agent_recurrence", said))
         return found

@@ -1,13 +1,14 @@
 """The consent vocabulary: AP2 v0.2's mandates, constraints and common types as this
 suite carries them (core.consent checks them). Field names and constraint types are the
 spec's; `tests/core/test_ap2_fields.py` lists each with the section it follows, and
-CONTRIBUTING "Consent as mandates" the two deviations (the day/call clock, and the daily
-budget defined through AP2's extension point). Pure.
+CONTRIBUTING "Consent as mandates" where it departs from AP2 (the day/call clock, the daily
+budget defined through AP2's extension point, nothing signed, nothing carried that no world
+checks). Pure.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -26,7 +27,6 @@ ConstraintType = Literal[
     "payment.execution_date",
     "transaction_id",
 ]
-CONSTRAINTS: tuple[ConstraintType, ...] = get_args(ConstraintType)
 
 
 class _Frozen(BaseModel):
@@ -51,8 +51,9 @@ class Merchant(_Frozen):
     name: str
 
 
-def merchant(payee_id: str, name: str | None = None) -> Merchant:
-    return Merchant(id=payee_id, name=payee_id if name is None else name)
+def merchant(payee_id: str) -> Merchant:
+    """A payee the world knows by one name (its id is its name)."""
+    return Merchant(id=payee_id, name=payee_id)
 
 
 class AllowedPayees(_Frozen):
@@ -118,6 +119,9 @@ PaymentConstraint = Annotated[
 ]
 
 
+C = TypeVar("C", AgentRecurrence, AllowedPayees, AmountRange, Budget, DailyBudget, ExecutionDate)
+
+
 class OpenPaymentMandate(_Frozen):
     """AP2's open Payment Mandate (`mandate.payment.open.1`): the principal's standing
     authority, its `constraints` each enforced by `check`. `id` names it in a breach and
@@ -137,7 +141,7 @@ class OpenPaymentMandate(_Frozen):
             raise ValueError(f"a mandate carries each constraint type once: {twice} repeat")
         return self
 
-    def find(self, kind: type[Any]) -> Any:
+    def find(self, kind: type[C]) -> C | None:
         """The mandate's constraint of type `kind`, or None (it carries each at most once)."""
         return next((c for c in self.constraints if isinstance(c, kind)), None)
 

@@ -42,11 +42,15 @@ if(s===0)location.replace('/');},1000);})();
 
 
 GONE = "The page's server has closed: the run is over. Its log is where the run writes logs."
-POLL = """<script>
+POLL = (
+    """<script>
 setInterval(function(){fetch('/status.json').then(function(r){return r.json();})
 .then(function(s){if(s.turn)location.replace('/');}).catch(function(){
-var e=document.getElementById('state');if(e)e.textContent=GONE;});},300);
+var e=document.getElementById('state');if(e)e.textContent="""
+    + json.dumps(GONE)
+    + """;});},300);
 </script>"""
+)
 
 
 def document(title: str, body: str, *, refresh: bool = False) -> str:
@@ -225,5 +229,5 @@ def idle_page(desk: Desk, note: str = "", *, refresh: bool = True) -> str:
         f'<header><h1>Human player</h1>{extra}<p id="state" role="status">{state}</p>'
         f"{_standing(desk.done)}</header>"
     )
-    poll = "" if desk.stopped else POLL.replace("GONE", json.dumps(GONE))
+    poll = "" if desk.stopped else POLL
     return document("Human player: waiting", body + poll, refresh=refresh and not desk.stopped)

@@ -272,16 +272,12 @@ class Service:
         checked = arguments.checked(NAME, "agent", agent)
         if checked == ANONYMOUS:
             raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
-        if replace:
-            fresh = self.storage.replace_token(checked)
-            if fresh is None:
-                raise Invalid("agent", f"agent name {clip(checked)} is not owned: issue it")
-            return fresh
-        issued = self.storage.claim(checked)
+        issued = self.storage.claim(checked, replace)
         if issued is None:
-            raise Invalid(
-                "agent", f"agent name {clip(checked)} is owned already (--replace: a new token)"
+            why = (
+                "is not owned: issue it" if replace else "is owned already (--replace: a new token)"
             )
+            raise Invalid("agent", f"agent name {clip(checked)} {why}")
         return issued
 
     def submission(self, submission_id: str) -> Row:

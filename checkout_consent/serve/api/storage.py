@@ -198,30 +198,30 @@ class Storage:
             found = db.execute(self._sql(query + " ORDER BY received_at, id"), params).fetchall()
         return [_row(tuple(r)) for r in found]
 
-    def claim(self, agent: str) -> str | None:
+    def claim(self, agent: str, replace: bool = False) -> str | None:
         """Make `agent` owned by a fresh token and return it; None when the name is owned
-        already (one statement: of two racing first submissions, one wins)."""
+        already (one statement: of two racing first submissions, one wins). `replace`:
+        give an owned name a fresh token instead (its old one stops working); None when
+        the name is not owned."""
         token = secrets.token_urlsafe(32)
-        insert = (
-            "INSERT INTO agents (name, token_sha256, issued_at) VALUES (?, ?, ?) "
-            "ON CONFLICT (name) DO NOTHING"
+        hashed, now = token_hash(token), arrived()
+        statement, args = (
+            (
+                "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?",
+                (hashed, now, agent),
+            )
+            if replace
+            else (
+                "INSERT INTO agents (name, token_sha256, issued_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
+                (agent, hashed, now),
+            )
         )
         with self._connect() as db:
-            done = db.execute(self._sql(insert), (agent, token_hash(token), arrived()))
-            claimed = done.rowcount == 1
+            done = db.execute(self._sql(statement), args)
+            issued = done.rowcount == 1
             db.commit()
-        return token if claimed else None
-
-    def replace_token(self, agent: str) -> str | None:
-        """Give an owned `agent` a fresh token (its old one stops working) and return it;
-        None when the name is not owned."""
-        token = secrets.token_urlsafe(32)
-        update = "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
-        with self._connect() as db:
-            done = db.execute(self._sql(update), (token_hash(token), arrived(), agent))
-            replaced = done.rowcount == 1
-            db.commit()
-        return token if replaced else None
+        return token if issued else None
 
     def owns(self, agent: str, token: str | None) -> bool:
         """Whether `token` is the owner's token of `agent` (compared in constant time)."""
