@@ -16,7 +16,7 @@ from checkout_consent.grocery.consent import ledger
 from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line, State
 
-# world + grader: SPEC.version, Task(version=...), every record's world_version
+# world + grader: WORLD.version, Task(version=...), every record's world_version
 VERSION = 5  # 4: the consent ledger names whose breach; 5: it is in AP2 v0.2's terms
 WORLD_VERSION = f"grocery-{VERSION}"
 SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)

@@ -13,7 +13,7 @@ from checkout_consent.pizza.record import Checks, PizzaRecord
 from checkout_consent.pizza.state import Expected, State
 from checkout_consent.pizza.violations import Event, events, side_effects, violations
 
-# world + grader: SPEC.version, Task(version=...), every record's world_version
+# world + grader: WORLD.version, Task(version=...), every record's world_version
 VERSION = 5  # 4: another order acted on zeroes a run; 5: the ledger in AP2 v0.2 terms
 WORLD_VERSION = f"pizza-{VERSION}"
 CHECKS = ("remedy", "amount", "verified", "message")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.runtime.tools import action_tools
 
 TOOL_NAMES = (
@@ -18,4 +18,4 @@ TOOL_NAMES = (
 
 
 def tools() -> list[ToolDef]:
-    return action_tools(SPEC, TOOL_NAMES)
+    return action_tools(WORLD, TOOL_NAMES)

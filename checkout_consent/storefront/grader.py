@@ -12,7 +12,7 @@ from checkout_consent.storefront.consent import ledger
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally, cents
 from checkout_consent.storefront.state import VARIANTS, State, Store
 
-# World + grader version (SPEC.version, Task version); records stamp SPEC.world_version.
+# World + grader version (WORLD.version, Task version); records stamp WORLD.world_version.
 VERSION = 6  # 6: the consent ledger in AP2 v0.2's terms (5: a hidden fee is the counterparty's)
 WORLD_VERSION = f"storefront-{VERSION}"
 

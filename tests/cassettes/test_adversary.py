@@ -32,7 +32,9 @@ def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, str]:
     unit = min(sorted(units), key=lambda name: len(units[name].requests))
     seed = unit.split("-")[1]
     copy = tmp_path / source.name
-    copy_units(source, copy, lambda names: [unit], {**dict(WORLD.public_args), "seeds": seed})
+    copy_units(
+        source, copy, lambda names: [unit], {**dict(WORLD.dataset.public_args), "seeds": seed}
+    )
     return copy, unit
 
 
@@ -42,7 +44,7 @@ def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
     for control in runs:
         directory = _directory(control)
         manifest = check_directory(directory)
-        assert manifest.task_args == dict(WORLD.public_args)
+        assert manifest.task_args == dict(WORLD.dataset.public_args)
         units = set(store.read_units(directory))
         assert units == {f"seed-{s}-1" for s in range(10)} == set(store.read_goldens(directory))
         assert [p.name for p in store.cassette_files(directory)] == [store.CASSETTE]

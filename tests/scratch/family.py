@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from checkout_consent.core.controls import Msg, Reply, call, next_call_id, say
-from checkout_consent.core.family import ControlRecords, Episode, FamilySpec, Record, Scenario
+from checkout_consent.core.family import ControlRecords, Episode, Record, Scenario, World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.trace import Replay
@@ -89,22 +89,22 @@ def _task() -> Any:
     from checkout_consent.runtime.tasks import family_task
     from checkout_consent.runtime.tools import action_tools
 
-    @scorer(metrics=headline_metrics(SPEC.headline), name=f"{NAME}_scorer")
+    @scorer(metrics=headline_metrics(WORLD.headline), name=f"{NAME}_scorer")
     def coinjar_scorer() -> Any:
-        return replay_score(SPEC)
+        return replay_score(WORLD)
 
     def coinjar(tasks: str = "small,large") -> Any:
         return family_task(
-            SPEC,
+            WORLD,
             [scenario_for(t) for t in tasks.split(",")],
             scorer=coinjar_scorer(),
-            tools=lambda: action_tools(SPEC, ("pay",)),
+            tools=lambda: action_tools(WORLD, ("pay",)),
         )
 
     return coinjar
 
 
-SPEC = FamilySpec(
+WORLD = World(
     name=NAME,
     version=1,
     summary_line="pay one invoice exactly",
@@ -156,4 +156,4 @@ class Views:
 
     @staticmethod
     def show(item: str) -> str:
-        return SPEC.episode.opening(scenario_for(item))
+        return WORLD.episode.opening(scenario_for(item))

@@ -19,11 +19,11 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 
 from checkout_consent.cli.main import main  # noqa: E402
 from checkout_consent.core.offline import play  # noqa: E402
-from checkout_consent.families import family  # noqa: E402
+from checkout_consent.families import world  # noqa: E402
 from checkout_consent.leaderboard.board import views as board_views  # noqa: E402
 from checkout_consent.serve.api.service import Service  # noqa: E402
 from checkout_consent.serve.api.storage import Storage  # noqa: E402
-from tests.scratch.family import NAME, SPEC  # noqa: E402
+from tests.scratch.family import NAME, WORLD  # noqa: E402
 
 
 def cli(*argv: str) -> tuple[int, str]:
@@ -36,7 +36,7 @@ def cli(*argv: str) -> tuple[int, str]:
 def run() -> dict[str, object]:
     tmp = Path(tempfile.mkdtemp())
     log = inspect_eval(
-        SPEC.task_factory()(),
+        WORLD.task_factory()(),
         model=f"control/{NAME}-exact",
         log_dir=str(tmp / "logs"),
         display="none",
@@ -52,7 +52,7 @@ def run() -> dict[str, object]:
         for task in ("small", "large"):
             calls = [
                 {"tool": c.tool, "args": c.args}
-                for c in play(family(NAME), SPEC.scenario_for(task), SPEC.controls[control]).calls
+                for c in play(world(NAME), WORLD.dataset.task(task), WORLD.controls[control]).calls
             ]
             body = {"task": task, "calls": calls, "agent": {"name": control}}
             _, issued = service.submit(NAME, json.dumps(body).encode(), token)

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from mcp import Client
 
-from checkout_consent.cli.views import views
-from checkout_consent.families import FAMILIES, family, worlds_of
+from checkout_consent.core.summary import views
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.tasks import sample
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -23,7 +23,7 @@ from checkout_consent.serve.mcp import build
 from tests.grocery.helpers import reference_submission
 from tests.serve.conftest import serving
 
-WORLDS = [(spec, world) for spec in FAMILIES for world in worlds_of(spec.name)]
+WORLDS = [(spec, world) for spec in WORLDS for world in (world(spec.name),)]
 
 
 def _inspect_tools(spec: Any, world: Any) -> list[str]:
@@ -36,9 +36,9 @@ def _inspect_tools(spec: Any, world: Any) -> list[str]:
 def test_task__served_as_the_inspect_sample_and_tools_the_agent_gets(
     storage: Storage, spec: Any, world: Any
 ) -> None:
-    first = world.public_task_ids()[0]  # a scenario's own world: named `<scenario>:<seed>`
+    first = world.dataset.tasks()[0]  # a scenario's own world: named `<scenario>:<seed>`
     task_id = first if world.variant is None else f"{world.variant}:{first}"
-    scenario = spec.scenario_for(task_id)
+    scenario = spec.dataset.task(task_id)
     shown = Service(storage).task(spec.name, task_id)
     assert shown["public"] is True
     assert shown["opening"] == sample(world, scenario).input
@@ -57,7 +57,7 @@ SCORER_SIDE = {
 @pytest.mark.parametrize(("name", "task_id"), list(SCORER_SIDE))
 def test_task__never_serves_the_answer_key(storage: Storage, name: str, task_id: str) -> None:
     shown = json.dumps(Service(storage).task(name, task_id))
-    full = views(family(name)).show(task_id)
+    full = views(world(name)).show(task_id)
     hidden = [
         ln.split(":", 1)[-1].strip()
         for ln in full.splitlines()

@@ -13,7 +13,7 @@ import httpx
 from mcp import Client
 
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import FAMILIES, WORLDS, family, world_for, worlds_of
+from checkout_consent.families import WORLDS, world
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
@@ -26,26 +26,22 @@ def _listed(name: str) -> list[str]:
     """Each world's public ids, a variant's qualified, as the family's `scenario_for` takes."""
     return [
         t if w.variant is None else f"{w.variant}:{t}"
-        for w in worlds_of(name)
-        for t in w.public_task_ids()
+        for w in (world(name),)
+        for t in w.dataset.tasks()
     ]
 
 
 def test_tasks__list_every_worlds_public_tasks_each_resolving_to_its_world(live: Live) -> None:
     assert VARIANTS  # the roster has a variant world to list
     with httpx.Client(base_url=live.url) as client:
-        for spec in FAMILIES:
+        for spec in WORLDS:
             ids = client.get(f"/v1/{spec.name}/tasks").json()["tasks"]
             assert ids == _listed(spec.name)
-            for world in worlds_of(spec.name):
-                mine = [
-                    t
-                    for t in ids
-                    if world_for(spec.name, spec.scenario_for(t).scenario_id) is world
-                ]
-                assert len(mine) == len(world.public_task_ids()) > 0
+            for world in (world(spec.name),):
+                mine = [t for t in ids if world(spec.name) is world]
+                assert len(mine) == len(world.dataset.tasks()) > 0
         info = {f["name"]: f["tasks"] for f in client.get("/v1/families").json()["families"]}
-        assert info == {f.name: len(_listed(f.name)) for f in FAMILIES}
+        assert info == {f.name: len(_listed(f.name)) for f in WORLDS}
         versions = client.get("/v1/provenance").json()["world_versions"]
         assert versions == {w.label: w.world_version for w in WORLDS}
 
@@ -61,7 +57,7 @@ def test_score__a_variants_saved_trace_is_graded_by_its_world_and_ranked_apart(
         body = trace(world.name, task, control, agent)
         answer = post_score(live.url, world.name, body)
         assert answer.status_code == 200, answer.text
-        expected = grade_saved(world, family(world.name).scenario_for(task), body["calls"])
+        expected = grade_saved(world, world(world.name).dataset.task(task), body["calls"])
         got = answer.json()
         assert got["record"] == expected and got["world_version"] == world.world_version
         assert got["task"] == task
@@ -101,4 +97,4 @@ def test_mcp__list_tasks_lists_every_worlds_public_tasks(tmp_path: Path) -> None
         listed = anyio.run(_mcp, service, world.name)
         got = json.loads("".join(getattr(c, "text", "") for c in listed.content))
         assert got["tasks"] == _listed(world.name)
-        assert f"{world.variant}:{world.public_task_ids()[0]}" in got["tasks"]
+        assert f"{world.variant}:{world.dataset.tasks()[0]}" in got["tasks"]

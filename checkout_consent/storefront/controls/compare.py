@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.generate import fee_cents, reference_total_cents, trap_plan
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import Setup
@@ -54,7 +54,7 @@ def _spread(amounts: Sequence[int]) -> str:
 
 def _cash(control: str) -> list[int]:
     return [
-        cents(play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])["cash_final"])
+        cents(play_and_grade(WORLD, dataset.scenario(s), WORLD.controls[control])["cash_final"])
         for s in SEEDS
     ]
 
@@ -67,7 +67,9 @@ def _fee_rows() -> list[tuple[str, str, str, str]]:
         for n, paid in SEED_RUNS
     )
     gullible = [
-        play_and_grade(SPEC, dataset.scenario(s), SPEC.controls["gullible"])["trap_cost_paid_cents"]
+        play_and_grade(WORLD, dataset.scenario(s), WORLD.controls["gullible"])[
+            "trap_cost_paid_cents"
+        ]
         for s in SEEDS
     ]
     ref = f"{setup.fee_reference_quantity} units, Zenith total {fmt(reference_total_cents(setup))}"
