@@ -209,7 +209,7 @@ def replay(directory: Path, *, log_dir: str | Path = "logs", rewrite: bool = Fal
 
 
 class Reference(NamedTuple):
-    family: str
+    family: str  # the world's name, as its run.json names it (`record-references --family`)
     provider: str  # "openai" or "anthropic"
     control: str  # control name without the family prefix
     world: str  # the world's name
@@ -218,8 +218,14 @@ class Reference(NamedTuple):
     def spec(self) -> World:
         return world(self.world)
 
+    @property
+    def model(self) -> str:
+        """The control as a provider's model: `<provider>/<family>-<control>`, prefixed by
+        the family the world belongs to (storefront_v1's oracle is `storefront-oracle`)."""
+        return f"{self.provider}/{self.spec.family}-{self.control}"
+
     def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
-        return store.run_dir(self.world, f"{self.provider}/{self.family}-{self.control}", root)
+        return store.run_dir(self.world, self.model, root)
 
     @property
     def manifest(self) -> store.Manifest:
@@ -227,7 +233,7 @@ class Reference(NamedTuple):
         base_url, model_args = endpoint(self.provider)
         return store.Manifest(
             family=self.family,
-            model=f"{self.provider}/{self.family}-{self.control}",
+            model=self.model,
             base_url=base_url,
             model_args=model_args,
             task_args=dict(self.spec.dataset.public_args),
@@ -275,7 +281,7 @@ def record_references(
     written: list[Path] = []
     with serving(port=FIXED_PORT):
         for ref in chosen:
-            announce(f"recording {ref.world} {ref.provider}/{ref.family}-{ref.control} ...")
+            announce(f"recording {ref.world} {ref.model} ...")
             outcome = record(ref.manifest, root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
             written.append(outcome.directory)
     return written

@@ -311,6 +311,15 @@ class World:
     def summary_line(self) -> str:
         return self.meta.description
 
+    def graded(self, scenario: Scenario, replay: Replay[Any], turns: Turns) -> BaseModel:
+        """The world's record of a replayed run, stamped with its world version (from
+        `eval.yaml`: no grader writes it)."""
+        return self.stamped(self.grade(scenario, replay, turns))
+
+    def stamped(self, record: BaseModel) -> BaseModel:
+        """`record` with this world's version in its `world_version` field."""
+        return record.model_copy(update={"world_version": self.world_version})
+
     def task_factory(self) -> Callable[..., Any]:
         """The registered Inspect task (importing its module registers the task and its
         scorer; Inspect is imported then): `<name>` in `checkout_consent.<name>.task`."""

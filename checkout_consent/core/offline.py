@@ -154,7 +154,7 @@ def play_and_grade(spec: World, scenario: Scenario, policy: Policy) -> Record:
     """Play a policy offline and grade the run exactly as the Inspect scorer would."""
     played = play(spec, scenario, policy)
     result = replay(spec.actions, spec.initial(scenario), played.calls)
-    return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
+    return as_record(spec, spec.graded(scenario, result, tuple(played.turns)))
 
 
 def judge(spec: World, exploits: Sequence[Exploit]) -> list[Caught]:
@@ -285,4 +285,4 @@ def grade_saved(
     spec: World, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
 ) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
-    return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace), tuple(turns)))
+    return as_record(spec, spec.graded(scenario, replay_saved(spec, scenario, trace), tuple(turns)))

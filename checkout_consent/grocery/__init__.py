@@ -6,6 +6,9 @@ to the brief and catalog, and the pure grader scores the replayed cart."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from checkout_consent.core.family import Controls, Dataset, Episode, Scenario, Turns, World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.offline import judge
@@ -38,7 +41,12 @@ def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> GroceryRec
     )
 
 
-WORLD = World(
+def _scored(data: Mapping[str, Any], today: str | None) -> dict[str, Any]:
+    """A submitted cart's record, stamped with the world version."""
+    return WORLD.stamped(submission.score_submission(data, today)).model_dump(mode="json")
+
+
+WORLD: World = World(
     meta=meta(__name__),
     actions=ACTIONS,
     initial=initial,
@@ -88,7 +96,5 @@ WORLD = World(
         card_section=("grocery", submission.StoreSnapshot),
         card_example={"store_snapshot": "v3.0", "seed": 0},
     ),
-    score_submission=lambda data, today: submission.score_submission(data, today).model_dump(
-        mode="json"
-    ),
+    score_submission=lambda data, today: _scored(data, today),
 )

@@ -125,7 +125,7 @@ def make(spec: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> 
 
 def real_runs(spec: World) -> list[str]:
     """The real models (REAL_MODELS) with a committed cassette of this world. A cassette of
-    part of its public set (a variant's first two seeds, say) makes a partial submission:
+    part of its public set (its first four seeds, say) makes a partial submission:
     the board lists it with its coverage, never ranked (expected.partial)."""
     from checkout_consent.cassettes import store
 
@@ -156,8 +156,7 @@ def recorded(spec: World) -> list[str]:
 
 def direct(spec: World) -> tuple[str, ...]:
     """Controls run with no cassette: the board's `direct_examples`, or the reference
-    control of a family that
-    has no `openai` recording yet (so every family on the roster gets an example)."""
+    control of a world that has no `openai` recording yet."""
     return spec.board.direct_examples or (() if recorded(spec) else (spec.controls.reference,))
 
 
@@ -165,13 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m checkout_consent.leaderboard.examples", description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--family", action="append", help="only these families (repeatable)")
-    ap.add_argument("--world", action="append", help="only these worlds, e.g. family/variant")
+    ap.add_argument("--world", action="append", help="only these worlds (repeatable)")
     args = ap.parse_args(argv)
     for spec in WORLDS:
-        if (args.family and spec.name not in args.family) or (
-            args.world and spec.label not in args.world
-        ):
+        if args.world and spec.name not in args.world:
             continue
         for control in recorded(spec):
             if control not in direct(spec):  # a direct example is the board's choice

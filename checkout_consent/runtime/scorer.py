@@ -58,7 +58,7 @@ def metric_names(spec: World) -> tuple[str, ...]:
     record, the grade of an empty run of the family's first public task (computed once)."""
     if spec.world_version not in _METRIC_NAMES:
         scenario = spec.dataset.task(spec.dataset.tasks()[0])
-        record = spec.grade(scenario, replay(spec.actions, spec.initial(scenario), []), ())
+        record = spec.graded(scenario, replay(spec.actions, spec.initial(scenario), []), ())
         _METRIC_NAMES[spec.world_version] = tuple(spec.metrics(record))
     return _METRIC_NAMES[spec.world_version]
 
@@ -215,7 +215,7 @@ def judge(
     except IntegrityError as err:
         return Judged(None, str(err), turns, run_diagnostics(messages, turns))
     return Judged(
-        spec.grade(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
+        spec.graded(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
     )
 
 

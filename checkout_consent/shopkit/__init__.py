@@ -22,10 +22,8 @@ def initial(scenario: Scenario) -> State:
 
 
 def grade(scenario: Scenario, replay: Replay[State], turns: Turns) -> ShopkitRecord:
-    """The pure grader, handed the executing judge and the world version."""
-    return grader.grade(
-        scenario, replay, turns, judge=grade_tree, world_version=WORLD.world_version
-    )
+    """The pure grader, handed the executing judge."""
+    return grader.grade(scenario, replay, turns, judge=grade_tree)
 
 
 def rebuild(ref: Scenario) -> Scenario:

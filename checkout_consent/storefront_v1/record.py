@@ -65,7 +65,7 @@ class BreachRecord(_Frozen):
 
 class V1Record(_Frozen):
     scenario: str
-    world_version: str
+    world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     seed: int
     cash_final: float
     consent_breaches: int

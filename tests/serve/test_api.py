@@ -152,7 +152,7 @@ def test_api__the_leaderboard_lists_partial_entries_unranked_with_their_coverage
     for control, agent in [("reference", "good"), ("noop", "idle"), ("over-cap", "greedy")]:
         post_score(live.url, "pizza", trace("pizza", "allergen-1", control, agent))
     board = httpx.get(f"{live.url}/v1/pizza/leaderboard").json()
-    public = len(world("pizza").public_task_ids())
+    public = len(world("pizza").dataset.tasks())
     assert {e["agent"] for e in board["entries"]} == {"good", "idle", "greedy"}
     assert all(not e["ranked"] and e["value"] is None for e in board["entries"])
     assert {(e["covered"], e["public_tasks"]) for e in board["entries"]} == {(1, public)}
