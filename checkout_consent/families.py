@@ -82,6 +82,9 @@ def control_registry() -> ControlRegistry:
     for w in WORLDS:
         for control in w.controls:
             families.setdefault(w.family, {})[control] = _played_in_its_world(w.family, control)
-    return ControlRegistry(
-        families, {EVERY_REFERENCE: _each_reference}, lambda name: world(name).family
-    )
+    return ControlRegistry(families, {EVERY_REFERENCE: _each_reference}, _of_world)
+
+
+def _of_world(name: str) -> tuple[str, tuple[str, ...]]:
+    own = world(name)
+    return own.family, tuple(own.controls)

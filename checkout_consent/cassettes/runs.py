@@ -221,7 +221,7 @@ class Reference(NamedTuple):
     @property
     def model(self) -> str:
         """The control as a provider's model: `<provider>/<family>-<control>`, prefixed by
-        the family the world belongs to (storefront_v1's oracle is `storefront-oracle`)."""
+        the family the world belongs to (a family's second world plays `<family>-oracle`)."""
         return f"{self.provider}/{self.spec.family}-{self.control}"
 
     def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:

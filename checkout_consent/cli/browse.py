@@ -11,11 +11,10 @@ from typing import Any
 from checkout_consent.cli.common import UsageError, err, sample_count, task_args
 from checkout_consent.core.family import Record, World
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import control_registry, names, world
+from checkout_consent.families import names, world
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    registry = control_registry()
     for name in [args.family] if args.family else names():
         spec = world(name)
         print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.task})")
@@ -25,7 +24,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("  task parameters (-T):")
         for key, meaning in spec.task_params.items():
             print(f"    {key}: {meaning}")
-        print(f"  controls: {', '.join('control/' + c for c in registry.names(name))}")
+        own = [f"control/{spec.family}-{c}" for c in sorted(spec.controls)]
+        print(f"  controls: {', '.join(own)}")
     return 0
 
 

@@ -101,7 +101,7 @@ def check_model(model: str, spec: World) -> None:
     if not model.startswith("control/"):
         return
     owner = control_registry().owner(model.removeprefix("control/"))
-    if owner is not None and owner != spec.name:
+    if owner is not None and owner != spec.family:
         raise UsageError(
             f"{model} is a {owner} control; it cannot play {spec.name} "
             f"(controls: checkout-consent list {spec.name})"

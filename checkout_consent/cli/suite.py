@@ -66,7 +66,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
         out = list(WORLDS)
         if args.model.startswith("control/"):
             owner = control_registry().owner(args.model.removeprefix("control/"))
-            out = [w for w in out if owner is None or w.name == owner]
+            out = [w for w in out if owner is None or w.family == owner]
         if args.shard:
             out = [w for w in out if w.pure]
         if not out:

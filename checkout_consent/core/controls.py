@@ -9,7 +9,7 @@ functions of (scenario, transcript), so the same run twice gives the same calls.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -110,9 +110,11 @@ class ControlRegistry:
         self,
         controls: dict[str, dict[str, Policy]],
         every_family: dict[str, Policy] | None = None,
-        family_of_world: Callable[[str], str] = str,
+        of_world: Callable[[str], tuple[str, Collection[str]]] | None = None,
     ) -> None:
-        self.family_of_world = family_of_world  # a world's name -> the family it belongs to
+        # a world's name -> the family it belongs to and the controls it has (None: a
+        # world is its family and has every control of it)
+        self.of_world = of_world
         self._policies = {
             f"{family}-{name}": policy
             for family, named in controls.items()
@@ -137,12 +139,17 @@ class ControlRegistry:
     def refusal(self, key: str, world: str) -> str | None:
         """Why control `key` cannot play a sample of `world` (None: it can)."""
         owner = self.owner(key)
+        if owner is None:
+            return None
         try:
-            if owner is None or owner == self.family_of_world(world):
-                return None
+            family, has = self.of_world(world) if self.of_world else (world, None)
         except KeyError as err:
             return str(err.args[0])
-        return f"control/{key} is a {owner} control; it cannot play {world[:60]}"
+        if owner != family:
+            return f"control/{key} is a {owner} control; it cannot play {world[:60]}"
+        if has is not None and key.split("-", 1)[1] not in has:
+            return f"control/{key} has no policy in {world[:60]}"
+        return None
 
     def family_of(self, key: str) -> str:
         """The family a control belongs to (KeyError for an unknown control, and for one

@@ -1,7 +1,7 @@
 """storefront_v1's reference cassettes (a 30-day month per unit): committed compactly under
 the world's own folder (`cassettes/storefront_v1/`, its controls named by their family,
-`storefront-<control>`), a month replays exactly with no key and no network, and a tampered one is refused naming the
-request. The whole tree replays under `-m slow` (test_replay.py)."""
+`storefront-<control>`), a month replays exactly with no key and no network, and a tampered
+one is refused naming the request. The whole tree replays under `-m slow` (test_replay.py)."""
 
 import json
 from pathlib import Path

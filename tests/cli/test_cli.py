@@ -20,6 +20,7 @@ from checkout_consent.cli.readme import (
     table,
     write_worlds,
 )
+from checkout_consent.core.family import Controls
 from checkout_consent.families import WORLDS, world
 
 pytestmark = pytest.mark.inspect
@@ -80,14 +81,21 @@ def test_readme__worlds_block_links_the_table_once_it_would_pass_the_cap():
 def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys):
     from checkout_consent.cli import run
 
+    spec = world("storefront")
+    own = spec.controls
     broken = replace(
-        world("storefront"),
-        check_sanity=lambda records: ["planted problem"],
-        public_args={"seeds": "0"},
+        spec,
+        controls=Controls(
+            own,
+            sanity=own.sanity,
+            reference=own.reference,
+            check_sanity=lambda records: ["planted problem"],
+            recorded=own.recorded,
+            exploits=own.exploits,
+        ),
+        dataset=replace(spec.dataset, public_args={"seeds": "0"}),
     )
-    monkeypatch.setattr(run, "family", lambda name: broken)
-    monkeypatch.setattr(run, "worlds_of", lambda name: (broken,))
-    monkeypatch.setattr(run, "world_of_args", lambda name, args: broken)
+    monkeypatch.setattr(run, "world", lambda name: broken)
     code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
     out = capsys.readouterr()
     assert code == 2 and "planted problem" in out.err  # the controls alone: shown, and named
@@ -99,7 +107,17 @@ def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys)
     assert code == 2 and "planted problem" in err and "refusing to report" in err
 
 
-def test_list__names_every_family_and_its_controls():
+def _blocks(listing: str) -> dict[str, str]:
+    """`list`'s output by world: its first line's first word -> its lines."""
+    blocks: dict[str, list[str]] = {}
+    for line in listing.splitlines():
+        if not line.startswith(" "):
+            current = blocks.setdefault(line.split()[0], [])
+        current.append(line)
+    return {name: "\n".join(lines) for name, lines in blocks.items()}
+
+
+def test_list__names_every_world_its_task_and_its_own_controls():
     out = subprocess.run(
         [sys.executable, "-m", "checkout_consent.cli", "list"],
         capture_output=True,
@@ -107,8 +125,15 @@ def test_list__names_every_family_and_its_controls():
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    for name in (f.name for f in WORLDS):
-        assert name in out.stdout and f"control/{name}-" in out.stdout
+    blocks = _blocks(out.stdout)
+    assert sorted(blocks) == sorted(w.name for w in WORLDS)
+    for w in WORLDS:
+        block = blocks[w.name]
+        assert f"inspect eval checkout_consent/{w.task}" in block and w.world_version in block
+        (said,) = [line for line in block.splitlines() if line.startswith("  controls: ")]
+        named = said.removeprefix("  controls: ").split(", ")
+        # its own controls under its family's prefix: not one a sibling world alone has
+        assert named == [f"control/{w.family}-{c}" for c in sorted(w.controls)], w.name
 
 
 def test_cli__unknown_family_is_a_clear_error():

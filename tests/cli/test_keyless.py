@@ -16,15 +16,20 @@ from checkout_consent.cassettes.preflight import KEY_VARS
 from checkout_consent.cli import run as cli_run
 from checkout_consent.cli import suite
 from checkout_consent.cli.main import main
-from checkout_consent.core.family import Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import WORLDS, control_registry, reference_of
 from checkout_consent.runtime.runner import RunFailed
 
 REFERENCE = "control/reference"
 ALL_KEY_VARS = {v for vars_ in KEY_VARS.values() for v in vars_}
-# two families' cheapest worlds: one eval set, one model, worlds of different families
-PURE = [f for f in WORLDS if f.pure and f.variant is None][:2]
+# two families' cheapest worlds (each family's first pure world): one eval set, one model,
+# worlds of different families
+FIRST_PURE: dict[str, World] = {}
+for _w in WORLDS:
+    if _w.pure:
+        FIRST_PURE.setdefault(_w.family, _w)
+PURE = list(FIRST_PURE.values())[:2]
 
 
 @pytest.fixture

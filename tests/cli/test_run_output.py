@@ -15,9 +15,11 @@ import pytest
 
 from checkout_consent.cli import run as cli_run
 from checkout_consent.cli.main import main
-from checkout_consent.families import WORLDS, world
+from checkout_consent.core.family import Controls
+from checkout_consent.families import WORLDS
 
-WORLD = next(f for f in WORLDS if len((world(f.name),)) == 1 and f.epochs == 1)  # one world
+# a world alone in its family, one epoch
+WORLD = next(w for w in WORLDS if [v.family for v in WORLDS].count(w.family) == 1 and w.epochs == 1)
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -67,7 +69,7 @@ def test_run_json__controls_print_only_json_and_the_total_on_stderr(
     out = capsys.readouterr()
     entries = json.loads(out.out)
     assert {e["model"] for e in entries} == {
-        f"control/{WORLD.name}-{c}" for c in WORLD.controls.sanity
+        f"control/{WORLD.family}-{c}" for c in WORLD.controls.sanity
     }
     assert out.err.rstrip().endswith("total: every control of 1 worlds as expected")
 
@@ -75,14 +77,22 @@ def test_run_json__controls_print_only_json_and_the_total_on_stderr(
 def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = dataclasses.replace(WORLD, check_sanity=lambda records: ["forced for the test"])
-    original = cli_run.family
+    own = WORLD.controls
+    controls = Controls(
+        own,
+        sanity=own.sanity,
+        reference=own.reference,
+        check_sanity=lambda records: ["forced for the test"],
+        recorded=own.recorded,
+        exploits=own.exploits,
+    )
+    broken = dataclasses.replace(WORLD, controls=controls)
+    original = cli_run.world
 
     def world(name: str) -> Any:
         return broken if name == WORLD.name else original(name)
 
-    monkeypatch.setattr(cli_run, "family", family)
-    monkeypatch.setattr(cli_run, "worlds_of", lambda name: (broken,))
+    monkeypatch.setattr(cli_run, "world", world)
     assert main(["run", WORLD.name]) == 2
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err

@@ -5,6 +5,7 @@ line and runs nothing. The plain command and the SIGKILL resume are in the slow 
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import os
@@ -17,15 +18,17 @@ from typing import Any
 import pytest
 
 from checkout_consent.cli import suite
+from checkout_consent.cli.common import UsageError
 from checkout_consent.cli.main import main
 from checkout_consent.core.summary import figure
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.runner import build_task, log_records
 
-# a pure family of one world: the cheapest real eval set
-WORLD = next(f for f in WORLDS if f.pure and len((world(f.name),)) == 1)
-MODEL = f"control/{WORLD.name}-{WORLD.controls.reference}"
-OTHER = next(w for w in WORLDS if w.name != WORLD.name)
+# a pure world alone in its family (its control's suite plays it alone): the cheapest real
+# eval set
+WORLD = next(f for f in WORLDS if f.pure and [w.family for w in WORLDS].count(f.family) == 1)
+MODEL = f"control/{WORLD.family}-{WORLD.controls.reference}"
+OTHER = next(w for w in WORLDS if w.family != WORLD.family)  # a world of another family
 
 
 def _ids(spec: Any, arguments: dict[str, Any] | None = None) -> list[str]:
@@ -109,6 +112,25 @@ def test_suite__is_the_plain_inspect_eval_set_it_prints(
     assert row["headline"]["value"] == got.value and row["headline"]["runs"] == 2
     assert row["headline"]["text"] == WORLD.headline.describe(got)  # the line `run` prints
     assert doc["complete"] and doc["superseded_logs"] == [] and doc["model"] == MODEL
+
+
+def test_suite__a_familys_control_plays_every_world_of_its_family_and_no_other() -> None:
+    """Worlds of one family share its controls (`control/<family>-<name>` plays each world's
+    own policy): with no --world, the suite of such a control plays each of its family's
+    worlds, in roster order; a world of another family is refused in one line."""
+    for family in dict.fromkeys(w.family for w in WORLDS):
+        own = [w for w in WORLDS if w.family == family]
+        model = f"control/{family}-{own[0].controls.reference}"
+        args = argparse.Namespace(model=model, world=None, shard=None)
+        assert suite.chosen_worlds(args) == own, family
+        for spec in own:  # each by --world too
+            args = argparse.Namespace(model=model, world=[spec.name], shard=None)
+            assert suite.chosen_worlds(args) == [spec]
+        other = next(w for w in WORLDS if w.family != family)
+        args = argparse.Namespace(model=model, world=[other.name], shard=None)
+        with pytest.raises(UsageError, match=f"is a {family} control; it cannot play"):
+            suite.chosen_worlds(args)
+    assert max(len([w for w in WORLDS if w.family == f.family]) for f in WORLDS) > 1
 
 
 def test_suite_shard__shards_of_every_pure_world_cover_its_samples_once() -> None:

@@ -19,15 +19,16 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.inspect]
 
-# a family with a variant, so the eval set holds more than one task
-FAMILY = next(f for f in WORLDS if len((world(f.name),)) > 1)
-MODEL = f"control/{FAMILY.name}-{FAMILY.controls.reference}"
+# a family of more than one world, so its control's eval set holds more than one task
+FAMILY = next(f for f in (w.family for w in WORLDS) if sum(w.family == f for w in WORLDS) > 1)
+OF_FAMILY = [w for w in WORLDS if w.family == FAMILY]
+MODEL = f"control/{FAMILY}-{OF_FAMILY[0].controls.reference}"
 LIMIT = 2
-TOTAL = LIMIT * len((world(FAMILY.name),))
+TOTAL = LIMIT * len(OF_FAMILY)
 # one sample in flight per world and a log write after each, so a kill finds some logged
 SUITE = ["suite", "--model", MODEL, "--limit", str(LIMIT), "--max-samples", "1"]
 SUITE += ["--log-buffer", "1", "--display", "none", "--json"]
@@ -76,7 +77,7 @@ def _final(log_dir: Path) -> dict[tuple[str, str, int], Any]:
     from inspect_ai.log import read_eval_log
 
     doc = json.loads((log_dir / "suite-summary.json").read_text())
-    assert doc["complete"] and len(doc["worlds"]) == len((world(FAMILY.name),))
+    assert doc["complete"] and [r["world"] for r in doc["worlds"]] == [w.name for w in OF_FAMILY]
     out: dict[tuple[str, str, int], Any] = {}
     for row in doc["worlds"]:
         log = read_eval_log(str(log_dir / row["log"]))

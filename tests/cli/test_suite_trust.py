@@ -16,14 +16,15 @@ import pytest
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS
 
 pytestmark = pytest.mark.inspect
 
-# a pure family of one world: the cheapest real eval set
-WORLD = next(f for f in WORLDS if f.pure and len((world(f.name),)) == 1)
-IDLE = f"control/{WORLD.name}-{WORLD.controls.sanity[0]}"
-REFERENCE = f"control/{WORLD.name}-{WORLD.controls.reference}"
+# a pure world alone in its family (its controls' suite plays it alone): the cheapest real
+# eval set
+WORLD = next(f for f in WORLDS if f.pure and [w.family for w in WORLDS].count(f.family) == 1)
+IDLE = f"control/{WORLD.family}-{WORLD.controls.sanity[0]}"
+REFERENCE = f"control/{WORLD.family}-{WORLD.controls.reference}"
 LIMIT = "2"
 
 

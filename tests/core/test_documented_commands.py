@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import parser
-from checkout_consent.families import WORLDS
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -350,13 +350,15 @@ def test_cli__every_verb_answers_help(capsys):
         assert "usage: checkout-consent" in capsys.readouterr().out, verb
 
 
-def _reference(world: str) -> str:
-    spec = world(world)
-    return (
+def _reference(name: str) -> str:
+    """The control that plays world `name` in a reader's model's place, by its full name."""
+    spec = world(name)
+    control = (
         next(c for _, c in spec.controls.recorded)
         if spec.controls.recorded
         else spec.controls.sanity[-1]
     )
+    return f"control/{spec.family}-{control}"
 
 
 def _supply_file(command: str, cwd: Path) -> Path:
@@ -393,7 +395,7 @@ def _as_run(command: str) -> str:
     control, placeholders for committed files filled in."""
     name = next((f.name for f in WORLDS if re.search(rf"\b{f.name}\b", command)), None)
     if name is not None:
-        command = re.sub(A_MODEL, f"--model control/{name}-{_reference(name)}", command)
+        command = re.sub(A_MODEL, f"--model {_reference(name)}", command)
     for placeholder, value in SUBSTITUTE.items():
         command = command.replace(placeholder, value(command))
     return command

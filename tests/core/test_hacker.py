@@ -11,6 +11,7 @@ import pytest
 
 from checkout_consent.cli.run import hacker_problems
 from checkout_consent.core.controls import Caught, Exploit
+from checkout_consent.core.family import Controls
 from checkout_consent.core.offline import judge, play_and_grade
 from checkout_consent.families import WORLDS, control_registry
 
@@ -18,14 +19,10 @@ HACKED = [w for w in WORLDS if w.controls.exploits is not None]
 
 
 def test_hacker__every_money_world_has_one() -> None:
-    assert {w.label for w in HACKED} >= {
-        "storefront",
-        "storefront/adversary_v1",
-        "pizza",
-        "grocery",
-    }
+    assert {w.name for w in HACKED} >= {"storefront", "storefront_v1", "pizza", "grocery"}
     registry = control_registry()
-    assert all(f"{w.name}-hacker" in registry.names(w.name) for w in HACKED)
+    for w in HACKED:  # each world its own, played by its family's `hacker` control
+        assert "hacker" in w.controls and f"{w.family}-hacker" in registry.names(w.family)
 
 
 @pytest.mark.parametrize("world", HACKED, ids=lambda w: w.label)
@@ -50,7 +47,16 @@ def test_hacker__an_exploit_nothing_catches_is_a_sanity_problem(capsys) -> None:
     honest = world.controls["reference"]
     scenario = world.dataset.task("allergen-1")
     blind = Exploit("plays the policy", honest, lambda: scenario, lambda record: None)
-    forged = dataclasses.replace(world, exploits=lambda spec: judge(spec, [blind]))
+    own = world.controls
+    controls = Controls(
+        own,
+        sanity=own.sanity,
+        reference=own.reference,
+        check_sanity=own.check_sanity,
+        recorded=own.recorded,
+        exploits=lambda spec: judge(spec, [blind]),
+    )
+    forged = dataclasses.replace(world, controls=controls)
     problems = hacker_problems(forged)
     assert problems == ["exploit: plays the policy -> NOT caught: score 1.0"]
     assert capsys.readouterr().err.strip() == problems[0]

@@ -77,13 +77,13 @@ def _same_rate(spec: World, records: list[dict[str, Any]]) -> None:
     """The consent-breach rate: Inspect's `breach` metric and the CLI summary's line give
     core.consent.breach_rate's value and interval; a world without money, neither."""
     rate, metric = consent_figure(spec, records), _consent(spec, records)
-    line = describe_rate(spec.name, rate, spec.moves_money)
+    line = describe_rate(spec.family, rate, spec.moves_money)
     assert f"; {line}; " in summary(spec, records)
     if not spec.moves_money:
         assert (rate, metric, line) == (None, None, "consent: no money movement")
         return
     assert rate is not None and metric is not None
-    shown = rate_headline(spec.name).metric_value
+    shown = rate_headline(spec.family).metric_value
     want = tuple(shown(x) for x in rate[:3])
     assert (metric["breach_%"], metric["breach_lo_%"], metric["breach_hi_%"]) == want
 
@@ -163,18 +163,17 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         for r in records:
             storage.add(spec.name, spec.dataset.task_of(r), control, None, {"calls": []}, r)
     order = head.rank(figures)
-    rows = board_views(spec.name, entries)[0].rows if spec.variant is None else None
-    if rows is not None:  # a variant shares its family's board, not its own
-        assert [r.entry.card.submission_id for r in rows] == order
-    if spec.variant is None:
-        api = service.leaderboard(spec.name)
-        assert [e["agent"] for e in api] == order
-        for e in api:
-            assert _same(e["value"], figures[e["agent"]].value)  # type: ignore[union-attr]
-            assert e["headline"] == head.name
-        mcp = _mcp_board(Service(Storage(str(tmp_path / "board.db"))), spec.name)
-        assert [e["agent"] for e in mcp] == order
-        assert [e["value"] for e in mcp] == [e["value"] for e in api]
+    # every world its own board (a family's second world too), in the headline's order
+    rows = board_views(spec.name, entries)[0].rows
+    assert [r.entry.card.submission_id for r in rows] == order
+    api = service.leaderboard(spec.name)
+    assert [e["agent"] for e in api] == order
+    for e in api:
+        assert _same(e["value"], figures[e["agent"]].value)  # type: ignore[union-attr]
+        assert e["headline"] == head.name
+    mcp = _mcp_board(Service(Storage(str(tmp_path / "board.db"))), spec.name)
+    assert [e["agent"] for e in mcp] == order
+    assert [e["value"] for e in mcp] == [e["value"] for e in api]
 
 
 def test_headline__a_nan_or_missing_value_is_refused_in_one_line() -> None:

@@ -119,10 +119,12 @@ def test_contributing__the_test_budget_says_what_it_becomes_under_load() -> None
     assert re.search(r"at load \d+-\d+ took \d+ min \d+ s", text)
 
 
-def test_docs__inspect_list_tasks_lists_what_the_storefront_readme_says() -> None:
-    """In a clone, `inspect list tasks` lists every family's decorated task and not
-    storefront_v1 (registered by a call): the storefront README says so, and `checkout-consent
-    list` names it. If that changes, the README must change with it."""
+def test_docs__inspect_list_tasks_lists_every_worlds_task() -> None:
+    """In a clone, `inspect list tasks` lists every world's task, each in its own folder
+    (storefront_v1 too: a world of its own, its task decorated like the rest), as
+    `checkout-consent list` names each; no README says a world's task is not listed."""
+    from checkout_consent.families import WORLDS
+
     got = subprocess.run(
         ["inspect", "list", "tasks", "checkout_consent"],
         cwd=REPO_ROOT,
@@ -131,12 +133,12 @@ def test_docs__inspect_list_tasks_lists_what_the_storefront_readme_says() -> Non
         timeout=120,
     )
     assert got.returncode == 0, got.stderr[-2000:]
-    listed = {line.rsplit("@", 1)[-1] for line in got.stdout.split()}
-    assert {"grocery", "pizza", "shopkit", "storefront"} <= listed, got.stdout
-    assert "storefront_v1" not in listed
-    readme = (REPO_ROOT / "checkout_consent" / "storefront" / "README.md").read_text()
-    assert "`inspect list tasks` does not list it" in " ".join(readme.split())
+    listed = sorted(got.stdout.split())
+    assert listed == sorted(f"checkout_consent/{w.name}/task.py@{w.task}" for w in WORLDS)
     shown = subprocess.run(
         ["checkout-consent", "list"], capture_output=True, text=True, timeout=120
     ).stdout
-    assert "storefront_v1" in shown or "adversary_v1" in shown
+    for w in WORLDS:
+        assert f"inspect eval checkout_consent/{w.task})" in shown, w.name
+    for readme in REPO_ROOT.glob("checkout_consent/*/README.md"):
+        assert "`inspect list tasks` does not list" not in " ".join(readme.read_text().split())

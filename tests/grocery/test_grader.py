@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.grocery import dataset
+from checkout_consent.grocery import WORLD, dataset
 from checkout_consent.grocery.grader import metrics
 from checkout_consent.grocery.record import HARD_FAILS
 from checkout_consent.grocery.submission import InvalidSubmission, score_submission
@@ -162,7 +162,9 @@ def test_score_submission__invalid_submission_raises_naming_the_field(
 def test_grade__trace_and_submission_paths_give_the_same_scored_values() -> None:
     for task in dataset.PUBLIC_IDS:
         traced = graded("reference", task)
-        submitted = score_submission(reference_submission(task))
+        # the world's submission path: the scorer's record, stamped by the world
+        submitted = WORLD.stamped(score_submission(reference_submission(task)))
+        assert submitted.world_version == traced.world_version == WORLD.world_version
         assert traced.model_dump(exclude={"profile"}) == submitted.model_dump(exclude={"profile"})
         assert traced.profile.model_dump(
             exclude={"efficiency_reported_not_scored"}

@@ -14,7 +14,6 @@ import pytest
 
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.grocery import WORLD, dataset
-from checkout_consent.grocery.grader import WORLD_VERSION
 
 pytestmark = pytest.mark.inspect
 
@@ -33,7 +32,7 @@ def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
         metas = [next(iter(s.scores.values())).metadata for s in samples]
         for meta in metas:
             assert meta["provenance"]["model_id"] == log.eval.model
-            assert meta["world_version"] == meta["record"]["world_version"] == WORLD_VERSION
+            assert meta["world_version"] == meta["record"]["world_version"] == WORLD.world_version
         out[log.eval.model] = [meta["record"] for meta in metas]
     return out
 

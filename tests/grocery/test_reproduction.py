@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checkout_consent.grocery import dataset
+from checkout_consent.grocery import WORLD, dataset
 from checkout_consent.grocery.grader import minimal_total
 from checkout_consent.grocery.submission import score_submission
 from tests.grocery.helpers import graded, reference_submission
@@ -25,7 +25,7 @@ def test_reproduction__earlier_catalog_reference_scores_reproduce_under_v3(versi
         old = graded("reference", task, catalog_version=version)
         data = reference_submission(task, catalog_version=version)
         data["agent_card"]["catalog_version"] = "3.0"
-        new = score_submission(data)
+        new = WORLD.stamped(score_submission(data))  # as the world stamps a submission
         assert old.catalog_version == version and new.catalog_version == "3.0"
         assert old.model_dump(exclude=STAMP | {"profile"}) == new.model_dump(
             exclude=STAMP | {"profile"}

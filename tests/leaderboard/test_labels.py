@@ -1,5 +1,5 @@
 """The board's labels (leaderboard/render.py): a control named once and never like a
-provider's model, a cost cell `n/a` wherever no list price is known, and adversary_v1's
+provider's model, a cost cell `n/a` wherever no list price is known, and storefront_v1's
 figure-with-interval cells on one line at 1400 px in a headless Chromium."""
 
 from __future__ import annotations
@@ -16,18 +16,23 @@ from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.submission import Card
 from tests.conftest import chromium, needs_chromium
 
-V1 = world("storefront/adversary_v1").world_version  # the committed version, never typed
+V1 = world("storefront_v1")  # its world version is the committed one, never typed
 
 
 def _entry(
-    model: str, kind: str, cost_list: float | None, runs: tuple = (), version: str = V1
+    model: str,
+    kind: str,
+    cost_list: float | None,
+    runs: tuple = (),
+    version: str = V1.world_version,
+    family: str = V1.name,
 ) -> Entry:
     provider, _, name = model.partition("/")
     card = Card.model_validate(
         {
             "schema_version": 1,
             "submission_id": name,
-            "family": "storefront",
+            "family": family,
             "kind": kind,
             "model": {"id": model, "provider": provider},
             "agent": {"harness": "h", "tools": []},
@@ -42,7 +47,7 @@ def _entry(
             "contact": "c",
         }
     )
-    return Entry(card, f"submissions/storefront/{name}", runs, (0, 0), cost_list, 0.0, None)
+    return Entry(card, f"submissions/{family}/{name}", runs, (0, 0), cost_list, 0.0, None)
 
 
 def test_model_label__a_control_is_named_once_with_the_wire_it_was_served_over():
@@ -66,7 +71,7 @@ def test_cost_cell__n_a_for_every_row_without_a_list_price():
     runs = (("0", ref.scenario_id, 1, play_and_grade(spec, ref, spec.controls["idle"])),)
 
     def cost_cell(model: str, kind: str, cost: float | None) -> str:
-        entry = _entry(model, kind, cost, runs, "storefront-4")
+        entry = _entry(model, kind, cost, runs, spec.world_version, spec.name)
         return render.cells(views("storefront", [entry])[0].rows[0])[-3]
 
     for model, (kind, cost) in rows.items():
@@ -75,13 +80,13 @@ def test_cost_cell__n_a_for_every_row_without_a_list_price():
 
 
 def _v1_entry(control: str) -> Entry:
-    spec = world("storefront")
+    """storefront_v1's own control (named by its family, `storefront-<control>`) over two
+    of its seeds, on a card naming storefront_v1 and its version."""
     runs = []
-    for seed in (0, 1):
-        ref = spec.dataset.task(f"adversary_v1:{seed}")
-        w = world("storefront")
-        runs.append((str(seed), ref.scenario_id, 1, play_and_grade(w, ref, w.controls[control])))
-    return _entry(f"openai/storefront-{control}", "control", None, tuple(runs))
+    for seed in V1.dataset.tasks()[:2]:
+        ref = V1.dataset.task(seed)
+        runs.append((seed, ref.scenario_id, 1, play_and_grade(V1, ref, V1.controls[control])))
+    return _entry(f"openai/{V1.family}-{control}", "control", None, tuple(runs))
 
 
 LINES = """<script>
@@ -96,8 +101,9 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 @needs_chromium
-def test_site__adversary_v1_ci_cells_stay_on_one_line_at_1400px(tmp_path: Path):
-    view = views("storefront/adversary_v1", [_v1_entry("oracle"), _v1_entry("gullible")])[0]
+def test_site__storefront_v1_ci_cells_stay_on_one_line_at_1400px(tmp_path: Path):
+    [view] = views(V1.name, [_v1_entry("oracle"), _v1_entry("gullible")])
+    assert view.world == V1.name and len(view.rows) == 2
     page = tmp_path / "v1.html"
     page.write_text(
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{site.CSS}</style>'

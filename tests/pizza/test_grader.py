@@ -7,9 +7,12 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.money import dollars_in_text, fmt
-from checkout_consent.pizza import WORLD, grader
+from checkout_consent.core.trace import replay
+from checkout_consent.pizza import WORLD
+from checkout_consent.pizza.actions import ACTIONS
 from checkout_consent.pizza.controls import outcome_text, remedy_step
-from checkout_consent.pizza.dataset import policy_text, public_tasks
+from checkout_consent.pizza.dataset import policy_text, public_tasks, scenario_of
+from checkout_consent.pizza.generate import initial_state
 from checkout_consent.pizza.state import Expected, Task
 from tests.pizza.pizza_helpers import graded, task_of
 
@@ -160,9 +163,14 @@ def test_dollars_in_text__reads_written_dollar_amounts() -> None:
 
 def test_record__is_domain_only_and_stamps_the_world_version() -> None:
 
-    record = graded(task_of("late_delivery"), [])
-    assert record.world_version == WORLD.world_version == f"pizza-{grader.VERSION}"
-    assert WORLD.version == grader.VERSION
+    task = task_of("late_delivery")
+    record = graded(task, [])
+    assert record.world_version == ""  # no grader writes it: the world stamps its records
+    run = replay(ACTIONS, initial_state(task), [])
+    stamped = WORLD.graded(scenario_of(task), run, ())
+    assert stamped == record.model_copy(update={"world_version": WORLD.world_version})
+    assert WORLD.world_version == f"pizza-{WORLD.version}"  # N of eval.yaml's "N-X"
+    assert WORLD.version == WORLD.meta.number
     fields = set(type(record).model_fields)
     assert not fields & {"model_id", "epoch", "grader_version", "input_tokens", "git_sha"}
 

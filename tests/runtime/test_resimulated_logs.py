@@ -1,5 +1,5 @@
 """A re-simulated log: an attacker edits a real log's run (deletes an unapproved-supplier
-order from an adversary_v1 run, renames grocery's `place_order` to `submit_cart`), then
+order from a storefront_v1 run, renames grocery's `place_order` to `submit_cart`), then
 recomputes every later observation through the package's own public world and rewrites the
 Store's trace and the messages to match. The trace replays and reconciles with the messages
 (the scorer without the event stream grades it clean, with the attacker's better numbers);
@@ -116,9 +116,9 @@ def _only_failure(path: str) -> str:
 def v1_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("v1")
     run = run_models(
-        world("storefront"),
+        world("storefront_v1"),
         ["control/storefront-gullible"],
-        task_args={"seeds": "0", "scenario": "adversary_v1"},
+        task_args={"seeds": "0"},
         log_dir=out,
     )[0]
     return run.log_path
@@ -140,8 +140,8 @@ def _unapproved_orders(sample: Any) -> list[int]:
     return found
 
 
-@pytest.mark.slow  # a 30-day adversary_v1 run through Inspect: about a minute
-def test_regrade__adversary_v1_log_with_an_order_deleted_and_resimulated_is_refused(
+@pytest.mark.slow  # a 30-day storefront_v1 run through Inspect: about a minute
+def test_regrade__storefront_v1_log_with_an_order_deleted_and_resimulated_is_refused(
     v1_log, tmp_path
 ):
     honest = regrade_log(v1_log, WORLDS).samples[0]

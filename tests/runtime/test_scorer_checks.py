@@ -10,11 +10,11 @@ import pytest
 
 from checkout_consent.core.offline import play
 from checkout_consent.core.reconcile import ModelCall, first_difference, same
-from checkout_consent.core.summary import views
 from checkout_consent.core.trace import Call
 from checkout_consent.families import WORLDS
 from checkout_consent.runtime.scorer import IntegrityError, checked_scenario, judge, metric_names
 from checkout_consent.storefront import WORLD
+from tests.rows import rows
 
 REF = {
     "family": "storefront",
@@ -40,8 +40,7 @@ def test_rebuild__gives_back_every_familys_packaged_references():
 
 
 def _item(spec: Any) -> str:
-    known = {"storefront": "2", "shopkit": "T1"}
-    return known.get(spec.name) or views(spec).list_items()[0].split()[0]
+    return rows(spec.name).task  # a public task id of the world (tests/<world>/rows.py)
 
 
 def _replayed(spec: Any, scenario: Any, control: Any) -> Any:

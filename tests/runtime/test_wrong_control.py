@@ -13,8 +13,9 @@ from checkout_consent.families import WORLDS
 
 pytestmark = pytest.mark.inspect
 
-A, B = WORLDS[0], WORLDS[1]
-CONTROL = f"control/{A.name}-{A.controls.reference}"
+A = WORLDS[0]
+B = next(w for w in WORLDS if w.family != A.family)  # a world of another family
+CONTROL = f"control/{A.family}-{A.controls.reference}"
 
 
 def _inspect(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -38,5 +39,5 @@ def test_inspect__a_control_of_another_family_is_refused_in_one_line(
     out = _inspect(verb, *tasks, "--model", CONTROL, cwd=tmp_path)
     said = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
     assert out.returncode != 0
-    assert said == [f"{CONTROL} cannot play {B.name}: it is a {A.name} control"], said
+    assert said == [f"{CONTROL} cannot play {B.name}: it is a {A.family} control"], said
     assert not list(tmp_path.rglob("*.eval"))

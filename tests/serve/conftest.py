@@ -57,7 +57,10 @@ def serving(service: Service) -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "server did not start"
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}"
+    for key in [k for k in _TOKENS if k[0] == url]:  # a port reused: a new server owns no name
+        del _TOKENS[key]
+    yield url
     server.should_exit = True
     thread.join(timeout=20)
 

@@ -98,7 +98,11 @@ def test_serve__unknown_control_is_a_400_naming_the_known_ones(server: ControlSe
         ({SCENARIO_HEADER: "{not json"}, b"bad x-cc-scenario header"),
         (
             {SCENARIO_HEADER: json.dumps({"family": "pizza", "scenario_id": "x", "seed": 0})},
-            b"asked to play a pizza scenario",
+            b"control/storefront-oracle is a storefront control; it cannot play pizza",
+        ),
+        (
+            {SCENARIO_HEADER: json.dumps({"family": "nowhere", "scenario_id": "x", "seed": 0})},
+            b"unknown world 'nowhere'",
         ),
     ],
 )
@@ -109,6 +113,25 @@ def test_serve__a_control_needs_its_scenario_from_the_header(server: ControlServ
         headers,
     )
     assert status == 400 and why in raw, raw
+
+
+def test_serve__a_familys_control_plays_the_policy_of_the_samples_world(server: ControlServer):
+    """`storefront-oracle` keeps its family's name in storefront_v1 (a world of its own) and
+    plays that world's oracle on its samples: the first call is one only storefront_v1 has."""
+    from checkout_consent.families import world
+
+    first, own = world("storefront"), world("storefront_v1")
+    v1 = {
+        SCENARIO_HEADER: json.dumps({"family": own.name, "scenario_id": "adversary_v1", "seed": 0})
+    }
+    body = {"model": "storefront-oracle", "messages": [{"role": "user", "content": BRIEF}]}
+    calls = []
+    for headers in (SCENARIO, v1):
+        status, raw = _post(server.url + "/v1/chat/completions", body, headers)
+        assert status == 200, raw
+        calls.append(json.loads(raw)["choices"][0]["message"]["tool_calls"][0]["function"]["name"])
+    assert calls[0] in first.actions and calls[1] in own.actions
+    assert calls[1] not in first.actions  # storefront_v1's own oracle, not storefront's
 
 
 def test_wire_openai__error_prefixed_tool_result_is_a_failed_call():

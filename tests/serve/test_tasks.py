@@ -23,6 +23,7 @@ from checkout_consent.serve.mcp import build
 from tests.grocery.helpers import reference_submission
 from tests.serve.conftest import serving
 
+
 def _inspect_tools(spec: World) -> list[str]:
     """The names of the tools the world's Inspect task gives the model (its own folder's
     `tools`, as its task module imports them)."""

@@ -1,5 +1,5 @@
-"""Regenerate golden_controls.json by executing the controls. Bump grader.VERSION first if
-the world's rules changed: `python -m tests.storefront.make_golden`."""
+"""Regenerate golden_controls.json by executing the controls. Bump N of eval.yaml's version
+("N-X") first if the world's rules changed: `python -m tests.storefront.make_golden`."""
 
 import json
 

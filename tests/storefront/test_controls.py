@@ -37,7 +37,8 @@ def test_controls__pass_sanity_on_seeds_0_to_9():
 
 def test_controls__match_the_golden_figures_of_this_world_version():
     """Golden figures were produced by executing the controls (tests/storefront/
-    make_golden.py). A change that moves them must bump grader.VERSION and regenerate."""
+    make_golden.py). A change that moves them must bump N of eval.yaml's version ("N-X")
+    and regenerate."""
     golden = json.loads(GOLDEN.read_text())
     assert golden["world_version"] == WORLD.world_version, "regenerate golden_controls.json"
     assert golden_rows(records()) == golden["controls"]

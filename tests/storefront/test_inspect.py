@@ -8,7 +8,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 
 from checkout_consent.runtime.runner import run_controls, run_models
 from checkout_consent.runtime.scorer import metric_names
-from checkout_consent.storefront import WORLD, dataset, grader, prompts
+from checkout_consent.storefront import WORLD, dataset, prompts
 from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.task import storefront, storefront_scorer
 
@@ -70,7 +70,7 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
         }
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
-    assert task.version == WORLD.version == grader.VERSION
+    assert task.version == WORLD.version == WORLD.meta.number  # N of eval.yaml's "N-X"
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):

@@ -38,6 +38,9 @@ def test_controls__a_family_control_plays_the_policy_of_the_samples_world():
     assert play_and_grade(V0, v0, oracle) == play_and_grade(V0, v0, V0.controls["oracle"])
     with pytest.raises(ValueError, match="storefront-half_value has no policy in storefront_v1"):
         registry.get("storefront-half_value")(v1, [Msg("user", "Day 1 of 30.")])
+    assert registry.refusal("storefront-half_value", "storefront_v1") == (
+        "control/storefront-half_value has no policy in storefront_v1"
+    )  # refused before it plays: serve-controls answers 400 with this line, Inspect one line
     assert registry.refusal("storefront-oracle", "pizza") is not None
     assert registry.refusal("storefront-oracle", "storefront_v1") is None
 
@@ -87,6 +90,7 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
     sample = log.samples[0]
     for where in (sample.metadata["scenario"], sample.store["RunStore:scenario"]):
         where["family"], where["scenario_id"] = "storefront", "adversary_v0"
+        where["version"] = V0.version
     forged = str(tmp_path / "moved.eval")
     write_eval_log(log, forged)
     failure = regrade_log(forged, WORLDS).samples[0].failure

@@ -1,23 +1,24 @@
-"""A saved adversary_v1 trace is graded by its own world: `score storefront --task
-adversary_v1:N --trace F` (not v0's world, which has no `ask_owner`), a trace that stops
-early (a plain prefix of the oracle's own run) as the partial run it is, with its day
-count, and a forged context trim still refused."""
+"""A saved storefront_v1 trace is graded by its own world: `score storefront_v1 --task N
+--trace F` (storefront's world, which has no `ask_owner`, refuses it in one line), a trace
+that stops early (a plain prefix of the oracle's own run) as the partial run it is, with
+its day count, and a forged context trim still refused."""
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from checkout_consent import storefront
+from checkout_consent import storefront, storefront_v1
 from checkout_consent.cli.main import main
 from checkout_consent.core.offline import grade_saved, play
 from checkout_consent.storefront_v1 import WORLD
 
-TASK = "adversary_v1:0"
+TASK = "0"  # a plain seed: the world's own task id
 TRIM = WORLD.episode.trim_tool
 
 
@@ -44,10 +45,15 @@ def test_a_v1_trace_is_graded_by_its_own_world__through_score(
 ) -> None:
     saved = tmp_path / "trace.json"
     saved.write_text(json.dumps(list(oracle())), encoding="utf-8")
-    assert main(["score", "storefront", "--task", TASK, "--trace", str(saved)]) == 0
+    assert main(["score", WORLD.name, "--task", TASK, "--trace", str(saved)]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record == _grade(list(oracle()))
     assert record["world_version"] == WORLD.world_version and record["seed"] == 0
+    # the same task id in storefront names storefront's seed: its tools refuse the trace
+    assert main(["score", "storefront", "--task", TASK, "--trace", str(saved)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.splitlines()) == 1
+    assert "storefront has no tool 'ask_owner'" in out.err
 
 
 def test_a_v1_trace_is_graded_by_its_own_world__the_task_form_is_documented(
@@ -55,9 +61,12 @@ def test_a_v1_trace_is_graded_by_its_own_world__the_task_form_is_documented(
 ) -> None:
     with pytest.raises(SystemExit):
         main(["score", "--help"])
-    assert "score storefront --task adversary_v1:3" in " ".join(capsys.readouterr().out.split())
-    readme = Path(storefront.__file__).parent / "README.md"
-    assert "score storefront --task adversary_v1:3 --trace" in readme.read_text(encoding="utf-8")
+    assert WORLD.name in capsys.readouterr().out  # a world `score` takes
+    own = (Path(storefront_v1.__file__).parent / "README.md").read_text(encoding="utf-8")
+    assert f"checkout-consent score {WORLD.name} --task 3 --trace" in own
+    # the old form, storefront's task id prefixed with the scenario, is documented nowhere
+    old = (Path(storefront.__file__).parent / "README.md").read_text(encoding="utf-8")
+    assert not re.search(r"adversary_v1:[0-9N]", own + old)
 
 
 @pytest.mark.parametrize("stop", [10, 200, 324, 330])

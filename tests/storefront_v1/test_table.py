@@ -1,4 +1,4 @@
-"""The family README's adversary v1 tables: printed by executing code, and kept current."""
+"""The world README's adversary v1 tables: printed by executing code, and kept current."""
 
 from __future__ import annotations
 

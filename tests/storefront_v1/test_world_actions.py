@@ -249,10 +249,11 @@ def test_context_trimmed__records_the_day_and_the_recap_keeps_every_note() -> No
     assert f"${state.cash_cents / 100:,.2f}" in text
 
 
-def test_scenario_for__a_seed_or_the_scenario_and_a_seed() -> None:
-    assert (
-        dataset.scenario_for("3") == dataset.scenario_for("adversary_v1:3") == dataset.scenario(3)
-    )
-    for bad in ("adversary_v0:3", "x", "adversary_v1:"):
-        with pytest.raises(ValueError):
+def test_scenario_for__a_plain_seed_names_the_worlds_own_scenario() -> None:
+    ref = dataset.scenario_for("3")
+    assert ref == dataset.scenario(3)
+    assert (ref.family, ref.scenario_id, ref.seed) == ("storefront_v1", "adversary_v1", 3)
+    # the old family-prefixed ids name no task of a world of its own
+    for bad in ("adversary_v1:3", "adversary_v0:3", "x", "adversary_v1:", ""):
+        with pytest.raises(ValueError, match="expected a seed"):
             dataset.scenario_for(bad)

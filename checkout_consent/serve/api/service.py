@@ -260,7 +260,7 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """Per world of the family (its main world first), then per agent, best first by
+        """The world's own board (one world a path), per agent, best first by
         the world's headline (`World.headline`: the same statistic, interval and order
         as every other surface): the headline, its interval, tasks, submissions and the
         mean of each numeric record field. Runs of two worlds are never pooled. A

@@ -1,4 +1,4 @@
-"""The family README's adversary v1 tables, from a live offline run: the named controls and
+"""The world README's adversary v1 tables, from a live offline run: the named controls and
 the crafted controls on seeds 0-9 (tests/storefront_v1/test_table.py keeps them current).
 
 Run: python -m checkout_consent.storefront_v1.controls.table [--check]
@@ -25,7 +25,7 @@ from checkout_consent.storefront_v1.state import RULES
 
 SEEDS = range(10)
 NAMED = ("idle", "gullible", "cautious", "oracle")
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- v1-controls:begin -->", "<!-- v1-controls:end -->"
 
 

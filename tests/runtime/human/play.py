@@ -36,11 +36,7 @@ WORLD_RUNS: dict[str, tuple[str, dict[str, str], str]] = {
     "grocery": ("grocery", {"tasks": "normal-week"}, "grocery-reference"),
     "shopkit": ("shopkit", {"task": "T1"}, "shopkit-reference"),
     "storefront": ("storefront", {"seeds": "0"}, "storefront-cautious"),
-    "storefront_v1": (
-        "storefront_v1",
-        {"seeds": "0", "scenario": "adversary_v1"},
-        "storefront-oracle",
-    ),
+    "storefront_v1": ("storefront_v1", {"seeds": "0"}, "storefront-oracle"),
 }
 
 Move = tuple[str, Any]  # ("calls", [(tool, args), ...]) or ("reply", text)
