@@ -84,7 +84,7 @@ def _walk(root: Path, rel: str, out: Listing, depth: int) -> None:
             else:
                 out.refusals.append(
                     f"{path}: not a file a submission may hold "
-                    "(see CONTRIBUTING.md, 'Submitting to the leaderboard')"
+                    "(see docs/leaderboard.md, 'Submitting')"
                 )
 
 

@@ -29,6 +29,7 @@ DOCS = [
     REPO_ROOT / "README.md",
     REPO_ROOT / "CONTRIBUTING.md",
     *sorted((REPO_ROOT / "checkout_consent").glob("*/README.md")),
+    *sorted((REPO_ROOT / "docs").glob("*.md")),
 ]
 PLACEHOLDERS = {"N", "...", "value"}
 # The examples each family's task_params text gives (the prose of `checkout-consent list`).
@@ -68,8 +69,8 @@ def _family_of(doc: Path, line: str) -> list[str]:
 
 
 def documented() -> list[tuple[str, str]]:
-    """(family, key=value) for every -T example in the README, CONTRIBUTING and the family
-    READMEs, plus each family's task_params examples."""
+    """(family, key=value) for every -T example in the README, CONTRIBUTING, the family
+    READMEs and docs/, plus each family's task_params examples."""
     found: set[tuple[str, str]] = set()
     for doc in DOCS:
         for line in doc.read_text(encoding="utf-8").splitlines():
