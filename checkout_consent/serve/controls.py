@@ -66,18 +66,14 @@ def _answer(
     except KeyError as err:
         raise WireError(str(err)) from err
     scenario = _scenario(scenario_header, family)
-
-    def policy(msgs: Any) -> Any:
-        return control(scenario, msgs)
-
     if path.endswith("/chat/completions"):
         if body.get("stream"):
             raise WireError("streaming chat completions are not served; use -M streaming=false")
         msgs = _transcript(wire_openai.transcript, body)
-        return "application/json", wire_openai.response(body, msgs, policy(msgs))
+        return "application/json", wire_openai.response(body, msgs, control(scenario, msgs))
     if path.endswith("/messages"):
         msgs = _transcript(wire_anthropic.transcript, body)
-        message = wire_anthropic.response(body, msgs, policy(msgs))
+        message = wire_anthropic.response(body, msgs, control(scenario, msgs))
         if body.get("stream"):
             return "text/event-stream", wire_anthropic.events(message)
         return "application/json", message
