@@ -207,20 +207,14 @@ class Storage:
         the name is not owned."""
         token = secrets.token_urlsafe(32)
         hashed, now = token_hash(token), arrived()
-        statement, args = (
-            (
-                "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?",
-                (hashed, now, agent),
-            )
+        statement = (
+            "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
             if replace
-            else (
-                "INSERT INTO agents (name, token_sha256, issued_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO NOTHING",
-                (agent, hashed, now),
-            )
+            else "INSERT INTO agents (token_sha256, issued_at, name) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO NOTHING"
         )
         with self._connect() as db:
-            done = db.execute(self._sql(statement), args)
+            done = db.execute(self._sql(statement), (hashed, now, agent))
             issued = done.rowcount == 1
             db.commit()
         return token if issued else None
