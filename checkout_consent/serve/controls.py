@@ -7,10 +7,9 @@ anthropic providers (and their HTTP traffic) can be recorded without a real mode
 
 The request's `model` names the control, e.g. `<family>-oracle`.
 
-Any request it cannot answer gets an HTTP 4xx JSON error in the Anthropic/OpenAI error
-shape and the connection stays in order: a body that is not a JSON object, a missing or bad
-Content-Length, a body over MAX_BODY_BYTES or nested deeper than MAX_DEPTH, a stalled
-upload. A bug in a control is a 500 JSON error, never a traceback on the server's console.
+Any request it cannot answer (request.py says which) gets an HTTP 4xx JSON error in the
+Anthropic/OpenAI error shape and the connection stays in order. A bug in a control is a 500
+JSON error, never a traceback on the server's console.
 """
 
 from __future__ import annotations
