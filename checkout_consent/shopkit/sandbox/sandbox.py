@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,17 +96,7 @@ def launch(
     """The records the supervisor wrote, run isolated (`isolation.py`): writable, only the
     build (or, for a command, the directory holding it and its output file)."""
     read_fd, write_fd = os.pipe()
-    job = {
-        **work,
-        "build": str(build),
-        "nonce": nonce,
-        "result_fd": write_fd,
-        "deadline_s": limits.deadline_s,
-        "probe_s": limits.probe_s,
-        "memory_mib": limits.memory_mib,
-        "file_mib": limits.file_mib,
-        "cpu_s": limits.cpu_s,
-    }
+    job = {**work, "build": str(build), "nonce": nonce, "result_fd": write_fd, **asdict(limits)}
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(build),
