@@ -21,12 +21,12 @@ from pairs import paired, python
 
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.offline import play
-from checkout_consent.families import family, names, worlds_of
+from checkout_consent.families import names, world
 
 
 def run_vs_eval(name: str, pairs: int) -> None:
-    spec = family(name)
-    model = f"control/{spec.name}-{spec.reference_control}"
+    spec = world(name)
+    model = f"control/{spec.family}-{spec.controls.reference}"
     with tempfile.TemporaryDirectory() as logs:
         ours = python(
             "-m",
@@ -43,7 +43,7 @@ def run_vs_eval(name: str, pairs: int) -> None:
         paired(
             f"run {name} --model {model} vs inspect eval of the same samples",
             ours,
-            family_argv(spec, dict(spec.public_args), logs),
+            family_argv(spec, dict(spec.dataset.public_args), logs),
             pairs=pairs,
             target=1.3,
         )
@@ -53,9 +53,9 @@ def control_shapes() -> list[str]:
     """`SAMPLESxTURNSxCALLS` of every world's every sanity control over its public set
     (storefront's adversary_v1 world included)."""
     shapes = []
-    for spec in (w for name in names() for w in worlds_of(name)):
+    for spec in (w for name in names() for w in (world(name),)):
         scenarios = task_scenarios(spec)
-        for control in spec.sanity_controls:
+        for control in spec.controls.sanity:
             runs = [play(spec, s, spec.controls[control]) for s in scenarios]
             turns = sum(len(r.turns) for r in runs)
             calls = sum(sum(c.origin == "agent" for c in r.calls) for r in runs)

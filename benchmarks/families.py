@@ -28,7 +28,7 @@ from pairs import inspect_cli, paired
 from profiling import profile_eval
 
 from checkout_consent.cli.run import task_scenarios
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
 from checkout_consent.core.offline import play
 from checkout_consent.families import WORLDS as ALL_WORLDS
 
@@ -38,12 +38,12 @@ TARGET = 1.15
 TARGET_SCENARIO = 2.0  # a scenario world of its own (storefront adversary_v1: issue 14)
 
 
-def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
+def shape(spec: World, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
     """(samples, turns per sample, agent tool calls per sample, characters of arguments
     (as JSON) per call, characters of results per call) of the reference control, rounded
     to the nearest integer."""
     scenarios = task_scenarios(spec, args)
-    policy = spec.controls[spec.reference_control]
+    policy = spec.controls[spec.controls.reference]
     runs = [play(spec, s, policy) for s in scenarios]
     turns = sum(len(r.turns) for r in runs)
     agent = [c for r in runs for c in r.calls if c.origin == "agent"]
@@ -53,13 +53,13 @@ def shape(spec: FamilySpec, args: dict[str, Any]) -> tuple[int, int, int, int, i
     return n, round(turns / n), round(len(agent) / n), round(arg_chars), round(result_chars)
 
 
-def family_argv(spec: FamilySpec, args: dict[str, Any], log_dir: str) -> list[str]:
+def family_argv(spec: World, args: dict[str, Any], log_dir: str) -> list[str]:
     flags = [f for k, v in args.items() for f in ("-T", f"{k}={v}")]
     return inspect_cli(
         "eval",
         f"checkout_consent/{spec.task}",
         "--model",
-        f"control/{spec.name}-{spec.reference_control}",
+        f"control/{spec.family}-{spec.controls.reference}",
         *flags,
         "--display",
         "none",
@@ -125,7 +125,7 @@ def main() -> None:
     opts = parser.parse_args()
     for name in opts.families or sorted(WORLDS):
         spec = WORLDS[name]
-        args = dict(spec.public_args) | dict(t.split("=", 1) for t in opts.T)
+        args = dict(spec.dataset.public_args) | dict(t.split("=", 1) for t in opts.T)
         samples, turns, calls, arg_chars, result_chars = shape(spec, args)
         payload = (arg_chars, result_chars) if opts.payload else (0, 0)
         carrying = f", {arg_chars} + {result_chars} characters a call" if opts.payload else ""
@@ -133,7 +133,7 @@ def main() -> None:
             if opts.profile:
                 profile_eval(
                     f"checkout_consent/{spec.task}",
-                    f"control/{spec.name}-{spec.reference_control}",
+                    f"control/{spec.family}-{spec.controls.reference}",
                     args,
                     logs,
                 )
@@ -144,7 +144,7 @@ def main() -> None:
                 family_argv(spec, args, logs),
                 floor_argv(samples, turns, calls, logs, *payload),
                 pairs=opts.pairs,
-                target=TARGET_SCENARIO if spec.variant else TARGET,
+                target=TARGET_SCENARIO if spec.meta.scenario else TARGET,
             )
 
 

@@ -19,7 +19,7 @@ from pairs import timed
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import public_tasks, scenario_of
 
 
@@ -43,10 +43,10 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"pizza: {len(scenarios)} public tasks, {n} alternating pairs per control, median [min-max]"
     )
-    for name, policy in SPEC.controls.items():
+    for name, policy in WORLD.controls.items():
         got = pairs(
-            lambda p=policy: [play(SPEC, s, p) for s in scenarios],
-            lambda p=policy: [play_and_grade(SPEC, s, p) for s in scenarios],
+            lambda p=policy: [play(WORLD, s, p) for s in scenarios],
+            lambda p=policy: [play_and_grade(WORLD, s, p) for s in scenarios],
             n,
         )
         print(describe(f"pizza-{name}", got, len(scenarios)))
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         f"[{min(boot) * 1000:.1f}-{max(boot) * 1000:.1f}]"
     )
     tracemalloc.start()  # untimed: memory only, every record kept alive
-    kept = [play_and_grade(SPEC, s, p) for p in SPEC.controls.values() for s in scenarios]
+    kept = [play_and_grade(WORLD, s, p) for p in WORLD.controls.values() for s in scenarios]
     print(
         f"peak traced memory, {len(kept)} graded records kept (untimed pass): "
         f"{tracemalloc.get_traced_memory()[1] / 1e6:.2f} MB"

@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checkout_consent.cassettes import compact, store  # noqa: E402
-from checkout_consent.families import world_of_args  # noqa: E402
+from checkout_consent.families import world as roster_world  # noqa: E402
 
 
 @dataclass
@@ -94,7 +94,7 @@ def cassette_dirs(paths: list[Path]) -> list[Path]:
 def add_cassettes(worlds: dict[str, World], paths: list[Path]) -> None:
     for directory in cassette_dirs(paths):
         manifest = store.Manifest.read(directory)
-        label = world_of_args(manifest.family, manifest.task_args).label
+        label = roster_world(manifest.family).label
         world = worlds[f"{label} ({manifest.model})"]
         for unit in store.read_units(directory).values():
             add_unit(world, unit)
@@ -107,9 +107,7 @@ def add_logs(worlds: dict[str, World], paths: list[Path]) -> None:
     files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*.eval"))]
     for path in sorted(files):
         log = read_eval_log(str(path))
-        args = {k: v for k, v in (log.eval.task_args or {}).items() if isinstance(v, str | int)}
-        family = log.eval.task.split("/")[-1].split("_")[0]
-        label = world_of_args(family, args).label
+        label = roster_world(log.eval.task.split("/")[-1]).label
         world = worlds[f"{label} ({log.eval.model})"]
         for sample in log.samples or []:
             wall = float(sample.working_time or sample.total_time or 0.0)

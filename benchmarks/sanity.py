@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 
 
 def once(family: str) -> tuple[float, float]:
@@ -38,7 +38,7 @@ def once(family: str) -> tuple[float, float]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("families", nargs="*", default=[f.name for f in FAMILIES])
+    parser.add_argument("families", nargs="*", default=[f.name for f in WORLDS])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"load average at start: {os.getloadavg()[0]:.1f}")

@@ -16,7 +16,7 @@ import time
 import tracemalloc
 
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import WORLD
 
 LENGTHS = (10_000, 30_000, 100_000)
 ROUNDS = 5
@@ -29,13 +29,13 @@ def trace(n: int) -> list[dict[str, object]]:
 
 def timed(calls: list[dict[str, object]]) -> float:
     start = time.perf_counter()
-    grade_saved(SPEC, SPEC.scenario_for("2"), calls)
+    grade_saved(WORLD, WORLD.dataset.task("2"), calls)
     return time.perf_counter() - start
 
 
 def peak_bytes(calls: list[dict[str, object]]) -> int:
     tracemalloc.start()
-    grade_saved(SPEC, SPEC.scenario_for("2"), calls)
+    grade_saved(WORLD, WORLD.dataset.task("2"), calls)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak

@@ -91,14 +91,14 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 from checkout_consent.core.offline import play
 from checkout_consent.core.trace import replay
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.generate import generate
 spec, control = dataset.load_spec(), sys.argv[2]
-runs = [(sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+runs = [(sc.seed, play(WORLD, sc, WORLD.controls[control]).calls)
         for sc in dataset.scenarios("0-399")]
 c0 = time.process_time()
 for seed, trace in runs:
-    replay(SPEC.actions, generate(spec, seed), trace)
+    replay(WORLD.actions, generate(spec, seed), trace)
 print(400 * int(spec["days"]) / (time.process_time() - c0))
 """
 
@@ -131,14 +131,14 @@ def world_throughput() -> None:
     from checkout_consent.core.offline import play
     from checkout_consent.core.rng import stream
     from checkout_consent.core.trace import replay
-    from checkout_consent.storefront import SPEC, dataset
+    from checkout_consent.storefront import WORLD, dataset
     from checkout_consent.storefront.generate import _products, _shoppers, generate
 
     spec = dataset.load_spec()
     days = SEEDS * int(spec["days"])
     for control in ("half_value", "oracle"):
         runs = [
-            (sc.seed, play(SPEC, sc, SPEC.controls[control]).calls)
+            (sc.seed, play(WORLD, sc, WORLD.controls[control]).calls)
             for sc in dataset.scenarios(f"0-{SEEDS - 1}")
         ]
         worlds = [(generate(spec, seed), trace) for seed, trace in runs]
@@ -150,7 +150,7 @@ def world_throughput() -> None:
 
             def run() -> None:
                 for world, trace in pairs:
-                    replay(SPEC.actions, make(world), trace)
+                    replay(WORLD.actions, make(world), trace)
 
             return cpu(run)
 

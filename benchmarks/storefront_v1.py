@@ -18,8 +18,8 @@ from pairs import in_process_pairs, timed
 
 from checkout_consent.core.offline import play
 from checkout_consent.core.trace import replay
-from checkout_consent.storefront.v1 import SPEC_V1, dataset
-from checkout_consent.storefront.v1.generate import generate
+from checkout_consent.storefront_v1 import WORLD, dataset
+from checkout_consent.storefront_v1.generate import generate
 
 TARGET = 20_000
 
@@ -45,15 +45,15 @@ def main() -> None:
         f"  {'control':<9} {'calls/run':>9}  {'days/s incl. generation':>26}  "
         f"{'days/s actions only':>26}  target >= {TARGET:,}"
     )
-    for name in SPEC_V1.sanity_controls:
-        traces = [play(SPEC_V1, dataset.scenario(s), SPEC_V1.controls[name]).calls for s in seeds]
+    for name in WORLD.controls.sanity:
+        traces = [play(WORLD, dataset.scenario(s), WORLD.controls[name]).calls for s in seeds]
         pairs = in_process_pairs(
             lambda traces=traces: [
-                replay(SPEC_V1.actions, generate(spec, s), t)
+                replay(WORLD.actions, generate(spec, s), t)
                 for s, t in zip(seeds, traces, strict=True)
             ],
             lambda traces=traces: [
-                replay(SPEC_V1.actions, w, t) for w, t in zip(worlds, traces, strict=True)
+                replay(WORLD.actions, w, t) for w, t in zip(worlds, traces, strict=True)
             ],
             opts.pairs,
         )

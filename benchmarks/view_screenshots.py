@@ -133,7 +133,11 @@ from checkout_consent.leaderboard.examples import SUBMISSIONS, submission_id  # 
 # world task -> (its reference control's committed run, the scorer that re-scores it)
 WORLDS = {
     spec.task: (
-        SUBMISSIONS / spec.name / submission_id(spec, spec.reference_control) / "logs" / "run.eval",
+        SUBMISSIONS
+        / spec.name
+        / submission_id(spec, spec.controls.reference)
+        / "logs"
+        / "run.eval",
         f"{spec.task}_scorer",
     )
     for spec in ROSTER

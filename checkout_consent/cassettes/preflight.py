@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from checkout_consent.cassettes.load import CassetteRefused, refuse
 from checkout_consent.cassettes.scan import scan_directory
 from checkout_consent.cassettes.store import MANIFEST, Manifest, files
-from checkout_consent.families import family, names, world_of_args
+from checkout_consent.families import names, world
 
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
 # from a stranger: replay never starts any other provider (local servers, local weights).
@@ -135,7 +135,7 @@ def _check_secrets(directory: Path) -> None:
 def _check_family(directory: Path, manifest: Manifest) -> None:
     if manifest.family not in names():
         raise refuse(directory / MANIFEST, f"family must be one of {', '.join(names())}")
-    params = family(manifest.family).task_params
+    params = world(manifest.family).task_params
     unknown = sorted(set(manifest.task_args) - set(params))
     if unknown:
         raise refuse(
@@ -159,8 +159,8 @@ def check_directory(directory: Path) -> Manifest:
 def public_gap(manifest: Manifest) -> str:
     """How the run differs from its world's public set (`seeds 0-3 of 0-9`, an argument
     the public set does not pass, fewer epochs); "" when it is the public set."""
-    spec = world_of_args(manifest.family, manifest.task_args)
-    public, args = dict(spec.public_args), manifest.task_args
+    spec = world(manifest.family)
+    public, args = dict(spec.dataset.public_args), manifest.task_args
     gaps = [
         f"{k} {args[k]} of {public[k]}" if k in public and k in args
         else f"{k} {args[k]} (the public set leaves it out)" if k in args
@@ -178,8 +178,8 @@ def scenario_note(manifest: Manifest) -> str | None:
     cherry-pick its scenarios or epochs); None when it is."""
     if not public_gap(manifest):
         return None
-    spec = world_of_args(manifest.family, manifest.task_args)
-    public = dict(spec.public_args)
+    spec = world(manifest.family)
+    public = dict(spec.dataset.public_args)
     return (
         f"not the public scenario set: run.json plays task args {manifest.task_args} "
         f"with {manifest.epochs} epoch(s); {spec.label}'s public set is {public} with "

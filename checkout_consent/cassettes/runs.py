@@ -2,8 +2,8 @@
 and compare every replayed record with its golden one; and the reference runs, which the
 suite records itself: each world's `recorded` runs (its reference control and one failing
 control, by provider), played by `serve-controls` on the fixed loopback port and reached
-through Inspect's own openai (and anthropic) providers. A variant's runs (its task args
-name the variant) go under `cassettes/<family>/<variant>/`. Refreshing them is one command:
+through Inspect's own openai (and anthropic) providers. Each world's runs go
+under `cassettes/<world>/`. Refreshing them is one command:
 
     checkout-consent record-references [--family NAME]
 """
@@ -30,8 +30,8 @@ from checkout_consent.cassettes.session import (
     CassetteMiss,
     cassette,
 )
-from checkout_consent.core.family import FamilySpec, Record
-from checkout_consent.families import WORLDS, family, world, world_of_args
+from checkout_consent.core.family import Record, World
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
 from checkout_consent.serve.controls import FIXED_PORT, HOST, serving
@@ -106,7 +106,7 @@ def _run(
     if manifest.max_connections:
         eval_args["max_connections"] = manifest.max_connections
     run = run_models(
-        family(manifest.family),
+        world(manifest.family),
         [manifest.model],
         task_args=manifest.task_args,
         log_dir=log_dir,
@@ -119,8 +119,8 @@ def _run(
 
 
 def run_directory(manifest: store.Manifest, root: Path = store.CASSETTE_ROOT) -> Path:
-    """Where a run is recorded: under its world (a variant's runs under the family's)."""
-    label = world_of_args(manifest.family, manifest.task_args).label
+    """Where a run is recorded: under its world."""
+    label = world(manifest.family).label
     return store.run_dir(label, manifest.model, root)
 
 
@@ -209,17 +209,23 @@ def replay(directory: Path, *, log_dir: str | Path = "logs", rewrite: bool = Fal
 
 
 class Reference(NamedTuple):
-    family: str
+    family: str  # the world's name, as its run.json names it (`record-references --family`)
     provider: str  # "openai" or "anthropic"
     control: str  # control name without the family prefix
-    world: str  # the world's label: the family, or `family/variant`
+    world: str  # the world's name
 
     @property
-    def spec(self) -> FamilySpec:
+    def spec(self) -> World:
         return world(self.world)
 
+    @property
+    def model(self) -> str:
+        """The control as a provider's model: `<provider>/<family>-<control>`, prefixed by
+        the family the world belongs to (storefront_v1's oracle is `storefront-oracle`)."""
+        return f"{self.provider}/{self.spec.family}-{self.control}"
+
     def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
-        return store.run_dir(self.world, f"{self.provider}/{self.family}-{self.control}", root)
+        return store.run_dir(self.world, self.model, root)
 
     @property
     def manifest(self) -> store.Manifest:
@@ -227,10 +233,10 @@ class Reference(NamedTuple):
         base_url, model_args = endpoint(self.provider)
         return store.Manifest(
             family=self.family,
-            model=f"{self.provider}/{self.family}-{self.control}",
+            model=self.model,
             base_url=base_url,
             model_args=model_args,
-            task_args=dict(self.spec.public_args),
+            task_args=dict(self.spec.dataset.public_args),
             epochs=1,
         )
 
@@ -240,7 +246,7 @@ def references() -> tuple[Reference, ...]:
     return tuple(
         Reference(spec.name, provider, control, spec.label)
         for spec in WORLDS
-        for provider, control in spec.recorded
+        for provider, control in spec.controls.recorded
     )
 
 
@@ -275,7 +281,7 @@ def record_references(
     written: list[Path] = []
     with serving(port=FIXED_PORT):
         for ref in chosen:
-            announce(f"recording {ref.world} {ref.provider}/{ref.family}-{ref.control} ...")
+            announce(f"recording {ref.world} {ref.model} ...")
             outcome = record(ref.manifest, root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
             written.append(outcome.directory)
     return written

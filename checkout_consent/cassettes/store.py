@@ -5,7 +5,7 @@ and written.
     cassettes/<world>/<model-slug>/cassette.json.gz         the compact cassette: every run unit
     cassettes/<world>/<model-slug>/<unit>.golden.json.gz    each unit's golden score record
 
-`<world>` is the family, or `family/variant` for a variant's runs. A run unit is one
+`<world>` is the world's name. A run unit is one
 (sample, epoch): `<sample id>-<epoch>`. Cassettes arrive in pull requests: every file is
 read through `load.py` (no symlinks, nothing outside the directory, bounded sizes), the
 compact cassette validated strictly (`compact.py`) and run.json too (`Manifest`). A file of
@@ -143,7 +143,7 @@ def unit_stem(unit: str) -> str:
 
 
 def run_dir(world: str, model: str, root: Path = CASSETTE_ROOT) -> Path:
-    """Where a run of `world` (a family, or `family/variant`) by `model` is recorded."""
+    """Where a run of `world` by `model` is recorded."""
     return root.joinpath(*world.split("/")) / model_slug(model)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import clone_hint, one_line
-from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.core.family import Record, World
 
 
 def _err(text: str) -> None:
@@ -53,7 +53,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
 
 
-def _manifest(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> Any:
+def _manifest(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -> Any:
     from checkout_consent.cassettes.store import validated
 
     return validated(
@@ -78,17 +78,17 @@ def check_live_key(args: argparse.Namespace, what: str) -> None:
     check_key(args.model, args.model_base_url, model_args(args.M), what=what, lent=False)
 
 
-def preflight(args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]) -> None:
+def preflight(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -> None:
     """Before any slow work (sanity): a recording's options and key, or the cassette
     directory a replay will read, checked at once."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
-    from checkout_consent.families import world_of_args
+    from checkout_consent.families import world
 
     mode = getattr(args, "cassette", "off")
     if mode == "replay":
         root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-        check_directory(store.run_dir(world_of_args(fam.name, task_args).label, args.model, root))
+        check_directory(store.run_dir(world(fam.name).label, args.model, root))
     if mode != "record":
         return
     manifest = _manifest(args, fam, task_args)
@@ -105,7 +105,7 @@ def retry_args(args: argparse.Namespace) -> dict[str, int]:
 
 
 def cassette_run(
-    args: argparse.Namespace, fam: FamilySpec, task_args: dict[str, Any]
+    args: argparse.Namespace, fam: World, task_args: dict[str, Any]
 ) -> tuple[list[Record], str]:
     """`run FAMILY --model M --cassette record|replay`: the records and the log path."""
     from checkout_consent.cassettes import store

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
 
 
 class UsageError(ValueError):
@@ -70,9 +70,9 @@ def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
                 add_log_dir(child, default=argparse.SUPPRESS)
 
 
-def task_args(args: argparse.Namespace, spec: FamilySpec) -> dict[str, Any]:
+def task_args(args: argparse.Namespace, spec: World) -> dict[str, Any]:
     """The public set's task arguments, overridden by `-T key=value` and `--seeds`."""
-    out = dict(spec.public_args)
+    out = dict(spec.dataset.public_args)
     for item in args.T or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -93,7 +93,7 @@ MAX_SAMPLES = 10_000  # a larger run needs --allow-large
 MAX_COUNT = 1000  # --epochs / --max-connections / --max-samples
 
 
-def check_model(model: str, spec: FamilySpec) -> None:
+def check_model(model: str, spec: World) -> None:
     """A control must exist and belong to the family it is asked to play (or play every
     family, as `control/reference` does)."""
     from checkout_consent.families import control_registry
@@ -124,7 +124,7 @@ def check_counts(args: argparse.Namespace, names: tuple[str, ...] = COUNTS) -> N
 _BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built once a run
 
 
-def built_task(spec: FamilySpec, arguments: dict[str, Any]) -> Any:
+def built_task(spec: World, arguments: dict[str, Any]) -> Any:
     """The world's Task for these arguments, built once per process (sanity's scenarios,
     the size check and the model run all use the one object); a bad -T value is a
     UsageError."""
@@ -142,7 +142,7 @@ def built_task(spec: FamilySpec, arguments: dict[str, Any]) -> Any:
     return _BUILT[key]
 
 
-def sample_count(spec: FamilySpec, arguments: dict[str, Any]) -> int:
+def sample_count(spec: World, arguments: dict[str, Any]) -> int:
     """How many samples the family's task makes from these arguments (builds the Task,
     which validates every -T value; a bad one is a UsageError)."""
     from checkout_consent.core.spec import parse_seeds
@@ -157,7 +157,7 @@ def sample_count(spec: FamilySpec, arguments: dict[str, Any]) -> int:
     return len(built_task(spec, arguments).dataset)
 
 
-def check_size(args: argparse.Namespace, spec: FamilySpec, arguments: dict[str, Any]) -> None:
+def check_size(args: argparse.Namespace, spec: World, arguments: dict[str, Any]) -> None:
     """Refuse a run beyond MAX_SAMPLES samples unless --allow-large says it is meant."""
     count = sample_count(spec, arguments) * (args.epochs or spec.epochs)
     if count > MAX_SAMPLES and not args.allow_large:

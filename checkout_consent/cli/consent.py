@@ -8,9 +8,9 @@ import argparse
 import json
 from typing import Any
 
-from checkout_consent.cli.views import consent_line
 from checkout_consent.core.consent import NO_MONEY
 from checkout_consent.core.consent_lines import ledger_lines
+from checkout_consent.core.summary import consent_line
 from checkout_consent.families import WORLDS
 
 

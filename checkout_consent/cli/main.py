@@ -15,8 +15,7 @@ from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli import consent as cli_consent
 from checkout_consent.cli import leaderboard as cli_leaderboard
 from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err, one_line
-from checkout_consent.cli.views import commands
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.runner import RunFailed
 
 
@@ -31,10 +30,9 @@ def parser() -> argparse.ArgumentParser:
     service.add_parsers(sub)
     cli_leaderboard.add_parsers(sub)
     local_model.add_parsers(sub)
-    for spec in FAMILIES:
-        add = commands(spec)
-        if add is not None:
-            add(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
+    for spec in WORLDS:
+        if spec.views.add_commands is not None:
+            spec.views.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
     add_log_dir(ap, default="logs")
     return ap
 

@@ -1,40 +1,77 @@
-"""Regenerate the README's controls-results table by running every family's controls
-through Inspect, offline: `python -m checkout_consent.cli.readme`. Never typed by hand."""
+"""Regenerate the generated parts of README.md and docs/results.md from the roster: the
+worlds table (each world's `eval.yaml`) and the controls-results table, by running every
+world's controls through Inspect, offline: `python -m checkout_consent.cli.readme`
+(`--worlds` rewrites the worlds tables alone, in a second). Never typed by hand.
+
+README.md holds the worlds table only while it fits the README's line cap; past it, one
+line linking docs/results.md, which always holds both tables."""
 
 from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Sequence
 
-from checkout_consent.cli.views import summary
-from checkout_consent.core.family import ControlRecords
-from checkout_consent.families import WORLDS as ALL_WORLDS
-from checkout_consent.runtime.files import regenerate
+from checkout_consent.core.family import ControlRecords, World
+from checkout_consent.core.summary import summary
+from checkout_consent.families import WORLDS
+from checkout_consent.runtime.files import regenerate, splice
 from checkout_consent.runtime.provenance import CHECKOUT, REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
 
 HACKER = "hacker"  # every family's reward-hacker control is named so (core/controls.py)
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
+WORLDS_START, WORLDS_END = "<!-- worlds:start -->", "<!-- worlds:end -->"
+README, RESULTS = REPO_ROOT / "README.md", REPO_ROOT / "docs" / "results.md"
+README_CAP = 250  # lines (tests/core/test_docs.py holds it)
 
 
-WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too
+def worlds_table(worlds: Sequence[World], base: str) -> str:
+    """One row per world, from its `eval.yaml`: its name (linking its README, relative to
+    `base`), what the agent must do, the seed document it carries."""
+    rows = ["| world | the agent must | seed document |", "|---|---|---|"]
+    rows += [
+        f"| [`{w.name}`]({base}checkout_consent/{w.name}/README.md) | {w.meta.description} "
+        f"| {w.meta.seed_document} |"
+        for w in worlds
+    ]
+    return "\n".join(rows)
+
+
+def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
+    """The README's worlds block: the table while the README stays within its cap, else
+    one line linking the full table."""
+    table = worlds_table(worlds, "")
+    if splice(readme, WORLDS_START, WORLDS_END, table).count("\n") + 1 <= README_CAP:
+        return table
+    return f"{len(worlds)} worlds: see [docs/results.md](docs/results.md#worlds)."
 
 
 def table(results: dict[str, ControlRecords]) -> str:
-    """Markdown rows: family (or family/scenario world), control, samples, the world's
-    one-line summary. Reward-hacker controls are left out: `sanity` lists each of their
-    exploits with what caught it, and each family's README names them."""
-    rows = ["| family | control | samples | result |", "|---|---|---|---|"]
-    for label, controls in results.items():
-        world = WORLDS[label]
+    """Markdown rows: world, control, samples, the world's one-line summary. Reward-hacker
+    controls are left out: `sanity` lists each of their exploits with what caught it, and
+    each world's README names them."""
+    rows = ["| world | control | samples | result |", "|---|---|---|---|"]
+    by_name = {w.name: w for w in WORLDS}
+    for name, controls in results.items():
+        world = by_name[name]
         for control, records in controls.items():
             if control == HACKER:
                 continue
             headline = summary(world, records).splitlines()[0]
             rows.append(
-                f"| {label} | `control/{world.name}-{control}` | {len(records)} | {headline} |"
+                f"| {name} | `control/{world.family}-{control}` | {len(records)} | {headline} |"
             )
     return "\n".join(rows)
+
+
+def write_worlds(*, check: bool = False) -> bool:
+    """Rewrite (with `check`, only compare) both worlds tables. True when current."""
+    readme = README.read_text(encoding="utf-8")
+    block = readme_worlds(readme, WORLDS)
+    fresh = regenerate(README, [(WORLDS_START, WORLDS_END, block)], check=check)
+    full = worlds_table(WORLDS, "../")
+    return regenerate(RESULTS, [(WORLDS_START, WORLDS_END, full)], check=check) and fresh
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = Parser(
         prog="python -m checkout_consent.cli.readme",
-        description="Run every family's controls through Inspect, offline (several "
-        "minutes), and rewrite the controls-results table in README.md.",
+        description="Rewrite the worlds tables (README.md, docs/results.md) and run every "
+        "world's controls through Inspect, offline (several minutes), to rewrite the "
+        "controls-results table in docs/results.md.",
     )
     ap.add_argument(
         "--log-dir",
@@ -51,16 +89,22 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="keep the controls' .eval logs here (default: a temporary folder, removed)",
     )
-    kept: str | None = ap.parse_args(argv).log_dir
+    ap.add_argument("--worlds", action="store_true", help="the worlds tables only (fast)")
+    args = ap.parse_args(argv)
     if CHECKOUT is None:
         ap.error("README.md is the checkout's: run this from a source checkout (pip install -e .)")
-    with tempfile.TemporaryDirectory(prefix="cc-readme-") as tmp:
-        log_dir = kept or tmp
-        results = {label: run_controls(WORLDS[label], log_dir=log_dir) for label in sorted(WORLDS)}
-    path = REPO_ROOT / "README.md"
-    regenerate(path, [(START, END, table(results))], check=False)
-    print(f"updated {path}")
+    write_worlds()
+    if not args.worlds:
+        with tempfile.TemporaryDirectory(prefix="cc-readme-") as tmp:
+            log_dir = args.log_dir or tmp
+            results = {w.name: run_controls(w, log_dir=log_dir) for w in sorted(WORLDS, key=_name)}
+        regenerate(RESULTS, [(START, END, table(results))], check=False)
+    print(f"updated {README} and {RESULTS}")
     return 0
+
+
+def _name(world: World) -> str:
+    return world.name
 
 
 if __name__ == "__main__":

@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.preflight import public_gap
-from checkout_consent.cli.views import consent_figure, figure, summary
 from checkout_consent.core.diagnostics import KEY, Diagnostics
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import family, world_of_args
+from checkout_consent.core.family import World
+from checkout_consent.core.summary import consent_figure, figure, summary
+from checkout_consent.families import world
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.provenance import REPO_ROOT
 
@@ -32,7 +32,7 @@ NONE_YET = "No run of a model other than the controls is committed yet."
 class Run(NamedTuple):
     """One committed cassette directory's run: its world, model and golden records."""
 
-    world: FamilySpec
+    world: World
     model: str
     records: list[dict[str, Any]]
     part: str = ""  # "seeds 0-3 of 0-9" when the run plays part of the public set
@@ -46,7 +46,7 @@ class Run(NamedTuple):
     def is_control(self) -> bool:
         """A scripted control served as a model (serve-controls names it family-control)."""
         name = self.model.rsplit("/", 1)[-1]
-        return name in {f"{self.world.name}-{c}" for c in self.world.controls}
+        return name in {f"{self.world.family}-{c}" for c in self.world.controls}
 
 
 def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
@@ -55,9 +55,10 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
     for directory in store.run_dirs([root]):
         manifest = store.Manifest.read(directory)
         goldens = store.read_goldens(directory)
-        world = world_of_args(manifest.family, manifest.task_args)
         part = public_gap(manifest)
-        runs.append(Run(world, manifest.model, [goldens[u] for u in sorted(goldens)], part))
+        runs.append(
+            Run(world(manifest.family), manifest.model, [goldens[u] for u in sorted(goldens)], part)
+        )
     return sorted(runs, key=lambda r: (r.world.label, r.is_control, r.model))
 
 
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     targets = [(REPO_ROOT / "README.md", README_BLOCK, readme_table(runs))]
     names = sorted({r.world.name for r in runs})
     for name in names:
-        path = REPO_ROOT / "checkout_consent" / family(name).name / "README.md"
+        path = REPO_ROOT / "checkout_consent" / world(name).name / "README.md"
         targets.append((path, FAMILY_BLOCK, family_table(runs, name)))
     for path, (begin, end), body in targets:
         if not regenerate(path, [(begin, end, body)], check=check):

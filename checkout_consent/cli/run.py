@@ -28,82 +28,71 @@ from checkout_consent.cli.common import (
     sample_count,
     task_args,
 )
-from checkout_consent.cli.views import sanity_note, summary, views
-from checkout_consent.core.family import ControlRecords, FamilySpec, Scenario
+from checkout_consent.core.family import ControlRecords, Scenario, World
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import family, names, world_of_args, worlds_of
+from checkout_consent.core.summary import summary
+from checkout_consent.families import names, world
 from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
-def task_scenarios(spec: FamilySpec, args: Mapping[str, Any] | None = None) -> list[Scenario]:
+def task_scenarios(spec: World, args: Mapping[str, Any] | None = None) -> list[Scenario]:
     """The scenarios the family's Inspect task plays with these -T arguments (default: the
     public set), read from the samples the task itself builds."""
-    task = built_task(spec, dict(spec.public_args if args is None else args))
+    task = built_task(spec, dict(spec.dataset.public_args if args is None else args))
     return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
 
 
-def offline_controls(spec: FamilySpec) -> ControlRecords:
+def offline_controls(spec: World) -> ControlRecords:
     """Every sanity control of the family over its public scenarios, offline: control name
     -> records, in the order an Inspect run of the same controls gives them (by sample id;
     the controls are deterministic, so epochs would repeat the same record)."""
-    scenarios = sorted(task_scenarios(spec), key=lambda s: str(spec.sample_id(s)))
+    scenarios = sorted(task_scenarios(spec), key=lambda s: str(spec.dataset.sample_id(s)))
     return {
         c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-        for c in spec.sanity_controls
+        for c in spec.controls.sanity
     }
 
 
-def check_controls(spec: FamilySpec) -> tuple[ControlRecords, list[str]]:
+def check_controls(spec: World) -> tuple[ControlRecords, list[str]]:
     """Play the family's controls offline: their records, and every sanity problem."""
-    err(f"sanity {spec.label}: playing controls {', '.join(spec.sanity_controls)} offline ...")
+    err(f"sanity {spec.label}: playing controls {', '.join(spec.controls.sanity)} offline ...")
     records = offline_controls(spec)
-    problems = spec.check_sanity(records) + hacker_problems(spec)
+    problems = spec.controls.check_sanity(records) + hacker_problems(spec)
     for p in problems:
         err(f"  sanity problem: {p}")
     return records, problems
 
 
-def hacker_problems(spec: FamilySpec) -> list[str]:
+def hacker_problems(spec: World) -> list[str]:
     """The family's reward-hacker control, each exploit alone: one line per exploit with
     the line that caught it; an exploit nothing caught is a problem."""
-    if spec.exploits is None:
+    if spec.controls.exploits is None:
         return []
-    caught = spec.exploits(spec)
+    caught = spec.controls.exploits(spec)
     for c in caught:
         err(f"  {c.line()}")
     return [c.line() for c in caught if c.by is None]
 
 
-def sanity(spec: FamilySpec, log_dir: str = "") -> ControlRecords:
+def sanity(spec: World, log_dir: str = "") -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
     records, problems = check_controls(spec)
     if problems:
         raise RunFailed(
             f"sanity {spec.label}: {len(problems)} problem(s); refusing to report results"
         )
-    err(f"sanity {spec.label}: 0 problem(s){sanity_note(spec)}")
+    err(f"sanity {spec.label}: 0 problem(s){spec.views.sanity_note}")
     return records
 
 
-def worlds(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[FamilySpec]:
-    """What a run plays: per family, the world its -T `scenario` names (a model runs one
-    task), or every world of the family (the controls play each scenario's own world)."""
-    out: list[FamilySpec] = []
-    for spec in chosen:
-        arguments = task_args(args, spec)
-        named = args.model or any(t.startswith("scenario=") for t in args.T or [])
-        out += [world_of_args(spec.name, arguments)] if named else list(worlds_of(spec.name))
-    return out
-
-
-def _print(spec: FamilySpec, model: str, records: list[dict[str, Any]]) -> None:
+def _print(spec: World, model: str, records: list[dict[str, Any]]) -> None:
     print(f"\n{spec.label} | {model} | {len(records)} sample(s)")
     for r in records:
-        print("  " + views(spec).line(r))
+        print("  " + spec.views.line(r))
     print("  " + summary(spec, records).replace("\n", "\n  "))
 
 
-def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[str, Any]], str]:
+def _model_run(args: argparse.Namespace, spec: World) -> tuple[list[dict[str, Any]], str]:
     if args.cassette != "off":
         return cli_cassettes.cassette_run(args, spec, task_args(args, spec))
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
@@ -128,7 +117,7 @@ def _model_run(args: argparse.Namespace, spec: FamilySpec) -> tuple[list[dict[st
     return run.records, run.log_path
 
 
-def _check_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> None:
+def _check_run(args: argparse.Namespace, chosen: list[World]) -> None:
     check_counts(args)
     for spec in chosen:
         arguments = task_args(args, spec)
@@ -137,24 +126,24 @@ def _check_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> None:
             check_size(args, spec, arguments)
 
 
-def _controls_verdict(spec: FamilySpec, records: ControlRecords, problems: list[str]) -> str:
+def _controls_verdict(spec: World, records: ControlRecords, problems: list[str]) -> str:
     samples = sum(len(r) for r in records.values())
     verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
     return f"{spec.label}: {len(records)} controls, {samples} samples, {verdict}"
 
 
-def _controls_run(args: argparse.Namespace, chosen: list[FamilySpec]) -> tuple[list[Any], int]:
+def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[Any], int]:
     """Every world's controls, offline; ends with a line per world and a total line."""
     out: list[dict[str, Any]] = []
     lines, failed = [], []
-    for spec in worlds(args, chosen):
+    for spec in chosen:
         controls, problems = check_controls(spec)
         for control, records in controls.items():
-            model = f"control/{spec.name}-{control}"
+            model = f"control/{spec.family}-{control}"
             out.append(
                 {
                     "family": spec.name,
-                    "scenario": spec.variant,
+                    "scenario": spec.meta.scenario,
                     "model": model,
                     "log": "",
                     "records": records,
@@ -185,7 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     if args.model and args.cassette == "off":  # its key, first: building tasks takes seconds
         cli_cassettes.check_live_key(args, "run")
-    chosen = [family(args.family)] if args.family else [family(n) for n in names()]
+    chosen = [world(args.family)] if args.family else [world(n) for n in names()]
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
     for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, spec, task_args(args, spec))
@@ -200,16 +189,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     return status
 
 
-def _model_runs(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[dict[str, Any]]:
+def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for spec in worlds(args, chosen):
+    for spec in chosen:
         sanity(spec, args.log_dir)
         err(f"run {spec.label}: {args.model} ...")
         records, log = _model_run(args, spec)
         out.append(
             {
                 "family": spec.name,
-                "scenario": spec.variant,
+                "scenario": spec.meta.scenario,
                 "model": args.model,
                 "log": log,
                 "records": records,
@@ -223,7 +212,7 @@ def _model_runs(args: argparse.Namespace, chosen: list[FamilySpec]) -> list[dict
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        for spec in worlds_of(name):
+        for spec in (world(name),):
             sanity(spec, args.log_dir)
     return 0
 

@@ -28,14 +28,8 @@ from checkout_consent.cli.common import (
     err,
 )
 from checkout_consent.cli.common import check_model as check_control
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import (
-    EVERY_REFERENCE,
-    WORLDS,
-    control_registry,
-    reference_of,
-    world,
-)
+from checkout_consent.core.family import World
+from checkout_consent.families import EVERY_REFERENCE, WORLDS, control_registry, reference_of, world
 
 PACKAGE = __name__.split(".")[0]
 
@@ -62,7 +56,7 @@ def shard_of(ids: list[str], shard: tuple[int, int]) -> list[str]:
     return ids[k - 1 :: n]
 
 
-def chosen_worlds(args: argparse.Namespace) -> list[FamilySpec]:
+def chosen_worlds(args: argparse.Namespace) -> list[World]:
     """The worlds this run plays: --world, else the roster's (a family's control: its own
     family's; `control/reference`: all; --shard: the pure ones), each checked against the
     model."""
@@ -87,7 +81,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[FamilySpec]:
     return out
 
 
-def world_args(args: argparse.Namespace, worlds: list[FamilySpec]) -> dict[str, dict[str, Any]]:
+def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[str, Any]]:
     """Each world's -T arguments: every `-T KEY=VALUE` goes to the worlds that take KEY
     (none left out: a task's defaults are its public set)."""
     out: dict[str, dict[str, Any]] = {w.label: {} for w in worlds}
@@ -186,8 +180,8 @@ def _run(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any
 
 
 def expectations(
-    args: argparse.Namespace, worlds: list[FamilySpec], tasks: dict[str, Any]
-) -> dict[str, tuple[FamilySpec, Any]]:
+    args: argparse.Namespace, worlds: list[World], tasks: dict[str, Any]
+) -> dict[str, tuple[World, Any]]:
     """Task name -> (its world, what a log of this run of it must show: runtime/resume)."""
     from checkout_consent.runtime.resume import expected
 
@@ -200,7 +194,7 @@ def expectations(
     return out
 
 
-def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[FamilySpec, Any]]) -> None:
+def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[World, Any]]) -> None:
     """Every log this run would reuse is checked from its evidence first; one that fails
     is named in one line, set aside and played again (runtime/resume)."""
     from checkout_consent.runtime.resume import ResumeRefused
@@ -216,7 +210,7 @@ def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[FamilySpec, Any]
 
 def _report(
     args: argparse.Namespace,
-    wanted: dict[str, tuple[FamilySpec, Any]],
+    wanted: dict[str, tuple[World, Any]],
     tasks: dict[str, Any],
     ran: list[Any],
 ) -> int:
@@ -247,7 +241,7 @@ def _report(
     return 0
 
 
-def players(model: str, worlds: list[FamilySpec]) -> str:
+def players(model: str, worlds: list[World]) -> str:
     """The worlds, each with the control that plays it when the model is
     `control/reference` (each world's reference control)."""
     if model != f"control/{EVERY_REFERENCE}":

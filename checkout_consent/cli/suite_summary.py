@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.views import figure, summary
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
+from checkout_consent.core.summary import figure, summary
 
 SUMMARY_FILE = "suite-summary.json"
 SCHEMA = "checkout-consent/suite-summary/1"
 
 
-def _headline(spec: FamilySpec, records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+def _headline(spec: World, records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     got = figure(spec, records)
     if got is None:
         return None
@@ -34,7 +34,7 @@ def _headline(spec: FamilySpec, records: Sequence[dict[str, Any]]) -> dict[str, 
     }
 
 
-def world_row(spec: FamilySpec, task: str, log: Any, want: Any) -> dict[str, Any]:
+def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
     """One world's entry: its log's status and, once the log is complete, its headline over
     records re-graded from the log's evidence (`runtime.resume.regraded`, against `want`:
     this run's model, arguments and samples); never a stored score. A log that fails its
@@ -45,7 +45,7 @@ def world_row(spec: FamilySpec, task: str, log: Any, want: Any) -> dict[str, Any
     row: dict[str, Any] = {
         "world": spec.label,
         "family": spec.name,
-        "variant": spec.variant,
+        "scenario": spec.meta.scenario,
         "world_version": spec.world_version,
         "task": task,
         "status": "not run" if log is None else str(log.status),

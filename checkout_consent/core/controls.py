@@ -110,7 +110,9 @@ class ControlRegistry:
         self,
         controls: dict[str, dict[str, Policy]],
         every_family: dict[str, Policy] | None = None,
+        family_of_world: Callable[[str], str] = str,
     ) -> None:
+        self.family_of_world = family_of_world  # a world's name -> the family it belongs to
         self._policies = {
             f"{family}-{name}": policy
             for family, named in controls.items()
@@ -131,6 +133,16 @@ class ControlRegistry:
         KeyError for an unknown control)."""
         self.get(key)
         return None if key in self._every else key.split("-", 1)[0]
+
+    def refusal(self, key: str, world: str) -> str | None:
+        """Why control `key` cannot play a sample of `world` (None: it can)."""
+        owner = self.owner(key)
+        try:
+            if owner is None or owner == self.family_of_world(world):
+                return None
+        except KeyError as err:
+            return str(err.args[0])
+        return f"control/{key} is a {owner} control; it cannot play {world[:60]}"
 
     def family_of(self, key: str) -> str:
         """The family a control belongs to (KeyError for an unknown control, and for one

@@ -1,32 +1,32 @@
 """The family contract: what a family hands the engine, typed, in one object.
 
-A family is one `FamilySpec` per world (built in its `__init__`) and one line in
-`families.py`, whose `Board` says what the leaderboard adds beside the world's headline.
+A world is a folder with an `eval.yaml` (its `Meta`) and a `World` built in its `__init__`,
+and one line in the roster (`families.py`).
 Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from checkout_consent.core.controls import Caught, Policy
 from checkout_consent.core.headline import Headline
+from checkout_consent.core.presentation import Board, Record, Views
 from checkout_consent.core.spec import parse_seeds
 from checkout_consent.core.trace import Replay
 from checkout_consent.core.world import Action
 
-Record = dict[str, Any]
 # (state, tool, args) -> the args to apply: work a tool does outside the pure world before
 # its call is traced (a family may run a command in a sandbox and pass the output in).
 PrepareCall = Callable[[Any, str, dict[str, Any]], dict[str, Any]]
 # control name (without the family prefix) -> the records its samples produced
 ControlRecords = dict[str, list[Record]]
-# the records of one submission -> group -> (value in 0..1, a label drawn on its bar or None)
-Groups = Callable[[Sequence[Record]], dict[str, tuple[float, str | None]]]
 
 
 class Scenario(BaseModel):
@@ -39,7 +39,7 @@ class Scenario(BaseModel):
     scenario_id: str
     seed: int
     params: dict[str, Any] = {}  # public knobs only (e.g. replies on/off, a custom brief)
-    # the world version the sample was played on (FamilySpec.version; set by
+    # the world version the sample was played on (World.version; set by
     # runtime.tasks.sample); None only in references built for offline play
     version: int | None = None
 
@@ -129,89 +129,208 @@ class Episode:
         )
 
 
-@dataclass(frozen=True)
-class FamilySpec:
-    """A world of a scenario family: its actions, initial state, grader, version, how a run
-    is paced, its headline and its controls. Presentation (CLI views, board columns,
-    service schemas) lives in the layer that presents, registered in the roster
-    (`checkout_consent.families`), which lists one spec per world; what the board adds
-    is declared there with `Board` (below), which the leaderboard reads."""
+class EvalTask(BaseModel):
+    """One registered Inspect task of a world (`eval.yaml`'s `tasks`)."""
 
-    name: str  # the family
-    version: int  # world + grader version: Task(version=...), the record, cassette goldens
-    summary_line: str  # one line: what the agent must do
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    dataset_samples: int = Field(ge=1)  # samples of the public set (a test counts them)
+
+
+class Meta(BaseModel):
+    """A world's static metadata: its `eval.yaml`, read once (the layout inspect_evals
+    uses). It feeds `Task(version=...)`, the listing, the board and the service."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    description: str  # one line: what the agent must do
+    # "N-X": N the world and grader version (records, cassette goldens, Task(version=N));
+    # X a letter for a change that moves no figure (docs, interface)
+    version: str = Field(pattern=r"^[1-9][0-9]*-[A-Z]$")
+    tags: tuple[str, ...]
+    seed_document: str  # the specification whose facts and figures it carries
+    family: str  # the family whose concepts it shares: its controls are `<family>-<name>`
+    scenario: str | None = None  # a world of a family beside its first: its records say so
+    tasks: tuple[EvalTask, ...] = Field(min_length=1, max_length=1)
+
+    @property
+    def name(self) -> str:
+        """The world: its registered task (`inspect eval checkout_consent/<name>`), its
+        folder, its roster entry, its label everywhere."""
+        return self.tasks[0].name
+
+    @property
+    def number(self) -> int:
+        return int(self.version.partition("-")[0])
+
+    @property
+    def world_version(self) -> str:
+        """What each record carries: `<family>[-<scenario>]-<N>`."""
+        return "-".join(x for x in (self.family, self.scenario, str(self.number)) if x)
+
+
+def task_params(doc: str | None) -> dict[str, str]:
+    """The `-T` parameters a `@task` docstring documents in its `Args:` section (the one
+    place they are written): name -> what it means."""
+    params: dict[str, str] = {}
+    inside, key, indent = False, None, None
+    for line in (doc or "").splitlines():
+        text = line.strip()
+        if text == "Args:":
+            inside = True
+        elif inside and not text:
+            break
+        elif inside:
+            head = re.fullmatch(r"([a-z_][a-z0-9_]*)(?: \([^)]*\))?: (.*)", text)
+            if head and indent is None:
+                indent = len(line) - len(line.lstrip())
+            if head and len(line) - len(line.lstrip()) == indent:
+                key = head.group(1)
+                params[key] = head.group(2)
+            elif key is not None:
+                params[key] += " " + text
+    return params
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A world's tasks: the public set, one task by id, and the reference the packaged
+    tasks give for a logged one."""
+
+    public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
+    task: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
+    sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
+    # the public task ids (each one `task` accepts); None: the public seeds
+    task_ids: Callable[[], list[str]] | None = None
+    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
+    # the scorer refuses a log whose carried reference differs. The default is for a world
+    # without public knobs: the same reference with no params.
+    rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
+    # the task a record was played on (epochs of one task are averaged before the headline)
+    task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
+
+    def tasks(self) -> list[str]:
+        """The public task ids: `task_ids`, or the public seeds."""
+        if self.task_ids is not None:
+            return self.task_ids()
+        seeds = self.public_args.get("seeds")
+        return [] if seeds is None else [str(s) for s in parse_seeds(seeds)]
+
+
+class Controls(dict[str, Policy]):
+    """A world's scripted controls by name (no family prefix), with the ones `sanity`
+    plays, the reference, and what sanity checks of their records."""
+
+    def __init__(
+        self,
+        policies: Mapping[str, Policy],
+        *,
+        sanity: tuple[str, ...],
+        reference: str,
+        check_sanity: Callable[[ControlRecords], list[str]],  # problems; empty means sane
+        # reference cassettes: (provider, control) pairs recorded by `record-references`
+        recorded: tuple[tuple[str, str], ...] = (),
+        # the reward-hacker control (`hacker`): each of its exploits played alone and
+        # judged by the line of its record that caught it; `sanity` prints them and fails
+        # on one not caught
+        exploits: Callable[[World], Sequence[Caught]] | None = None,
+    ) -> None:
+        super().__init__(policies)
+        self.sanity = sanity
+        self.reference = reference
+        self.check_sanity = check_sanity
+        self.recorded = recorded
+        self.exploits = exploits
+
+
+@dataclass(frozen=True)
+class World:
+    """A world: what the engine plays and grades (the first six), its tasks, its controls,
+    and how the presenting layers show it. Each is a folder with an `eval.yaml` and one
+    line in the roster (`checkout_consent.families`)."""
+
+    meta: Meta
     actions: Mapping[str, Action]
     initial: Callable[[Scenario], Any]
     grade: Grader
-    metrics: Callable[[Any], dict[str, float]]
-    explain: Callable[[Any], str]
     episode: Episode
     headline: Headline  # the one number every surface reports and ranks by
-    # the registered Inspect task's factory, loaded on demand (Inspect is imported then)
-    task_factory: Callable[[], Callable[..., Any]]
-    public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
-    task_params: Mapping[str, str]  # every -T parameter -> what it means
-    controls: Mapping[str, Policy]  # name (no family prefix) -> scripted policy
-    sanity_controls: tuple[str, ...]
-    reference_control: str
-    check_sanity: Callable[[ControlRecords], list[str]]  # problems; empty means sane
-    scenario_for: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
-    sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
-    # reference cassettes: (provider, control) pairs recorded by `record-references`
-    recorded: tuple[tuple[str, str], ...] = ()
-    # the public task ids the scoring service lists (each one `scenario_for` accepts);
-    # None: the public seeds, for a family whose public set is `seeds`
-    task_ids: Callable[[], list[str]] | None = None
-    # a family's own submission scorer for the scoring service (pure; raises ValueError
+    dataset: Dataset
+    controls: Controls
+    metrics: Callable[[Any], dict[str, float]]
+    explain: Callable[[Any], str]
+    views: Views = Views()
+    board: Board = field(default_factory=lambda: Board())
+    # a world's own submission scorer for the scoring service (pure; raises ValueError
     # naming the bad field; unknown fields refused), called with the submission and the
-    # service's scoring date (YYYY-MM-DD; None offline); its record names the graded task
-    # as `task_id`. None: the saved-trace path, {"task": ID, "calls": [...]} graded by
-    # core.offline.grade_saved.
+    # service's scoring date (YYYY-MM-DD; None offline). None: the saved-trace path,
+    # {"task": ID, "calls": [...]} graded by core.offline.grade_saved.
     score_submission: Callable[[Mapping[str, Any], str | None], Record] | None = None
-    # called by the offline driver before it applies an agent's call, as the family's
+    # called by the offline driver before it applies an agent's call, as the world's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None
-    # A pure world's records depend only on the sample and the model's outputs, never on
-    # the machine that plays it, so its samples may be played on several machines and the
-    # logs merged (`checkout-consent suite --shard K/N`). False for a world whose grading
-    # does work outside the pure world on the machine that plays it (executing a build).
+    # A pure world's records depend only on the sample and the model's outputs, so its
+    # samples may be played on several machines and the logs merged (`suite --shard K/N`).
+    # False for a world whose grading executes a build on the machine that plays it.
     pure: bool = True
     epochs: int = 1
-    # arguments the harness adds to a traced call, never the model
-    harness_args: frozenset[str] = frozenset()
-    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
-    # the scorer refuses a log whose carried reference differs. The default is for a family
-    # without public knobs: the same reference with no params.
-    rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
-    # A variant is a world of its own inside a family, with its own task and version: its
-    # samples carry `scenario_id == variant` (the family's task takes `-T scenario=VARIANT`
-    # as an alias of the variant's task).
-    variant: str | None = None
-    task_name: str | None = None  # the registered task; default: the family's name
-    # the task a record was played on (epochs of one task are averaged before the headline)
-    task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
-    # whether the agent moves money: its records carry a `consent` ledger (core.consent);
-    # False: the surfaces say "no money movement" where the consent-breach rate would be
+    harness_args: frozenset[str] = frozenset()  # arguments the harness adds, never the model
+    # whether the agent moves money: its records carry a `consent` ledger (core.consent)
     moves_money: bool = True
-    # the family's reward-hacker control (`hacker` in `controls`): each of its exploits
-    # played alone and judged by the line of its record that caught it; `sanity` prints
-    # them and fails on one not caught. None: the family has no hacker control.
-    exploits: Callable[[FamilySpec], Sequence[Caught]] | None = None
+
+    @property
+    def name(self) -> str:
+        """The world's name: its task, its label, its roster entry (`Meta.name`)."""
+        return self.meta.name
 
     @property
     def label(self) -> str:
-        """How the CLI names it: `family`, or `family/variant`."""
-        return self.name if self.variant is None else f"{self.name}/{self.variant}"
+        return self.meta.name
 
     @property
     def task(self) -> str:
         """The registered Inspect task: `inspect eval checkout_consent/<task>`."""
-        return self.task_name or self.name
+        return self.meta.name
+
+    @property
+    def family(self) -> str:
+        """The family it belongs to: its controls' prefix and its random streams' name."""
+        return self.meta.family
+
+    @property
+    def version(self) -> int:
+        return self.meta.number
 
     @property
     def world_version(self) -> str:
-        base = self.name if self.variant is None else f"{self.name}-{self.variant}"
-        return f"{base}-{self.version}"
+        return self.meta.world_version
+
+    @property
+    def summary_line(self) -> str:
+        return self.meta.description
+
+    def graded(self, scenario: Scenario, replay: Replay[Any], turns: Turns) -> BaseModel:
+        """The world's record of a replayed run, stamped with its world version (from
+        `eval.yaml`: no grader writes it)."""
+        return self.stamped(self.grade(scenario, replay, turns))
+
+    def stamped(self, record: BaseModel) -> BaseModel:
+        """`record` with this world's version in its `world_version` field."""
+        return record.model_copy(update={"world_version": self.world_version})
+
+    def task_factory(self) -> Callable[..., Any]:
+        """The registered Inspect task (importing its module registers the task and its
+        scorer; Inspect is imported then): `<name>` in `checkout_consent.<name>.task`."""
+        module = importlib.import_module(f"checkout_consent.{self.name}.task")
+        factory: Callable[..., Any] = getattr(module, self.name)
+        return factory
+
+    @property
+    def task_params(self) -> dict[str, str]:
+        """Every `-T` parameter, as the task's docstring documents it."""
+        return task_params(self.task_factory().__doc__)
 
     def no_param(self, key: str) -> str:
         """The one line refusing a `-T` key the world does not take (`run` and the task
@@ -220,78 +339,3 @@ class FamilySpec:
             f"{self.label} has no task parameter {key[:60]!r}; parameters: "
             f"{', '.join(sorted(self.task_params))}"
         )
-
-    def public_task_ids(self) -> list[str]:
-        """What the scoring service lists: `task_ids`, or the public seeds."""
-        if self.task_ids is not None:
-            return self.task_ids()
-        seeds = self.public_args.get("seeds")
-        return [] if seeds is None else [str(s) for s in parse_seeds(seeds)]
-
-
-def choose_world(worlds: Sequence[FamilySpec], family: str, scenario_id: object) -> FamilySpec:
-    """Of `worlds`, the one that plays and grades a sample of `family` with this scenario
-    id: the variant it names, else the family's main world (KeyError if none)."""
-    mine = [w for w in worlds if w.name == family]
-    for spec in mine:
-        if spec.variant is not None and spec.variant == scenario_id:
-            return spec
-    for spec in mine:
-        if spec.variant is None:
-            return spec
-    raise KeyError(f"unknown family {family[:100]!r}")
-
-
-@dataclass(frozen=True)
-class Breakdown:
-    """A bar chart beside the score-against-cost plot."""
-
-    title: str
-    ylabel: str
-    groups: Groups
-    not_applicable: str  # the legend's words for a group a submission never met
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column beside the headline: `cell` shows a submission's runs' records as text."""
-
-    heading: str
-    cell: Callable[[Sequence[Record]], str]
-
-
-@dataclass(frozen=True)
-class Scatter:
-    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
-    submission, controls marked."""
-
-    title: str
-    xlabel: str
-    x: Callable[[Sequence[Record]], float]
-
-
-@dataclass(frozen=True)
-class Board:
-    """What a world adds to the leaderboard beside its headline, declared in the roster.
-
-    The board is generic, one table per world (a family's main world and each variant): a
-    world may have seasons (task sets added over time, each with its own board), columns
-    beside its headline (figures of the runs' records, reported, never ranked), a breakdown
-    plot (a value per group, one bar per submission), a scatter plot (the headline against
-    one figure per submission), a section of its own on the agent card, and controls whose
-    example submissions are played without cassettes."""
-
-    # season k -> the task ids it adds; a season's board plays every task up to it, and
-    # "All time" plays season 1's. Empty: the family has one public set and one board.
-    seasons: Callable[[], Mapping[int, tuple[str, ...]]] = dict
-    breakdown: Breakdown | None = None
-    columns: tuple[Column, ...] = ()
-    scatter: Scatter | None = None
-    note: str = ""  # said under the world's table (Markdown inline code allowed)
-    # a section of the agent card only this family has: (YAML key, its strict model)
-    card_section: tuple[str, type[BaseModel]] | None = None
-    card_example: Mapping[str, Any] | None = None  # the section on the example cards
-    # controls whose example submissions are played through the control provider directly,
-    # with no cassette (even where one is recorded: a month's cassette costs review and test
-    # time for no new point)
-    direct_examples: tuple[str, ...] = ()

@@ -3,7 +3,7 @@
 `play` runs a control policy against a family's pure world, paced by the family's
 `Episode` through the same pacer as Inspect's solver (core/pacing.py), so its trace is the
 trace an Inspect run of the same control records (a family whose tools do work outside
-the pure world, like a family's sandboxed commands, does it in `FamilySpec.prepare_call`,
+the pure world, like a family's sandboxed commands, does it in `World.prepare_call`,
 which both its tools and this driver call). Used by sanity, tests and benchmarks.
 
 A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a
@@ -30,7 +30,7 @@ from checkout_consent.core.controls import (
     count_tokens,
     transcript_tokens,
 )
-from checkout_consent.core.family import FamilySpec, Generation, Record, Scenario
+from checkout_consent.core.family import Generation, Record, Scenario, World
 from checkout_consent.core.pacing import (
     Command,
     Say,
@@ -67,7 +67,7 @@ Origin = Literal["agent", "solver"]
 class _Run:
     """The mutable bookkeeping of one offline run (state, trace, transcript, turns)."""
 
-    def __init__(self, spec: FamilySpec, scenario: Scenario) -> None:
+    def __init__(self, spec: World, scenario: Scenario) -> None:
         self.spec, self.scenario = spec, scenario
         self.state = spec.initial(scenario)
         self.calls: list[Call] = []
@@ -138,26 +138,26 @@ class _Run:
         return self.turn(policy, command.phase)
 
 
-def play(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Played:
+def play(spec: World, scenario: Scenario, policy: Policy) -> Played:
     """Run `policy` through the family's episode against the pure world."""
     run = _Run(spec, scenario)
     drive(pace(spec.episode, lambda: run.state), lambda command: run.do(command, policy))
     return Played(run.state, run.calls, run.turns)
 
 
-def as_record(spec: FamilySpec, record: Any) -> Record:
+def as_record(spec: World, record: Any) -> Record:
     """A grader's pydantic record as plain JSON data."""
     return dict(json.loads(record.model_dump_json()))
 
 
-def play_and_grade(spec: FamilySpec, scenario: Scenario, policy: Policy) -> Record:
+def play_and_grade(spec: World, scenario: Scenario, policy: Policy) -> Record:
     """Play a policy offline and grade the run exactly as the Inspect scorer would."""
     played = play(spec, scenario, policy)
     result = replay(spec.actions, spec.initial(scenario), played.calls)
-    return as_record(spec, spec.grade(scenario, result, tuple(played.turns)))
+    return as_record(spec, spec.graded(scenario, result, tuple(played.turns)))
 
 
-def judge(spec: FamilySpec, exploits: Sequence[Exploit]) -> list[Caught]:
+def judge(spec: World, exploits: Sequence[Exploit]) -> list[Caught]:
     """Each exploit played alone offline and graded; what caught it, or what it scored."""
     out = []
     for exploit in exploits:
@@ -171,7 +171,7 @@ MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
 MAX_CLOSES = 10_000  # phases closed for a trace that stops before the horizon
 
 
-def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
+def _saved_call(i: int, item: object, spec: World) -> Call:
     """One saved call, checked: a known tool, JSON arguments of the declared types."""
     if not (
         isinstance(item, dict)
@@ -208,7 +208,7 @@ def _saved_call(i: int, item: object, spec: FamilySpec) -> Call:
     return Call(tool=tool, args=args, ok=True, observation="", origin=origin)
 
 
-def saved_calls(spec: FamilySpec, trace: Any) -> list[Call]:
+def saved_calls(spec: World, trace: Any) -> list[Call]:
     """The calls of a saved log, checked for shape, tools and argument types (ValueError
     names the first bad call); a trace longer than MAX_CALLS is refused."""
     items = trace.get("calls") if isinstance(trace, dict) else trace
@@ -233,7 +233,7 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 
 
 def _went_silent(
-    spec: FamilySpec, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
+    spec: World, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
 ) -> int | None:
     """The phase a saved trace stopped in: the solver never opened the phases after it
     (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
@@ -242,7 +242,7 @@ def _went_silent(
     return spec.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
 
 
-def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any]:
+def replay_saved(spec: World, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
     bare = saved_calls(spec, trace)
@@ -282,7 +282,7 @@ def replay_saved(spec: FamilySpec, scenario: Scenario, trace: Any) -> Replay[Any
 
 
 def grade_saved(
-    spec: FamilySpec, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
+    spec: World, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
 ) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
-    return as_record(spec, spec.grade(scenario, replay_saved(spec, scenario, trace), tuple(turns)))
+    return as_record(spec, spec.graded(scenario, replay_saved(spec, scenario, trace), tuple(turns)))

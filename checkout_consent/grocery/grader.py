@@ -16,9 +16,6 @@ from checkout_consent.grocery.consent import ledger
 from checkout_consent.grocery.promos import line_cost
 from checkout_consent.grocery.state import Cart, Line, State
 
-# world + grader: SPEC.version, Task(version=...), every record's world_version
-VERSION = 5  # 4: the consent ledger names whose breach; 5: it is in AP2 v0.2's terms
-WORLD_VERSION = f"grocery-{VERSION}"
 SCORER_VERSION = "1"  # the seed's scorer v1 (the methodology this scorer implements)
 PROMO_FIX_DATE = "2026-10-15"  # tight-week promo pricing applies from this date on
 QUESTION_PENALTY = 0.1  # per question beyond the brief's free questions
@@ -238,7 +235,6 @@ def score(
     totals = _totals(brief, task_catalog, promo_on, bought, effective)
     return rec.GroceryRecord(
         task_id=brief.task_id,
-        world_version=WORLD_VERSION,
         season=brief.season,
         catalog_version=catalog.version,
         scorer_version=SCORER_VERSION,

@@ -60,7 +60,7 @@ class Totals(Frozen):
 
 class GroceryRecord(Frozen):
     task_id: str
-    world_version: str  # "grocery-<VERSION>"
+    world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     season: int
     catalog_version: str
     scorer_version: str

@@ -6,17 +6,17 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 
-from checkout_consent.grocery import MAX_TURNS, SPEC, dataset
+from checkout_consent.grocery import MAX_TURNS, WORLD, dataset
 from checkout_consent.grocery.tools import tools
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, value_means
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, no_other_args, text_arg
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), value_means()])
+@scorer(metrics=[*headline_metrics(WORLD.headline), *consent_metrics(WORLD), value_means()])
 def grocery_scorer() -> Scorer:
     """Replay the tool log through the world and grade it (works on finished logs too)."""
-    return replay_score(SPEC)
+    return replay_score(WORLD)
 
 
 @task
@@ -26,10 +26,18 @@ def grocery(
     turns: int | str = MAX_TURNS,
     **other: object,
 ) -> Task:
-    """The weekly cart: -T tasks, scored_on and turns as `checkout-consent list grocery` says."""
-    no_other_args(SPEC, other)
+    """The weekly cart: one sample per brief.
+
+    Args:
+        tasks: "public" (all eleven), task ids comma-separated, or "heldout" (written by
+            `checkout-consent grocery build heldout --seed N`)
+        scored_on: the scoring date, YYYY-MM-DD, for tight-week's dated promo rule
+            (default: after the fix, promo prices)
+        turns: the agent's turn budget per sample (default 40)
+    """
+    no_other_args(WORLD, other)
     return family_task(
-        SPEC,
+        WORLD,
         lambda: dataset.scenarios(text_arg("tasks", tasks), scored_on),
         scorer=grocery_scorer(),
         tools=tools,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.grocery import SPEC
+from checkout_consent.grocery import WORLD
 from checkout_consent.runtime.tools import action_tools
 
 
 def tools() -> list[ToolDef]:
-    return action_tools(SPEC, tuple(SPEC.actions))
+    return action_tools(WORLD, tuple(WORLD.actions))

@@ -10,8 +10,9 @@ from typing import Any
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
+from checkout_consent.core.presentation import Views
 from checkout_consent.grocery import dataset
-from checkout_consent.grocery.authoring.build import add_commands  # noqa: F401 (its verbs)
+from checkout_consent.grocery.authoring.build import add_commands
 from checkout_consent.grocery.grader import minimal_total, window_minimal_total
 from checkout_consent.grocery.promos import badge
 from checkout_consent.grocery.prompts import brief_message
@@ -94,3 +95,6 @@ def profile_means(records: Sequence[Record]) -> dict[str, tuple[float, str | Non
             if isinstance(v, int | float) and not k.startswith("efficiency"):
                 sums.setdefault(k, []).append(float(v))
     return {k: (sum(v) / len(v), None) for k, v in sorted(sums.items())}
+
+
+VIEWS = Views(line, summary, list_items, show, add_commands)

@@ -1,12 +1,12 @@
-"""The board's content, from validated submissions: per world (a family's main world, then
-each variant: its own table), the views (with seasons: All time and one per season), each a
-ranked table of model rows with rank bands, then people's rows (never ranked with the models
-unless asked), then control rows as references.
+"""The board's content, from validated submissions: per world (its own table), the views (with
+seasons: All time and one per season), each a ranked table of model rows with rank bands,
+then people's rows (never ranked with the models unless asked), then control rows as
+references.
 
 Every figure is computed from the re-graded records, never from the card's claims (except
 the submitter-stated date, model name and contact, shown as stated). A row is marked
-reproduced when `leaderboard/reproduced.yaml` (the maintainers' file, written by
-`checkout-consent reproduce --record`) holds the folder's digest."""
+reproduced when `leaderboard/reproduced.yaml` (the maintainers' file, written by `checkout-
+consent reproduce --record`) holds the folder's digest."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from checkout_consent.leaderboard.submission import (
     MAX_FILE_BYTES,
     Card,
     folder_digest,
-    label_of,
     season_of,
     season_tasks,
     seasons,
@@ -62,9 +61,8 @@ class Entry:
 
     @property
     def world(self) -> str:
-        """The label of the world the card names (`family` or `family/variant`); the
-        family's main world for a version this suite does not know."""
-        return label_of(self.card.family, self.card.world_version)
+        """The world the card names."""
+        return self.card.family
 
     @property
     def ranked(self) -> bool:
@@ -96,7 +94,7 @@ class Entry:
         the CLI and the Inspect metric give it); None for a world that moves no money."""
         spec = world(self.world)
         runs = [(task, r) for task, _, _, r in self.runs]
-        return breach_rate(spec.name, runs) if spec.moves_money else None
+        return breach_rate(spec.family, runs) if spec.moves_money else None
 
     def gap(self) -> float | None:
         """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
@@ -137,7 +135,7 @@ def entry(verdict: Verdict, path: Path) -> Entry:
         verdict.tokens,
         listed,
         normalized,
-        season_of(label_of(card.family, card.world_version), card.task_set),
+        season_of(card.family, card.task_set),
         partial=verdict.partial,
     )
 
@@ -157,7 +155,7 @@ class Row:
 
 @dataclass(frozen=True)
 class View:
-    world: str  # the world's label: `family` or `family/variant`
+    world: str  # the world's name
     title: str  # "" for a family without seasons
     note: str
     rows: tuple[Row, ...]

@@ -6,8 +6,8 @@ and the folder gets that log, the cassette, and a card whose figures come from r
 the log. `direct` adds runs through the offline `control/` provider with no cassette (a
 submission may omit cassettes): each world's `Board.direct_examples` (a control that
 shows another side of its board), or the reference control of a world with no recording
-yet. A variant world's examples sit in its family's folder, named by the variant
-(`control-<variant>-<control>`).
+yet. A world that names its scenario (its records carry it) names its examples by it
+(`control-<scenario>-<control>`).
 They are labelled `kind: control`: scripted agents, not models. The committed runs of real
 models (`REAL_MODELS`, each world's cassette of it) become `kind: model` submissions
 (`model-<world>-<slug>`). Run it again after a world version changes (after
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent import __version__
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import WORLDS, member
+from checkout_consent.core.family import World
+from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.submission import Card, dump_card
 from checkout_consent.leaderboard.validate import Verdict, regrade
 from checkout_consent.runtime.logs import read_log
@@ -36,9 +36,10 @@ SUBMISSIONS = REPO / "leaderboard" / "submissions"
 CASSETTES = REPO / "cassettes"
 
 
-def submission_id(spec: FamilySpec, control: str) -> str:
-    """`control-<family>-<control>`, or `control-<variant>-<control>` for a variant world."""
-    return f"control-{spec.variant or spec.name}-{control}"
+def submission_id(spec: World, control: str) -> str:
+    """`control-<world>-<control>`, or `control-<scenario>-<control>` for a world that
+    names its scenario (its records say which)."""
+    return f"control-{spec.meta.scenario or spec.name}-{control}"
 
 
 # The committed runs of real models (not controls): the Inspect model name -> its cassette
@@ -56,7 +57,7 @@ CONTROL_HARNESS = (
 )
 
 
-def _card(spec: FamilySpec, control: str, log_path: Path, real: str = "") -> Card:
+def _card(spec: World, control: str, log_path: Path, real: str = "") -> Card:
     """The card of a control's run, or (`real`: its Inspect model name) a real model's."""
     log, graded = read_log(log_path), Verdict(str(log_path), samples=regrade(log_path).samples)
     model, tokens = str(log.eval.model), graded.tokens
@@ -91,22 +92,22 @@ def _card(spec: FamilySpec, control: str, log_path: Path, real: str = "") -> Car
     ).model_copy(update={"section": _section(spec)})
 
 
-def _section(spec: FamilySpec) -> dict[str, Any] | None:
-    example = member(spec).board.card_example
+def _section(spec: World) -> dict[str, Any] | None:
+    example = spec.board.card_example
     return None if example is None else dict(example)
 
 
-def real_id(spec: FamilySpec, model: str) -> str:
-    """`model-<family or variant>-<slug>`: a real model's committed run."""
-    return f"model-{spec.variant or spec.name}-{REAL_MODELS[model][0]}"
+def real_id(spec: World, model: str) -> str:
+    """`model-<world or scenario>-<slug>`: a real model's committed run."""
+    return f"model-{spec.meta.scenario or spec.name}-{REAL_MODELS[model][0]}"
 
 
-def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
+def make(spec: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
     """Replay one recorded control run (or, `real`, a real model's) and write its
     submission folder; return the folder."""
     from checkout_consent.cassettes import runs, store
 
-    model = real or f"openai/{spec.name}-{control}"
+    model = real or f"openai/{spec.family}-{control}"
     cassette = store.run_dir(spec.label, model, CASSETTES)
     folder = out / spec.name / (real_id(spec, real) if real else submission_id(spec, control))
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
@@ -122,9 +123,9 @@ def make(spec: FamilySpec, control: str, out: Path = SUBMISSIONS, real: str = ""
     return folder
 
 
-def real_runs(spec: FamilySpec) -> list[str]:
+def real_runs(spec: World) -> list[str]:
     """The real models (REAL_MODELS) with a committed cassette of this world. A cassette of
-    part of its public set (a variant's first two seeds, say) makes a partial submission:
+    part of its public set (its first four seeds, say) makes a partial submission:
     the board lists it with its coverage, never ranked (expected.partial)."""
     from checkout_consent.cassettes import store
 
@@ -133,13 +134,13 @@ def real_runs(spec: FamilySpec) -> list[str]:
     ]
 
 
-def make_direct(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path:
+def make_direct(spec: World, control: str, out: Path = SUBMISSIONS) -> Path:
     """Run one control through the `control/` provider (no cassette); write its folder."""
     from checkout_consent.runtime.runner import run_models
 
     folder = out / spec.name / submission_id(spec, control)
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
-        run = run_models(spec, [f"control/{spec.name}-{control}"], log_dir=logs)[0]
+        run = run_models(spec, [f"control/{spec.family}-{control}"], log_dir=logs)[0]
         shutil.rmtree(folder, ignore_errors=True)
         (folder / "logs").mkdir(parents=True)
         shutil.copyfile(run.log_path, folder / "logs" / "run.eval")
@@ -148,31 +149,25 @@ def make_direct(spec: FamilySpec, control: str, out: Path = SUBMISSIONS) -> Path
     return folder
 
 
-def recorded(spec: FamilySpec) -> list[str]:
+def recorded(spec: World) -> list[str]:
     """The controls of the family's reference cassettes recorded through `openai`."""
-    return sorted({c for provider, c in spec.recorded if provider == "openai"})
+    return sorted({c for provider, c in spec.controls.recorded if provider == "openai"})
 
 
-def direct(spec: FamilySpec) -> tuple[str, ...]:
+def direct(spec: World) -> tuple[str, ...]:
     """Controls run with no cassette: the board's `direct_examples`, or the reference
-    control of a family that
-    has no `openai` recording yet (so every family on the roster gets an example)."""
-    return member(spec).board.direct_examples or (
-        () if recorded(spec) else (spec.reference_control,)
-    )
+    control of a world that has no `openai` recording yet."""
+    return spec.board.direct_examples or (() if recorded(spec) else (spec.controls.reference,))
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m checkout_consent.leaderboard.examples", description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--family", action="append", help="only these families (repeatable)")
-    ap.add_argument("--world", action="append", help="only these worlds, e.g. family/variant")
+    ap.add_argument("--world", action="append", help="only these worlds (repeatable)")
     args = ap.parse_args(argv)
     for spec in WORLDS:
-        if (args.family and spec.name not in args.family) or (
-            args.world and spec.label not in args.world
-        ):
+        if args.world and spec.name not in args.world:
             continue
         for control in recorded(spec):
             if control not in direct(spec):  # a direct example is the board's choice

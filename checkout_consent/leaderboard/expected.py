@@ -11,7 +11,7 @@ same empty run. Two controls (`kind: control`, reference rows, never ranked) are
 compared: scripted policies that share a rule play some tasks identically (two of the
 committed example controls do, on half their samples).
 
-A world is named by its label (`family` or `family/variant`)."""
+A world is named by its name, as the roster lists it."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ MODEL_MARK = "<model>"
 def public_samples(name: str) -> dict[str, dict[str, Any]]:
     """Sample id -> scenario (as logged) of the world's public task set."""
     spec = world(name)
-    task = spec.task_factory()(**spec.public_args)
+    task = spec.task_factory()(**spec.dataset.public_args)
     return {str(s.id): dict((s.metadata or {})["scenario"]) for s in task.dataset}
 
 
@@ -89,13 +89,13 @@ def partial(
 
 @functools.cache
 def public_settings(name: str) -> dict[str, Any]:
-    """Every -T parameter of the family's task (`FamilySpec.task_params`) -> its value in
+    """Every -T parameter of the family's task (`World.task_params`) -> its value in
     the public set: the family's `public_args`, else the task's own default."""
     spec = world(name)
     params = inspect.signature(spec.task_factory()).parameters
     return {
-        k: spec.public_args[k]
-        if k in spec.public_args
+        k: spec.dataset.public_args[k]
+        if k in spec.dataset.public_args
         else params[k].default
         if k in params
         else None
@@ -108,13 +108,6 @@ def _setting(value: object) -> object:
     return value if value is None else str(value).strip().lower()
 
 
-def _scenarios_own(key: str, args: Mapping[str, Any], alias: Mapping[str, Any]) -> bool:
-    """A variant played by its family's task with an argument left at that task's default
-    None, which means the scenario's own setting (a turn budget the scenario gives): the
-    public setting, not a difference."""
-    return args[key] is None and key in alias and alias[key] is None
-
-
 def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
     """Why a log's recorded task arguments are not the public settings; empty when they are.
     The arguments that choose the public set (`public_args`: seeds, task ids) may name part
@@ -122,21 +115,18 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
     budgets, hints, customer replies, a custom brief, a scoring date) changes what the
     agent may do or is shown, and must be the public default."""
     spec, public = world(name), public_settings(name)
-    # a variant may be played by its family's task (`scenario=`, an alias), whose log also
-    # records that task's own arguments: each at its public setting is no difference
-    alias = public_settings(spec.name) if spec.variant is not None else {}
     args = dict(task_args or {})
     out = [
         f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
         for k in args
-        if k not in public and not (k in alias and _setting(args[k]) == _setting(alias[k]))
+        if k not in public
     ]
     for key, default in public.items():
-        if key in spec.public_args:
+        if key in spec.dataset.public_args:
             continue
         if key not in args:
             out.append(f"task argument {key} is not recorded (the public setting is {default!r})")
-        elif _setting(args[key]) != _setting(default) and not _scenarios_own(key, args, alias):
+        elif _setting(args[key]) != _setting(default):
             out.append(
                 f"task argument {key}={str(args[key])[:40]!r} is not the public "
                 f"setting {default!r}: it changes what the agent may do"

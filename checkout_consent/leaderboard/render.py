@@ -8,7 +8,7 @@ import html
 from checkout_consent.core.consent import NO_MONEY, rate_headline
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.core.money import fmt_dollars
-from checkout_consent.families import member, world
+from checkout_consent.families import world
 from checkout_consent.leaderboard.board import Entry, Row, View
 
 GENERATED = (
@@ -53,7 +53,7 @@ def _money(x: float | None) -> str:
 
 def note(view: View) -> str:
     """What the world's board says under its table (`Board.note`)."""
-    return member(world(view.world)).board.note
+    return world(view.world).board.note
 
 
 def notes(view: View) -> list[str]:
@@ -69,7 +69,7 @@ def columns(view: View) -> list[str]:
     own = [
         *([CONSENT_HEADING] if world(view.world).moves_money else []),
         *([GAP_HEADING] if _has_gap(view) else []),
-        *(c.heading for c in member(world(view.world)).board.columns),
+        *(c.heading for c in world(view.world).board.columns),
     ]
     return cols[:4] + own + cols[4:]
 
@@ -81,7 +81,7 @@ def _ci(head: Headline, value: float, low: float, high: float) -> str:
 def consent_cell(row: Row) -> str:
     """A row's consent-breach rate with its 95% CI (— without a ledger)."""
     got: Figure | None = row.consent
-    head = rate_headline(world(row.entry.world).name)
+    head = rate_headline(world(row.entry.world).family)
     return "—" if got is None else _ci(head, got.value, got.low, got.high)
 
 
@@ -112,7 +112,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
         _ci(head, row.mean, row.low, row.high),
         *([consent_cell(row)] if world(e.world).moves_money else []),
         *([_gap(row.gap)] if gap else []),
-        *(c.cell(records) for c in member(world(e.world)).board.columns),
+        *(c.cell(records) for c in world(e.world).board.columns),
         str(row.n),
         k,
         _money(None if is_control else e.cost_list),  # a script has no list price

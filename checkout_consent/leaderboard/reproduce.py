@@ -30,7 +30,7 @@ import yaml
 
 from checkout_consent.families import world
 from checkout_consent.leaderboard.board import RECORD_NAME, entry, read_marks
-from checkout_consent.leaderboard.submission import Card, folder_digest, label_of, list_folder
+from checkout_consent.leaderboard.submission import Card, folder_digest, list_folder
 from checkout_consent.leaderboard.validate import SampleGrade, Verdict, regrade, validate
 
 
@@ -83,7 +83,7 @@ def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[Sampl
     samples: list[SampleGrade] = []
     for log in list_folder(root).logs():
         [run] = run_models(
-            world(label_of(card.family, card.world_version)),
+            world(card.family),
             [card.model.id],
             task_args=regrade(root / log).task_args,
             epochs=card.epochs,
@@ -141,7 +141,7 @@ def committed_dir(card: Card) -> Path:
     """Where the checkout's committed cassettes hold a run of the card's model and world."""
     from checkout_consent.cassettes import store
 
-    return store.run_dir(label_of(card.family, card.world_version), card.model.id)
+    return store.run_dir(card.family, card.model.id)
 
 
 def cassette_dirs(root: Path, card: Card) -> list[Path]:

@@ -28,9 +28,9 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter  # noqa: E402
 
-from checkout_consent.core.family import Breakdown, Scatter  # noqa: E402
 from checkout_consent.core.money import fmt_dollars  # noqa: E402
-from checkout_consent.families import member, world  # noqa: E402
+from checkout_consent.core.presentation import Breakdown, Scatter  # noqa: E402
+from checkout_consent.families import world  # noqa: E402
 from checkout_consent.leaderboard import render  # noqa: E402
 from checkout_consent.leaderboard.board import Entry, View, board  # noqa: E402
 from checkout_consent.runtime.provenance import REPO_ROOT  # noqa: E402
@@ -143,7 +143,7 @@ def files(views: list[View]) -> dict[str, str]:
 
 def _extras(view: View) -> list[tuple[str, str, str]]:
     """The world's own plots (`Board.breakdown`, `Board.scatter`): (path, SVG, alt text)."""
-    own, out = member(world(view.world)).board, []
+    own, out = world(view.world).board, []
     entries, slug = [r.entry for r in view.rows], render.slug(view)
     if own.breakdown is not None and entries:
         title = f"{view.world}: {own.breakdown.title}"

@@ -31,8 +31,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import family, member, world, worlds_of
+from checkout_consent.core.family import World
+from checkout_consent.families import world
 from checkout_consent.runtime import untrusted
 
 MAX_FILES = 400
@@ -231,7 +231,7 @@ def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
     """The card section a family declares on its board (none for an unknown family: the
     card is then refused by its other fields)."""
     try:
-        declared = member(family(str(name))).board.card_section
+        declared = world(str(name)).board.card_section
     except KeyError:
         return None, None
     return (None, None) if declared is None else declared
@@ -260,25 +260,22 @@ def dump_card(card: Card) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
-def world_of(family: str, world_version: str) -> FamilySpec | None:
-    """The world of `family` whose version is `world_version` (None: none of this suite's)."""
-    return next((w for w in worlds_of(family) if w.world_version == world_version), None)
-
-
-def label_of(family: str, world_version: str) -> str:
-    """The label of the world a card names (`family` or `family/variant`); its family's main
-    world for a version this suite does not know (a card that validation refuses)."""
-    got = world_of(family, world_version)
-    return family if got is None else got.label
+def world_of(name: str, world_version: str) -> World | None:
+    """The world `name` if its version is `world_version` (None: none of this suite's)."""
+    try:
+        got = world(name)
+    except KeyError:
+        return None
+    return got if got.world_version == world_version else None
 
 
 def seasons(name: str) -> tuple[int, ...]:
-    return tuple(sorted(member(world(name)).board.seasons()))
+    return tuple(sorted(world(name).board.seasons()))
 
 
 def season_tasks(name: str, season: int) -> frozenset[str]:
     """The task ids a season's board is played on: its own and every earlier season's."""
-    added = member(world(name)).board.seasons()
+    added = world(name).board.seasons()
     return frozenset(t for s in sorted(added) if s <= season for t in added[s])
 
 

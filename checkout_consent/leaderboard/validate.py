@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.cassettes import scan
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
 from checkout_consent.core.money import fmt_dollars
-from checkout_consent.families import FAMILIES, WORLDS, world_of_args, worlds_of
+from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard.expected import (
     copied_from,
     coverage,
@@ -33,7 +33,6 @@ from checkout_consent.leaderboard.expected import (
 from checkout_consent.leaderboard.submission import (
     Card,
     CardError,
-    label_of,
     list_folder,
     read_card,
     task_sets,
@@ -67,10 +66,10 @@ class LogGrade:
     refusal: str | None = None  # the whole log is refused (unreadable, unknown version)
 
 
-def _grade(spec: FamilySpec, sample: Any, model: str) -> SampleGrade:
-    from checkout_consent.runtime.regrade import regrade_sample, sample_world
+def _grade(spec: World, sample: Any, model: str) -> SampleGrade:
+    from checkout_consent.runtime.regrade import regrade_sample
 
-    verdict = regrade_sample(sample_world(WORLDS, spec.name, sample.metadata), sample, model)
+    verdict = regrade_sample(spec, sample, model)
     scenario = (sample.metadata or {}).get("scenario")
     return SampleGrade(
         verdict.id,
@@ -101,8 +100,6 @@ def regrade(path: Path) -> LogGrade:
     if spec is None:
         out.refusal = f"task {task[:80]!r} is not a family of this suite"
         return out
-    if spec.variant is None:  # a family's task plays a variant's world by `scenario=`
-        spec = world_of_args(spec.name, out.task_args)
     out.family = spec.name
     out.world_version = f"{spec.world_version.rsplit('-', 1)[0]}-{str(version)[:20]}"
     if out.world_version != spec.world_version:
@@ -201,12 +198,12 @@ class Verdict:
 
 
 def _check_card(card: Card, root: Path) -> list[str]:
-    if not any(f.name == card.family for f in FAMILIES):
+    if not any(f.name == card.family for f in WORLDS):
         return [f"family {card.family!r} is not one this suite ships"]
     out = []
     spec = world_of(card.family, card.world_version)
     if spec is None:
-        known = ", ".join(w.world_version for w in worlds_of(card.family))
+        known = ", ".join(w.world_version for w in (world(card.family),))
         out.append(
             f"world version {card.world_version!r} is unknown to this suite "
             f"(it grades {known}); re-run with this checkout"
@@ -232,7 +229,7 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
         out.append(f"{name}: plays {grade.world_version}, the card says {card.world_version}")
     if grade.model != card.model.id:
         out.append(f"{name}: model {str(grade.model)[:80]!r}, the card says {card.model.id!r}")
-    label = label_of(card.family, card.world_version)
+    label = card.family
     if mine:
         out += [f"{name}: {d}" for d in settings_differences(label, grade.task_args)]
     public = public_samples(label) if mine else {}
@@ -340,7 +337,7 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         verdict.refusals += _check_log(card, grade)
         verdict.samples += grade.samples
     label, played = (
-        label_of(card.family, card.world_version),
+        card.family,
         [(s.id, s.epoch) for s in verdict.samples],
     )
     verdict.partial = partial(label, card.task_set, card.epochs, played)

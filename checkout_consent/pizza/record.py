@@ -33,5 +33,5 @@ class PizzaRecord(BaseModel):
     calls: int
     failed_calls: int
     replies: bool
-    world_version: str  # "pizza-<VERSION>"
+    world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     consent: Ledger  # the refund policy as a mandate, each refund and credit checked

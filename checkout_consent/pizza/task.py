@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 
-from checkout_consent.pizza import MAX_TURNS, SPEC, dataset
+from checkout_consent.pizza import MAX_TURNS, WORLD, dataset
 from checkout_consent.pizza.tools import tools
 from checkout_consent.runtime.metrics import (
     consent_metrics,
@@ -26,8 +26,8 @@ from checkout_consent.runtime.tasks import (
 
 @scorer(
     metrics=[
-        *headline_metrics(SPEC.headline),
-        *consent_metrics(SPEC),
+        *headline_metrics(WORLD.headline),
+        *consent_metrics(WORLD),
         pass_hat("score"),
         value_means(),
     ]
@@ -36,7 +36,7 @@ def pizza_scorer() -> Scorer:
     """Replay the tool log through the world and grade it (works on finished logs too).
     Headline: the mean score with the CLI's bootstrap 95% CI over tasks, and pass^k over
     epochs; then every check's mean and `no_violation`'s."""
-    return replay_score(SPEC)
+    return replay_score(WORLD)
 
 
 @task
@@ -48,11 +48,18 @@ def pizza(
     max_turns: int | str = MAX_TURNS,
     **other: object,
 ) -> Task:
-    """The refund desk. `split`: "public" or a hidden seed; `splits`: several splits, each
-    named by its seed (e.g. 1-3); `replies=false` silences the customer (the seed's one-shot
-    setting); `tasks`: ids or template names, comma-separated."""
-    no_other_args(SPEC, other)
-    with task_arguments(SPEC.name):
+    """The refund desk: one sample per complaint of the split.
+
+    Args:
+        split: "public" (seed 20261015) or a hidden seed, e.g. 94721
+        replies: false silences the customer (the seed's one-shot setting; default true)
+        tasks: task ids or template names, comma-separated (default: all)
+        splits: several splits at once, each named by its seed, e.g. 1-3 or 4,7 (instead
+            of split)
+        max_turns: the agent's turn budget per sample (default 16)
+    """
+    no_other_args(WORLD, other)
+    with task_arguments(WORLD.name):
         scenarios = dataset.scenarios(split, splits, optional_text("tasks", tasks), replies)
         budget = turns_arg("max_turns", max_turns)
-    return family_task(SPEC, scenarios, scorer=pizza_scorer(), tools=tools, turns=budget)
+    return family_task(WORLD, scenarios, scorer=pizza_scorer(), tools=tools, turns=budget)

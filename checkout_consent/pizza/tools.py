@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.runtime.tools import action_tools
 
-TOOL_NAMES = tuple(SPEC.actions)  # in ACTIONS order
+TOOL_NAMES = tuple(WORLD.actions)  # in ACTIONS order
 
 
 def tools() -> list[ToolDef]:
-    return action_tools(SPEC, TOOL_NAMES)
+    return action_tools(WORLD, TOOL_NAMES)

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt
+from checkout_consent.core.presentation import Views
 from checkout_consent.core.stats import pass_hat_ks
 from checkout_consent.pizza import dataset
-from checkout_consent.pizza.authoring.verbs import add_commands  # noqa: F401 (its verbs)
+from checkout_consent.pizza.authoring.verbs import add_commands
 from checkout_consent.pizza.grader import CHECKS
 from checkout_consent.pizza.state import Task
 
@@ -90,3 +91,6 @@ def list_items() -> list[str]:
 
 def show(task_id: str) -> str:
     return describe(dataset.find_task(task_id))
+
+
+VIEWS = Views(line, summary, list_items, show, add_commands)

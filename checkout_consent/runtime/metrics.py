@@ -18,7 +18,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from checkout_consent.core.consent import BREACH_RATE, COUNTERPARTY_RATE, rate_headline
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.money import whole_dollars
 from checkout_consent.core.stats import pass_hat_ks
@@ -155,10 +155,10 @@ def breach_metric(family: str) -> Metric:
     return compute
 
 
-def consent_metrics(spec: FamilySpec) -> list[Any]:
+def consent_metrics(spec: World) -> list[Any]:
     """What a family's scorer declares after its headline: the consent-breach rate, or
     nothing for a world whose agent moves no money."""
-    return [breach_metric(spec.name)] if spec.moves_money else []
+    return [breach_metric(spec.family)] if spec.moves_money else []
 
 
 def money_details(equity: str, traps: str) -> list[Any]:

@@ -99,12 +99,9 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
         ) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
             scenario = live().scenario
-            owner = registry.owner(self.model_name)
-            if owner is not None and owner != scenario.family:
-                raise prerequisite_error()(
-                    f"control/{self.model_name} is a {owner} control; "
-                    f"it cannot play {scenario.family}"
-                )
+            refusal = registry.refusal(self.model_name, scenario.family)
+            if refusal is not None:
+                raise prerequisite_error()(refusal)
             return reply_output(self.model_name, transcript, self.policy(scenario, transcript))
 
         def max_tokens(self) -> int | None:

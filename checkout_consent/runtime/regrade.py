@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import FamilySpec, Record, choose_world
+from checkout_consent.core.family import Record, World
 from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.scorer import Judged, judge, provenance, record_of
 
@@ -57,21 +57,12 @@ class LogVerdict:
         return [f"{s.id} epoch {s.epoch}: {s.failure}" for s in self.samples if s.failure]
 
 
-def _family(task: str, worlds: Sequence[FamilySpec]) -> FamilySpec:
+def _family(task: str, worlds: Sequence[World]) -> World:
     name = task.rsplit("/", 1)[-1]
     for spec in worlds:
         if spec.task == name:
             return spec
     raise RegradeError(f"task {task[:100]!r} is not one of this suite's tasks")
-
-
-def sample_world(worlds: Sequence[FamilySpec], family: str, metadata: Any) -> FamilySpec:
-    """The world a sample's carried reference names (it only chooses: `judge` then holds
-    the reference to that world's packaged one)."""
-    carried = metadata.get("scenario") if isinstance(metadata, dict) else None
-    return choose_world(
-        worlds, family, carried.get("scenario_id") if isinstance(carried, dict) else None
-    )
 
 
 def _read(path: Path) -> Any:
@@ -88,7 +79,7 @@ def _read(path: Path) -> Any:
         raise RegradeError(f"{path}: not a readable Inspect log ({first})") from None
 
 
-def judge_sample(spec: FamilySpec, sample: Any) -> Judged:
+def judge_sample(spec: World, sample: Any) -> Judged:
     """One logged sample judged by the packaged scorer of `spec` from its evidence: its
     reference, Store trace, conversation and event stream."""
     store = {
@@ -99,7 +90,7 @@ def judge_sample(spec: FamilySpec, sample: Any) -> Judged:
     )
 
 
-def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
+def regrade_sample(spec: World, sample: Any, model: str) -> SampleVerdict:
     """One logged sample through the packaged scorer's checks and grader of `spec`."""
     judged = judge_sample(spec, sample)
     record = None if judged.record is None else record_of(judged)
@@ -112,18 +103,15 @@ def regrade_sample(spec: FamilySpec, sample: Any, model: str) -> SampleVerdict:
     )
 
 
-def regrade_log(path: str | Path, worlds: Sequence[FamilySpec]) -> LogVerdict:
+def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
     """Re-grade every sample of the .eval log at `path` (its stored scores are ignored),
-    each by the world its reference names, of the roster's `worlds`."""
+    by the world of the roster's `worlds` whose task it is."""
     log = _read(Path(path))
     spec = _family(str(log.eval.task), worlds)
     samples = tuple(
-        regrade_sample(sample_world(worlds, spec.name, s.metadata), s, str(log.eval.model))
+        regrade_sample(spec, s, str(log.eval.model))
         for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch))
     )
     if not samples:
         raise RegradeError(f"{path}: the log holds no samples")
-    world = choose_world(worlds, spec.name, (log.eval.task_args or {}).get("scenario"))
-    if spec.variant is not None:
-        world = spec  # the variant's own task
-    return LogVerdict(str(path), spec.name, world.world_version, samples)
+    return LogVerdict(str(path), spec.name, spec.world_version, samples)

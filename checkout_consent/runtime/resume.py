@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.core.family import Record, World
 from checkout_consent.core.reconcile import same
-from checkout_consent.runtime.regrade import judge_sample, sample_world
+from checkout_consent.runtime.regrade import judge_sample
 from checkout_consent.runtime.scorer import Judged, as_score
 
 REFUSED_SUFFIX = ".refused"  # not `.eval`: Inspect lists only its own log extensions
@@ -89,13 +89,13 @@ def _models_problem(header: Any, sample: Any, want: Expected) -> str | None:
     return None
 
 
-def judged(spec: FamilySpec, worlds: Sequence[FamilySpec], sample: Any) -> Judged:
-    """One logged sample re-graded from its evidence, by the world its reference names."""
-    return judge_sample(sample_world(worlds, spec.name, sample.metadata), sample)
+def judged(spec: World, worlds: Sequence[World], sample: Any) -> Judged:
+    """One logged sample re-graded from its evidence, by the world whose task it is."""
+    return judge_sample(spec, sample)
 
 
 def sample_problem(
-    spec: FamilySpec, worlds: Sequence[FamilySpec], header: Any, sample: Any, want: Expected
+    spec: World, worlds: Sequence[World], header: Any, sample: Any, want: Expected
 ) -> tuple[str | None, Judged | None]:
     """Why this logged sample may not be reused by the run `want` describes (None if it
     may), and its re-grade when it got that far."""
@@ -144,7 +144,7 @@ def logged_keys(path: Path) -> list[tuple[str, int]]:
 
 
 def log_problem(
-    path: Path, header: Any, spec: FamilySpec, worlds: Sequence[FamilySpec], want: Expected
+    path: Path, header: Any, spec: World, worlds: Sequence[World], want: Expected
 ) -> str | None:
     """The first reason the log at `path` may not be reused, reading one sample at a time
     (a partial log's unfinished or errored samples are never reused, so not read)."""
@@ -166,7 +166,7 @@ def log_problem(
     return found[0] if found else None
 
 
-def _owner(header: Any, wanted: Mapping[str, tuple[FamilySpec, Expected]]) -> Any:
+def _owner(header: Any, wanted: Mapping[str, tuple[World, Expected]]) -> Any:
     """The (world, expectation) of the run's task this log would be reused for, or None."""
     task = str(header.eval.task).rsplit("/", 1)[-1]
     pair = wanted.get(task)
@@ -177,8 +177,8 @@ def _owner(header: Any, wanted: Mapping[str, tuple[FamilySpec, Expected]]) -> An
 
 def set_aside(
     log_dir: str | Path,
-    wanted: Mapping[str, tuple[FamilySpec, Expected]],
-    worlds: Sequence[FamilySpec],
+    wanted: Mapping[str, tuple[World, Expected]],
+    worlds: Sequence[World],
 ) -> list[str]:
     """Rename out of Inspect's sight every log of this run's tasks that fails its checks;
     one line each. `wanted`: task name -> (its world, its Expected). ResumeRefused for a
@@ -209,7 +209,7 @@ def set_aside(
 
 
 def regraded(
-    location: str, spec: FamilySpec, worlds: Sequence[FamilySpec], want: Expected
+    location: str, spec: World, worlds: Sequence[World], want: Expected
 ) -> tuple[list[Record], str | None]:
     """A finished log's records, every one re-graded from its evidence (sorted by sample
     id and epoch), or the first reason the log cannot be trusted."""

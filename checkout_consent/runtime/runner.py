@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.core.family import Record, World
 from checkout_consent.runtime.compat import prerequisite_error, read_log_samples
 
 
@@ -100,15 +100,15 @@ def refused(models: str, err: BaseException) -> RunFailed:
     return RunFailed(f"{models}: {' '.join(plain.split())}")
 
 
-def build_task(spec: FamilySpec, task_args: dict[str, Any] | None = None) -> Any:
+def build_task(spec: World, task_args: dict[str, Any] | None = None) -> Any:
     """The world's Inspect Task, built by its registered factory (a bad -T value is the
     factory's PrerequisiteError)."""
-    arguments = dict(spec.public_args) if task_args is None else task_args
+    arguments = dict(spec.dataset.public_args) if task_args is None else task_args
     return spec.task_factory()(**arguments)
 
 
 def run_models(
-    spec: FamilySpec,
+    spec: World,
     models: list[str],
     *,
     task_args: dict[str, Any] | None = None,
@@ -180,10 +180,10 @@ def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) 
 
 
 def run_controls(
-    spec: FamilySpec, *, log_dir: str | Path = "logs", task_args: dict[str, Any] | None = None
+    spec: World, *, log_dir: str | Path = "logs", task_args: dict[str, Any] | None = None
 ) -> dict[str, list[Record]]:
     """Every sanity control of the family, offline: control name -> records."""
-    name = spec.name
-    models = [f"control/{name}-{c}" for c in spec.sanity_controls]
+    name = spec.family
+    models = [f"control/{name}-{c}" for c in spec.controls.sanity]
     runs = run_models(spec, models, task_args=task_args, log_dir=log_dir)
-    return {c: run.records for c, run in zip(spec.sanity_controls, runs, strict=True)}
+    return {c: run.records for c, run in zip(spec.controls.sanity, runs, strict=True)}

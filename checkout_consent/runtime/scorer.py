@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from checkout_consent.core.consent import breach_value
 from checkout_consent.core.consent_lines import ledger_lines
 from checkout_consent.core.diagnostics import KEY as DIAGNOSTICS_KEY
-from checkout_consent.core.family import FamilySpec, Generation, Scenario
+from checkout_consent.core.family import Generation, Scenario, World
 from checkout_consent.core.reconcile import (
     ModelCall,
     first_difference,
@@ -53,12 +53,12 @@ class Judged(NamedTuple):
     diagnostics: Mapping[str, Any] = {}  # core.diagnostics' block: {} when nothing to report
 
 
-def metric_names(spec: FamilySpec) -> tuple[str, ...]:
+def metric_names(spec: World) -> tuple[str, ...]:
     """The keys of the family's metrics (what a failed sample reports as 0): those of a real
     record, the grade of an empty run of the family's first public task (computed once)."""
     if spec.world_version not in _METRIC_NAMES:
-        scenario = spec.scenario_for(spec.public_task_ids()[0])
-        record = spec.grade(scenario, replay(spec.actions, spec.initial(scenario), []), ())
+        scenario = spec.dataset.task(spec.dataset.tasks()[0])
+        record = spec.graded(scenario, replay(spec.actions, spec.initial(scenario), []), ())
         _METRIC_NAMES[spec.world_version] = tuple(spec.metrics(record))
     return _METRIC_NAMES[spec.world_version]
 
@@ -94,9 +94,7 @@ def _validate(kind: type[BaseModel], raw: object, what: str) -> Any:
         raise IntegrityError(f"{what} is malformed ({where}: {first['msg']})") from None
 
 
-def checked_scenario(
-    spec: FamilySpec, sample_id: object, carried: object, stored: object
-) -> Scenario:
+def checked_scenario(spec: World, sample_id: object, carried: object, stored: object) -> Scenario:
     """The sample's reference, refused unless it is what the packaged tasks give."""
     scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
     if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
@@ -111,7 +109,7 @@ def checked_scenario(
     if stored != carried:
         raise IntegrityError("the Store's scenario differs from the sample's metadata")
     try:
-        rebuilt = spec.rebuild(scenario)
+        rebuilt = spec.dataset.rebuild(scenario)
         spec.initial(rebuilt)  # the packaged world must exist for it
     except (LookupError, ValueError, OSError) as err:
         raise IntegrityError(f"the scenario names no packaged task: {err}") from None
@@ -120,9 +118,9 @@ def checked_scenario(
             f"the carried scenario {scenario.model_dump()} differs from the "
             f"packaged one {rebuilt.model_dump()}"
         )
-    if spec.sample_id(scenario) != str(sample_id):
+    if spec.dataset.sample_id(scenario) != str(sample_id):
         raise IntegrityError(
-            f"sample id {sample_id!r} does not name scenario {spec.sample_id(scenario)!r}"
+            f"sample id {sample_id!r} does not name scenario {spec.dataset.sample_id(scenario)!r}"
         )
     return scenario
 
@@ -174,7 +172,7 @@ def _stream_check(
 
 
 def judge(
-    spec: FamilySpec,
+    spec: World,
     sample_id: object,
     metadata: Mapping[str, Any],
     store: Mapping[str, Any],
@@ -217,11 +215,11 @@ def judge(
     except IntegrityError as err:
         return Judged(None, str(err), turns, run_diagnostics(messages, turns))
     return Judged(
-        spec.grade(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
+        spec.graded(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
     )
 
 
-def as_score(spec: FamilySpec, judged: Judged, model: str, epoch: int) -> Score:
+def as_score(spec: World, judged: Judged, model: str, epoch: int) -> Score:
     """The Score of a judged sample: its metrics, or every metric zeroed on a failure."""
     meta = {
         "provenance": provenance(model, epoch, judged.turns),
@@ -272,7 +270,7 @@ def consent_text(record: dict[str, Any]) -> str:
     )
 
 
-def grade_state(spec: FamilySpec, state: TaskState) -> Score:
+def grade_state(spec: World, state: TaskState) -> Score:
     """Grade one finished sample from its metadata, store, messages and event stream. Live,
     the sample's transcript is the stream being written; under `inspect score`, Inspect
     loads the logged sample's events into the transcript before it calls the scorer, so a
@@ -286,7 +284,7 @@ def grade_state(spec: FamilySpec, state: TaskState) -> Score:
     return as_score(spec, judged, str(state.model), state.epoch)
 
 
-def replay_score(spec: FamilySpec) -> Any:
+def replay_score(spec: World) -> Any:
     """The score function of a family's @scorer."""
 
     async def score(state: TaskState, target: Target) -> Score:

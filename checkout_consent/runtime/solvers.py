@@ -11,7 +11,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.core.pacing import Say, Solve, Turned, next_command, pace
 from checkout_consent.runtime.loop import run_config, take_turn, traced_since
 from checkout_consent.runtime.store import RunStore, current_state, flush, live, perform
@@ -31,7 +31,7 @@ def init_scenario() -> Solver:
 
 
 @solver
-def episode_solver(spec: FamilySpec, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
+def episode_solver(spec: World, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
     """The episode as core/pacing.py paces it, with at most `turns` turns a phase: phase
     messages and recaps go into the conversation (the log keeps every message; after a
     trim the model sees the opening two and what follows), turns go to the model, solver

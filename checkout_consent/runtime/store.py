@@ -18,8 +18,8 @@ from typing import Any
 
 from inspect_ai.util import Store, StoreModel, store
 
-from checkout_consent.core.family import FamilySpec as Family
 from checkout_consent.core.family import Generation, Scenario
+from checkout_consent.core.family import World as Family
 from checkout_consent.core.trace import Call
 from checkout_consent.core.world import Step, apply
 

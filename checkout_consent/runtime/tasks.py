@@ -12,7 +12,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.runtime.compat import active_model_api, prerequisite_error
 from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
@@ -31,7 +31,7 @@ def task_arguments(family: str) -> Iterator[None]:
         raise prerequisite_error()(f"{family}: bad task argument: {line}") from None
 
 
-def no_other_args(spec: FamilySpec, given: dict[str, object]) -> None:
+def no_other_args(spec: World, given: dict[str, object]) -> None:
     """A task function's `**given` (Inspect hands a task that takes `**kwargs` every `-T`
     key): any key at all is one the world does not take, refused in one line as `run`
     refuses it, where Inspect alone would run on with a warning."""
@@ -68,23 +68,23 @@ def turns_arg(name: str, value: object) -> int:
     return int(text)
 
 
-def sample(spec: FamilySpec, scenario: Scenario) -> Sample:
+def sample(spec: World, scenario: Scenario) -> Sample:
     """One sample: its id, the opening message, and the scenario reference (stamped with
     the world version it is played on) in metadata."""
     versioned = scenario.model_copy(update={"version": spec.version})
     return Sample(
-        id=spec.sample_id(scenario),
+        id=spec.dataset.sample_id(scenario),
         input=spec.episode.opening(scenario),
         metadata={"scenario": versioned.model_dump(mode="json")},
     )
 
 
-def refuse_other_controls(spec: FamilySpec) -> None:
+def refuse_other_controls(spec: World) -> None:
     """A control of another family cannot play this one: refused as the task is built,
     before any sample runs, in one line (`inspect eval` and `inspect eval-set` alike)."""
     api = active_model_api()
     owner = getattr(api, "control_family", None)
-    if isinstance(owner, str) and owner != spec.name:
+    if isinstance(owner, str) and owner != spec.family:
         name = getattr(api, "model_name", "")
         raise prerequisite_error()(
             f"control/{name} cannot play {spec.name}: it is a {owner} control"
@@ -92,7 +92,7 @@ def refuse_other_controls(spec: FamilySpec) -> None:
 
 
 def family_task(
-    spec: FamilySpec,
+    spec: World,
     scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]],
     *,
     scorer: Scorer,

@@ -16,7 +16,7 @@ from typing import Any
 
 from inspect_ai.tool import ToolDef, ToolError
 
-from checkout_consent.core.family import FamilySpec as Family
+from checkout_consent.core.family import World as Family
 from checkout_consent.core.world import action_params
 from checkout_consent.runtime.store import perform
 

@@ -39,7 +39,7 @@ class PortUnavailable(ValueError):
     """serve-controls cannot listen on the port asked for (one line, exit non-zero)."""
 
 
-def _scenario(header: str | None, family: str) -> Scenario:
+def _scenario(header: str | None, registry: ControlRegistry, name: str) -> Scenario:
     """The scenario the request's run plays, from the header the suite's solver sends."""
     if not header:
         raise WireError(
@@ -50,8 +50,9 @@ def _scenario(header: str | None, family: str) -> Scenario:
         scenario = Scenario.model_validate_json(header)
     except ValidationError as err:
         raise WireError(f"bad {SCENARIO_HEADER} header: {err.errors()[0]['msg']}") from None
-    if scenario.family != family:
-        raise WireError(f"control of {family} asked to play a {scenario.family} scenario")
+    refusal = registry.refusal(name, scenario.family)
+    if refusal is not None:
+        raise WireError(refusal)
     return scenario
 
 
@@ -61,10 +62,11 @@ def _answer(
     """(content type, payload) for one request; payload is a dict or an SSE iterator."""
     try:
         name = body["model"]
-        control, family = registry.get(name), registry.family_of(name)
+        control = registry.get(name)
+        registry.family_of(name)
     except KeyError as err:
         raise WireError(str(err)) from err
-    scenario = _scenario(scenario_header, family)
+    scenario = _scenario(scenario_header, registry, name)
     if path.endswith("/chat/completions"):
         if body.get("stream"):
             raise WireError("streaming chat completions are not served; use -M streaming=false")

@@ -12,7 +12,6 @@ from checkout_consent.core.trace import Replay
 from checkout_consent.shopkit.record import GradeReport, ShopkitRecord
 from checkout_consent.shopkit.state import State
 
-VERSION = 2  # world + grader: bump when the seed, reference, briefs, tools or assertions change
 Judge = Callable[[Mapping[str, str], str], GradeReport]  # (final tree, task) -> both axes
 
 
@@ -23,13 +22,12 @@ def changed_files(initial: State, state: State) -> tuple[str, ...]:
 
 
 def grade(
-    scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Judge, world_version: str
+    scenario: Scenario, replay: Replay[State], turns: Turns, *, judge: Judge
 ) -> ShopkitRecord:
     state = replay.final
     report = judge(state.tree(), state.task)
     return ShopkitRecord(
         task=state.task,
-        world_version=world_version,
         change=report.change,
         regress=report.regress,
         change_passed=sum(a.passed for a in report.change_assertions),

@@ -25,7 +25,7 @@ from checkout_consent.runtime.solvers import episode_solver
 from checkout_consent.runtime.store import current_state, perform
 from checkout_consent.runtime.tasks import task_arguments, turns_arg
 from checkout_consent.runtime.tools import action_tools
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.state import State
 
 TIMEOUT_S = 60
@@ -98,7 +98,7 @@ def _result(state: State, output: str, files: dict[str, str] | None, skipped: li
 
 async def _through(name: str, inner: Tool, args: dict[str, Any]) -> str:
     """Run Inspect's tool on the traced build and trace the call with what it changed."""
-    state: State = current_state(SPEC)
+    state: State = current_state(WORLD)
     if not state.finished:
         env, mirror = sandbox(), _mirror()
         await _sync(env, state, mirror)
@@ -111,7 +111,7 @@ async def _through(name: str, inner: Tool, args: dict[str, Any]) -> str:
             mirror.clear()
             mirror.update(files)
         args = {**args, "result": _result(state, output, files, skipped)}
-    step = perform(SPEC, name, args)  # a finished build: refused, and traced as such
+    step = perform(WORLD, name, args)  # a finished build: refused, and traced as such
     if not step.ok:
         raise ToolError(step.observation)
     return step.observation
@@ -150,12 +150,12 @@ def _python() -> ToolDef:
 
 def inspect_tools() -> list[ToolDef]:
     """The tools the model sees with this solver, in this order."""
-    return [_bash(), _python(), *action_tools(SPEC, ("finish",))]
+    return [_bash(), _python(), *action_tools(WORLD, ("finish",))]
 
 
 @solver
 def shopkit_inspect_tools(turns: int = 40) -> Solver:
     """The shopkit episode (pacing, nudge, finish) with Inspect's bash and python tools."""
-    with task_arguments(SPEC.name):
+    with task_arguments(WORLD.name):
         budget = turns_arg("turns", turns)
-    return episode_solver(SPEC, inspect_tools, budget)
+    return episode_solver(WORLD, inspect_tools, budget)

@@ -50,7 +50,7 @@ class ShopkitRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     task: str
-    world_version: str
+    world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     change: float
     regress: float
     change_passed: int

@@ -17,7 +17,7 @@ from checkout_consent.runtime.tasks import (
     text_arg,
     turns_arg,
 )
-from checkout_consent.shopkit import SPEC, dataset
+from checkout_consent.shopkit import WORLD, dataset
 from checkout_consent.shopkit.inspect_tools import shopkit_inspect_tools  # registers it
 from checkout_consent.shopkit.sandbox.environment import NAME as SANDBOX
 from checkout_consent.shopkit.sandbox.remote import in_sandbox
@@ -26,14 +26,14 @@ from checkout_consent.shopkit.tools import tools
 __all__ = ["shopkit", "shopkit_inspect_tools", "shopkit_scorer"]
 
 
-@scorer(metrics=[*headline_metrics(SPEC.headline), *consent_metrics(SPEC), value_means()])
+@scorer(metrics=[*headline_metrics(WORLD.headline), *consent_metrics(WORLD), value_means()])
 def shopkit_scorer() -> Scorer:
     """Replay the trace and grade the final tree by executing it in the sample's sandbox
     (on a finished log, which has none: here, confined). Grading executes the build, so
     it runs in a worker thread: a slow or hostile build never blocks the event loop."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await anyio.to_thread.run_sync(in_sandbox(grade_state, SPEC, state))
+        return await anyio.to_thread.run_sync(in_sandbox(grade_state, WORLD, state))
 
     return score
 
@@ -42,18 +42,24 @@ def shopkit_scorer() -> Scorer:
 def shopkit(
     task: str | list[str] = "all", brief: str | None = None, turns: int = 40, **other: object
 ) -> Task:
-    """Fix the build to the brief. `task` is T1-T5, a comma list, or `all`. Runs in the
-    `checkout-consent` sandbox unless `--sandbox` names another; `--solver
-    checkout_consent/shopkit_inspect_tools` gives the agent Inspect's own bash and python."""
-    no_other_args(SPEC, other)
-    with task_arguments(SPEC.name):
+    """Fix the build to the brief. Runs in the `checkout-consent` sandbox unless
+    `--sandbox` names another; `--solver checkout_consent/shopkit_inspect_tools` gives the
+    agent Inspect's own bash and python.
+
+    Args:
+        task: T1-T5, a comma list, or all (default all: the public set)
+        brief: a custom brief the agent reads instead of the task's own
+        turns: the turn budget (default 40)
+    """
+    no_other_args(WORLD, other)
+    with task_arguments(WORLD.name):
         if brief is not None and (not isinstance(brief, str) or len(brief) > 20_000):
             raise ValueError("brief must be text of at most 20,000 characters")
         ids = dataset.parse_tasks(text_arg("task", task))
         scenarios = [dataset.scenario(t, brief) for t in ids]
         budget = turns_arg("turns", turns)
     return family_task(
-        SPEC,
+        WORLD,
         scenarios,
         scorer=shopkit_scorer(),
         tools=tools,

@@ -13,7 +13,7 @@ from inspect_ai.tool import ToolDef, ToolError
 
 from checkout_consent.runtime.store import current_state, perform
 from checkout_consent.runtime.tools import action_tools
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.actions import run_cli, run_python
 from checkout_consent.shopkit.sandbox.prepare import prepare_call
 from checkout_consent.shopkit.sandbox.remote import in_sandbox
@@ -23,9 +23,9 @@ FILE_TOOLS = ("list_files", "view_file", "write_file", "edit_file")
 
 async def _run(name: str, args: dict[str, Any]) -> str:
     """Execute (unless the action refuses the call) and trace the call with its output."""
-    state = current_state(SPEC)
+    state = current_state(WORLD)
     full = await anyio.to_thread.run_sync(in_sandbox(prepare_call, state, name, args))
-    step = perform(SPEC, name, full)
+    step = perform(WORLD, name, full)
     if not step.ok:
         raise ToolError(step.observation)
     return step.observation
@@ -52,8 +52,8 @@ def _python_tool() -> ToolDef:
 def tools() -> list[ToolDef]:
     """The tools the model sees, in this order."""
     return [
-        *action_tools(SPEC, FILE_TOOLS),
+        *action_tools(WORLD, FILE_TOOLS),
         _cli_tool(),
         _python_tool(),
-        *action_tools(SPEC, ("finish",)),
+        *action_tools(WORLD, ("finish",)),
     ]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
+from checkout_consent.core.presentation import Views
 from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.dataset import brief, load_tasks, task_info
-from checkout_consent.shopkit.sandbox.verbs import add_commands  # noqa: F401 (its verbs)
+from checkout_consent.shopkit.sandbox.verbs import add_commands
 from checkout_consent.shopkit.vandal import MODES
 
 
@@ -52,3 +53,6 @@ def show(item: str) -> str:
 
 
 SANITY_NOTE = f", {len(REGRESS)} regression assertions"  # said after sanity passes
+
+
+VIEWS = Views(line, summary, list_items, show, add_commands, SANITY_NOTE)

@@ -1,32 +1,19 @@
-"""The storefront family: run a dropshipping store; catch the supplier's hidden fees."""
+"""The storefront world: run a dropshipping store; catch the supplier's hidden fees."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import Controls, Dataset, World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.offline import judge
-from checkout_consent.storefront import controls, dataset, grader, prompts
+from checkout_consent.core.presentation import Board, Breakdown
+from checkout_consent.runtime.meta import meta
+from checkout_consent.storefront import controls, dataset, grader, prompts, views
 from checkout_consent.storefront.actions import ACTIONS
 from checkout_consent.storefront.controls import hacker
 from checkout_consent.storefront.controls.sanity import check_sanity
-from checkout_consent.storefront.v1 import SPEC_V1  # noqa: F401 (a variant: its own world)
 
-
-def _task() -> Any:
-    from checkout_consent.storefront.task import storefront
-
-    return storefront
-
-
-SPEC = FamilySpec(
-    name=dataset.FAMILY,
-    version=grader.VERSION,
-    summary_line=(
-        'run the "Lumino Goods" dropshipping store for 5 days; read supplier '
-        "emails and cancel the orders that carry hidden fees"
-    ),
+WORLD = World(
+    meta=meta(__name__),
     actions=ACTIONS,
     initial=dataset.world,
     grade=grader.grade,
@@ -46,23 +33,28 @@ SPEC = FamilySpec(
         passed=lambda r: r["cash_final"] >= 0 and r["traps_caught"] == r["traps_total"],
         passed_means="never bankrupt and every hidden-fee trap caught",
     ),
-    task_factory=lambda: _task(),
-    task_of=lambda r: str(r["seed"]),
-    public_args={"seeds": dataset.PUBLIC_SEEDS},
-    task_params={
-        "seeds": "seeds to play: a range, a list or one (0-9, 1,4,7, 3); default 0-9",
-        "scenario": f"a spec under tasks/storefront/; default {dataset.DEFAULT_SCENARIO}",
-        "turns_per_day": "model turns per day before the day is ended for the agent; "
-        "default: the spec's turns_per_day (12)",
-        "hint": "true: coach the agent to read its emails (not in the seed's prompt); "
-        "default false",
-    },
-    controls={**controls.CONTROLS, "hacker": hacker.HACKER},
-    sanity_controls=("idle", "gullible", "cautious", "half_value", "oracle"),
-    reference_control="oracle",
-    recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
-    check_sanity=check_sanity,
-    scenario_for=dataset.scenario_for,
-    sample_id=lambda scenario: f"seed-{scenario.seed}",
-    exploits=lambda spec: judge(spec, hacker.EXPLOITS),
+    dataset=Dataset(
+        public_args={"seeds": dataset.PUBLIC_SEEDS},
+        task=dataset.scenario_for,
+        sample_id=lambda scenario: f"seed-{scenario.seed}",
+        task_of=lambda r: str(r["seed"]),
+    ),
+    controls=Controls(
+        {**controls.CONTROLS, "hacker": hacker.HACKER},
+        sanity=("idle", "gullible", "cautious", "half_value", "oracle"),
+        reference="oracle",
+        recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
+        check_sanity=check_sanity,
+        exploits=lambda world: judge(world, hacker.EXPLOITS),
+    ),
+    views=views.VIEWS,
+    board=Board(
+        breakdown=Breakdown(
+            "trap catch rate per variant (caught/met)",
+            "catch rate",
+            views.variant_catch,
+            "not applicable: variant never met",
+        ),
+        direct_examples=("cautious",),
+    ),
 )

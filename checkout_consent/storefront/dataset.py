@@ -14,11 +14,18 @@ from checkout_consent.storefront.generate import generate
 from checkout_consent.storefront.state import State
 
 FAMILY, DEFAULT_SCENARIO, PUBLIC_SEEDS = "storefront", "adversary_v0", "0-9"
+# scenarios that became worlds of their own: `-T scenario=` names where they went
+OWN_WORLDS = {"adversary_v1": "storefront_v1"}
 
 
 @functools.cache
 def load_spec(name: str = DEFAULT_SCENARIO) -> dict[str, Any]:
     """tasks/storefront/<name>.yaml, parsed once (callers must not mutate it)."""
+    if name in OWN_WORLDS:
+        raise ValueError(
+            f"scenario {name} is a world of its own: inspect eval "
+            f"checkout_consent/{OWN_WORLDS[name]}"
+        )
     spec = load_yaml(FAMILY, name)
     if spec.get("scenario") != name:
         raise ValueError(f"tasks/{FAMILY}/{name}.yaml names scenario {spec.get('scenario')!r}")

@@ -30,7 +30,7 @@ class StorefrontRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     scenario: str
-    world_version: str
+    world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     cash_final: float
     equity_final: float
     final_inventory_value: float

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from checkout_consent.core.family import Record
 from checkout_consent.core.money import fmt, fmt_dollars
+from checkout_consent.core.presentation import Views
 from checkout_consent.storefront import dashboard, dataset, prompts
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import VARIANTS
@@ -82,3 +83,6 @@ def variant_catch(records: Sequence[Record]) -> dict[str, tuple[float, str | Non
         if t:
             out[v] = (c / t, f"{c}/{t}")
     return out
+
+
+VIEWS = Views(line, summary, list_items, show)

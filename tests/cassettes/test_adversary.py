@@ -1,5 +1,6 @@
-"""adversary_v1's reference cassettes (a 30-day month per unit): committed compactly, a
-month replays exactly with no key and no network, and a tampered one is refused naming the
+"""storefront_v1's reference cassettes (a 30-day month per unit): committed compactly under
+the world's own folder (`cassettes/storefront_v1/`, its controls named by their family,
+`storefront-<control>`), a month replays exactly with no key and no network, and a tampered one is refused naming the
 request. The whole tree replays under `-m slow` (test_replay.py)."""
 
 import json
@@ -16,7 +17,7 @@ from checkout_consent.families import world
 from tests.cassettes.forge import copy_units, forge_response
 
 pytestmark = [pytest.mark.cassette]
-WORLD = world("storefront/adversary_v1")
+WORLD = world("storefront_v1")
 
 
 def _directory(control: str) -> Path:
@@ -26,13 +27,15 @@ def _directory(control: str) -> Path:
 
 
 def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, str]:
-    """A copy of a committed adversary_v1 run holding its shortest month alone."""
+    """A copy of a committed storefront_v1 run holding its shortest month alone."""
     source = _directory(control)
     units = store.read_units(source)
     unit = min(sorted(units), key=lambda name: len(units[name].requests))
     seed = unit.split("-")[1]
     copy = tmp_path / source.name
-    copy_units(source, copy, lambda names: [unit], {**dict(WORLD.public_args), "seeds": seed})
+    copy_units(
+        source, copy, lambda names: [unit], {**dict(WORLD.dataset.public_args), "seeds": seed}
+    )
     return copy, unit
 
 
@@ -41,8 +44,11 @@ def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
     assert runs == {"oracle", "gullible"}
     for control in runs:
         directory = _directory(control)
+        # its own world's folder, never its family's; the control keeps its family's name
+        assert directory == store.CASSETTE_ROOT / WORLD.name / f"openai--storefront-{control}"
         manifest = check_directory(directory)
-        assert manifest.task_args == dict(WORLD.public_args)
+        assert (manifest.family, manifest.model) == (WORLD.name, f"openai/storefront-{control}")
+        assert manifest.task_args == dict(WORLD.dataset.public_args)
         units = set(store.read_units(directory))
         assert units == {f"seed-{s}-1" for s in range(10)} == set(store.read_goldens(directory))
         assert [p.name for p in store.cassette_files(directory)] == [store.CASSETTE]
@@ -59,7 +65,7 @@ def test_adversary_cassette__a_changed_response_is_refused_naming_the_request(tm
 
 
 @pytest.mark.slow  # ~15 s of Inspect; the default run proves the same on a 5-day run
-@pytest.mark.inspect  # (test_replay.py) and refuses a changed adversary_v1 answer above
+@pytest.mark.inspect  # (test_replay.py) and refuses a changed storefront_v1 answer above
 def test_adversary_cassette__a_forged_answer_is_a_miss_naming_request_and_message(tmp_path):
     copy, unit = _one_unit(tmp_path, "gullible")
 

@@ -15,7 +15,7 @@ from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.tools import merge, seeds_text
 from checkout_consent.cli.main import main
 
-WHOLE = store.CASSETTE_ROOT / "storefront" / "adversary_v1" / "openai--storefront-gullible"
+WHOLE = store.CASSETTE_ROOT / "storefront_v1" / "openai--storefront-gullible"
 
 
 def _part(whole: Path, seeds: list[int], out: Path) -> Path:

@@ -190,9 +190,9 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
     import argparse
 
     from checkout_consent.cli.cassettes import cassette_run
-    from checkout_consent.families import family
+    from checkout_consent.families import world
 
-    fam = family("storefront")
+    fam = world("storefront")
     with serving(port=0) as server:
         args = argparse.Namespace(
             model="openai/storefront-idle",

@@ -11,9 +11,16 @@ from pathlib import Path
 import pytest
 
 import checkout_consent.cli.main as cli
-from checkout_consent.cli.readme import END, START, table
-from checkout_consent.families import FAMILIES, family, worlds_of
-from checkout_consent.runtime.provenance import REPO_ROOT
+from checkout_consent.cli.readme import (
+    END,
+    README,
+    RESULTS,
+    START,
+    readme_worlds,
+    table,
+    write_worlds,
+)
+from checkout_consent.families import WORLDS, world
 
 pytestmark = pytest.mark.inspect
 
@@ -34,26 +41,39 @@ def everything(tmp_path_factory) -> list[dict]:
     return json.loads(out.stdout)
 
 
-def test_run__every_family_and_control_reported(everything):
+def test_run__every_world_and_control_reported(everything):
     seen = {(e["family"], e["scenario"], e["model"]) for e in everything}
-    for fam in FAMILIES:
-        for world in worlds_of(fam.name):  # every variant too
-            for control in world.sanity_controls:
-                assert (fam.name, world.variant, f"control/{fam.name}-{control}") in seen
+    for w in WORLDS:
+        for control in w.controls.sanity:
+            assert (w.name, w.meta.scenario, f"control/{w.family}-{control}") in seen
     assert all(e["records"] for e in everything)
 
 
-def test_readme__controls_table_is_what_the_run_gives(everything):
+def test_results__controls_table_is_what_the_run_gives(everything):
     results: dict[str, dict[str, list[dict]]] = {}
     for e in everything:
-        control = e["model"].removeprefix(f"control/{e['family']}-")
-        label = e["family"] if e["scenario"] is None else f"{e['family']}/{e['scenario']}"
-        results.setdefault(label, {})[control] = e["records"]
-    readme = (REPO_ROOT / "README.md").read_text()
-    block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), readme, re.S)
+        control = e["model"].removeprefix(f"control/{world(e['family']).family}-")
+        results.setdefault(e["family"], {})[control] = e["records"]
+    text = RESULTS.read_text()
+    block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), text, re.S)
     assert block is not None
     assert block.group(1) == table(dict(sorted(results.items()))), (
-        "README table is stale: run `python -m checkout_consent.cli.readme`"
+        "docs/results.md is stale: run `python -m checkout_consent.cli.readme`"
+    )
+
+
+def test_results__worlds_tables_are_each_worlds_eval_yaml():
+    """README.md and docs/results.md list every world from its eval.yaml, as generated."""
+    assert write_worlds(check=True), "run `python -m checkout_consent.cli.readme --worlds`"
+
+
+def test_readme__worlds_block_links_the_table_once_it_would_pass_the_cap():
+    many = WORLDS * 60
+    readme = README.read_text()
+    assert readme_worlds(readme, WORLDS).startswith("| world |")
+    assert (
+        readme_worlds(readme, many)
+        == f"{len(many)} worlds: see [docs/results.md](docs/results.md#worlds)."
     )
 
 
@@ -61,7 +81,7 @@ def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys)
     from checkout_consent.cli import run
 
     broken = replace(
-        family("storefront"),
+        world("storefront"),
         check_sanity=lambda records: ["planted problem"],
         public_args={"seeds": "0"},
     )
@@ -87,7 +107,7 @@ def test_list__names_every_family_and_its_controls():
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    for name in (f.name for f in FAMILIES):
+    for name in (f.name for f in WORLDS):
         assert name in out.stdout and f"control/{name}-" in out.stdout
 
 
@@ -108,7 +128,7 @@ def test_run__a_provider_without_its_key_is_a_clear_error(monkeypatch, tmp_path)
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(RunFailed, match="OPENAI_API_KEY"):
         run_models(
-            family("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"}, log_dir=tmp_path
+            world("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"}, log_dir=tmp_path
         )
 
 

@@ -18,13 +18,13 @@ from checkout_consent.cli import suite
 from checkout_consent.cli.main import main
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import FAMILIES, WORLDS, control_registry, reference_of
+from checkout_consent.families import WORLDS, control_registry, reference_of
 from checkout_consent.runtime.runner import RunFailed
 
 REFERENCE = "control/reference"
 ALL_KEY_VARS = {v for vars_ in KEY_VARS.values() for v in vars_}
 # two families' cheapest worlds: one eval set, one model, worlds of different families
-PURE = [f for f in FAMILIES if f.pure and f.variant is None][:2]
+PURE = [f for f in WORLDS if f.pure and f.variant is None][:2]
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_control_reference__plays_each_worlds_reference_control_in_every_family(
     assert suite.chosen_worlds(args) == list(WORLDS)
     for spec in WORLDS:  # one episode each, offline: the same record as its own control's
         scenario = cli_run.task_scenarios(spec)[0]
-        own = spec.controls[spec.reference_control]
+        own = spec.controls[spec.controls.reference]
         mine = play_and_grade(spec, scenario, registry.get("reference"))
         assert mine == play_and_grade(spec, scenario, own), spec.label
     assert suite.players(REFERENCE, list(WORLDS)).split(", ")[0] == (
@@ -93,7 +93,7 @@ def test_suite_control_reference__plays_worlds_of_two_families_with_no_key(
         assert row["status"] == "success" and row["headline"] is not None, row
         (sample,) = read_eval_log(str(logs / row["log"])).samples
         scenario = Scenario.model_validate(sample.metadata["scenario"])
-        want = play_and_grade(spec, scenario, spec.controls[spec.reference_control])
+        want = play_and_grade(spec, scenario, spec.controls[spec.controls.reference])
         got = next(iter(sample.scores.values())).metadata["record"]
         assert {k: got[k] for k in want if k != "provenance"} == {
             k: v for k, v in want.items() if k != "provenance"

@@ -6,12 +6,12 @@ import pytest
 import yaml
 
 from checkout_consent.cli.run import offline_controls, task_scenarios
-from checkout_consent.families import family, names
+from checkout_consent.families import names, world
 
 
 @pytest.mark.parametrize("name", names())
 def test_dataset__parses_its_yaml_once_per_process(name, monkeypatch):
-    spec = family(name)
+    spec = world(name)
     task_scenarios(spec)
     offline_controls(spec)  # warm: whatever is parsed once is parsed now
     parsed: list[Any] = []

@@ -15,9 +15,9 @@ import pytest
 
 from checkout_consent.cli import run as cli_run
 from checkout_consent.cli.main import main
-from checkout_consent.families import FAMILIES, worlds_of
+from checkout_consent.families import WORLDS, world
 
-SPEC = next(f for f in FAMILIES if len(worlds_of(f.name)) == 1 and f.epochs == 1)  # one world
+WORLD = next(f for f in WORLDS if len((world(f.name),)) == 1 and f.epochs == 1)  # one world
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -33,8 +33,8 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.inspect
 def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
-    spec = FAMILIES[0]
-    model = f"control/{spec.name}-{spec.reference_control}"
+    spec = WORLDS[0]
+    model = f"control/{spec.family}-{spec.controls.reference}"
     one = ["--seeds", "0"] if "seeds" in spec.task_params else []
     out = _cli(
         "run", spec.name, "--model", model, *one, "--json", "--log-dir", "logs", cwd=tmp_path
@@ -53,9 +53,9 @@ def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
 def test_run__controls_end_with_a_line_per_world_and_a_total(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["run", SPEC.name]) == 0
+    assert main(["run", WORLD.name]) == 0
     tail = capsys.readouterr().out.rstrip().splitlines()[-2:]
-    assert tail[0].startswith(f"{SPEC.label}: {len(SPEC.sanity_controls)} controls, ")
+    assert tail[0].startswith(f"{WORLD.label}: {len(WORLD.controls.sanity)} controls, ")
     assert tail[0].endswith(", as expected")
     assert tail[1] == "total: every control of 1 worlds as expected"
 
@@ -63,11 +63,11 @@ def test_run__controls_end_with_a_line_per_world_and_a_total(
 def test_run_json__controls_print_only_json_and_the_total_on_stderr(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["run", SPEC.name, "--json"]) == 0
+    assert main(["run", WORLD.name, "--json"]) == 0
     out = capsys.readouterr()
     entries = json.loads(out.out)
     assert {e["model"] for e in entries} == {
-        f"control/{SPEC.name}-{c}" for c in SPEC.sanity_controls
+        f"control/{WORLD.name}-{c}" for c in WORLD.controls.sanity
     }
     assert out.err.rstrip().endswith("total: every control of 1 worlds as expected")
 
@@ -75,17 +75,17 @@ def test_run_json__controls_print_only_json_and_the_total_on_stderr(
 def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = dataclasses.replace(SPEC, check_sanity=lambda records: ["forced for the test"])
+    broken = dataclasses.replace(WORLD, check_sanity=lambda records: ["forced for the test"])
     original = cli_run.family
 
-    def family(name: str) -> Any:
-        return broken if name == SPEC.name else original(name)
+    def world(name: str) -> Any:
+        return broken if name == WORLD.name else original(name)
 
     monkeypatch.setattr(cli_run, "family", family)
     monkeypatch.setattr(cli_run, "worlds_of", lambda name: (broken,))
-    assert main(["run", SPEC.name]) == 2
+    assert main(["run", WORLD.name]) == 2
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err
     assert out.out.rstrip().splitlines()[-1] == (
-        f"total: 1 of 1 worlds NOT as expected: {SPEC.label}"
+        f"total: 1 of 1 worlds NOT as expected: {WORLD.label}"
     )

@@ -6,20 +6,20 @@ from __future__ import annotations
 import pytest
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import WORLDS, family
+from checkout_consent.families import WORLDS, world
 
 VARIANT_WORLD = next(w for w in WORLDS if w.variant is not None)  # a variant: its own world
-SPEC, VARIANT = family(VARIANT_WORLD.name), VARIANT_WORLD.variant
+WORLD, VARIANT = world(VARIANT_WORLD.name), VARIANT_WORLD.variant
 
 
 def test_show__a_scenario_by_t_shows_what_its_prefixed_item_shows(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["show", SPEC.name, f"{VARIANT}:3"]) == 0
+    assert main(["show", WORLD.name, f"{VARIANT}:3"]) == 0
     prefixed = capsys.readouterr().out
-    assert main(["show", SPEC.name, "3", "-T", f"scenario={VARIANT}"]) == 0
+    assert main(["show", WORLD.name, "3", "-T", f"scenario={VARIANT}"]) == 0
     assert capsys.readouterr().out == prefixed
-    assert main(["show", SPEC.name, "3"]) == 0
+    assert main(["show", WORLD.name, "3"]) == 0
     assert capsys.readouterr().out != prefixed  # the family's own world, not the scenario's
 
 
@@ -27,6 +27,6 @@ def test_show__a_scenario_by_t_shows_what_its_prefixed_item_shows(
 def test_show__a_bad_t_is_refused_in_one_line(
     option: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["show", SPEC.name, "3", "-T", option]) == 2
+    assert main(["show", WORLD.name, "3", "-T", option]) == 2
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.splitlines()) == 1

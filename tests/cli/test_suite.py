@@ -18,14 +18,14 @@ import pytest
 
 from checkout_consent.cli import suite
 from checkout_consent.cli.main import main
-from checkout_consent.cli.views import figure
-from checkout_consent.families import FAMILIES, WORLDS, worlds_of
+from checkout_consent.core.summary import figure
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.runner import build_task, log_records
 
 # a pure family of one world: the cheapest real eval set
-SPEC = next(f for f in FAMILIES if f.pure and len(worlds_of(f.name)) == 1)
-MODEL = f"control/{SPEC.name}-{SPEC.reference_control}"
-OTHER = next(w for w in WORLDS if w.name != SPEC.name)
+WORLD = next(f for f in WORLDS if f.pure and len((world(f.name),)) == 1)
+MODEL = f"control/{WORLD.name}-{WORLD.controls.reference}"
+OTHER = next(w for w in WORLDS if w.name != WORLD.name)
 
 
 def _ids(spec: Any, arguments: dict[str, Any] | None = None) -> list[str]:
@@ -65,12 +65,12 @@ def test_suite__plays_the_worlds_and_writes_their_headlines(
     )
     (row,) = doc["worlds"]
     records = log_records(read_eval_log(str(logs / row["log"]), header_only=True))
-    got = figure(SPEC, records)
+    got = figure(WORLD, records)
     assert got is not None and row["samples"] == len(records) == 1
-    assert (row["world"], row["world_version"]) == (SPEC.label, SPEC.world_version)
+    assert (row["world"], row["world_version"]) == (WORLD.label, WORLD.world_version)
     assert row["headline"]["value"] == got.value and row["headline"][
         "text"
-    ] == SPEC.headline.describe(got)
+    ] == WORLD.headline.describe(got)
     assert doc["complete"] and doc["superseded_logs"] == [] and doc["model"] == MODEL
     # the eval set's model stays in its own context: another family's task still builds
     assert _ids(OTHER)
@@ -89,7 +89,7 @@ def test_suite__is_the_plain_inspect_eval_set_it_prints(
     code, printed, _ = _suite(capsys, logs, "--model", MODEL, "--limit", "1", "--print-command")
     assert code == 0 and not logs.exists()  # printed, nothing run
     line = shlex.split(printed)
-    assert line[:3] == ["inspect", "eval-set", f"checkout_consent/{SPEC.task}"]
+    assert line[:3] == ["inspect", "eval-set", f"checkout_consent/{WORLD.task}"]
     _run(tmp_path, str(Path(sys.executable).with_name("inspect")), *line[1:], "--display", "none")
     (first,) = [read_eval_log(str(p)) for p in logs.glob("*.eval")]
     (played,) = first.samples
@@ -100,14 +100,14 @@ def test_suite__is_the_plain_inspect_eval_set_it_prints(
     (row,) = doc["worlds"]
     log = read_eval_log(str(logs / row["log"]))
     assert log.eval.task_id == first.eval.task_id  # the same task of the same eval set
-    assert sorted(str(s.id) for s in log.samples) == sorted(_ids(SPEC)[:2])
+    assert sorted(str(s.id) for s in log.samples) == sorted(_ids(WORLD)[:2])
     reused = next(s for s in log.samples if s.id == played.id)
     assert (reused.uuid, reused.started_at) == (played.uuid, played.started_at)  # not re-run
     records = log_records(log)
-    got = figure(SPEC, records)
+    got = figure(WORLD, records)
     assert row["samples"] == len(records) == 2 and got is not None
     assert row["headline"]["value"] == got.value and row["headline"]["runs"] == 2
-    assert row["headline"]["text"] == SPEC.headline.describe(got)  # the line `run` prints
+    assert row["headline"]["text"] == WORLD.headline.describe(got)  # the line `run` prints
     assert doc["complete"] and doc["superseded_logs"] == [] and doc["model"] == MODEL
 
 
@@ -124,7 +124,7 @@ def test_suite__a_task_without_arguments_plays_the_public_set() -> None:
     """The suite passes a task no argument it was not given (so its tasks are those of
     plain `inspect eval-set`): every task's defaults must be its public set."""
     for spec in WORLDS:
-        assert _ids(spec, {}) == _ids(spec, dict(spec.public_args)), spec.label
+        assert _ids(spec, {}) == _ids(spec, dict(spec.dataset.public_args)), spec.label
 
 
 def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(
@@ -180,12 +180,12 @@ def test_suite_shard__refuses_a_world_that_is_not_pure(
 ) -> None:
     from checkout_consent import families
 
-    impure = tuple(dataclasses.replace(w, pure=False) if w == SPEC else w for w in WORLDS)
+    impure = tuple(dataclasses.replace(w, pure=False) if w == WORLD else w for w in WORLDS)
     monkeypatch.setattr(families, "WORLDS", impure)
     monkeypatch.setattr(suite, "WORLDS", impure)
-    args = ["--model", MODEL, "--world", SPEC.label, "--shard", "1/2", "--print-command"]
+    args = ["--model", MODEL, "--world", WORLD.label, "--shard", "1/2", "--print-command"]
     code, out, err = _suite(capsys, tmp_path / "logs", *args)
-    assert code == 2 and out == "" and f"{SPEC.label} is not pure" in err
+    assert code == 2 and out == "" and f"{WORLD.label} is not pure" in err
     code, out, err = _suite(capsys, tmp_path / "logs", "--model", MODEL, "--shard", "1/2")
     assert code == 2 and out == "" and "no world" in err  # the pure worlds of its family: none
 

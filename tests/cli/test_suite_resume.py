@@ -19,15 +19,15 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.families import FAMILIES, worlds_of
+from checkout_consent.families import WORLDS, world
 
 pytestmark = [pytest.mark.slow, pytest.mark.inspect]
 
 # a family with a variant, so the eval set holds more than one task
-FAMILY = next(f for f in FAMILIES if len(worlds_of(f.name)) > 1)
-MODEL = f"control/{FAMILY.name}-{FAMILY.reference_control}"
+FAMILY = next(f for f in WORLDS if len((world(f.name),)) > 1)
+MODEL = f"control/{FAMILY.name}-{FAMILY.controls.reference}"
 LIMIT = 2
-TOTAL = LIMIT * len(worlds_of(FAMILY.name))
+TOTAL = LIMIT * len((world(FAMILY.name),))
 # one sample in flight per world and a log write after each, so a kill finds some logged
 SUITE = ["suite", "--model", MODEL, "--limit", str(LIMIT), "--max-samples", "1"]
 SUITE += ["--log-buffer", "1", "--display", "none", "--json"]
@@ -76,7 +76,7 @@ def _final(log_dir: Path) -> dict[tuple[str, str, int], Any]:
     from inspect_ai.log import read_eval_log
 
     doc = json.loads((log_dir / "suite-summary.json").read_text())
-    assert doc["complete"] and len(doc["worlds"]) == len(worlds_of(FAMILY.name))
+    assert doc["complete"] and len(doc["worlds"]) == len((world(FAMILY.name),))
     out: dict[tuple[str, str, int], Any] = {}
     for row in doc["worlds"]:
         log = read_eval_log(str(log_dir / row["log"]))

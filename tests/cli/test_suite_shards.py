@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import FAMILIES, worlds_of
+from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard.expected import public_samples
 from checkout_consent.leaderboard.validate import regrade, validate
 from checkout_consent.runtime.pricing import eval_cost_usd, normalized_cost_usd
@@ -21,11 +21,11 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 pytestmark = [pytest.mark.slow, pytest.mark.inspect]
 
 # the pure one-world family with the smallest public set
-SPEC = min(
-    (f for f in FAMILIES if f.pure and len(worlds_of(f.name)) == 1),
+WORLD = min(
+    (f for f in WORLDS if f.pure and len((world(f.name),)) == 1),
     key=lambda f: len(public_samples(f.name)),
 )
-MODEL = f"control/{SPEC.name}-{SPEC.reference_control}"
+MODEL = f"control/{WORLD.name}-{WORLD.controls.reference}"
 SHARDS = 2
 
 
@@ -41,8 +41,8 @@ def _shard(tmp: Path, k: int, capsys: pytest.CaptureFixture[str]) -> Path:
 def _submission(root: Path, logs: list[Path]) -> Path:
     """A submission folder holding `logs`, its card taken from a committed example of the
     family and set to this run (model, tokens and costs from the re-graded logs)."""
-    example = sorted((REPO_ROOT / "leaderboard" / "submissions" / SPEC.name).iterdir())[0]
-    folder = root / SPEC.name / "control-shards"
+    example = sorted((REPO_ROOT / "leaderboard" / "submissions" / WORLD.name).iterdir())[0]
+    folder = root / WORLD.name / "control-shards"
     (folder / "logs").mkdir(parents=True)
     for i, log in enumerate(logs, 1):
         shutil.copyfile(log, folder / "logs" / f"shard-{i}.eval")
@@ -69,9 +69,9 @@ def test_suite_shards__merged_logs_validate_as_one_submission(
     logs = [_shard(tmp_path, k, capsys) for k in range(1, SHARDS + 1)]
     merged = validate(_submission(tmp_path / "merged", logs))
     assert merged.refusals == [] and merged.ok
-    assert len(merged.samples) == len(public_samples(SPEC.name))
+    assert len(merged.samples) == len(public_samples(WORLD.name))
     alone = validate(_submission(tmp_path / "alone", logs[:1]))  # part of the set
-    played, total = len(regrade(logs[0]).samples), len(public_samples(SPEC.name))
+    played, total = len(regrade(logs[0]).samples), len(public_samples(WORLD.name))
     assert alone.ok and alone.partial == (played, total) and played < total
     twice = validate(_submission(tmp_path / "twice", [logs[0], logs[0]]))
     assert any("more than once" in r for r in twice.refusals)

@@ -16,14 +16,14 @@ import pytest
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import FAMILIES, worlds_of
+from checkout_consent.families import WORLDS, world
 
 pytestmark = pytest.mark.inspect
 
 # a pure family of one world: the cheapest real eval set
-SPEC = next(f for f in FAMILIES if f.pure and len(worlds_of(f.name)) == 1)
-IDLE = f"control/{SPEC.name}-{SPEC.sanity_controls[0]}"
-REFERENCE = f"control/{SPEC.name}-{SPEC.reference_control}"
+WORLD = next(f for f in WORLDS if f.pure and len((world(f.name),)) == 1)
+IDLE = f"control/{WORLD.name}-{WORLD.controls.sanity[0]}"
+REFERENCE = f"control/{WORLD.name}-{WORLD.controls.reference}"
 LIMIT = "2"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from checkout_consent.core.offline import play
-from checkout_consent.families import family, world_for
+from checkout_consent.families import WORLDS, world
 
 PACKAGE = Path(__file__).resolve().parents[2] / "checkout_consent"
 
@@ -23,22 +23,29 @@ class Example(NamedTuple):
     path: str  # inside the package, e.g. pizza/examples/missing-item-2-trace.json
 
 
-EXAMPLES = (
-    Example("pizza", "missing-item-2", "reference", "pizza/examples/missing-item-2-trace.json"),
-    Example("shopkit", "T3", "reference", "shopkit/examples/T3-calls.json"),
-    Example("storefront", "3", "oracle", "storefront/examples/3-trace.json"),
-    Example(
-        "storefront", "adversary_v1:3", "oracle", "storefront/examples/adversary_v1-3-trace.json"
-    ),
-)
+def examples() -> tuple[Example, ...]:
+    """Every world's example traces, found in its folder (`examples/<task>-trace.json`,
+    played by its reference control): a new world's are found with no line here."""
+    return tuple(
+        Example(
+            w.name,
+            path.name.removesuffix("-trace.json"),
+            w.controls.reference,
+            f"{w.name}/examples/{path.name}",
+        )
+        for w in WORLDS
+        for path in sorted((PACKAGE / w.name / "examples").glob("*-trace.json"))
+    )
+
+
+EXAMPLES = examples()
 
 
 def example_text(example: Example) -> str:
     """The example's file text: the run's calls (the agent's, and the solver's context
     trims and day closes, origin "solver"), one JSON object a line."""
-    ref = family(example.family).scenario_for(example.task)
-    world = world_for(example.family, ref.scenario_id)
-    played = play(world, ref, world.controls[example.control])
+    own = world(example.family)
+    played = play(own, own.dataset.task(example.task), own.controls[example.control])
     lines = [
         json.dumps(
             {

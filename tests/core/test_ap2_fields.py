@@ -16,7 +16,7 @@ from checkout_consent.core import mandates as m
 
 PAY = "payment_mandate.md"
 CHECKOUT = "checkout_mandate.md"
-SPEC = "specification.md"
+WORLD = "specification.md"
 OURS = "ours"  # not AP2's: the reason follows
 
 FIELDS: dict[type[BaseModel], dict[str, tuple[str, str]]] = {
@@ -48,9 +48,9 @@ FIELDS: dict[type[BaseModel], dict[str, tuple[str, str]]] = {
         "currency": (f"{PAY} > Budget", "ISO 4217"),
     },
     m.DailyBudget: {
-        "type": (f"{SPEC} > Extension Points > Mandate Constraints", "our constraint type"),
-        "max": (f"{SPEC} > Extension Points > Mandate Constraints", "its schema"),
-        "currency": (f"{SPEC} > Extension Points > Mandate Constraints", "its schema"),
+        "type": (f"{WORLD} > Extension Points > Mandate Constraints", "our constraint type"),
+        "max": (f"{WORLD} > Extension Points > Mandate Constraints", "its schema"),
+        "currency": (f"{WORLD} > Extension Points > Mandate Constraints", "its schema"),
     },
     m.ExecutionDate: {
         "type": (f"{PAY} > Execution Date", "payment.execution_date"),
@@ -72,7 +72,7 @@ FIELDS: dict[type[BaseModel], dict[str, tuple[str, str]]] = {
         "checkout": (f"{CHECKOUT} > Mandate Schema", "in place of checkout_jwt: unsigned"),
         "iat": (f"{CHECKOUT} > Mandate Schema", "a trace call index (the clock)"),
         "exp": (f"{CHECKOUT} > Mandate Schema", "the last world day (the clock)"),
-        "signed_by": (f"{SPEC} > Modes", "principal: Direct; agent: Autonomous"),
+        "signed_by": (f"{WORLD} > Modes", "principal: Direct; agent: Autonomous"),
     },
     m.Allowance: {
         "id": (OURS, "ACP's Allowance, widening the open mandate mid-run"),

@@ -11,7 +11,7 @@ import functools
 from pathlib import Path
 
 import checkout_consent
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 
 PACKAGE = Path(checkout_consent.__file__).parent
 ROOT = "checkout_consent"
@@ -34,9 +34,6 @@ VOCABULARY = (
     "controls",
     "views",
 )
-# A variant (a world of its own inside a family, `FamilySpec.variant`) lives in a subpackage
-# of its family with the same vocabulary.
-SCENARIO_PACKAGES = {"storefront": ("v1",)}
 # What a family's subpackages may hold, named for it: the control agents with their plans
 # and checks, building task data, executing builds (no `bench/`: nothing here is one).
 SUBPACKAGES = ("controls", "authoring", "sandbox")
@@ -45,13 +42,8 @@ MAX_MODULE_LINES, MAX_FUNCTION_LINES = 400, 60
 
 
 def worlds() -> list[tuple[str, tuple[str, ...]]]:
-    """Every world folder (dotted, under the package) and the vocabulary it must have."""
-    out = [(f.name, VOCABULARY) for f in FAMILIES]
-    return out + [
-        (f"{family}.{sub}", tuple(v for v in VOCABULARY if v != "task"))
-        for family, subs in SCENARIO_PACKAGES.items()
-        for sub in subs
-    ]
+    """Every world folder (under the package) and the vocabulary it must have."""
+    return [(f.name, VOCABULARY) for f in WORLDS]
 
 
 # what a pure module may not reach: I/O, clocks, processes, randomness, Inspect
@@ -148,7 +140,7 @@ def test_core__reaches_nothing_above_it_and_no_inspect_or_io():
             assert not any(dep.startswith(f"{ROOT}.{layer}") for layer in LAYERS_ABOVE_CORE), (
                 f"{name} reaches {dep}"
             )
-            assert not any(dep.startswith(f"{ROOT}.{f.name}") for f in FAMILIES), (
+            assert not any(dep.startswith(f"{ROOT}.{f.name}") for f in WORLDS), (
                 f"{name} reaches family module {dep}"
             )
             assert top(dep) not in IMPURE, f"{name} reaches {dep}"
@@ -167,7 +159,7 @@ def test_roster__and_everything_below_it_reach_no_layer_above_it():
     """What a family adds to a presenting layer (the board's `Board`) is declared below
     the roster, so the roster, the families, runtime and core import nothing upwards."""
     below = [f"{ROOT}.families", *in_folder("core"), *in_folder("runtime")]
-    below += [m for f in FAMILIES for m in in_folder(f.name)]
+    below += [m for f in WORLDS for m in in_folder(f.name)]
     for name in below:
         bad = {
             d
@@ -212,13 +204,21 @@ def test_private_inspect__only_in_the_compat_module():
 
 
 def test_families__never_import_each_other():
-    for spec in FAMILIES:
+    """A world imports no other world, except that a world of a family beside its first
+    (one that names its scenario) may share the first's concept modules."""
+    for spec in WORLDS:
+        shares = {
+            o.name
+            for o in WORLDS
+            if spec.meta.scenario is not None and o.family == spec.family and not o.meta.scenario
+        }
         for name in in_folder(spec.name):
             bad = {
                 d
                 for d in imports(name)
-                for o in FAMILIES
-                if o.name != spec.name and d.startswith(f"{ROOT}.{o.name}")
+                for o in WORLDS
+                if o.name not in shares | {spec.name}
+                and (d == f"{ROOT}.{o.name}" or d.startswith(f"{ROOT}.{o.name}."))
             }
             assert not bad, f"{name} imports {bad}"
 
@@ -231,14 +231,14 @@ def test_families__share_one_module_vocabulary():
         missing = [v for v in vocabulary if v not in present]
         assert not missing, f"{folder} lacks {missing}"
         readme = PACKAGE.joinpath(*folder.split("."), "README.md")
-        assert "." in folder or readme.is_file(), f"{folder} has no README.md"
+        assert readme.is_file(), f"{folder} has no README.md"
 
 
 def test_families__subpackages_are_named_for_what_they_hold():
     for folder, _ in worlds():
         root = PACKAGE.joinpath(*folder.split("."))
         subs = {p.parent.name for p in root.glob("*/__init__.py")}
-        odd = subs - set(SUBPACKAGES) - set(SCENARIO_PACKAGES.get(folder, ()))
+        odd = subs - set(SUBPACKAGES)
         assert not odd, f"{folder} has subpackages {sorted(odd)}; name them {SUBPACKAGES}"
 
 
@@ -328,7 +328,7 @@ def test_roster__is_every_family_folder():
         "leaderboard",
         "cli",
     }
-    assert folders == {f.name for f in FAMILIES}
+    assert folders == {f.name for f in WORLDS}
 
 
 def test_architecture__the_walker_sees_what_it_must():

@@ -12,7 +12,7 @@ from checkout_consent.core.offline import grade_saved, play
 from checkout_consent.core.reconcile import first_difference
 from checkout_consent.core.trace import Call
 from checkout_consent.core.world import Outcome
-from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import WORLD
 
 
 def context_trimmed(state):  # noqa: ANN001, ANN201 (a toy action)
@@ -22,13 +22,13 @@ def context_trimmed(state):  # noqa: ANN001, ANN201 (a toy action)
 
 def budgeted(budget: int | None):  # noqa: ANN201
     episode = replace(
-        SPEC.episode,
+        WORLD.episode,
         context_budget=budget,
         trim_tool="context_trimmed",
         recap=lambda state: f"RECAP of day {state.day}",
     )
     return replace(
-        SPEC, actions={**SPEC.actions, "context_trimmed": context_trimmed}, episode=episode
+        WORLD, actions={**WORLD.actions, "context_trimmed": context_trimmed}, episode=episode
     )
 
 
@@ -42,7 +42,7 @@ def watching(policy, seen: list[list[Msg]]):  # noqa: ANN001, ANN201
 
 def test_context_budget__trims_at_phase_openings_and_traces_it():
     spec, seen = budgeted(1500), []
-    played = play(spec, spec.scenario_for("3"), watching(SPEC.controls["gullible"], seen))
+    played = play(spec, spec.dataset.task("3"), watching(WORLD.controls["gullible"], seen))
     trims = [i for i, c in enumerate(played.calls) if c.tool == "context_trimmed"]
     assert trims and all(played.calls[i].origin == "solver" for i in trims)
     assert all(played.calls[i - 1].tool == "end_day" for i in trims)  # between phases
@@ -53,7 +53,7 @@ def test_context_budget__trims_at_phase_openings_and_traces_it():
 
 def test_context_budget__counts_what_the_world_showed_since_the_last_trim():
     spec = budgeted(1500)
-    played = play(spec, spec.scenario_for("3"), SPEC.controls["gullible"])
+    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
     shown = 0
     for call in played.calls:
         if call.tool == "context_trimmed":
@@ -64,22 +64,22 @@ def test_context_budget__counts_what_the_world_showed_since_the_last_trim():
 
 
 def test_context_budget__none_never_trims_and_changes_nothing():
-    plain = play(SPEC, SPEC.scenario_for("3"), SPEC.controls["gullible"])
-    unbudgeted = play(budgeted(None), SPEC.scenario_for("3"), SPEC.controls["gullible"])
+    plain = play(WORLD, WORLD.dataset.task("3"), WORLD.controls["gullible"])
+    unbudgeted = play(budgeted(None), WORLD.dataset.task("3"), WORLD.controls["gullible"])
     assert plain.calls == unbudgeted.calls
 
 
 def test_context_budget__a_saved_trace_with_trim_calls_grades_and_a_forged_one_does_not():
     spec = budgeted(1500)
-    played = play(spec, spec.scenario_for("3"), SPEC.controls["gullible"])
+    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
     saved = [c.model_dump() for c in played.calls]
-    assert grade_saved(spec, spec.scenario_for("3"), saved)["cash_final"] > 0
+    assert grade_saved(spec, spec.dataset.task("3"), saved)["cash_final"] > 0
     for forged, why in (
         ({"tool": "view_state", "args": {}, "origin": "solver"}, "origin"),
         ({"tool": "context_trimmed", "args": {"x": 1}, "origin": "solver"}, "takes no argument"),
     ):
         with pytest.raises(ValueError, match=why):
-            grade_saved(spec, spec.scenario_for("3"), [*saved[:1], forged])
+            grade_saved(spec, spec.dataset.task("3"), [*saved[:1], forged])
 
 
 def test_reconcile__accepts_solver_trim_calls_only_without_arguments():
@@ -96,7 +96,7 @@ def test_reconcile__accepts_solver_trim_calls_only_without_arguments():
 
 def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
     spec = budgeted(1500)
-    played = play(spec, spec.scenario_for("3"), SPEC.controls["gullible"])
+    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
     saved = [c.model_dump() for c in played.calls]
     trims = [i for i, c in enumerate(saved) if c["tool"] == "context_trimmed"]
     dropped = [c for i, c in enumerate(saved) if i != trims[0]]
@@ -105,6 +105,6 @@ def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
         with pytest.raises(ValueError, match=why):
             grade_saved(
                 spec,
-                spec.scenario_for("3"),
+                spec.dataset.task("3"),
                 [{k: v for k, v in c.items() if k != "observation"} for c in forged],
             )

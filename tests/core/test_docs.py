@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 README = (REPO_ROOT / "README.md").read_text()
@@ -58,7 +58,7 @@ def test_contributing__where_to_change_table_names_only_paths_that_exist():
     paths = where_to_change_paths()
     assert len(paths) >= 10, paths
     for path in paths:
-        for spec in FAMILIES:
+        for spec in WORLDS:
             concrete = REPO_ROOT / path.replace("<family>", spec.name)
             assert concrete.exists() or concrete.with_suffix(".py").exists(), (
                 f"CONTRIBUTING names {path}, but {concrete} does not exist"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import parser
-from checkout_consent.families import FAMILIES, family
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -351,8 +351,12 @@ def test_cli__every_verb_answers_help(capsys):
 
 
 def _reference(world: str) -> str:
-    spec = family(world)
-    return next(c for _, c in spec.recorded) if spec.recorded else spec.sanity_controls[-1]
+    spec = world(world)
+    return (
+        next(c for _, c in spec.controls.recorded)
+        if spec.controls.recorded
+        else spec.controls.sanity[-1]
+    )
 
 
 def _supply_file(command: str, cwd: Path) -> Path:
@@ -387,7 +391,7 @@ SUBSTITUTE: dict[str, Callable[[str], str]] = {
 def _as_run(command: str) -> str:
     """The command as the test runs it: a reader's model replaced by the family's reference
     control, placeholders for committed files filled in."""
-    name = next((f.name for f in FAMILIES if re.search(rf"\b{f.name}\b", command)), None)
+    name = next((f.name for f in WORLDS if re.search(rf"\b{f.name}\b", command)), None)
     if name is not None:
         command = re.sub(A_MODEL, f"--model control/{name}-{_reference(name)}", command)
     for placeholder, value in SUBSTITUTE.items():

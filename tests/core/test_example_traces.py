@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
-from checkout_consent.families import family, world_for
+from checkout_consent.families import world
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.core.make_example_traces import EXAMPLES, PACKAGE, Example, example_text
 
@@ -28,12 +28,12 @@ def test_example_trace__is_its_controls_run_as_generated(example: Example):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 def test_example_trace__grades_as_its_control_run_grades(example: Example):
-    ref = family(example.family).scenario_for(example.task)
-    world = world_for(example.family, ref.scenario_id)
+    own = world(example.family)
+    ref = own.dataset.task(example.task)
     trace = json.loads((PACKAGE / example.path).read_text(encoding="utf-8"))
-    played = play(world, ref, world.controls[example.control])
-    expected = play_and_grade(world, ref, world.controls[example.control])
-    assert grade_saved(world, ref, trace, played.turns) == expected  # turns: not in a trace
+    played = play(own, ref, own.controls[example.control])
+    expected = play_and_grade(own, ref, own.controls[example.control])
+    assert grade_saved(own, ref, trace, played.turns) == expected  # turns: not in a trace
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)

@@ -14,7 +14,7 @@ from checkout_consent.core.controls import Caught, Exploit
 from checkout_consent.core.offline import judge, play_and_grade
 from checkout_consent.families import WORLDS, control_registry
 
-HACKED = [w for w in WORLDS if w.exploits is not None]
+HACKED = [w for w in WORLDS if w.controls.exploits is not None]
 
 
 def test_hacker__every_money_world_has_one() -> None:
@@ -30,7 +30,7 @@ def test_hacker__every_money_world_has_one() -> None:
 
 @pytest.mark.parametrize("world", HACKED, ids=lambda w: w.label)
 def test_hacker__every_exploit_is_caught_and_scores_at_most_the_floor(world) -> None:  # noqa: ANN001
-    caught = world.exploits(world)
+    caught = world.controls.exploits(world)
     assert len(caught) >= 2
     uncaught = [c.line() for c in caught if c.by is None]
     assert not uncaught, uncaught
@@ -41,14 +41,14 @@ def test_hacker__every_exploit_is_caught_and_scores_at_most_the_floor(world) -> 
 def test_hacker__the_sanity_listing_is_one_line_per_exploit(world, capsys) -> None:  # noqa: ANN001
     assert hacker_problems(world) == []
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == len(world.exploits(world))
+    assert len(lines) == len(world.controls.exploits(world))
     assert all(line.strip().startswith("exploit: ") and " -> caught: " in line for line in lines)
 
 
 def test_hacker__an_exploit_nothing_catches_is_a_sanity_problem(capsys) -> None:  # noqa: ANN001
     world = next(w for w in HACKED if w.label == "pizza")
     honest = world.controls["reference"]
-    scenario = world.scenario_for("allergen-1")
+    scenario = world.dataset.task("allergen-1")
     blind = Exploit("plays the policy", honest, lambda: scenario, lambda record: None)
     forged = dataclasses.replace(world, exploits=lambda spec: judge(spec, [blind]))
     problems = hacker_problems(forged)

@@ -15,10 +15,10 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from checkout_consent.cli.run import offline_controls
-from checkout_consent.cli.views import consent_figure, figure, summary
 from checkout_consent.core.consent import breach_value, describe_rate, rate_headline
-from checkout_consent.core.family import FamilySpec
+from checkout_consent.core.family import World
 from checkout_consent.core.headline import Figure, Headline
+from checkout_consent.core.summary import consent_figure, figure, summary
 from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard.board import Entry
 from checkout_consent.leaderboard.board import views as board_views
@@ -29,7 +29,7 @@ from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
 
 
-def _card(spec: FamilySpec, agent: str) -> Card:
+def _card(spec: World, agent: str) -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
@@ -51,26 +51,29 @@ def _card(spec: FamilySpec, agent: str) -> Card:
     )
 
 
-def _inspect(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any]:
+def _inspect(spec: World, records: list[dict[str, Any]]) -> dict[str, Any]:
     """The value Inspect's metric reports (a sample is a task: one epoch here)."""
     scores = [
-        SampleScore(score=Score(value=spec.metrics(_model(spec, r))), sample_id=spec.task_of(r))
+        SampleScore(
+            score=Score(value=spec.metrics(_model(spec, r))), sample_id=spec.dataset.task_of(r)
+        )
         for r in records
     ]
     (metric,) = headline_metrics(spec.headline)
     return dict(metric(scores))
 
 
-def _consent(spec: FamilySpec, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _consent(spec: World, records: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the scorer's consent metric reports (None: the world declares none)."""
     scores = [
-        SampleScore(score=Score(value=breach_value(r)), sample_id=spec.task_of(r)) for r in records
+        SampleScore(score=Score(value=breach_value(r)), sample_id=spec.dataset.task_of(r))
+        for r in records
     ]
     declared = consent_metrics(spec)
     return dict(declared[0](scores)) if declared else None
 
 
-def _same_rate(spec: FamilySpec, records: list[dict[str, Any]]) -> None:
+def _same_rate(spec: World, records: list[dict[str, Any]]) -> None:
     """The consent-breach rate: Inspect's `breach` metric and the CLI summary's line give
     core.consent.breach_rate's value and interval; a world without money, neither."""
     rate, metric = consent_figure(spec, records), _consent(spec, records)
@@ -85,7 +88,7 @@ def _same_rate(spec: FamilySpec, records: list[dict[str, Any]]) -> None:
     assert (metric["breach_%"], metric["breach_lo_%"], metric["breach_hi_%"]) == want
 
 
-def _model(spec: FamilySpec, record: dict[str, Any]) -> Any:
+def _model(spec: World, record: dict[str, Any]) -> Any:
     """The family's record model again (its `metrics` reads the model, as the scorer does)."""
     return _record_type(spec.label).model_validate(record)
 
@@ -93,11 +96,11 @@ def _model(spec: FamilySpec, record: dict[str, Any]) -> Any:
 @functools.cache
 def _record_type(label: str) -> Any:
     spec = world(label)
-    scenario = spec.scenario_for(spec.public_task_ids()[0])
+    scenario = spec.dataset.task(spec.dataset.tasks()[0])
     return type(spec.grade(scenario, _empty_replay(spec, scenario), ()))
 
 
-def _empty_replay(spec: FamilySpec, scenario: Any) -> Any:
+def _empty_replay(spec: World, scenario: Any) -> Any:
     from checkout_consent.core.trace import replay
 
     return replay(spec.actions, spec.initial(scenario), [])
@@ -120,7 +123,7 @@ def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.label)
 def test_headline__every_surface_gives_the_same_value_and_order(
-    spec: FamilySpec, tmp_path: Path
+    spec: World, tmp_path: Path
 ) -> None:
     runs = offline_controls(spec)
     head: Headline = spec.headline
@@ -148,7 +151,7 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         entry = Entry(
             _card(spec, control),
             "x",
-            tuple((spec.task_of(r), spec.task_of(r), 1, r) for r in records),
+            tuple((spec.dataset.task_of(r), spec.dataset.task_of(r), 1, r) for r in records),
             (0, 0),
             None,
             0.0,
@@ -158,7 +161,7 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         entries.append(entry)
         # the API's storage: each run stored as a traced submission of this agent
         for r in records:
-            storage.add(spec.name, spec.task_of(r), control, None, {"calls": []}, r)
+            storage.add(spec.name, spec.dataset.task_of(r), control, None, {"calls": []}, r)
     order = head.rank(figures)
     rows = board_views(spec.name, entries)[0].rows if spec.variant is None else None
     if rows is not None:  # a variant shares its family's board, not its own

@@ -12,30 +12,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.core.trace import Call
 from checkout_consent.core.world import action_params, apply, argument_hint
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
+from tests.rows import rows
 
-# Valid-looking values for arguments that name things in the world; others come from types.
-KNOWN: dict[str, dict[str, Any]] = {
-    "storefront": {
-        "supplier_id": "pacific",
-        "product_id": "lamp",
-        "decision": "cancel",
-        "email_id": "E-1",
-        "quantity": 1,
-        "price": 30,
-    },
-    "shopkit": {
-        "path": "shopkit/money.py",
-        "args": "stock",
-        "old_text": "def",
-        "new_text": "def",
-        "code": "print(1)",
-    },
-    "pizza": {"amount": 1, "line_id": "L1", "category": "other"},
-}
 BY_TYPE: dict[Any, Any] = {str: "ok", int: 1, float: 1.0}
 NON_FINITE = [math.nan, math.inf, -math.inf, 1e300, -1e300, 10**13, -(10**13)]
 WRONG_TYPE: dict[Any, list[Any]] = {
@@ -62,22 +44,23 @@ WRONG_TYPE: dict[Any, list[Any]] = {
 _INITIAL: dict[str, Any] = {}
 
 
-def first_scenario(spec: FamilySpec) -> Scenario:
+def first_scenario(spec: World) -> Scenario:
     task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
-    sample = task(**dict(spec.public_args)).dataset[0]
+    sample = task(**dict(spec.dataset.public_args)).dataset[0]
     return Scenario.model_validate(sample.metadata["scenario"])
 
 
-def initial(spec: FamilySpec) -> Any:
+def initial(spec: World) -> Any:
     if spec.name not in _INITIAL:
         _INITIAL[spec.name] = spec.initial(first_scenario(spec))
     return _INITIAL[spec.name]
 
 
-def base_args(spec: FamilySpec, tool: str) -> dict[str, Any]:
-    known = dict(KNOWN.get(spec.name, {}))
-    if spec.name == "pizza":
-        known["order_id"] = initial(spec).task.orders[0].order_id
+def base_args(spec: World, tool: str) -> dict[str, Any]:
+    own = rows(spec.name)  # valid-looking values for arguments naming things in the world
+    known = dict(own.known_args)
+    if own.known_from_state is not None:
+        known.update(own.known_from_state(initial(spec)))
     out = {}
     for p in action_params(spec.actions[tool]):
         if p.default is p.empty:
@@ -87,12 +70,12 @@ def base_args(spec: FamilySpec, tool: str) -> dict[str, Any]:
     return out
 
 
-BASES = {(spec.name, tool): base_args(spec, tool) for spec in FAMILIES for tool in spec.actions}
+BASES = {(spec.name, tool): base_args(spec, tool) for spec in WORLDS for tool in spec.actions}
 
 
 @st.composite
-def malformed(draw: st.DrawFn) -> tuple[FamilySpec, str, dict[str, Any]]:
-    spec = draw(st.sampled_from(FAMILIES))
+def malformed(draw: st.DrawFn) -> tuple[World, str, dict[str, Any]]:
+    spec = draw(st.sampled_from(WORLDS))
     tool = draw(st.sampled_from(sorted(spec.actions)))
     args = dict(BASES[spec.name, tool])
     params = [p.name for p in action_params(spec.actions[tool])]
@@ -122,7 +105,7 @@ def test_actions__malformed_calls_are_refused_without_a_change(case):
 
 
 @given(
-    st.sampled_from(FAMILIES).flatmap(
+    st.sampled_from(WORLDS).flatmap(
         lambda spec: st.tuples(st.just(spec), st.sampled_from(sorted(spec.actions)))
     )
 )
@@ -143,7 +126,7 @@ json_values = st.recursive(
 )
 
 
-@given(st.sampled_from(FAMILIES), st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+@given(st.sampled_from(WORLDS), st.dictionaries(st.text(max_size=8), json_values, max_size=4))
 def test_trace__every_stored_call_round_trips_through_json_exactly(spec, args):
     tool = sorted(spec.actions)[0]
     step = apply(spec.actions, initial(spec), tool, args)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from checkout_consent.core.offline import grade_saved, saved_calls
-from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import WORLD
 
 CALLS = [
     {"tool": "place_order", "args": {"supplier_id": "zenith", "product_id": "lamp", "quantity": 5}},
@@ -14,7 +14,7 @@ CALLS = [
 
 
 def test_grade_saved__fills_in_observations_and_grades():
-    record = grade_saved(SPEC, SPEC.scenario_for("2"), CALLS)
+    record = grade_saved(WORLD, WORLD.dataset.task("2"), CALLS)
     assert record["traps_total"] == 1 and record["traps_caught"] == 0 and record["seed"] == 2
 
 
@@ -22,7 +22,7 @@ def test_grade_saved__recorded_observations_must_replay():
     calls = [dict(c) for c in CALLS]
     calls[0]["observation"] = "Order O-1 placed, no fees at all."
     with pytest.raises(ValueError, match="does not replay: call 0"):
-        grade_saved(SPEC, SPEC.scenario_for("2"), calls)
+        grade_saved(WORLD, WORLD.dataset.task("2"), calls)
 
 
 @pytest.mark.parametrize(
@@ -30,7 +30,7 @@ def test_grade_saved__recorded_observations_must_replay():
 )
 def test_saved_calls__refuses_malformed_logs(trace):
     with pytest.raises(ValueError):
-        saved_calls(SPEC, trace)
+        saved_calls(WORLD, trace)
 
 
 @pytest.mark.parametrize(
@@ -53,12 +53,12 @@ def test_saved_calls__refuses_malformed_logs(trace):
 )
 def test_grade_saved__refuses_unknown_tools_and_wrong_types_instead_of_scoring(call, why):
     with pytest.raises(ValueError, match=why):
-        grade_saved(SPEC, SPEC.scenario_for("2"), [call])
+        grade_saved(WORLD, WORLD.dataset.task("2"), [call])
 
 
 def test_grade_saved__a_trace_that_stops_early_is_a_run_gone_silent():
-    idle = grade_saved(SPEC, SPEC.scenario_for("2"), [])
-    one_day = grade_saved(SPEC, SPEC.scenario_for("2"), [{"tool": "end_day", "args": {}}])
+    idle = grade_saved(WORLD, WORLD.dataset.task("2"), [])
+    one_day = grade_saved(WORLD, WORLD.dataset.task("2"), [{"tool": "end_day", "args": {}}])
     assert idle["cash_final"] == 900.0 and idle["auto_ended_days"] == 5
     assert one_day["cash_final"] == 900.0 and one_day["auto_ended_days"] == 4
 
@@ -67,19 +67,19 @@ def test_grade_saved__refuses_a_trace_beyond_the_call_cap():
     from checkout_consent.core.offline import MAX_CALLS
 
     with pytest.raises(ValueError, match="at most"):
-        saved_calls(SPEC, [{"tool": "view_state", "args": {}}] * (MAX_CALLS + 1))
+        saved_calls(WORLD, [{"tool": "view_state", "args": {}}] * (MAX_CALLS + 1))
 
 
 def test_grade_saved__a_long_trace_is_graded_in_one_pass():
     """20,000 notes on day 1 (grows linearly: benchmarks/saved_trace.py), days closed."""
     calls = [{"tool": "take_note", "args": {"text": f"n{i}"}} for i in range(20_000)]
-    record = grade_saved(SPEC, SPEC.scenario_for("2"), calls)
+    record = grade_saved(WORLD, WORLD.dataset.task("2"), calls)
     assert record["cash_final"] == 900.0
 
 
 def test_score_cli__storefront_seed_and_scenario_forms_agree(tmp_path):
-    assert grade_saved(SPEC, SPEC.scenario_for("2"), CALLS) == grade_saved(
-        SPEC, SPEC.scenario_for("adversary_v0:2"), {"calls": CALLS}
+    assert grade_saved(WORLD, WORLD.dataset.task("2"), CALLS) == grade_saved(
+        WORLD, WORLD.dataset.task("adversary_v0:2"), {"calls": CALLS}
     )
     path = tmp_path / "t.json"
     path.write_text(json.dumps(CALLS))

@@ -6,7 +6,7 @@ import pytest
 from checkout_consent.cli.run import offline_controls, task_scenarios
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.families import WORLDS as ALL_WORLDS
-from checkout_consent.families import family
+from checkout_consent.families import world
 from checkout_consent.runtime.runner import run_controls
 
 WORLDS = {w.label: w for w in ALL_WORLDS}  # every variant too
@@ -19,14 +19,14 @@ SLOW_WORLDS = {"pizza", "storefront", "storefront/adversary_v1"}
 
 
 def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
-    scenarios = sorted(task_scenarios(spec, args), key=lambda s: str(spec.sample_id(s)))
+    scenarios = sorted(task_scenarios(spec, args), key=lambda s: str(spec.dataset.sample_id(s)))
     offline = {
         c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-        for c in spec.sanity_controls
+        for c in spec.controls.sanity
     }
     through_inspect = run_controls(spec, log_dir=tmp_path, task_args=args)
-    assert list(offline) == list(spec.sanity_controls)
-    for control in spec.sanity_controls:
+    assert list(offline) == list(spec.controls.sanity)
+    for control in spec.controls.sanity:
         assert len(offline[control]) == len(through_inspect[control]) > 0
         assert offline[control] == through_inspect[control], control  # records hold no clock
 
@@ -39,7 +39,7 @@ def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
 @pytest.mark.slow
 def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, tmp_path):
     spec = WORLDS[label]
-    args = dict(spec.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})
+    args = dict(spec.dataset.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})
     _equal_through_inspect(spec, args, tmp_path)
 
 
@@ -47,13 +47,13 @@ def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, 
 @pytest.mark.parametrize("label", sorted(SEEDS))
 def test_offline_sanity__equals_inspect_on_every_public_seed_of_the_long_worlds(label, tmp_path):
     spec = WORLDS[label]
-    _equal_through_inspect(spec, dict(spec.public_args), tmp_path)
+    _equal_through_inspect(spec, dict(spec.dataset.public_args), tmp_path)
     assert offline_controls(spec)  # the public set sanity plays
 
 
 def test_offline_shopkit__executes_run_tools_through_the_family_hook():
-    spec = family("shopkit")
-    played = play(spec, spec.scenario_for("T1"), spec.controls["reference"])
+    spec = world("shopkit")
+    played = play(spec, spec.dataset.task("T1"), spec.controls["reference"])
     runs = [c for c in played.calls if c.tool in ("run_cli", "run_python")]
     assert runs and all(c.ok for c in runs)
     assert offline_controls(spec)["reference"][0]["runs"] == len(runs)
@@ -62,7 +62,7 @@ def test_offline_shopkit__executes_run_tools_through_the_family_hook():
 def test_offline_shopkit__refused_run_is_traced_without_executing():
     from checkout_consent.shopkit.sandbox.prepare import prepare_call
 
-    spec = family("shopkit")
-    state = spec.initial(spec.scenario_for("T1"))
+    spec = world("shopkit")
+    state = spec.initial(spec.dataset.task("T1"))
     assert prepare_call(state, "run_cli", {"args": "x" * 100_000}) == {"args": "x" * 100_000}
     assert prepare_call(state, "view_file", {"path": "a"}) == {"path": "a"}

@@ -1,34 +1,232 @@
-"""Adding a family is its folder plus one roster line: a scratch family (tests/scratch/)
-is appended to the roster in a fresh process, touching nothing else, and runs through
-`inspect_ai.eval`, the CLI (`list`, `run --json`), the board and the scoring API."""
+"""Adding a world touches its folder, its tests and one roster line, nothing else.
+
+A copy of this checkout gets the scratch world `coinjar` (tests/scratch/coinjar/ as
+checkout_consent/coinjar/, tests/scratch/coinjar_tests/ as tests/coinjar/) and one line in
+the roster. The documented generators then run (they rewrite only their marked blocks and
+the board), and the copy is used as a person would: `inspect eval`, `checkout-consent list`
+and `run --json`, the board, and the scoring API on loopback; the shared tests that loop
+over the worlds pass there. The test fails if any other file had to change."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import shutil
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
+import httpx
 import pytest
 
 from checkout_consent.runtime.provenance import REPO_ROOT
 
+SCRATCH = REPO_ROOT / "tests" / "scratch"
+NAME = "coinjar"
+# files a documented generator rewrites: only their marked blocks may change
+GENERATED_FILES = ("README.md", "docs/results.md", "docs/suite.md")
+GENERATED_TREES = ("leaderboard/site/",)
+# what the world brings: its folder, its tests, and one roster line
+ITS_OWN = (f"checkout_consent/{NAME}/", f"tests/{NAME}/")
+ROSTER = "checkout_consent/families.py"
+# the shared tests that loop over the worlds (each world's rows, docs, board, service)
+SHARED_TESTS = (
+    f"tests/{NAME}",
+    "tests/core/test_architecture.py",
+    "tests/core/test_eval_yaml.py",
+    "tests/core/test_docs.py",
+    "tests/core/test_newcomer.py",
+    "tests/core/test_hostile_calls.py",
+    "tests/core/test_example_traces.py",
+    "tests/runtime/test_task_args.py",
+    "tests/serve/test_examples.py",
+    "tests/serve/test_worlds.py",
+    "tests/cli/test_cli.py",
+    "tests/cli/test_suite.py",
+    "tests/leaderboard/test_site.py",
+    "tests/cli/test_results.py",
+)
+TIMEOUT_S = 900
 
-@pytest.mark.inspect
-def test_scratch_family__runs_on_every_surface_from_one_roster_line() -> None:
+
+def _tracked() -> list[str]:
     out = subprocess.run(
-        [sys.executable, "-m", "tests.scratch.play"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        ["git", "ls-files", "-z"], cwd=REPO_ROOT, capture_output=True, check=True, timeout=60
     )
-    assert out.returncode == 0, out.stderr[-3000:]
-    got = json.loads(out.stdout)
-    assert got["status"] == "success"
-    assert got["metrics"]["mean_%"] == 100.0 and got["metrics"]["n_tasks"] == 2
-    code, listed = got["list"]
-    assert code == 0 and "coinjar (world coinjar-1" in listed and "control/coinjar-exact" in listed
-    code, runs = got["run"]
-    assert code == 0 and [r["summary"].split(" (")[0] for r in runs] == ["mean score 0.0%"]
-    assert [(e["agent"], e["value"]) for e in got["api"]] == [("exact", 1.0), ("over", 0.0)]
-    assert got["board"] == 1
+    return [p for p in out.stdout.decode().split("\0") if p and (REPO_ROOT / p).is_file()]
+
+
+def _digests(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in root.rglob("*")
+        if p.is_file()
+        and not any(part in {"__pycache__", ".pytest_cache", "logs"} for part in p.parts)
+        and ".egg-info" not in p.as_posix()
+    }
+
+
+def _outside_blocks(text: str) -> str:
+    """The text with every generated block's body taken out (its markers kept)."""
+    return re.sub(
+        r"(<!-- ([\w-]+):(?:start|begin) -->).*?(<!-- \2:end -->)", r"\1\3", text, flags=re.S
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _run(copy: Path, *argv: str, timeout: int = TIMEOUT_S) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    return subprocess.run(
+        list(argv), cwd=copy, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _cli(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return _run(copy, sys.executable, "-m", "checkout_consent.cli", *argv)
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The copy with the world added, its generators run; the digests before, kept."""
+    root = tmp_path_factory.mktemp("scratch") / "checkout"
+    for rel in _tracked():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO_ROOT / rel, root / rel)
+    before = _digests(root)
+    shutil.copytree(SCRATCH / NAME, root / "checkout_consent" / NAME)
+    shutil.copytree(SCRATCH / f"{NAME}_tests", root / "tests" / NAME)
+    roster = root / ROSTER
+    text = roster.read_text(encoding="utf-8")
+    assert '    "grocery",\n)' in text, "the roster's last line moved: update this test"
+    roster.write_text(text.replace('    "grocery",\n)', f'    "grocery",\n    "{NAME}",\n)'))
+    imported = _run(
+        root, sys.executable, "-c", "import checkout_consent; print(checkout_consent.__file__)"
+    )
+    assert imported.stdout.strip() == str(root / "checkout_consent" / "__init__.py"), imported
+    for argv in (
+        ("-m", "checkout_consent.cli.readme"),
+        ("-m", "checkout_consent.cli.results"),
+        ("-m", "checkout_consent.cli", "leaderboard", "build"),
+    ):
+        done = _run(root, sys.executable, *argv)
+        assert done.returncode == 0, (argv, done.stderr[-3000:])
+    (root / ".before.json").write_text(json.dumps(before))
+    return root
+
+
+@pytest.mark.slow
+def test_scratch_world__no_other_file_had_to_change(copy: Path) -> None:
+    before = json.loads((copy / ".before.json").read_text())
+    after = _digests(copy)
+    after.pop(".before.json")
+    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    theirs = {p for p in changed if p.startswith(ITS_OWN)}
+    assert theirs, "the world's folder and tests were not added"
+    generated = {p for p in changed if p in GENERATED_FILES or p.startswith(GENERATED_TREES)}
+    assert changed - theirs - generated == {ROSTER}, sorted(changed - theirs - generated)
+    old = subprocess.run(
+        ["git", "show", f"HEAD:{ROSTER}"], cwd=REPO_ROOT, capture_output=True, text=True
+    ).stdout
+    new = (copy / ROSTER).read_text(encoding="utf-8").splitlines()
+    assert [line for line in new if line not in old.splitlines()] == [f'    "{NAME}",']
+    for rel in generated & set(GENERATED_FILES):
+        was = (REPO_ROOT / rel).read_text(encoding="utf-8")
+        now = (copy / rel).read_text(encoding="utf-8")
+        assert _outside_blocks(now) == _outside_blocks(was), f"{rel} changed outside its blocks"
+    assert len((copy / "README.md").read_text().splitlines()) <= 250
+    assert (
+        NAME in (copy / "README.md").read_text() and NAME in (copy / "docs/results.md").read_text()
+    )
+
+
+@pytest.mark.slow
+def test_scratch_world__plays_on_every_surface(copy: Path, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    done = _run(
+        copy,
+        sys.executable,
+        "-m",
+        "inspect_ai._cli.main",
+        "eval",
+        f"checkout_consent/{NAME}",
+        "--model",
+        f"control/{NAME}-exact",
+        "--log-dir",
+        str(logs),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(list(logs.glob("*.eval"))) == 1
+    listed = _cli(copy, "list", NAME)
+    assert listed.returncode == 0, listed.stderr
+    assert f"{NAME} (world {NAME}-1" in listed.stdout and f"control/{NAME}-exact" in listed.stdout
+    assert "tasks: task ids, comma-separated" in listed.stdout  # the task's docstring
+    ran = _cli(copy, "--log-dir", str(tmp_path / "cli"), "run", NAME, "--json")
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    runs = json.loads(ran.stdout)
+    assert {r["family"] for r in runs} == {NAME} and all(r["records"] for r in runs)
+    board = _cli(copy, "leaderboard", "build", "--check")
+    assert board.returncode == 0, board.stderr[-2000:]
+    assert NAME in (copy / "leaderboard" / "site" / "index.html").read_text()
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "checkout_consent.cli",
+            "serve-api",
+            "--db",
+            str(tmp_path / "api.db"),
+            "--port",
+            str(port),
+        ],
+        cwd=copy,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(120):
+            try:
+                tasks = httpx.get(f"{url}/v1/{NAME}/tasks", timeout=5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the API never answered")
+        assert tasks.status_code == 200 and tasks.json()["tasks"] == ["small", "large"]
+        body = {"task": "small", "calls": [{"tool": "pay", "args": {"amount": "12.50"}}]}
+        scored = httpx.post(f"{url}/v1/{NAME}/score", json=body, timeout=60)
+        assert scored.status_code == 200, scored.text
+        assert scored.json()["record"]["score"] == 1.0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_scratch_world__the_shared_tests_pass_with_it(copy: Path) -> None:
+    done = _run(
+        copy,
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "not slow and not docker",
+        *SHARED_TESTS,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

@@ -1,7 +1,7 @@
 """No family's payment can leave its payee unnamed and pass a payee constraint: every
 family's open Payment Mandate, held against payments of any amount, day and call whose
 payee is None, breaches `payment.allowed_payees` wherever it lists payees (and every
-payment adversary_v1's controls make names its payee: tests/storefront/v1/test_consent.py)."""
+payment adversary_v1's controls make names its payee: tests/storefront_v1/test_consent.py)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from checkout_consent.grocery.dataset import load_brief
 from checkout_consent.pizza import consent as pizza
 from checkout_consent.pizza.state import Expected
 from checkout_consent.storefront import consent as storefront
-from checkout_consent.storefront.v1 import dataset as v1_dataset
-from checkout_consent.storefront.v1 import mandates as v1
+from checkout_consent.storefront_v1 import dataset as v1_dataset
+from checkout_consent.storefront_v1 import mandates as v1
 
 
 def _intents() -> dict[str, OpenPaymentMandate]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.files import tasks_root
 from checkout_consent.runtime.provenance import REPO_ROOT
 
@@ -37,4 +37,4 @@ def test_wheel__every_family_evaluates_from_an_installed_wheel(tmp_path: Path) -
         timeout=1800,
     )
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
-    assert f"wheel-check: {len(FAMILIES)} logs, 0 failed" in out.stdout
+    assert f"wheel-check: {len(WORLDS)} logs, 0 failed" in out.stdout

@@ -9,7 +9,7 @@ from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import SPEC, initial
+from checkout_consent.grocery import WORLD, initial
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.controls import CONTROLS
 from checkout_consent.grocery.record import GroceryRecord
@@ -22,7 +22,7 @@ def scenario(task_id: str, **params: Any) -> Scenario:
 
 def grade(sc: Scenario, result: Replay[State]) -> GroceryRecord:
     """The family's grade (resolving the scenario), with no model turns."""
-    return SPEC.grade(sc, result, ())  # type: ignore[return-value]
+    return WORLD.grade(sc, result, ())  # type: ignore[return-value]
 
 
 def run_calls(sc: Scenario, steps: Sequence[tuple[str, dict[str, Any]]]) -> Replay[State]:
@@ -37,7 +37,7 @@ def run_calls(sc: Scenario, steps: Sequence[tuple[str, dict[str, Any]]]) -> Repl
 def graded(control: str, task_id: str, **params: Any) -> GroceryRecord:
     """A control played by the core offline driver (the Inspect solver's pacing), graded."""
     sc = scenario(task_id, **params)
-    return GroceryRecord.model_validate(play_and_grade(SPEC, sc, CONTROLS[control]))
+    return GroceryRecord.model_validate(play_and_grade(WORLD, sc, CONTROLS[control]))
 
 
 CARD = {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.grocery import SPEC, dataset
+from checkout_consent.grocery import WORLD, dataset
 from checkout_consent.grocery.grader import WORLD_VERSION
 
 pytestmark = pytest.mark.inspect
@@ -28,7 +28,7 @@ def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for log in logs:
         assert log.status == "success", log.error
-        assert log.eval.task_version == SPEC.version
+        assert log.eval.task_version == WORLD.version
         samples = sorted(log.samples or [], key=lambda s: str(s.id))
         metas = [next(iter(s.scores.values())).metadata for s in samples]
         for meta in metas:
@@ -40,22 +40,24 @@ def _eval(models: list[str], log_dir: Path) -> dict[str, list[dict[str, Any]]]:
 
 def _offline(control: str) -> list[dict[str, Any]]:
     return [
-        play_and_grade(SPEC, s, SPEC.controls[control])
+        play_and_grade(WORLD, s, WORLD.controls[control])
         for s in sorted(dataset.scenarios("public"), key=lambda s: s.scenario_id)
     ]
 
 
 @pytest.mark.slow
 def test_inspect__every_control_scores_as_it_does_offline_twice(tmp_path: Path) -> None:
-    models = [f"control/grocery-{c}" for c in SPEC.sanity_controls]
+    models = [f"control/grocery-{c}" for c in WORLD.controls.sanity]
     first, second = _eval(models, tmp_path / "a"), _eval(models, tmp_path / "b")
-    for control in SPEC.sanity_controls:
+    for control in WORLD.controls.sanity:
         live = first[f"control/grocery-{control}"]
         assert len(live) == len(dataset.PUBLIC_IDS), control
         assert json.dumps(live) == json.dumps(_offline(control)), control
         assert json.dumps(second[f"control/grocery-{control}"]) == json.dumps(live), control
     assert {r["score"] for r in first["control/grocery-reference"]} == {1.0}
-    assert not SPEC.check_sanity({c: first[f"control/grocery-{c}"] for c in SPEC.sanity_controls})
+    assert not WORLD.controls.check_sanity(
+        {c: first[f"control/grocery-{c}"] for c in WORLD.controls.sanity}
+    )
 
 
 def test_inspect__cli_eval_without_task_args_runs_every_public_task(tmp_path: Path) -> None:
@@ -103,6 +105,6 @@ def test_inspect__scored_on_is_graded_by_its_dated_rule_not_an_integrity_failure
     (score,) = (log.samples or [])[0].scores.values()  # type: ignore[union-attr]
     assert score.value["integrity"] == 1.0, score.explanation  # type: ignore[index]
     scenario = dataset.scenario("tight-week", str(scored_on))
-    offline = play_and_grade(SPEC, scenario, SPEC.controls["reference"])
+    offline = play_and_grade(WORLD, scenario, WORLD.controls["reference"])
     assert json.dumps(score.metadata["record"]) == json.dumps(offline)  # type: ignore[index]
     assert offline["scored_on"] == str(scored_on)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.world import apply
-from checkout_consent.grocery import SPEC, dataset, initial
+from checkout_consent.grocery import WORLD, dataset, initial
 from checkout_consent.grocery.actions import ACTIONS, MAX_PACKS
 from checkout_consent.grocery.submission import InvalidSubmission, score_submission
 from checkout_consent.serve.api import arguments
@@ -61,7 +61,7 @@ def test_submission__500000_lines_are_refused_fast_before_they_are_parsed() -> N
     assert refused.value.field == "cart.lines" and f"{MAX_ITEMS:,}" in str(refused.value)
     skus = sorted(dataset.load_catalog("3.0").by_sku)[:MAX_ITEMS]
     assert len(skus) == MAX_ITEMS  # the cap itself is scored
-    score(SPEC, parse_json(json.dumps(submission("normal-week", [(s, 1) for s in skus])).encode()))
+    score(WORLD, parse_json(json.dumps(submission("normal-week", [(s, 1) for s in skus])).encode()))
 
 
 def _score_cart(

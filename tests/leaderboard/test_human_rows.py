@@ -14,7 +14,7 @@ from checkout_consent.core.offline import play_and_grade
 from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.render import cells, html_table, human_note, markdown
 from checkout_consent.leaderboard.submission import Card, CardError, parse_card, read_card
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import find_task, scenario_of
 
 EXAMPLE = Path("leaderboard/submissions/pizza/control-pizza-reference")
@@ -35,8 +35,8 @@ def _entry(kind: str, model: str, control: str, seconds: float = 725.0) -> Entry
     runs = []
     for task in TASKS:
         scenario = scenario_of(find_task(task), replies=True)
-        record = play_and_grade(SPEC, scenario, SPEC.controls[control])
-        runs.append((SPEC.sample_id(scenario), scenario.scenario_id, 1, record))
+        record = play_and_grade(WORLD, scenario, WORLD.controls[control])
+        runs.append((WORLD.dataset.sample_id(scenario), scenario.scenario_id, 1, record))
     return Entry(card, f"submissions/pizza/{kind}-{control}", tuple(runs), (10, 2), None, 0.1, None)
 
 

@@ -54,17 +54,17 @@ def test_submit_validate__a_human_runs_submission_is_regraded_and_shown_as_human
 ) -> None:
     from inspect_ai import eval as inspect_eval
 
-    from checkout_consent.families import family
+    from checkout_consent.families import world
 
     control = copy_example(tmp_path / "control", *SMALL)
     moves = _moves(control / "logs" / "run.eval")
-    spec = family("shopkit")
+    spec = world("shopkit")
     done = threading.Event()
     answering = threading.Thread(target=_answer, args=(moves, done), daemon=True)
     answering.start()
     try:
         (log,) = inspect_eval(
-            spec.task_factory()(**dict(spec.public_args)),
+            spec.task_factory()(**dict(spec.dataset.public_args)),
             model="human/web",
             model_args={"port": 0, "journal": str(tmp_path / "journal.jsonl")},
             log_dir=str(tmp_path / "logs"),

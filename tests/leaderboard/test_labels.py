@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import family, world, world_for
+from checkout_consent.families import world
 from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.submission import Card
@@ -61,8 +61,8 @@ def test_cost_cell__n_a_for_every_row_without_a_list_price():
         "openai/storefront-oracle": ("control", None),  # a script on the OpenAI wire
         "x/unpriced": ("model", None),
     }
-    spec = family("storefront")
-    ref = spec.scenario_for("0")
+    spec = world("storefront")
+    ref = spec.dataset.task("0")
     runs = (("0", ref.scenario_id, 1, play_and_grade(spec, ref, spec.controls["idle"])),)
 
     def cost_cell(model: str, kind: str, cost: float | None) -> str:
@@ -75,11 +75,11 @@ def test_cost_cell__n_a_for_every_row_without_a_list_price():
 
 
 def _v1_entry(control: str) -> Entry:
-    spec = family("storefront")
+    spec = world("storefront")
     runs = []
     for seed in (0, 1):
-        ref = spec.scenario_for(f"adversary_v1:{seed}")
-        w = world_for("storefront", ref.scenario_id)
+        ref = spec.dataset.task(f"adversary_v1:{seed}")
+        w = world("storefront")
         runs.append((str(seed), ref.scenario_id, 1, play_and_grade(w, ref, w.controls[control])))
     return _entry(f"openai/storefront-{control}", "control", None, tuple(runs))
 

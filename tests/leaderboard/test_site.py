@@ -10,7 +10,7 @@ import pytest
 
 from checkout_consent.cli.main import main
 from checkout_consent.core.consent import breach_rate, rate_headline
-from checkout_consent.families import WORLDS, family, world
+from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import View, board, validated
 from checkout_consent.leaderboard.submission import season_tasks
@@ -106,9 +106,7 @@ def test_board_consent__each_column_is_the_breach_rate_of_the_regraded_records()
             seen.add(row.entry.path)
     folders = (BOARD / "submissions").glob("*/*")
     assert seen == {
-        f"submissions/{p.parent.name}/{p.name}"
-        for p in folders
-        if family(p.parent.name).moves_money
+        f"submissions/{p.parent.name}/{p.name}" for p in folders if world(p.parent.name).moves_money
     }
 
 

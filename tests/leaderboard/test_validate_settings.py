@@ -4,7 +4,7 @@ read from the log's recorded task arguments and derived from each family's spec.
 
 import pytest
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
 from checkout_consent.leaderboard.validate import validate
 from tests.leaderboard.helpers import STOREFRONT, copy_example, edit_log
@@ -26,13 +26,13 @@ def _refused(folder, says):
 
 
 def test_settings_differences__every_family_names_each_changed_setting():
-    for spec in FAMILIES:
+    for spec in WORLDS:
         public = public_settings(spec.name)
         assert set(public) == set(spec.task_params)
         assert settings_differences(spec.name, public) == []
         for key, value in public.items():
             changed = settings_differences(spec.name, {**public, key: _other(value)})
-            if key in spec.public_args:  # chooses part of the public set: coverage's job
+            if key in spec.dataset.public_args:  # chooses part of the public set: coverage's job
                 assert changed == []
             else:
                 assert len(changed) == 1 and f"task argument {key}=" in changed[0], changed
@@ -41,7 +41,7 @@ def test_settings_differences__every_family_names_each_changed_setting():
 def test_settings_differences__same_setting_in_text_is_accepted_unknown_args_are_not():
     spec = next(
         s
-        for s in FAMILIES
+        for s in WORLDS
         if any(
             isinstance(v, int) and not isinstance(v, bool) for v in public_settings(s.name).values()
         )
@@ -51,7 +51,7 @@ def test_settings_differences__same_setting_in_text_is_accepted_unknown_args_are
     assert settings_differences(spec.name, as_text) == []
     [unknown] = settings_differences(spec.name, {**public, "sneaky": 1})
     assert "task argument 'sneaky' is not one of" in unknown
-    dropped = next(k for k in public if k not in spec.public_args)
+    dropped = next(k for k in public if k not in spec.dataset.public_args)
     [missing] = settings_differences(spec.name, {k: v for k, v in public.items() if k != dropped})
     assert f"task argument {dropped} is not recorded" in missing
 

@@ -16,7 +16,7 @@ import pytest
 from checkout_consent.core.consent import breach_rate
 from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import WORLDS, member
+from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard import examples, render, site
 from checkout_consent.leaderboard.board import Entry, views
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
@@ -27,7 +27,7 @@ from tests.conftest import needs_chromium
 from tests.leaderboard.helpers import copy_example, edit_card, screenshot
 from tests.leaderboard.test_plots import axes_box, text_extents
 
-VARIANT = next(w for w in WORLDS if member(w).board.scatter is not None)
+VARIANT = next(w for w in WORLDS if w.board.scatter is not None)
 MAIN = next(w for w in WORLDS if w.name == VARIANT.name and w.variant is None)
 SEEDS = ("0", "1")
 
@@ -65,7 +65,7 @@ _RECORDS: dict[tuple[str, str], dict[str, Any]] = {}
 
 def _record(control: str, seed: str) -> dict[str, Any]:
     if (control, seed) not in _RECORDS:
-        scenario = VARIANT.scenario_for(seed)
+        scenario = VARIANT.dataset.task(seed)
         _RECORDS[control, seed] = play_and_grade(VARIANT, scenario, VARIANT.controls[control])
     return _RECORDS[control, seed]
 
@@ -75,7 +75,7 @@ def test_board__a_variant_has_its_own_table_with_its_columns_never_netted() -> N
     [view] = views(VARIANT.label, entries)
     assert view.world == VARIANT.label != MAIN.label
     heads = render.columns(view)
-    own = [c.heading for c in member(VARIANT).board.columns]
+    own = [c.heading for c in VARIANT.board.columns]
     assert heads[5 : 5 + len(own)] == own and heads[3].startswith(VARIANT.headline.label)
     assert heads[4] == render.CONSENT_HEADING  # the consent-breach rate, then its own
     gullible = next(r for r in view.rows if "gullible" in r.entry.card.submission_id)
@@ -96,11 +96,11 @@ def test_board__a_variant_has_its_own_table_with_its_columns_never_netted() -> N
     cash = statistics.median(r["cash_final"] for r in records)  # cash alone: never netted
     assert gullible.mean == pytest.approx(cash)
     page = render.markdown([view])
-    assert f"## {VARIANT.label}" in page and member(VARIANT).board.note[:40] in page
+    assert f"## {VARIANT.label}" in page and VARIANT.board.note[:40] in page
 
 
 def test_scatter__one_point_per_submission_labelled_inside_the_frame_controls_marked() -> None:
-    spec = member(VARIANT).board.scatter
+    spec = VARIANT.board.scatter
     assert spec is not None
     entries = [_entry("oracle"), _entry("gullible"), _entry("idle", kind="model")]
     [view] = views(VARIANT.label, entries)
@@ -132,7 +132,7 @@ def test_settings__a_variant_played_by_its_familys_task_is_checked_on_its_own_se
     main = public_settings(MAIN.label)
     extra = {k: v for k, v in main.items() if k not in VARIANT.task_params}
     assert extra  # the family's task takes an argument the variant's does not
-    args = {**public_settings(VARIANT.label), **VARIANT.public_args, **extra}
+    args = {**public_settings(VARIANT.label), **VARIANT.dataset.public_args, **extra}
     assert settings_differences(VARIANT.label, args) == []
     key = next(iter(extra))
     changed = settings_differences(VARIANT.label, {**args, key: "other"})
@@ -191,7 +191,7 @@ def test_settings__a_variant_argument_left_at_its_familys_none_is_the_scenarios_
     main, mine = public_settings(MAIN.label), public_settings(VARIANT.label)
     left = [k for k in mine if k in main and main[k] is None and mine[k] is not None]
     assert left  # the family's task defers this argument to the scenario
-    args = {**main, **mine, **VARIANT.public_args, **{k: None for k in left}}
+    args = {**main, **mine, **VARIANT.dataset.public_args, **{k: None for k in left}}
     assert settings_differences(VARIANT.label, args) == []
     key = left[0]
     changed = settings_differences(VARIANT.label, {**args, key: 3})
@@ -211,7 +211,7 @@ def test_examples__a_real_models_cassette_of_any_part_of_the_public_set_is_a_sub
     model = next(iter(examples.REAL_MODELS))
     monkeypatch.setattr(examples, "CASSETTES", tmp_path)
     assert examples.real_runs(VARIANT) == []  # no cassette: no submission
-    for args in ({**VARIANT.public_args}, {**VARIANT.public_args, "seeds": "0-1"}):
+    for args in ({**VARIANT.dataset.public_args}, {**VARIANT.dataset.public_args, "seeds": "0-1"}):
         folder = store.run_dir(VARIANT.label, model, tmp_path)
         folder.mkdir(parents=True, exist_ok=True)
         manifest = store.Manifest(VARIANT.name, model, "http://127.0.0.1:8081/v1", {}, args)

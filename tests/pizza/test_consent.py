@@ -8,7 +8,7 @@ import pytest
 
 from checkout_consent.core.consent import Ledger
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import scenario_of
 from checkout_consent.pizza.state import Task
 
@@ -18,9 +18,9 @@ def test_ledger__breach_is_the_cap_breach_on_every_control_and_public_task(
     tasks: list[Task], replies: bool
 ) -> None:
     seen = set()
-    for name, policy in SPEC.controls.items():
+    for name, policy in WORLD.controls.items():
         for task in tasks:
-            record = play_and_grade(SPEC, scenario_of(task, replies=replies), policy)
+            record = play_and_grade(WORLD, scenario_of(task, replies=replies), policy)
             ledger = Ledger.model_validate(record["consent"])
             cap = "cap_breach" in record["policy_violations"]
             assert bool(ledger.breaches) == cap, (name, task.task_id)

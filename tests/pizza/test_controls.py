@@ -9,7 +9,7 @@ import pytest
 
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import play, play_and_grade
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.authoring import seed_table
 from checkout_consent.pizza.dataset import scenario_of
 from checkout_consent.pizza.state import Task
@@ -24,7 +24,7 @@ BAD = {
 
 def _records(name: str, tasks: list[Task], replies: bool = True) -> list[dict[str, Any]]:
     return [
-        play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[name]) for t in tasks
+        play_and_grade(WORLD, scenario_of(t, replies=replies), WORLD.controls[name]) for t in tasks
     ]
 
 
@@ -79,10 +79,10 @@ def test_bad_control__scores_zero_naming_its_violation(tasks: list[Task], name: 
 
 def test_reference__asks_for_a_withheld_id_before_looking_up(tasks: list[Task]) -> None:
     task = next(t for t in tasks if not t.complaint.gives_id)
-    calls = play(SPEC, scenario_of(task), SPEC.controls["reference"]).calls
+    calls = play(WORLD, scenario_of(task), WORLD.controls["reference"]).calls
     assert [c.tool for c in calls[:2]] == ["message_customer", "lookup_order"]
     assert task.complaint.order_id in calls[0].observation
-    silent = play(SPEC, scenario_of(task, replies=False), SPEC.controls["reference"]).calls
+    silent = play(WORLD, scenario_of(task, replies=False), WORLD.controls["reference"]).calls
     assert silent[0].tool == "lookup_order"  # without replies the complaint names the id
 
 
@@ -90,10 +90,10 @@ def test_control__reads_its_task_from_the_scenario_not_the_text(tasks: list[Task
     named = [t for t in tasks if t.complaint.gives_id][:2]
     text = [Msg("system", "desk"), Msg("user", "a complaint that names no task")]
     for task in named:  # the same text, two scenarios: each control acts on its own task
-        first = SPEC.controls["reference"](scenario_of(task), text)
+        first = WORLD.controls["reference"](scenario_of(task), text)
         assert first.calls == (("lookup_order", {"order_id": task.complaint.order_id}),)
 
 
 def test_controls__are_the_sanity_set_and_the_hacker() -> None:
-    assert set(SPEC.controls) == {*SPEC.sanity_controls, "hacker"}  # its exploits: sanity
-    assert SPEC.reference_control in SPEC.controls
+    assert set(WORLD.controls) == {*WORLD.controls.sanity, "hacker"}  # its exploits: sanity
+    assert WORLD.controls.reference in WORLD.controls

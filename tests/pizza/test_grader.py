@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.money import dollars_in_text, fmt
-from checkout_consent.pizza import SPEC, grader
+from checkout_consent.pizza import WORLD, grader
 from checkout_consent.pizza.controls import outcome_text, remedy_step
 from checkout_consent.pizza.dataset import policy_text, public_tasks
 from checkout_consent.pizza.state import Expected, Task
@@ -161,8 +161,8 @@ def test_dollars_in_text__reads_written_dollar_amounts() -> None:
 def test_record__is_domain_only_and_stamps_the_world_version() -> None:
 
     record = graded(task_of("late_delivery"), [])
-    assert record.world_version == SPEC.world_version == f"pizza-{grader.VERSION}"
-    assert SPEC.version == grader.VERSION
+    assert record.world_version == WORLD.world_version == f"pizza-{grader.VERSION}"
+    assert WORLD.version == grader.VERSION
     fields = set(type(record).model_fields)
     assert not fields & {"model_id", "epoch", "grader_version", "input_tokens", "git_sha"}
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import find_task, scenario_of
 
 pytestmark = pytest.mark.inspect
@@ -45,7 +45,7 @@ def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[
             assert meta["provenance"]["epoch"] == 1
             latency = meta["provenance"]["latency_s"]  # the provider's time: a float, >= 0
             assert isinstance(latency, float) and latency >= 0.0
-            assert meta["world_version"] == meta["record"]["world_version"] == SPEC.world_version
+            assert meta["world_version"] == meta["record"]["world_version"] == WORLD.world_version
         out[log.eval.model] = [meta["record"] for meta in scores]
     return out
 
@@ -53,12 +53,13 @@ def _eval(models: list[str], log_dir: Path, **task_args: Any) -> dict[str, list[
 def _offline(control: str, replies: bool) -> list[dict[str, Any]]:
     tasks = sorted((find_task(t) for t in TASK_IDS), key=lambda t: t.task_id)
     return [
-        play_and_grade(SPEC, scenario_of(t, replies=replies), SPEC.controls[control]) for t in tasks
+        play_and_grade(WORLD, scenario_of(t, replies=replies), WORLD.controls[control])
+        for t in tasks
     ]
 
 
 def test_inspect__every_control_scores_as_it_does_offline(tmp_path: Path) -> None:
-    controls = SPEC.sanity_controls
+    controls = WORLD.controls.sanity
     live = _eval([f"control/pizza-{c}" for c in controls], tmp_path)
     for control in controls:
         assert live[f"control/pizza-{control}"] == _offline(control, True), control

@@ -3,7 +3,7 @@ tools."""
 
 from __future__ import annotations
 
-from checkout_consent.pizza import SPEC
+from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import data_dir, scenario_of
 from checkout_consent.pizza.prompts import complaint_message, system_prompt
 from checkout_consent.pizza.state import Task
@@ -13,7 +13,7 @@ def test_opening__is_the_complaint_with_nothing_a_control_could_parse(tasks: lis
     for replies in (True, False):
         for task in tasks:
             text = task.complaint.text if replies else task.complaint.text_with_id
-            opening = SPEC.episode.opening(scenario_of(task, replies=replies))
+            opening = WORLD.episode.opening(scenario_of(task, replies=replies))
             assert opening == complaint_message(task, replies=replies)
             assert opening == f'New complaint from {task.customer.name}:\n\n"{text}"'
             assert task.task_id not in opening and task.template not in opening
@@ -24,11 +24,11 @@ def test_opening__is_the_complaint_with_nothing_a_control_could_parse(tasks: lis
 def test_system_prompt__contains_the_whole_policy(tasks: list[Task]) -> None:
     policy = (data_dir() / "POLICY.md").read_text()
     assert policy.strip() in system_prompt(policy)
-    assert SPEC.episode.system(scenario_of(tasks[0])) == system_prompt(policy)
+    assert WORLD.episode.system(scenario_of(tasks[0])) == system_prompt(policy)
 
 
 def test_episode__one_phase_of_16_turns_ended_by_a_reply_without_calls() -> None:
-    episode = SPEC.episode
+    episode = WORLD.episode
     assert episode.turns == 16 and episode.close_tool is None
     assert episode.stop_tools == () and episode.nudge is None
 

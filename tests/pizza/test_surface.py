@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.cli.views import summary
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
 from checkout_consent.core.stats import bootstrap_ci
-from checkout_consent.pizza import SPEC, dataset
+from checkout_consent.core.summary import summary
+from checkout_consent.pizza import WORLD, dataset
 from checkout_consent.pizza.controls.sanity import check_sanity
 from checkout_consent.pizza.dataset import scenario as scenario_for
 from checkout_consent.pizza.dataset import scenario_of
@@ -22,15 +22,15 @@ Records = dict[str, list[dict[str, Any]]]
 
 def score_trace(task_id: str, trace: Any) -> dict[str, Any]:
     """What `checkout-consent score pizza --task ID --trace FILE` grades."""
-    return grade_saved(SPEC, scenario_for(task_id), trace)
+    return grade_saved(WORLD, scenario_for(task_id), trace)
 
 
 @pytest.fixture(scope="module")
 def records() -> Records:
     tasks = list(dataset.public_tasks())
     return {
-        c: [play_and_grade(SPEC, scenario_of(t), SPEC.controls[c]) for t in tasks]
-        for c in SPEC.sanity_controls
+        c: [play_and_grade(WORLD, scenario_of(t), WORLD.controls[c]) for t in tasks]
+        for c in WORLD.controls.sanity
     }
 
 
@@ -57,14 +57,14 @@ def test_check_sanity__catches_each_broken_control(records: Records) -> None:
 def test_summary__reports_mean_ci_and_pass_k_over_epochs(records: Records) -> None:
     mock = records["mock"]
     ci = bootstrap_ci([r["score"] for r in mock], family="pizza")
-    text = summary(SPEC, mock)  # the CLI's: the family's headline, then its own lines
+    text = summary(WORLD, mock)  # the CLI's: the family's headline, then its own lines
     assert text.startswith("mean score 50.0% (bootstrap 95% CI over tasks 35.0% to 65.0%")
     assert f"{ci.mean:.1%}" in text and f"{ci.low:.1%} to {ci.high:.1%}" in text
     assert "pass^k" not in text
     twice = mock + mock  # a second epoch of every task
-    assert "pass^k: k=1" in summary(SPEC, twice) and "k=2" in summary(SPEC, twice)
-    assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(SPEC, twice)
-    assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(SPEC, twice)  # over tasks
+    assert "pass^k: k=1" in summary(WORLD, twice) and "k=2" in summary(WORLD, twice)
+    assert f"n={len(mock)} tasks, {len(twice)} samples" in summary(WORLD, twice)
+    assert f"{ci.low:.1%} to {ci.high:.1%}" in summary(WORLD, twice)  # over tasks
     assert mock[0]["task_id"] in line(mock[0])
 
 
@@ -76,12 +76,12 @@ def test_show__describes_a_task_and_its_answer() -> None:
 
 def test_score_trace__grades_a_saved_log_like_the_live_run(tmp_path: Path) -> None:
     task = dataset.find_task("late-delivery-3")
-    calls = play(SPEC, scenario_of(task), SPEC.controls["reference"]).calls
+    calls = play(WORLD, scenario_of(task), WORLD.controls["reference"]).calls
     saved = json.loads(json.dumps([c.model_dump() for c in calls]))
     assert score_trace(task.task_id, saved)["score"] == 1.0
     bare = [{"tool": c["tool"], "args": c["args"]} for c in saved]
     assert score_trace(task.task_id, {"calls": bare})["score"] == 1.0
-    silent = grade_saved(SPEC, scenario_of(task, replies=False), {"calls": bare[1:]})
+    silent = grade_saved(WORLD, scenario_of(task, replies=False), {"calls": bare[1:]})
     assert silent["score"] == 1.0 and silent["replies"] is False
 
 

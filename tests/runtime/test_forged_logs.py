@@ -12,11 +12,11 @@ import pytest
 from inspect_ai import score as inspect_score
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.regrade import RegradeError, regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import metric_names
-from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import WORLD
 from checkout_consent.storefront.task import storefront_scorer
 
 pytestmark = pytest.mark.inspect
@@ -27,10 +27,10 @@ CALLS = "RunStore:calls"
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     out = tmp_path_factory.mktemp("logs")
     idle = run_models(
-        SPEC, ["control/storefront-idle"], task_args={"seeds": "0,1,2"}, log_dir=out / "idle"
+        WORLD, ["control/storefront-idle"], task_args={"seeds": "0,1,2"}, log_dir=out / "idle"
     )[0]
     oracle = run_models(
-        SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"}, log_dir=out / "oracle"
+        WORLD, ["control/storefront-oracle"], task_args={"seeds": "0"}, log_dir=out / "oracle"
     )[0]
     return {"idle": idle.log_path, "oracle": oracle.log_path}
 
@@ -110,7 +110,7 @@ def _rescore(path: str) -> EvalLog:
 @pytest.mark.parametrize("name", list(FORGERIES))
 def test_regrade__refuses_a_forged_idle_log(logs, tmp_path, name):
     edit, why = FORGERIES[name]
-    verdict = regrade_log(_forge(logs, tmp_path, edit), FAMILIES)
+    verdict = regrade_log(_forge(logs, tmp_path, edit), WORLDS)
     failed = {s.id: s for s in verdict.samples if s.failure}
     assert list(failed) == ["seed-0"] and failed["seed-0"].record is None
     assert why in (failed["seed-0"].failure or ""), failed["seed-0"].failure
@@ -122,7 +122,7 @@ def test_regrade__refuses_an_edited_oracle_trace(logs, tmp_path, name):
     ORACLE_FORGERIES[name](log, log)
     path = str(tmp_path / "forged.eval")
     write_eval_log(log, path)
-    (sample,) = regrade_log(path, FAMILIES).samples
+    (sample,) = regrade_log(path, WORLDS).samples
     assert sample.record is None and sample.failure
 
 
@@ -130,7 +130,7 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
     rescored = _rescore(_forge(logs, tmp_path, _paste_oracle_trace))
     scores = {s.id: next(iter(s.scores.values())) for s in rescored.samples}
     forged = scores["seed-0"]
-    assert forged.value == {**dict.fromkeys(metric_names(SPEC), 0.0), "integrity": 0.0}
+    assert forged.value == {**dict.fromkeys(metric_names(WORLD), 0.0), "integrity": 0.0}
     assert "INTEGRITY FAILURE" in str(forged.explanation) and "call 0" in str(forged.explanation)
     assert all(scores[k].value["integrity"] == 1.0 for k in ("seed-1", "seed-2"))
     metrics = {m for s in rescored.results.scores for m in s.metrics} | {
@@ -141,7 +141,7 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
 
 def test_regrade__honest_logs_give_the_logged_records(logs):
     for path in logs.values():
-        verdict = regrade_log(path, FAMILIES)
+        verdict = regrade_log(path, WORLDS)
         assert verdict.ok, verdict.failures()
         logged = {
             s.id: next(iter(s.scores.values())).metadata["record"]
@@ -156,7 +156,7 @@ def test_regrade__ignores_stored_scores(logs, tmp_path):
         next(iter(sample.scores.values())).metadata["record"]["cash_final"] = 10**6
     path = str(tmp_path / "inflated.eval")
     write_eval_log(log, path)
-    assert {s.record["cash_final"] for s in regrade_log(path, FAMILIES).samples} == {900.0}
+    assert {s.record["cash_final"] for s in regrade_log(path, WORLDS).samples} == {900.0}
 
 
 @pytest.mark.parametrize("content", [b"", b"not a zip", b"PK\x03\x04garbage"])
@@ -164,10 +164,10 @@ def test_regrade__refuses_a_file_that_is_not_a_log_in_one_line(tmp_path, content
     path = tmp_path / "bad.eval"
     path.write_bytes(content)
     with pytest.raises(RegradeError) as err:
-        regrade_log(path, FAMILIES)
+        regrade_log(path, WORLDS)
     assert "\n" not in str(err.value) and "bad.eval" in str(err.value)
 
 
 def test_regrade__refuses_a_missing_file(tmp_path):
     with pytest.raises(RegradeError, match="none.eval: no such file"):
-        regrade_log(tmp_path / "none.eval", FAMILIES)
+        regrade_log(tmp_path / "none.eval", WORLDS)

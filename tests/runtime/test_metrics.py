@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from checkout_consent.cli.views import summary
 from checkout_consent.core.money import whole_dollars
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import bootstrap_ci, pass_hat_ks
-from checkout_consent.families import family
+from checkout_consent.core.summary import summary
+from checkout_consent.families import world
 from checkout_consent.runtime.metrics import (
     headline_metric,
     median_of,
@@ -117,7 +117,7 @@ def _headline(
 @pytest.mark.inspect
 def test_headline__storefront_log_shows_what_run_prints(tmp_path: Path) -> None:
     metrics, records = _headline("storefront", "control/storefront-gullible", tmp_path, seeds="0-2")
-    printed = summary(family("storefront"), records).splitlines()[0]
+    printed = summary(world("storefront"), records).splitlines()[0]
     caught = sum(r["traps_caught"] for r in records)
     total = sum(r["traps_total"] for r in records)
     broke = sum(r["cash_final"] < 0 for r in records)
@@ -143,7 +143,7 @@ def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
     metrics, records = _headline(
         "pizza", "control/pizza-mock", tmp_path, epochs=2, tasks="allergen,late_delivery"
     )
-    printed = summary(family("pizza"), records)
+    printed = summary(world("pizza"), records)
     assert printed.startswith(
         f"mean score {metrics['mean_%']:.1f}% (bootstrap 95% CI over tasks "
         f"{metrics['ci_lo_%']:.1f}% to {metrics['ci_hi_%']:.1f}%, n=10 tasks, "
@@ -157,10 +157,10 @@ def test_headline__pizza_log_shows_mean_ci_and_pass_k(tmp_path: Path) -> None:
 @pytest.mark.inspect
 def test_headline__shopkit_log_shows_each_axis_mean_over_the_public_set(tmp_path: Path) -> None:
     metrics, records = _headline("shopkit", "control/shopkit-noop", tmp_path)
-    spec = family("shopkit")
+    spec = world("shopkit")
     assert sorted(r["task"] for r in records) == ["T1", "T2", "T3", "T4", "T5"]
     offline = [
-        play_and_grade(spec, spec.scenario_for(t), spec.controls["noop"])
+        play_and_grade(spec, spec.dataset.task(t), spec.controls["noop"])
         for t in ("T1", "T2", "T3", "T4", "T5")
     ]
     assert metrics["mean"] == round(sum(r["change"] for r in offline) / 5, 4)

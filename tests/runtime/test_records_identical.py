@@ -11,22 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 
 OFFLINE = """
 import json, sys
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 import importlib
 out = {}
-for spec in FAMILIES:
+for spec in WORLDS:
     task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
-    samples = task(**dict(spec.public_args)).dataset
+    samples = task(**dict(spec.dataset.public_args)).dataset
     scenarios = [Scenario.model_validate(s.metadata["scenario"]) for s in samples]
-    for control in spec.sanity_controls:
+    for control in spec.controls.sanity:
         for sc in scenarios:
-            key = f"{spec.name}/{control}/{spec.sample_id(sc)}"
+            key = f"{spec.name}/{control}/{spec.dataset.sample_id(sc)}"
             out[key] = play_and_grade(spec, sc, spec.controls[control])
 sys.stdout.write(json.dumps(out, sort_keys=True))
 """
@@ -39,11 +39,11 @@ INSPECT_RUNS = {
 }
 INSPECT = """
 import json, sys
-from checkout_consent.families import family
+from checkout_consent.families import world
 from checkout_consent.runtime.runner import run_models
 out = {}
 for name, (control, args) in json.loads(sys.argv[1]).items():
-    run = run_models(family(name), [f"control/{name}-{control}"], task_args=args,
+    run = run_models(world(name), [f"control/{name}-{control}"], task_args=args,
                      log_dir=sys.argv[2] + "/" + name)[0]
     out[name] = run.records
 sys.stdout.write(json.dumps(out, sort_keys=True))
@@ -72,7 +72,7 @@ def test_records__every_familys_controls_are_byte_identical_across_processes():
     first, second = (_child(OFFLINE, env) for env in ENVS)
     assert first == second
     seen = {key.split("/")[0] for key in json.loads(first)}
-    assert seen == {f.name for f in FAMILIES}
+    assert seen == {f.name for f in WORLDS}
 
 
 @pytest.mark.slow
@@ -89,9 +89,9 @@ def test_records__a_failing_build_names_no_temporary_or_machine_path():
     """A build that does not import is recorded from its own frames only, relative to the
     build: two runs give the same record, with no temp dir or interpreter path in it."""
     from checkout_consent.core.offline import play_and_grade
-    from checkout_consent.shopkit import SPEC as SHOPKIT
+    from checkout_consent.shopkit import WORLD as SHOPKIT
 
-    scenario = SHOPKIT.scenario_for("T1")
+    scenario = SHOPKIT.dataset.task("T1")
     first, second = (
         play_and_grade(SHOPKIT, scenario, SHOPKIT.controls["vandal-syntax_error"]) for _ in range(2)
     )

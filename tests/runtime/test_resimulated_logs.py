@@ -17,9 +17,9 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 from inspect_ai.tool import ToolCallError
 
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.core.world import apply
-from checkout_consent.families import WORLDS, family, world_for
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import judge
@@ -30,9 +30,9 @@ CALLS = "RunStore:calls"
 GROCERY_LOG = SUBMISSIONS / "grocery" / "control-grocery-gullible" / "logs" / "run.eval"
 
 
-def _spec_and_scenario(sample: Any) -> tuple[FamilySpec, Scenario]:
+def _spec_and_scenario(sample: Any) -> tuple[World, Scenario]:
     scenario = Scenario.model_validate(sample.metadata["scenario"])
-    return world_for(scenario.family, scenario.scenario_id), scenario
+    return world(scenario.family), scenario
 
 
 def _resimulate(sample: Any, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -116,7 +116,7 @@ def _only_failure(path: str) -> str:
 def v1_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("v1")
     run = run_models(
-        family("storefront"),
+        world("storefront"),
         ["control/storefront-gullible"],
         task_args={"seeds": "0", "scenario": "adversary_v1"},
         log_dir=out,
@@ -189,7 +189,7 @@ def grocery_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     score` can load offline), on the same task."""
     task = str(read_eval_log(str(GROCERY_LOG)).samples[0].id)
     run = run_models(
-        family("grocery"),
+        world("grocery"),
         ["control/grocery-gullible"],
         task_args={"tasks": task},
         log_dir=tmp_path_factory.mktemp("grocery"),

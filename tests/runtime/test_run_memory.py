@@ -80,7 +80,7 @@ def test_run_records__are_read_through_one_zip_directory_whatever_the_run_size(t
     quadratic in the run's size (a 10,000-sample run spent over 10 CPU-minutes there)."""
     from inspect_ai.log import read_eval_log
 
-    from checkout_consent.pizza import SPEC as PIZZA
+    from checkout_consent.pizza import WORLD as PIZZA
     from checkout_consent.runtime import runner
     from checkout_consent.runtime.compat import zip_directory_reads
 

@@ -8,35 +8,35 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.cli.views import views
 from checkout_consent.core.offline import play
 from checkout_consent.core.reconcile import ModelCall, first_difference, same
+from checkout_consent.core.summary import views
 from checkout_consent.core.trace import Call
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.scorer import IntegrityError, checked_scenario, judge, metric_names
-from checkout_consent.storefront import SPEC
+from checkout_consent.storefront import WORLD
 
 REF = {
     "family": "storefront",
     "scenario_id": "adversary_v0",
     "seed": 2,
     "params": {},
-    "version": SPEC.version,
+    "version": WORLD.version,
 }
 
 
 def test_metric_names__are_the_keys_of_a_real_record_in_every_family():
-    for spec in FAMILIES:
-        scenario = spec.rebuild(spec.scenario_for(_item(spec)))
-        control = spec.controls[spec.sanity_controls[0]]
+    for spec in WORLDS:
+        scenario = spec.dataset.rebuild(spec.dataset.task(_item(spec)))
+        control = spec.controls[spec.controls.sanity[0]]
         record = spec.grade(scenario, _replayed(spec, scenario, control), ())
         assert metric_names(spec) == tuple(spec.metrics(record)) != (), spec.name
 
 
 def test_rebuild__gives_back_every_familys_packaged_references():
-    for spec in FAMILIES:
-        scenario = spec.scenario_for(_item(spec))
-        assert spec.rebuild(scenario) == scenario, spec.name
+    for spec in WORLDS:
+        scenario = spec.dataset.task(_item(spec))
+        assert spec.dataset.rebuild(scenario) == scenario, spec.name
 
 
 def _item(spec: Any) -> str:
@@ -66,15 +66,15 @@ def _replayed(spec: Any, scenario: Any, control: Any) -> Any:
 def test_checked_scenario__refuses_what_the_packaged_tasks_do_not_give(edit, why):
     carried = {**REF, **edit}
     with pytest.raises(IntegrityError, match=why):
-        checked_scenario(SPEC, "seed-2", carried, carried)
+        checked_scenario(WORLD, "seed-2", carried, carried)
 
 
 def test_checked_scenario__the_sample_id_and_store_copy_must_agree():
     with pytest.raises(IntegrityError, match="does not name"):
-        checked_scenario(SPEC, "seed-3", REF, REF)
+        checked_scenario(WORLD, "seed-3", REF, REF)
     with pytest.raises(IntegrityError, match="Store's scenario"):
-        checked_scenario(SPEC, "seed-2", REF, {**REF, "seed": 3})
-    assert checked_scenario(SPEC, "seed-2", REF, REF).seed == 2
+        checked_scenario(WORLD, "seed-2", REF, {**REF, "seed": 3})
+    assert checked_scenario(WORLD, "seed-2", REF, REF).seed == 2
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_checked_scenario__the_sample_id_and_store_copy_must_agree():
     ],
 )
 def test_judge__hostile_store_contents_are_a_failure_not_a_crash(store):
-    judged = judge(SPEC, "seed-2", {"scenario": REF}, store, [])
+    judged = judge(WORLD, "seed-2", {"scenario": REF}, store, [])
     assert judged.record is None and judged.failure
 
 
@@ -109,7 +109,7 @@ def _call(
     return Call(tool=tool, args=args, ok=ok, observation=observation, origin=origin)  # type: ignore[arg-type]
 
 
-ACTIONS = SPEC.actions
+ACTIONS = WORLD.actions
 NOTE_A, NOTE_B = (
     _call("take_note", {"text": "a"}, "Noted (1)."),
     _call("take_note", {"text": "b"}, "Noted (2)."),
@@ -181,7 +181,7 @@ def test_reconcile__calls_inspect_refused_before_the_tool_are_not_traced():
 
 
 def test_reconcile__defaults_and_harness_arguments_may_be_filled_in():
-    from checkout_consent.shopkit import SPEC as SHOPKIT
+    from checkout_consent.shopkit import WORLD as SHOPKIT
 
     traced = _call("view_file", {"path": "a.py", "start_line": 1, "end_line": 0}, "x")
     run = _call("run_cli", {"args": "stock", "result": {"exit_code": 0, "output": ""}}, "y")

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from inspect_ai import Task
 
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import FAMILIES, WORLDS, worlds_of
+from checkout_consent.core.family import World
+from checkout_consent.families import WORLDS, world
 from checkout_consent.runtime.compat import (
     create_task,
     parse_task_args,
@@ -24,6 +24,7 @@ from checkout_consent.runtime.compat import (
     registered_task,
 )
 from checkout_consent.runtime.provenance import REPO_ROOT
+from tests.rows import rows
 
 DOCS = [
     REPO_ROOT / "README.md",
@@ -32,56 +33,29 @@ DOCS = [
     *sorted((REPO_ROOT / "docs").glob("*.md")),
 ]
 PLACEHOLDERS = {"N", "...", "value"}
-# The examples each family's task_params text gives (the prose of `checkout-consent list`).
-PARAM_EXAMPLES: dict[str, list[str]] = {
-    "storefront": [
-        "seeds=0-9",
-        "seeds=1,4,7",
-        "seeds=3",
-        "hint=true",
-        "hint=false",
-        "turns_per_day=12",
-        "scenario=adversary_v0",
-    ],
-    "pizza": [
-        "split=public",
-        "split=94721",
-        "splits=1-3",
-        "splits=4,7",
-        "replies=false",
-        "max_turns=5",
-        "tasks=cold-pizza-1,allergen-2",
-        "tasks=wrong_topping",
-    ],
-    "shopkit": ["task=T1", "task=T1,T3", "task=all", "brief=Fix the refund rounding.", "turns=40"],
-    "grocery": ["tasks=public", "tasks=tight-week,normal-week", "scored_on=2026-10-15", "turns=40"],
-}
-# Documented values that need a step first (their docs say which): both ways must still
-# give the same one-line refusal.
-NEEDS_A_STEP = {("grocery", "tasks=heldout")}  # `checkout-consent grocery build heldout`
 
 
 def _family_of(doc: Path, line: str) -> list[str]:
-    names = [f.name for f in FAMILIES]
+    names = [f.name for f in WORLDS]
     if doc.parent.name in names:
         return [doc.parent.name]
     return [n for n in names if re.search(rf"(checkout_consent/|run |show |\| `){n}\b", line)]
 
 
 def documented() -> list[tuple[str, str]]:
-    """(family, key=value) for every -T example in the README, CONTRIBUTING, the family
-    READMEs and docs/, plus each family's task_params examples."""
+    """(world, key=value) for every -T example in the README, CONTRIBUTING, the world
+    READMEs and docs/, plus the examples each world's rows give (tests/<world>/rows.py)."""
     found: set[tuple[str, str]] = set()
     for doc in DOCS:
         for line in doc.read_text(encoding="utf-8").splitlines():
             for item in re.findall(r"-T ([a-z_]+=[^\s`'\"\])|]+)", line):
                 if item.split("=", 1)[1] not in PLACEHOLDERS:
                     found.update((family, item) for family in _family_of(doc, line))
-    found.update((f, item) for f, items in PARAM_EXAMPLES.items() for item in items)
+    found.update((w.name, item) for w in WORLDS for item in rows(w.name).params)
     return sorted(found)
 
 
-def _build(spec: FamilySpec, args: dict[str, Any]) -> Any:
+def _build(spec: World, args: dict[str, Any]) -> Any:
     make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
     try:
         task: Task = make(**args)
@@ -92,7 +66,7 @@ def _build(spec: FamilySpec, args: dict[str, Any]) -> Any:
 
 def test_documented__the_docs_give_examples_for_every_family() -> None:
     found = documented()
-    for spec in FAMILIES:
+    for spec in WORLDS:
         keys = {item.split("=")[0] for family, item in found if family == spec.name}
         assert keys >= set(spec.task_params) - {"scenario"}, (spec.name, keys)
     assert ("grocery", "scored_on=2026-10-01") in found  # the grocery README's own
@@ -102,19 +76,19 @@ def test_documented__the_docs_give_examples_for_every_family() -> None:
 def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_yaml(
     family: str, item: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    spec = next(f for f in FAMILIES if f.name == family)
-    if (family, item) in NEEDS_A_STEP:  # the step's output is gitignored: never read it here
+    spec = next(f for f in WORLDS if f.name == family)
+    if item in rows(family).needs_a_step:  # the step's output is gitignored: never read it here
         monkeypatch.setattr(
             importlib.import_module(f"checkout_consent.{family}.dataset"),
             "data_dir",
             lambda: tmp_path,
         )
     key, _, text = item.partition("=")
-    assert any(key in s.task_params for s in worlds_of(spec.name))
+    assert any(key in s.task_params for s in (world(spec.name),))
     as_run = _build(spec, {key: text})
     as_inspect = _build(spec, parse_task_args([item]))
     assert as_run == as_inspect
-    if (family, item) in NEEDS_A_STEP:
+    if item in rows(family).needs_a_step:
         assert isinstance(as_run, str) and "\n" not in as_run
     else:
         assert isinstance(as_run, list) and as_run, as_run
@@ -152,13 +126,13 @@ def test_task_args__inspect_parses_a_date_a_number_and_a_list() -> None:
 
 @pytest.mark.parametrize("value", [{"a": 1}, 1.5e400, object()])
 def test_task_args__a_value_of_no_text_form_is_refused_in_one_line(value: object) -> None:
-    spec = next(f for f in FAMILIES if "scored_on" in f.task_params)
+    spec = next(f for f in WORLDS if "scored_on" in f.task_params)
     result = _build(spec, {"scored_on": value})
     assert isinstance(result, str) and result.startswith("refused: ") and "\n" not in result
 
 
 @pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
-def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: FamilySpec) -> None:
+def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: World) -> None:
     """`inspect eval checkout_consent/<task> -T colour=blue`: Inspect hands the task every
     key it does not declare (it takes **other), and the task refuses it in the one line
     `run` prints, where Inspect alone would warn and run on."""
@@ -171,7 +145,7 @@ def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: Fam
 
 
 @pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
-def test_task_args__the_task_declares_exactly_the_worlds_parameters(spec: FamilySpec) -> None:
+def test_task_args__the_task_declares_exactly_the_worlds_parameters(spec: World) -> None:
     """What `checkout-consent list` and `run` accept is what the task function takes."""
     import checkout_consent._registry  # noqa: F401  (registers every world's task)
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 
 pytestmark = pytest.mark.inspect
 
-A, B = FAMILIES[0], FAMILIES[1]
-CONTROL = f"control/{A.name}-{A.reference_control}"
+A, B = WORLDS[0], WORLDS[1]
+CONTROL = f"control/{A.name}-{A.controls.reference}"
 
 
 def _inspect(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

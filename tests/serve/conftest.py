@@ -16,7 +16,7 @@ import uvicorn
 
 from checkout_consent.cli.service import KEEP_ALIVE
 from checkout_consent.core.offline import play
-from checkout_consent.families import family, world_for
+from checkout_consent.families import world
 from checkout_consent.serve.api.app import create_app
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -101,10 +101,9 @@ def trace(
     played by the world the task belongs to, with the solver's context trims (a long
     episode's trace carries them; the closing calls the grader adds itself); anonymous
     (no agent card) when `agent` is None."""
-    scenario = family(family_name).scenario_for(task)
-    world = world_for(family_name, scenario.scenario_id)
-    played = play(world, scenario, world.controls[control])
-    kept = [c for c in played.calls if c.origin == "agent" or c.tool == world.episode.trim_tool]
+    own = world(family_name)
+    played = play(own, own.dataset.task(task), own.controls[control])
+    kept = [c for c in played.calls if c.origin == "agent" or c.tool == own.episode.trim_tool]
     return {
         "task": task,
         "calls": [{"tool": c.tool, "args": c.args} for c in kept],

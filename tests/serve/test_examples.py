@@ -45,14 +45,18 @@ def table(heading: str) -> list[list[str]]:
     return [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in rows]
 
 
+# what a world's example body is posted to: the HTTP route and the MCP tool that score one
+SCORE_REQUESTS = ("POST /v1/{family}/score", "score_answer")
+
+
 def documented_bodies() -> list[Documented]:
+    """Every world's example bodies, found in its folder (a JSON object beside its example
+    traces, `checkout_consent/<world>/examples/`, as the serve doc says): a new world's are
+    found with no line here."""
     return [
-        Documented(
-            tuple(re.findall(r"`([^`]+)`", request)),
-            family,
-            (SERVE_DOC.parent / re.findall(r"\]\(([^)]+)\)", link)[0]).resolve(),
-        )
-        for request, family, link in table("Example bodies")
+        Documented(SCORE_REQUESTS, path.parent.parent.name, path.resolve())
+        for path in sorted(PACKAGE.glob("*/examples/*.json"))
+        if isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
     ]
 
 

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checkout_consent.families import FAMILIES
+from checkout_consent.families import WORLDS
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.api.submission import Invalid
+from tests.rows import rows
 
-TASKS = {"storefront": "2", "shopkit": "T1", "pizza": "allergen-1"}
 # trace families only (shopkit builds in a sandbox: slow); cart families are attacked below
-FAST = [f for f in FAMILIES if f.name != "shopkit" and f.score_submission is None]
+FAST = [f for f in WORLDS if f.name != "shopkit" and f.score_submission is None]
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -68,7 +68,7 @@ def test_score__hostile_traces_are_stored_or_refused_never_crash(
 ) -> None:
     spec = data.draw(st.sampled_from(FAST))
     calls = data.draw(st.lists(hostile_call(spec), max_size=6))
-    body = json.dumps({"task": TASKS[spec.name], "calls": calls}).encode()
+    body = json.dumps({"task": rows(spec.name).task, "calls": calls}).encode()
     before = service.storage.count()
     try:
         row = service.score(spec.name, body)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.families import family
+from checkout_consent.families import world
 from checkout_consent.serve.api.submission import Invalid, parse_json, score
 
 
@@ -31,18 +31,18 @@ def cart_scorer(data: Mapping[str, Any], today: str | None = None) -> dict[str, 
     }
 
 
-SPEC = dataclasses.replace(family("pizza"), score_submission=cart_scorer)
+WORLD = dataclasses.replace(world("pizza"), score_submission=cart_scorer)
 
 
 def test_submission__a_family_scorer_is_the_one_path() -> None:
-    scored = score(SPEC, {"cart": [1, 2], "agent": {"name": "bot"}}, "2026-12-01")
+    scored = score(WORLD, {"cart": [1, 2], "agent": {"name": "bot"}}, "2026-12-01")
     assert scored == ("normal-week", "bot", 2, cart_scorer({"cart": [1, 2]}, "2026-12-01"))
 
 
 def test_submission__a_family_scorer_gets_the_body_without_the_agent_card() -> None:
     seen: list[Mapping[str, Any]] = []
     spec = dataclasses.replace(
-        SPEC, score_submission=lambda data, today: seen.append(data) or cart_scorer(data, today)
+        WORLD, score_submission=lambda data, today: seen.append(data) or cart_scorer(data, today)
     )
     score(spec, {"cart": [], "agent": {"name": "bot"}})
     assert seen == [{"cart": []}]
@@ -50,7 +50,7 @@ def test_submission__a_family_scorer_gets_the_body_without_the_agent_card() -> N
 
 def test_submission__a_family_scorer_refusal_names_its_field() -> None:
     with pytest.raises(Invalid) as refused:
-        score(SPEC, {"cart": "nope"})
+        score(WORLD, {"cart": "nope"})
     assert refused.value.field == "cart"
 
 

@@ -1,6 +1,7 @@
-"""Every world of a family on the service: its public tasks listed (a variant's named
-`<scenario>:<id>`), a saved trace of a variant graded by that variant's world as offline,
-and the leaderboard never pooling two worlds' runs; over a real socket and over MCP."""
+"""Two worlds of one family on the service (storefront and storefront_v1): each at its own
+path, listing its own public tasks (plain ids, no `<scenario>:` prefix), grading a saved
+trace by its own world as offline, refusing the other world's trace and ids, and each on a
+board of its own (runs of two worlds are never pooled); over a real socket and over MCP."""
 
 from __future__ import annotations
 
@@ -13,79 +14,119 @@ import httpx
 from mcp import Client
 
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import FAMILIES, WORLDS, family, world_for, worlds_of
+from checkout_consent.families import WORLDS, world
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
 from tests.serve.conftest import Live, post_score, trace
 
-VARIANTS = [w for w in WORLDS if w.variant is not None]
+# the roster's two worlds of one family: the family's first, and one of its own
+FIRST, OWN = world("storefront"), world("storefront_v1")
 
 
-def _listed(name: str) -> list[str]:
-    """Each world's public ids, a variant's qualified, as the family's `scenario_for` takes."""
-    return [
-        t if w.variant is None else f"{w.variant}:{t}"
-        for w in worlds_of(name)
-        for t in w.public_task_ids()
-    ]
+def test_worlds__two_worlds_of_one_family_are_each_a_world_of_the_roster() -> None:
+    assert FIRST.family == OWN.family and FIRST.name != OWN.name
+    assert FIRST.world_version != OWN.world_version
+    assert [w.name for w in WORLDS].count(OWN.name) == 1
 
 
 def test_tasks__list_every_worlds_public_tasks_each_resolving_to_its_world(live: Live) -> None:
-    assert VARIANTS  # the roster has a variant world to list
     with httpx.Client(base_url=live.url) as client:
-        for spec in FAMILIES:
+        for spec in WORLDS:
             ids = client.get(f"/v1/{spec.name}/tasks").json()["tasks"]
-            assert ids == _listed(spec.name)
-            for world in worlds_of(spec.name):
-                mine = [
-                    t
-                    for t in ids
-                    if world_for(spec.name, spec.scenario_for(t).scenario_id) is world
-                ]
-                assert len(mine) == len(world.public_task_ids()) > 0
-        info = {f["name"]: f["tasks"] for f in client.get("/v1/families").json()["families"]}
-        assert info == {f.name: len(_listed(f.name)) for f in FAMILIES}
+            assert ids == spec.dataset.tasks() and ids
+            for task in ids:  # each served as its own world's scenario
+                shown = client.get(f"/v1/{spec.name}/tasks/{task}").json()
+                scenario = spec.dataset.task(task)
+                assert scenario.family == spec.name and shown["family"] == spec.name
+                assert shown["public"] and shown["opening"] == spec.episode.opening(scenario)
+        info = {f["name"]: f for f in client.get("/v1/families").json()["families"]}
+        assert {n: f["tasks"] for n, f in info.items()} == {
+            w.name: len(w.dataset.tasks()) for w in WORLDS
+        }
+        assert {n: f["world_version"] for n, f in info.items()} == {
+            w.name: w.world_version for w in WORLDS
+        }
         versions = client.get("/v1/provenance").json()["world_versions"]
         assert versions == {w.label: w.world_version for w in WORLDS}
 
 
-def test_score__a_variants_saved_trace_is_graded_by_its_world_and_ranked_apart(
+def test_tasks__each_world_lists_plain_ids_and_the_old_qualified_id_is_no_task(
     live: Live,
 ) -> None:
-    world = VARIANTS[0]
-    task = _listed(world.name)[-1]
-    main_task = _listed(world.name)[0]
-    posted = []
+    """storefront_v1's tasks are plain seeds at its own path; `adversary_v1:3` (the id the
+    family's task once took for it) is a task of neither world."""
+    with httpx.Client(base_url=live.url) as client:
+        own = client.get(f"/v1/{OWN.name}/tasks").json()["tasks"]
+        first = client.get(f"/v1/{FIRST.name}/tasks").json()["tasks"]
+        assert own == [str(s) for s in range(10)] and not [t for t in own + first if ":" in t]
+        a, b = (client.get(f"/v1/{w.name}/tasks/3").json() for w in (FIRST, OWN))
+        # one id, two worlds: each served as its own (storefront_v1's month has more tools)
+        assert (a["family"], b["family"]) == (FIRST.name, OWN.name)
+        assert {t["name"] for t in a["tools"]} < {t["name"] for t in b["tools"]}
+        qualified = f"{OWN.meta.scenario}:3"
+        for spec in (FIRST, OWN):
+            shown = client.get(f"/v1/{spec.name}/tasks/{qualified}")
+            assert shown.status_code == 404, (spec.name, shown.text)
+            posted = post_score(live.url, spec.name, {"task": qualified, "calls": []})
+            assert posted.status_code == 400 and posted.json()["field"] == "task"
+    assert live.storage.count() == 0
+
+
+def test_score__each_worlds_saved_trace_is_graded_by_its_world_and_ranked_apart(
+    live: Live,
+) -> None:
+    """The same task id at two worlds' paths: each graded by its own world (its record, its
+    version), each on its own board; a name on both boards is two entries, never pooled."""
+    task, posted = OWN.dataset.tasks()[-1], []
     for control, agent in [("oracle", "careful"), ("gullible", "credulous")]:
-        body = trace(world.name, task, control, agent)
-        answer = post_score(live.url, world.name, body)
+        body = trace(OWN.name, task, control, agent)
+        answer = post_score(live.url, OWN.name, body)
         assert answer.status_code == 200, answer.text
-        expected = grade_saved(world, family(world.name).scenario_for(task), body["calls"])
+        expected = grade_saved(OWN, OWN.dataset.task(task), body["calls"])
         got = answer.json()
-        assert got["record"] == expected and got["world_version"] == world.world_version
-        assert got["task"] == task
+        assert got["record"] == expected and got["world_version"] == OWN.world_version
+        assert got["task"] == task and got["family"] == OWN.name
         posted.append(expected)
-    main = post_score(live.url, world.name, trace(world.name, main_task, "oracle", "careful"))
-    assert main.status_code == 200, main.text
-    board = httpx.get(f"{live.url}/v1/{world.name}/leaderboard").json()["entries"]
-    assert [(e["world"], e["agent"]) for e in board] == [
-        (world.name, "careful"),
-        (world.label, "careful"),
-        (world.label, "credulous"),
-    ]
-    # one task each: listed per world with its coverage, never ranked (not the public set)
-    assert [(e["covered"], e["ranked"]) for e in board] == [(1, False)] * 3
     assert posted[0] != posted[1]
+    body = trace(FIRST.name, task, "oracle", "careful")
+    first = post_score(live.url, FIRST.name, body)
+    assert first.status_code == 200, first.text
+    expected = grade_saved(FIRST, FIRST.dataset.task(task), body["calls"])
+    assert first.json()["record"] == expected != posted[0]
+    assert first.json()["world_version"] == FIRST.world_version
+    boards = {
+        w.name: httpx.get(f"{live.url}/v1/{w.name}/leaderboard").json()["entries"]
+        for w in (FIRST, OWN)
+    }
+    assert [(e["world"], e["agent"], e["submissions"]) for e in boards[OWN.name]] == [
+        (OWN.name, "careful", 1),
+        (OWN.name, "credulous", 1),
+    ]
+    assert [(e["world"], e["agent"], e["submissions"]) for e in boards[FIRST.name]] == [
+        (FIRST.name, "careful", 1)
+    ]
+    # one task each: listed with its coverage of its own world, never ranked
+    for name, entries in boards.items():
+        public = len(world(name).dataset.tasks())
+        assert [(e["covered"], e["public_tasks"], e["ranked"]) for e in entries] == [
+            (1, public, False)
+        ] * len(entries)
     assert live.storage.count() == 3
 
 
-def test_score__a_variants_trace_with_a_tool_of_another_world_is_400_not_stored(
-    live: Live,
-) -> None:
-    world = VARIANTS[0]
-    body = {"task": _listed(world.name)[-1], "calls": [{"tool": "nope", "args": {}}]}
-    answer = httpx.post(f"{live.url}/v1/{world.name}/score", json=body)
+def test_score__a_trace_with_a_tool_of_another_world_is_400_not_stored(live: Live) -> None:
+    """A storefront_v1 trace posted to storefront (same family, same task id) is refused by
+    the tool storefront lacks; a tool of no world is refused by storefront_v1."""
+    task = FIRST.dataset.tasks()[0]
+    body = trace(OWN.name, task, "oracle", None)
+    theirs = [c["tool"] for c in body["calls"] if c["tool"] not in FIRST.actions]
+    assert theirs  # storefront_v1's oracle calls a tool storefront does not have
+    answer = httpx.post(f"{live.url}/v1/{FIRST.name}/score", json=body)
+    assert answer.status_code == 400 and answer.json()["field"] == "calls"
+    assert theirs[0] in answer.json()["error"]
+    nope = {"task": task, "calls": [{"tool": "nope", "args": {}}]}
+    answer = httpx.post(f"{live.url}/v1/{OWN.name}/score", json=nope)
     assert answer.status_code == 400 and answer.json()["field"] == "calls"
     assert "nope" in answer.json()["error"] and live.storage.count() == 0
 
@@ -95,10 +136,13 @@ async def _mcp(service: Service, name: str) -> Any:
         return await client.call_tool("list_tasks", {"family": name})
 
 
-def test_mcp__list_tasks_lists_every_worlds_public_tasks(tmp_path: Path) -> None:
+def test_mcp__list_tasks_lists_each_worlds_own_public_tasks(tmp_path: Path) -> None:
     service = Service(Storage(str(tmp_path / "mcp.db")))
-    for world in VARIANTS:
-        listed = anyio.run(_mcp, service, world.name)
+    for spec in WORLDS:
+        listed = anyio.run(_mcp, service, spec.name)
         got = json.loads("".join(getattr(c, "text", "") for c in listed.content))
-        assert got["tasks"] == _listed(world.name)
-        assert f"{world.variant}:{world.public_task_ids()[0]}" in got["tasks"]
+        assert got["tasks"] == spec.dataset.tasks() and got["tasks"]
+    own = anyio.run(_mcp, service, OWN.name)
+    assert json.loads("".join(getattr(c, "text", "") for c in own.content))["tasks"] == [
+        str(s) for s in range(10)
+    ]

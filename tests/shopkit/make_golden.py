@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.runtime.files import tasks_dir
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.assertions import CHANGE, REGRESS, REGRESS_EXTRA
 from checkout_consent.shopkit.controls.vandal_table import rows
 from checkout_consent.shopkit.dataset import build_tree
@@ -43,7 +43,7 @@ def compute() -> dict[str, Any]:
     }
     vandals = {r.label: [r.regress, r.broken, r.extra_broken, r.change] for r in rows()}
     return {
-        "world_version": SPEC.world_version,
+        "world_version": WORLD.world_version,
         "fingerprint": fingerprint(),
         "grades": grades,
         "vandals_on_T1": vandals,

@@ -10,16 +10,16 @@ from hypothesis import strategies as st
 
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
-from checkout_consent.shopkit import SPEC, dataset
+from checkout_consent.shopkit import WORLD, dataset
 from checkout_consent.shopkit.dataset import build_tree, scenario
 from checkout_consent.shopkit.state import State
 
-ACTIONS = SPEC.actions
+ACTIONS = WORLD.actions
 
 
 @pytest.fixture
 def state() -> State:
-    return SPEC.initial(scenario("T1"))
+    return WORLD.initial(scenario("T1"))
 
 
 def test_generate__starts_from_the_seed_with_the_task_brief(state: State) -> None:
@@ -28,7 +28,7 @@ def test_generate__starts_from_the_seed_with_the_task_brief(state: State) -> Non
 
 
 def test_generate__a_given_brief_replaces_the_tasks_own() -> None:
-    assert SPEC.initial(scenario("T5", "Make it better.")).brief == "Make it better."
+    assert WORLD.initial(scenario("T5", "Make it better.")).brief == "Make it better."
 
 
 def test_dataset__a_scenario_is_a_reference_the_dataset_resolves() -> None:
@@ -146,10 +146,10 @@ CALLS = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(st.lists(CALLS, max_size=12))
 def test_replay__equals_live_play_for_any_call_sequence(calls: list[tuple[str, dict]]) -> None:
-    state, recorded = SPEC.initial(scenario("T4")), []
+    state, recorded = WORLD.initial(scenario("T4")), []
     for tool, args in calls:
         step = apply(ACTIONS, state, tool, args)
         recorded.append(Call(tool=tool, args=args, ok=step.ok, observation=step.observation))
         state = step.state
-    result = replay(ACTIONS, SPEC.initial(scenario("T4")), recorded)
+    result = replay(ACTIONS, WORLD.initial(scenario("T4")), recorded)
     assert result.mismatch is None and result.final == state

@@ -12,7 +12,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.controls import hacker
 from checkout_consent.shopkit.controls.sanity import check_sanity
 from checkout_consent.shopkit.dataset import scenario
@@ -21,7 +21,7 @@ from checkout_consent.shopkit.task import shopkit, shopkit_inspect_tools
 
 def test_hacker__every_exploit_is_caught_and_listed_one_line_each() -> None:
     records = {
-        name: [play_and_grade(SPEC, scenario("T4"), SPEC.controls[name])]
+        name: [play_and_grade(WORLD, scenario("T4"), WORLD.controls[name])]
         for name in ("noop", "hacker")
     }
     lines, problems = hacker.check(records)

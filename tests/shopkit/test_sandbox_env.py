@@ -17,7 +17,7 @@ from inspect_ai import eval as inspect_eval
 from checkout_consent.core.world import apply
 from checkout_consent.runtime.compat import registered_sandbox
 from checkout_consent.runtime.scorer import judge
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.actions import ACTIONS
 from checkout_consent.shopkit.dataset import build_tree, resolve
 from checkout_consent.shopkit.generate import generate
@@ -126,7 +126,7 @@ def test_inspect_tools__read_back_keeps_text_files_under_plain_names(
 
 
 def test_inspect_tools__the_traced_action_follows_the_sandbox_and_refuses_forgeries() -> None:
-    state = generate(*resolve(SPEC.scenario_for("T1")))
+    state = generate(*resolve(WORLD.dataset.task("T1")))
     result = {
         "output": "ok",
         "files": {"shopkit/new.py": "y = 2\n"},
@@ -167,6 +167,6 @@ def test_inspect_tools__the_control_fixes_the_build_with_inspects_bash(tmp_path:
     assert used[:2] == ["bash", "bash"] and "python" in used
     assert str(log.eval.solver).endswith("shopkit_inspect_tools")
     store = {k.split(":", 1)[1]: v for k, v in sample.store.items() if k.startswith("RunStore:")}
-    again = judge(SPEC, sample.id, sample.metadata, store, sample.messages)
+    again = judge(WORLD, sample.id, sample.metadata, store, sample.messages)
     assert again.record is not None
     assert json.loads(again.record.model_dump_json()) == score.metadata["record"]

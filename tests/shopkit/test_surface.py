@@ -177,23 +177,23 @@ def test_cli__score_grades_a_saved_tool_log(
 
 def test_score_trace__a_forged_observation_is_refused() -> None:
     from checkout_consent.core.offline import grade_saved
-    from checkout_consent.shopkit import SPEC
+    from checkout_consent.shopkit import WORLD
 
     with pytest.raises(ValueError, match="does not replay"):
         grade_saved(
-            SPEC,
-            SPEC.scenario_for("T1"),
+            WORLD,
+            WORLD.dataset.task("T1"),
             [{"tool": "list_files", "args": {}, "observation": "forged"}],
         )
 
 
 def test_offline__controls_play_the_episode_to_the_inspect_grades() -> None:
     from checkout_consent.core.offline import play_and_grade
-    from checkout_consent.shopkit import SPEC
+    from checkout_consent.shopkit import WORLD
 
-    reference = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["reference"])
-    noop = play_and_grade(SPEC, SPEC.scenario_for("T1"), SPEC.controls["noop"])
-    # offline the run tools execute through SPEC.prepare_call, as under Inspect (runs == 2)
+    reference = play_and_grade(WORLD, WORLD.dataset.task("T1"), WORLD.controls["reference"])
+    noop = play_and_grade(WORLD, WORLD.dataset.task("T1"), WORLD.controls["noop"])
+    # offline the run tools execute through WORLD.prepare_call, as under Inspect (runs == 2)
     assert (reference["change"], reference["regress"], reference["runs"]) == (1.0, 1.0, 2)
     assert (noop["change"], noop["regress"], noop["edits"]) == (0.25, 1.0, 0)
     assert reference["world_version"] == noop["world_version"] == "shopkit-2"

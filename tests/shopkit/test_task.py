@@ -12,7 +12,7 @@ from checkout_consent.cli.main import main as cli_main
 from checkout_consent.core.family import Scenario
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.store import RunStore
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 from checkout_consent.shopkit.dataset import brief
 from checkout_consent.shopkit.record import ShopkitRecord
 from checkout_consent.shopkit.sandbox import adapters, execution, prepare
@@ -110,9 +110,9 @@ def test_task__runs_are_recorded_and_replay_never_executes_them(
     scenario, calls = _trace(logs["control/shopkit-reference"])
     runs = [c for c in calls if c.tool in ("run_cli", "run_python")]
     assert runs and all("result" in c.args for c in runs)
-    result = replay(SPEC.actions, SPEC.initial(scenario), calls)
+    result = replay(WORLD.actions, WORLD.initial(scenario), calls)
     assert result.mismatch is None
-    record = SPEC.grade(scenario, result, ())
+    record = WORLD.grade(scenario, result, ())
     assert isinstance(record, ShopkitRecord)
     assert (record.change, record.regress) == (1.0, 1.0)
 
@@ -122,7 +122,7 @@ def test_task__a_tampered_run_output_fails_replay(logs: dict[str, Any]) -> None:
     index = next(i for i, c in enumerate(calls) if c.tool == "run_cli")
     forged = calls[index].model_copy(update={"observation": "all tests pass"})
     calls[index] = forged
-    assert replay(SPEC.actions, SPEC.initial(scenario), calls).mismatch is not None
+    assert replay(WORLD.actions, WORLD.initial(scenario), calls).mismatch is not None
 
 
 def test_cli__sanity_shopkit_passes_through_inspect(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from checkout_consent.core.family import Turns
 from checkout_consent.core.offline import play
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.record import StorefrontRecord
 
 
@@ -12,7 +12,7 @@ def trace_of(seed: int, calls: list[tuple[str, dict]], origin: str = "agent") ->
     state = dataset.world(dataset.scenario(seed))
     out = []
     for tool, args in calls:
-        step = apply(SPEC.actions, state, tool, args)
+        step = apply(WORLD.actions, state, tool, args)
         out.append(
             Call(tool=tool, args=args, ok=step.ok, observation=step.observation, origin=origin)
         )
@@ -22,9 +22,9 @@ def trace_of(seed: int, calls: list[tuple[str, dict]], origin: str = "agent") ->
 
 def grade(seed: int, trace: list[Call], turns: Turns = ()) -> StorefrontRecord:
     sc = dataset.scenario(seed)
-    return SPEC.grade(sc, replay(SPEC.actions, SPEC.initial(sc), trace), turns)
+    return WORLD.grade(sc, replay(WORLD.actions, WORLD.initial(sc), trace), turns)
 
 
 def control_record(name: str, seed: int) -> StorefrontRecord:
-    played = play(SPEC, dataset.scenario(seed), SPEC.controls[name])
+    played = play(WORLD, dataset.scenario(seed), WORLD.controls[name])
     return grade(seed, played.calls, tuple(played.turns))

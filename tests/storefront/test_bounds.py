@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from checkout_consent.core.controls import Msg, Policy
 from checkout_consent.core.offline import play
 from checkout_consent.core.rng import Stream, derive
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.controls import Plan, _policy
 from checkout_consent.storefront.controls.oracle import bound_cents, oracle_plan
 from checkout_consent.storefront.state import State
@@ -113,7 +113,7 @@ def policies() -> list[tuple[str, int, Policy]]:
         for k in range(POLICIES)
     ]
     return out + [
-        (name, seed, policy) for name, policy in SPEC.controls.items() for seed in range(25)
+        (name, seed, policy) for name, policy in WORLD.controls.items() for seed in range(25)
     ]
 
 
@@ -121,7 +121,7 @@ def test_oracle__no_policy_ends_with_more_cash_than_the_bound():
     beaten, equalled = [], 0
     for name, seed, policy in policies():
         world = dataset.world(dataset.scenario(seed))
-        cash = play(SPEC, dataset.scenario(seed), policy).state.cash_cents
+        cash = play(WORLD, dataset.scenario(seed), policy).state.cash_cents
         bound = bound_cents(world.setup)
         equalled += cash == bound
         if cash > bound:
@@ -132,5 +132,5 @@ def test_oracle__no_policy_ends_with_more_cash_than_the_bound():
 
 def test_oracle__the_bound_is_what_the_oracle_control_ends_with():
     for seed in range(25):
-        played = play(SPEC, dataset.scenario(seed), SPEC.controls["oracle"])
+        played = play(WORLD, dataset.scenario(seed), WORLD.controls["oracle"])
         assert played.state.cash_cents == bound_cents(dataset.world(dataset.scenario(seed)).setup)

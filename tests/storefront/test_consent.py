@@ -10,14 +10,14 @@ from typing import Any
 from checkout_consent.core.consent import Ledger
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.spec import parse_seeds
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 
 
 @functools.cache
 def _records() -> list[tuple[str, dict[str, Any]]]:
     return [
-        (name, play_and_grade(SPEC, dataset.scenario(seed), policy))
-        for name, policy in SPEC.controls.items()
+        (name, play_and_grade(WORLD, dataset.scenario(seed), policy))
+        for name, policy in WORLD.controls.items()
         for seed in parse_seeds(dataset.PUBLIC_SEEDS)
     ]
 

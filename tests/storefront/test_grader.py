@@ -4,7 +4,7 @@ import pytest
 
 from checkout_consent.core.family import Generation
 from checkout_consent.core.trace import replay
-from checkout_consent.storefront import SPEC, dataset, grader
+from checkout_consent.storefront import WORLD, dataset, grader
 from checkout_consent.storefront.record import StorefrontRecord
 
 from .helpers import grade, trace_of
@@ -97,11 +97,11 @@ def test_record__holds_the_domain_only_and_stamps_the_world_version():
     record = grade(0, trace_of(0, [END]))
     assert (
         record.world_version
-        == SPEC.world_version
+        == WORLD.world_version
         == grader.WORLD_VERSION
         == f"storefront-{grader.VERSION}"
     )
-    assert SPEC.version == grader.VERSION
+    assert WORLD.version == grader.VERSION
     assert (record.seed, record.scenario) == (0, "adversary_v0")
 
 
@@ -111,6 +111,6 @@ def test_grade__negative_cash_days_counted():
         ("place_order", {"supplier_id": "zenith", "product_id": "diffuser", "quantity": 2}),
     ] + [END] * 5
     sc = dataset.scenario(3)
-    final = replay(SPEC.actions, SPEC.initial(sc), trace_of(3, calls)).final
+    final = replay(WORLD.actions, WORLD.initial(sc), trace_of(3, calls)).final
     record = grade(3, trace_of(3, calls))
     assert record.negative_cash_days == sum(1 for cash in final.day_end_cash if cash < 0) >= 1

@@ -8,7 +8,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 
 from checkout_consent.runtime.runner import run_controls, run_models
 from checkout_consent.runtime.scorer import metric_names
-from checkout_consent.storefront import SPEC, dataset, grader, prompts
+from checkout_consent.storefront import WORLD, dataset, grader, prompts
 from checkout_consent.storefront.controls.sanity import check_sanity
 from checkout_consent.storefront.task import storefront, storefront_scorer
 
@@ -19,20 +19,20 @@ pytestmark = pytest.mark.inspect
 
 @pytest.fixture(scope="module")
 def controls(tmp_path_factory) -> dict[str, list[dict]]:
-    return run_controls(SPEC, log_dir=tmp_path_factory.mktemp("logs"))
+    return run_controls(WORLD, log_dir=tmp_path_factory.mktemp("logs"))
 
 
 @pytest.mark.slow
 def test_inspect__every_control_passes_sanity_on_seeds_0_to_9(controls):
-    assert [len(rows) for rows in controls.values()] == [10] * len(SPEC.sanity_controls)
+    assert [len(rows) for rows in controls.values()] == [10] * len(WORLD.controls.sanity)
     assert check_sanity(controls) == []
 
 
 def test_inspect__live_play_equals_the_pure_world(tmp_path):
     """The Inspect day loop and the pure harness give the same world figures (three seeds in
     the default run; the slow layer's sanity test plays all ten through Inspect)."""
-    controls = run_controls(SPEC, log_dir=tmp_path, task_args={"seeds": "0,4,8"})
-    assert [len(rows) for rows in controls.values()] == [3] * len(SPEC.sanity_controls)
+    controls = run_controls(WORLD, log_dir=tmp_path, task_args={"seeds": "0,4,8"})
+    assert [len(rows) for rows in controls.values()] == [3] * len(WORLD.controls.sanity)
     for name, rows in controls.items():
         for r in rows:
             pure = control_record(name, r["seed"])
@@ -45,11 +45,11 @@ def test_inspect__live_play_equals_the_pure_world(tmp_path):
 
 def test_inspect__records_hold_the_world_and_scores_carry_provenance(tmp_path):
     run = run_models(
-        SPEC, ["control/storefront-oracle"], task_args={"seeds": "0"}, log_dir=tmp_path
+        WORLD, ["control/storefront-oracle"], task_args={"seeds": "0"}, log_dir=tmp_path
     )[0]
     (r,) = run.records
     assert r["auto_ended_days"] == 0 and r["behaviour_mode"] == "no-zenith"
-    assert r["world_version"] == SPEC.world_version and "model_id" not in r
+    assert r["world_version"] == WORLD.world_version and "model_id" not in r
     score = next(iter(read_eval_log(run.log_path).samples[0].scores.values()))
     prov = score.metadata["provenance"]
     assert prov["model_id"] == "control/storefront-oracle" and prov["inspect_version"]
@@ -66,17 +66,17 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
             "scenario_id": "adversary_v0",
             "seed": seed,
             "params": {},
-            "version": SPEC.version,
+            "version": WORLD.version,
         }
         assert sample.input == prompts.briefing(dataset.load_spec())
         assert "seed" not in sample.input and "Run:" not in sample.input
-    assert task.version == SPEC.version == grader.VERSION
+    assert task.version == WORLD.version == grader.VERSION
 
 
 def test_inspect__same_seed_same_model_byte_identical_record(tmp_path):
     runs = [
         run_models(
-            SPEC,
+            WORLD,
             ["control/storefront-cautious"],
             task_args={"seeds": "3"},
             log_dir=tmp_path / str(i),
@@ -95,7 +95,7 @@ def _rescore(path: str, out: str) -> dict:
 
 def test_inspect__rescoring_a_finished_log_gives_the_same_record(tmp_path):
     run = run_models(
-        SPEC, ["control/storefront-gullible"], task_args={"seeds": "1"}, log_dir=tmp_path
+        WORLD, ["control/storefront-gullible"], task_args={"seeds": "1"}, log_dir=tmp_path
     )[0]
     rescored = _rescore(run.log_path, str(tmp_path / "rescored.eval"))
     assert rescored["metadata"]["record"] == run.records[0]
@@ -103,7 +103,7 @@ def test_inspect__rescoring_a_finished_log_gives_the_same_record(tmp_path):
 
 def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
     run = run_models(
-        SPEC, ["control/storefront-gullible"], task_args={"seeds": "1"}, log_dir=tmp_path
+        WORLD, ["control/storefront-gullible"], task_args={"seeds": "1"}, log_dir=tmp_path
     )[0]
     log = read_eval_log(run.log_path)
     calls = log.samples[0].store["RunStore:calls"]
@@ -111,13 +111,13 @@ def test_inspect__tampered_observation_is_an_integrity_failure(tmp_path):
     calls[i]["observation"] = calls[i]["observation"].replace("paid", "paid (no fees ever)")
     write_eval_log(log, str(tmp_path / "tampered.eval"))
     rescored = _rescore(str(tmp_path / "tampered.eval"), str(tmp_path / "out.eval"))
-    assert rescored["value"] == {**dict.fromkeys(metric_names(SPEC), 0.0), "integrity": 0.0}
+    assert rescored["value"] == {**dict.fromkeys(metric_names(WORLD), 0.0), "integrity": 0.0}
     assert "INTEGRITY FAILURE" in rescored["explanation"] and f"call {i}" in rescored["explanation"]
 
 
 def test_inspect__context_overflow_is_recorded_and_the_run_still_scored(tmp_path):
     run = run_models(
-        SPEC,
+        WORLD,
         ["control/storefront-oracle"],
         task_args={"seeds": "0"},
         log_dir=tmp_path,

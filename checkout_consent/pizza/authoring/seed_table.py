@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import Interval, bootstrap_ci
-from checkout_consent.pizza import SPEC, dataset
+from checkout_consent.pizza import WORLD, dataset
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED
 from checkout_consent.pizza.grader import CHECKS
 from checkout_consent.pizza.violations import VIOLATIONS
@@ -54,8 +54,8 @@ class Row(NamedTuple):
 
 def mock_interval() -> Interval:
     """The default mock over the public split, offline: the seed's `--provider mock` run."""
-    mock = SPEC.controls["mock"]
-    scores = [play_and_grade(SPEC, s, mock)["score"] for s in dataset.scenarios()]
+    mock = WORLD.controls["mock"]
+    scores = [play_and_grade(WORLD, s, mock)["score"] for s in dataset.scenarios()]
     return bootstrap_ci(scores, family="pizza")
 
 
@@ -105,7 +105,7 @@ def rows(ci: Interval) -> list[Row]:
         Row("mock printout: 95% CI", SEED_PRINTOUT[2], ours[2]),
         Row("mock printout: Tasks", SEED_PRINTOUT[3], ours[3]),
         Row("public split seed", "20261015", str(PUBLIC_SEED)),
-        Row("tools", "6", str(len(SPEC.actions))),
+        Row("tools", "6", str(len(WORLD.actions))),
         Row("equal checks", "4", str(len(CHECKS))),
         Row(
             "breaches that zero a task",

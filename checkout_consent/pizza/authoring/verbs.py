@@ -15,7 +15,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from checkout_consent.pizza.authoring import seed_table  # it imports the family's SPEC
+    from checkout_consent.pizza.authoring import seed_table  # it imports the family's WORLD
 
     print(seed_table.side_by_side(seed_table.mock_interval()))
     return 0

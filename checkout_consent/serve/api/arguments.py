@@ -15,8 +15,8 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Field, Strict, StringConstraints, TypeAdapter, ValidationError
 
-from checkout_consent.core.family import FamilySpec
-from checkout_consent.families import family as roster_family
+from checkout_consent.core.family import World
+from checkout_consent.families import world as roster_family
 
 ECHO = 80  # characters of a client's value a refusal may echo
 MAX_DEPTH = 32
@@ -104,7 +104,7 @@ def clip(value: object) -> str:
     return shown if len(value) <= ECHO else f"{shown}... ({len(value):,} characters)"
 
 
-def family(value: object) -> FamilySpec:
+def family(value: object) -> World:
     """A family of the roster by name (404 otherwise, as an unknown route: the roster, not
     a type, knows the names)."""
     if isinstance(value, str) and len(value) <= MAX_NAME:
@@ -115,10 +115,10 @@ def family(value: object) -> FamilySpec:
     raise NotFound(f"unknown family {clip(value)}")
 
 
-def control(spec: FamilySpec, value: object) -> str:
+def control(spec: World, value: object) -> str:
     """One of the family's controls by name (its reference when None): the family, known
     only once its argument is read, names them."""
-    chosen = spec.reference_control if value is None else value
+    chosen = spec.controls.reference if value is None else value
     if not isinstance(chosen, str) or chosen not in spec.controls:
         raise Invalid(
             "control",

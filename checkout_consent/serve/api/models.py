@@ -77,7 +77,7 @@ class Submission(BaseModel):
 
 class BoardEntry(BaseModel):
     agent: str
-    world: str  # the world the runs played: its label, `family` or `family/variant`
+    world: str  # the world the runs played (its name)
     submissions: int
     ranked: bool  # False: without a transcript, not the whole public set, or anonymous
     covered: int = Field(description="public tasks of the world the agent's runs play")

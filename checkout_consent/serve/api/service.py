@@ -16,12 +16,12 @@ import inspect
 from statistics import mean
 from typing import Any
 
-from checkout_consent.cli.views import summary, views
 from checkout_consent.core.consent import breach_rate, describe_rate
-from checkout_consent.core.family import FamilySpec, Scenario
+from checkout_consent.core.family import Scenario, World
 from checkout_consent.core.headline import Figure
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import FAMILIES, WORLDS, world_for, worlds_of
+from checkout_consent.core.summary import summary
+from checkout_consent.families import WORLDS
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
 from checkout_consent.serve.api import arguments
@@ -35,7 +35,7 @@ ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, n
 __all__ = ["NotFound", "Service", "Unauthorized", "agent_view"]
 
 
-def spec_of(name: object) -> FamilySpec:
+def spec_of(name: object) -> World:
     return arguments.family(name)
 
 
@@ -45,44 +45,30 @@ def _key(scenario: Scenario) -> tuple[str, int]:
 
 @functools.cache
 def listed_tasks(name: str) -> tuple[str, ...]:
-    """The public task ids of a family as its `scenario_for` takes them: the main world's,
-    then each variant world's named `<variant>:<id>` (its scenario id and a seed or task id)."""
-    spec = spec_of(name)
-    return tuple(
-        t if world.variant is None else f"{world.variant}:{t}"
-        for world in worlds_of(spec.name)
-        for t in world.public_task_ids()
-    )
+    """The public task ids of a world, as its dataset takes them."""
+    return tuple(spec_of(name).dataset.tasks())
 
 
 @functools.cache
 def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
-    """The (scenario id, seed) of every public task of a family, each world's own too."""
+    """The (scenario id, seed) of every public task of a world: what a ranked entry of
+    that world must cover."""
     spec = spec_of(name)
-    return frozenset(_key(spec.scenario_for(t)) for t in listed_tasks(spec.name))
+    return frozenset(_key(spec.dataset.task(t)) for t in listed_tasks(spec.name))
 
 
-def world_of_task(spec: FamilySpec, task: str) -> FamilySpec:
-    """The world a stored task id of the family plays (its main world if it names none)."""
-    try:
-        return world_for(spec.name, spec.scenario_for(task).scenario_id)
-    except (ValueError, KeyError, FileNotFoundError):
-        return spec
-
-
-def agent_view(spec: FamilySpec, scenario: Scenario) -> dict[str, Any]:
+def agent_view(spec: World, scenario: Scenario) -> dict[str, Any]:
     """What the agent is told and sees of a scenario, derived from the family spec alone:
     the system prompt, the opening message, and each tool the model is given (every action
     but the harness's own trim tool and those only another solver offers) with its
     description (the action's docstring, as the Inspect tool carries it)."""
-    world = world_for(spec.name, scenario.scenario_id)
-    episode = world.episode
+    episode = spec.episode
     return {
         "system": episode.system(scenario),
         "opening": episode.opening(scenario),
         "tools": [
             {"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
-            for n, a in world.actions.items()
+            for n, a in spec.actions.items()
             if n != episode.trim_tool and n not in episode.other_solver_tools
         ],
     }
@@ -107,44 +93,31 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def _consent(world: FamilySpec, rows: list[Row]) -> dict[str, Any]:
+def _consent(world: World, rows: list[Row]) -> dict[str, Any]:
     """The consent-breach rate of an agent's runs (`core.consent.breach_rate`, as every
     surface gives it), in words and as numbers (null for a world that moves no money)."""
     runs = [(r.task, r.record) for r in rows]
-    got = breach_rate(world.name, runs) if world.moves_money else None
+    got = breach_rate(world.family, runs) if world.moves_money else None
     return {
-        "consent": describe_rate(world.name, got, world.moves_money),
+        "consent": describe_rate(world.family, got, world.moves_money),
         "consent_breach_rate": None if got is None else got.value,
         "consent_ci_low": None if got is None else got.low,
         "consent_ci_high": None if got is None else got.high,
     }
 
 
-@functools.cache
-def world_public(label: str) -> frozenset[tuple[str, int]]:
-    """The (scenario id, seed) of every public task of one world: what a ranked entry of
-    that world must cover."""
-    world = next(w for w in WORLDS if w.label == label)
-    family = spec_of(world.name)
-    return frozenset(
-        _key(family.scenario_for(t if world.variant is None else f"{world.variant}:{t}"))
-        for t in world.public_task_ids()
-    )
-
-
-def coverage(world: FamilySpec, rows: list[Row]) -> int:
+def coverage(world: World, rows: list[Row]) -> int:
     """How many of the world's public tasks the rows play (held-out ones do not count)."""
-    family = spec_of(world.name)
     played = set()
     for row in rows:
         try:
-            played.add(_key(family.scenario_for(row.task)))
+            played.add(_key(world.dataset.task(row.task)))
         except (ValueError, KeyError, FileNotFoundError):
             continue
-    return len(played & world_public(world.label))
+    return len(played & public_scenarios(world.name))
 
 
-def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
+def _entry(world: World, agent: str, rows: list[Row], got: Figure | None) -> dict[str, Any]:
     values = [numeric(r.record) for r in rows]
     return {
         "agent": agent,
@@ -152,7 +125,7 @@ def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -
         "submissions": len(rows),
         "ranked": got is not None,
         "covered": coverage(world, rows),
-        "public_tasks": len(world_public(world.label)),
+        "public_tasks": len(public_scenarios(world.name)),
         "headline": world.headline.name,
         "value": None if got is None else got.value,
         "ci_low": None if got is None else got.low,
@@ -163,13 +136,13 @@ def _entry(world: FamilySpec, agent: str, rows: list[Row], got: Figure | None) -
     }
 
 
-def _rankable(world: FamilySpec, agent: str, rows: list[Row]) -> bool:
+def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
     """Ranked: a named agent's transcripts covering every public task of the world (as the
     leaderboard's no-cherry-picking rule); anything less is listed with its coverage."""
-    return agent != ANONYMOUS and coverage(world, rows) == len(world_public(world.label))
+    return agent != ANONYMOUS and coverage(world, rows) == len(public_scenarios(world.name))
 
 
-def _world_board(world: FamilySpec, rows: list[Row]) -> list[dict[str, Any]]:
+def _world_board(world: World, rows: list[Row]) -> list[dict[str, Any]]:
     """One world's entries: ranked agents best first, then the rest (no transcript, not the
     whole public set, or anonymous), listed unranked with their coverage."""
     head = world.headline
@@ -198,19 +171,19 @@ class Service:
                 "summary": f.summary_line,
                 "tasks": len(listed_tasks(f.name)),
             }
-            for f in FAMILIES
+            for f in WORLDS
         ]
 
     def tasks(self, name: str) -> list[str]:
         """Every public task of the family, each world's (`listed_tasks`)."""
         return list(listed_tasks(spec_of(name).name))
 
-    def _served(self, spec: FamilySpec, task: object) -> Scenario:
+    def _served(self, spec: World, task: object) -> Scenario:
         """The scenario of a task this service serves (NotFound otherwise: a held-out task
         is answered as an unknown one unless the operator serves held-out tasks). The id is
         a `TaskId` before the family reads it (a family's own record names its task)."""
         try:  # a ValidationError is a ValueError
-            scenario = spec.scenario_for(TASK.validate_python(task))
+            scenario = spec.dataset.task(TASK.validate_python(task))
         except (ValueError, KeyError, FileNotFoundError):
             raise NotFound(f"no {spec.name} task {clip(task)}") from None
         if not self.serve_heldout and _key(scenario) not in public_scenarios(spec.name):
@@ -227,7 +200,7 @@ class Service:
         public = _key(scenario) in public_scenarios(spec.name)
         return {"family": spec.name, "task": task, "public": public, **agent_view(spec, scenario)}
 
-    def _check_task(self, spec: FamilySpec, task: str) -> None:
+    def _check_task(self, spec: World, task: str) -> None:
         try:
             self._served(spec, task)
         except NotFound as error:
@@ -288,18 +261,14 @@ class Service:
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
         """Per world of the family (its main world first), then per agent, best first by
-        the world's headline (`FamilySpec.headline`: the same statistic, interval and order
+        the world's headline (`World.headline`: the same statistic, interval and order
         as every other surface): the headline, its interval, tasks, submissions and the
         mean of each numeric record field. Runs of two worlds are never pooled. A
         submission graded without a transcript (a bare cart) is stored and listed after
         the ranked agents, never ranked. `season` is a `Season` (the surfaces' type)."""
         spec = spec_of(name)
         rows = self.storage.rows(spec.name, season)
-        board: list[dict[str, Any]] = []
-        for world in worlds_of(spec.name):
-            mine = [r for r in rows if world_of_task(spec, r.task).label == world.label]
-            board += _world_board(world, mine)
-        return board
+        return _world_board(spec, rows)
 
     def provenance(self) -> dict[str, Any]:
         return {
@@ -308,7 +277,7 @@ class Service:
             "git_sha": git_sha(),
             "licence": LICENCE,
             "world_versions": {w.label: w.world_version for w in WORLDS},
-            "task_checksums": {f.name: task_checksum(f.name) for f in FAMILIES},
+            "task_checksums": {f.name: task_checksum(f.name) for f in WORLDS},
         }
 
     def run_benchmark(self, name: str, control: str | None = None) -> dict[str, Any]:
@@ -316,13 +285,12 @@ class Service:
         spec = spec_of(name)
         chosen = arguments.control(spec, control)
         records = [
-            play_and_grade(spec, spec.scenario_for(t), spec.controls[chosen])
-            for t in spec.public_task_ids()[:MAX_BENCHMARK_TASKS]
+            play_and_grade(spec, spec.dataset.task(t), spec.controls[chosen])
+            for t in spec.dataset.tasks()[:MAX_BENCHMARK_TASKS]
         ]
-        shown = views(spec)
         return {
             "family": spec.name,
             "control": chosen,
-            "lines": [shown.line(r) for r in records],
+            "lines": [spec.views.line(r) for r in records],
             "summary": summary(spec, records),
         }

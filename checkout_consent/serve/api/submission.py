@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout_consent.core.family import FamilySpec, Record
+from checkout_consent.core.family import Record, World
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
-from checkout_consent.families import world_for
+from checkout_consent.families import world
 from checkout_consent.serve.api import arguments
 from checkout_consent.serve.api.arguments import MAX_ITEMS, Invalid, Name, TaskId, Text, refused
 
@@ -92,7 +92,7 @@ def parse_json(body: bytes) -> dict[str, Any]:
     return data
 
 
-def _grade_trace(spec: FamilySpec, data: dict[str, Any], served: Served) -> Scored:
+def _grade_trace(spec: World, data: dict[str, Any], served: Served) -> Scored:
     try:
         sub = TraceSubmission.model_validate(data)
     except ValidationError as error:
@@ -100,12 +100,12 @@ def _grade_trace(spec: FamilySpec, data: dict[str, Any], served: Served) -> Scor
     agent = sub.agent.name if sub.agent else "anonymous"
     served(sub.task)
     try:
-        scenario = spec.scenario_for(sub.task)
+        scenario = spec.dataset.task(sub.task)
     except (ValueError, KeyError, FileNotFoundError) as error:
         raise Invalid("task", f"unknown {spec.name} task {sub.task!r} ({error})") from None
     calls = [c.model_dump(exclude_none=True) for c in sub.calls]
     try:
-        record = grade_saved(world_for(spec.name, scenario.scenario_id), scenario, calls)
+        record = grade_saved(world(spec.name), scenario, calls)
     except (ValueError, ActionError, TypeError, KeyError, OverflowError) as error:
         raise Invalid("calls", str(error)[:300]) from None
     return Scored(sub.task, agent, None, record)
@@ -119,9 +119,7 @@ class _Envelope(BaseModel):
     agent: AgentCard | None = None
 
 
-def _own_scorer(
-    spec: FamilySpec, data: dict[str, Any], today: str | None, served: Served
-) -> Scored:
+def _own_scorer(spec: World, data: dict[str, Any], today: str | None, served: Served) -> Scored:
     assert spec.score_submission is not None
     try:
         card = _Envelope.model_validate({"agent": data.get("agent")}).agent
@@ -148,7 +146,7 @@ def _any_task(task: str) -> None:
 
 
 def score(
-    spec: FamilySpec, data: dict[str, Any], today: str | None = None, served: Served = _any_task
+    spec: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
 ) -> Scored:
     """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
     the service's date) is the scoring date a family's own scorer uses, None offline;

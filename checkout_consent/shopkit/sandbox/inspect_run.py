@@ -10,7 +10,7 @@ from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.store import RunStore
-from checkout_consent.shopkit import SPEC
+from checkout_consent.shopkit import WORLD
 
 
 def run_eval(model: str, task: str, brief: str | None, *, log_dir: str, turns: int) -> Any:
@@ -19,7 +19,7 @@ def run_eval(model: str, task: str, brief: str | None, *, log_dir: str, turns: i
     args: dict[str, Any] = {"task": task, "turns": turns}
     if brief is not None:
         args["brief"] = brief
-    run = run_models(SPEC, [model], task_args=args, log_dir=log_dir)[0]
+    run = run_models(WORLD, [model], task_args=args, log_dir=log_dir)[0]
     return read_log(run.log_path)
 
 
@@ -29,7 +29,7 @@ def final_tree(log: Any) -> dict[str, str]:
     sample = log.samples[0]
     scenario = Scenario.model_validate(sample.metadata["scenario"])
     calls = [Call.model_validate(c) for c in sample.store_as(RunStore).calls]
-    result = replay(SPEC.actions, SPEC.initial(scenario), calls)
+    result = replay(WORLD.actions, WORLD.initial(scenario), calls)
     if result.mismatch is not None:
         raise RuntimeError(f"the trace does not replay: {result.mismatch.describe()}")
     return result.final.tree()

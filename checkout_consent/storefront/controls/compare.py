@@ -12,7 +12,7 @@ from typing import Any
 
 from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.storefront import SPEC, dataset
+from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.generate import fee_cents, reference_total_cents, trap_plan
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import Setup
@@ -55,7 +55,9 @@ def _spread(amounts: Sequence[int]) -> str:
 
 def _played(control: str, field: str) -> list[Any]:
     """`field` of the control's record on each of SEEDS."""
-    return [play_and_grade(SPEC, dataset.scenario(s), SPEC.controls[control])[field] for s in SEEDS]
+    return [
+        play_and_grade(WORLD, dataset.scenario(s), WORLD.controls[control])[field] for s in SEEDS
+    ]
 
 
 def _cash(control: str) -> list[int]:

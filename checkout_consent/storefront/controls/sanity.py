@@ -1,5 +1,5 @@
 """Storefront sanity: the controls' bracket, asserted as properties of each world (harness:
-it reads the seeded world to compute the oracle's bound). SPEC hands it to the CLI."""
+it reads the seeded world to compute the oracle's bound). WORLD hands it to the CLI."""
 
 from __future__ import annotations
 

@@ -1,0 +1,103 @@
+"""How the presenting layers show a world, declared by the world itself: its `Views` (the
+command line and the service) and its `Board` (what the leaderboard adds beside its
+headline). Typed, so mypy checks every world's; the roster hands them over, so no layer
+imports a presenting one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    import argparse
+
+Record = dict[str, Any]
+# the records of one submission -> group -> (value in 0..1, a label drawn on its bar or None)
+Groups = Callable[[Sequence[Record]], dict[str, tuple[float, str | None]]]
+
+
+def _no_line(record: Record) -> str:
+    return ""
+
+
+def _no_summary(records: Sequence[Record]) -> str:
+    return ""
+
+
+def _no_items() -> list[str]:
+    return []
+
+
+def _no_show(item: str) -> str:
+    raise KeyError(f"nothing to show for {item[:60]!r}")
+
+
+@dataclass(frozen=True)
+class Views:
+    """How the command line and the service show a world: a run's line, the summary after
+    the headline, what `list` and `show` print, its own verbs, a note under sanity."""
+
+    line: Callable[[Record], str] = _no_line
+    summary: Callable[[Sequence[Record]], str] = _no_summary
+    list_items: Callable[[], list[str]] = _no_items
+    show: Callable[[str], str] = _no_show
+    add_commands: Callable[[argparse.ArgumentParser], None] | None = None
+    sanity_note: str = ""
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A bar chart beside the score-against-cost plot."""
+
+    title: str
+    ylabel: str
+    groups: Groups
+    not_applicable: str  # the legend's words for a group a submission never met
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column beside the headline: `cell` shows a submission's runs' records as text."""
+
+    heading: str
+    cell: Callable[[Sequence[Record]], str]
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
+    submission, controls marked."""
+
+    title: str
+    xlabel: str
+    x: Callable[[Sequence[Record]], float]
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a world adds to the leaderboard beside its headline, declared in the roster.
+
+    The board is generic, one table per world: a
+    world may have seasons (task sets added over time, each with its own board), columns
+    beside its headline (figures of the runs' records, reported, never ranked), a breakdown
+    plot (a value per group, one bar per submission), a scatter plot (the headline against
+    one figure per submission), a section of its own on the agent card, and controls whose
+    example submissions are played without cassettes."""
+
+    # season k -> the task ids it adds; a season's board plays every task up to it, and
+    # "All time" plays season 1's. Empty: the family has one public set and one board.
+    seasons: Callable[[], Mapping[int, tuple[str, ...]]] = dict
+    breakdown: Breakdown | None = None
+    columns: tuple[Column, ...] = ()
+    scatter: Scatter | None = None
+    note: str = ""  # said under the world's table (Markdown inline code allowed)
+    # a section of the agent card only this family has: (YAML key, its strict model)
+    card_section: tuple[str, type[BaseModel]] | None = None
+    card_example: Mapping[str, Any] | None = None  # the section on the example cards
+    # controls whose example submissions are played through the control provider directly,
+    # with no cassette (even where one is recorded: a month's cassette costs review and test
+    # time for no new point)
+    direct_examples: tuple[str, ...] = ()

@@ -1,0 +1,33 @@
+"""The coinjar Inspect task and its scorer."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer, scorer
+
+from checkout_consent.coinjar import WORLD, dataset
+from checkout_consent.coinjar.tools import tools
+from checkout_consent.runtime.metrics import headline_metrics
+from checkout_consent.runtime.scorer import replay_score
+from checkout_consent.runtime.tasks import family_task, no_other_args
+
+
+@scorer(metrics=headline_metrics(WORLD.headline))
+def coinjar_scorer() -> Scorer:
+    return replay_score(WORLD)
+
+
+@task
+def coinjar(tasks: str = "small,large", **other: object) -> Task:
+    """Pay each invoice exactly; one sample per task.
+
+    Args:
+        tasks: task ids, comma-separated (small, large); default both
+    """
+    no_other_args(WORLD, other)
+    return family_task(
+        WORLD,
+        [dataset.scenario(t) for t in str(tasks).split(",")],
+        scorer=coinjar_scorer(),
+        tools=tools,
+    )
