@@ -2,7 +2,8 @@
 line naming the file.
 
 - Only regular files directly in the directory are read; a symlink anywhere (the directory,
-  a file, a folder on the way) is refused, and nothing outside the directory is opened.
+  a file, a folder on the way) is refused, and nothing outside the directory is opened
+  (`runtime.untrusted`, the suite's one reader of untrusted files and trees).
 - A gzipped file unpacks to at most the cap its reader names; truncated or corrupt gzip is
   refused.
 - JSON is parsed from bounded bytes; bad UTF-8, bad JSON or absurd nesting is refused.
@@ -13,12 +14,11 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import os
-import stat
 import zlib
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.runner import RunFailed
 
 MAX_CASSETTE_BYTES = 256 * 1024 * 1024  # a directory's compact cassette (every unit), unpacked
@@ -34,46 +34,22 @@ def refuse(path: Path, why: str) -> CassetteRefused:
     return CassetteRefused(f"{path}: {why}; refused")
 
 
-def _regular(path: Path) -> os.stat_result:
-    """lstat of a regular file or directory; a symlink or special file is refused."""
-    try:
-        info = path.lstat()
-    except OSError as err:
-        raise refuse(path, err.strerror or "cannot be read") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise refuse(path, "is a symlink (cassettes never follow links)")
-    if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
-        raise refuse(path, "is not a regular file")
-    return info
-
-
 def confined(directory: Path) -> list[Path]:
     """The regular files directly in `directory` (itself no symlink); a symlink, a folder
-    or a special file inside it is refused."""
-    if not stat.S_ISDIR(_regular(directory).st_mode):
-        raise refuse(directory, "is not a directory")
-    files = []
-    for count, entry in enumerate(sorted(directory.iterdir())):
-        if count >= MAX_FILES:
-            raise refuse(directory, f"holds more than {MAX_FILES} files")
-        if stat.S_ISDIR(_regular(entry).st_mode):
-            raise refuse(entry, "a cassette directory holds no folders")
-        files.append(entry)
-    return files
+    or a special file inside it is refused (`runtime.untrusted`)."""
+    try:
+        return untrusted.files(directory, max_entries=MAX_FILES, depth=0)
+    except untrusted.Refused as err:
+        raise refuse(err.path, err.why) from None
 
 
 def read_bytes(path: Path, limit: int) -> bytes:
-    """A regular file's bytes (never through a link), refusing more than `limit`."""
-    info = _regular(path)
-    if not stat.S_ISREG(info.st_mode):
-        raise refuse(path, "is not a regular file")
-    if info.st_size > limit:
-        raise refuse(path, f"is larger than {limit} bytes")
-    try:  # O_NOFOLLOW: a file swapped for a link after the check is still not followed
-        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as f:
-            return f.read(limit + 1)
-    except OSError as err:
-        raise refuse(path, err.strerror or "cannot be read") from None
+    """A regular file's bytes (never through a link), refusing more than `limit`
+    (`runtime.untrusted`)."""
+    try:
+        return untrusted.read_bytes(path, limit)
+    except untrusted.Refused as err:
+        raise refuse(err.path, err.why) from None
 
 
 def read_gzip(path: Path, limit: int) -> bytes:

@@ -12,7 +12,6 @@ first characters of what it found.
 
 from __future__ import annotations
 
-import os
 import re
 import zipfile
 from collections.abc import Iterator
@@ -21,9 +20,11 @@ from typing import NamedTuple
 
 from checkout_consent.cassettes.load import confined, read_bytes, read_gzip
 from checkout_consent.cassettes.match import SECRET_HEADERS
+from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.logs import zip_members
 
 MAX_SCANNED_BYTES = 256 * 1024 * 1024
+MAX_SCANNED_FILES = 100_000
 _PROVIDER_NAMES = (
     rb"openai|anthropic|google|gemini|groq|xai|grok|mistral|together|togetherai"
     rb"|fireworks|perplexity|pplx|hf|huggingface|hugging_face|deepseek"
@@ -125,15 +126,13 @@ def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
 
 
 def _files(root: Path) -> list[Path]:
-    """Regular files at or under `root`, never through a symlink."""
-    if root.is_symlink():
+    """Regular files at or under `root`, never through a symlink (`runtime.untrusted`)."""
+    if root.is_symlink() or not root.exists():
         return []
     if root.is_file():
         return [root]
-    out = []
-    for top, _dirs, names in os.walk(root, followlinks=False):
-        out += [Path(top) / n for n in names if not (Path(top) / n).is_symlink()]
-    return sorted(out)
+    entries = untrusted.walk(root, max_entries=MAX_SCANNED_FILES)
+    return [e.path for e in entries if not e.folder and e.why is None]
 
 
 def scan(paths: list[Path]) -> list[Finding]:

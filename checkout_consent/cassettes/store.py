@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 from dataclasses import asdict, field
 from pathlib import Path
@@ -35,9 +34,11 @@ from checkout_consent.cassettes.load import (
     read_json,
     refuse,
 )
+from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 CASSETTE_ROOT = REPO_ROOT / "cassettes"
+MAX_WALKED = 100_000  # files and folders under the paths searched for run.json
 MANIFEST = "run.json"
 CASSETTE = "cassette.json.gz"  # the compact cassette of a run directory (compact.py)
 GOLDEN = ".golden.json.gz"  # a unit's golden record, gzipped (a month's ledger is large)
@@ -236,11 +237,11 @@ def run_dirs(paths: list[Path]) -> list[Path]:
     then refuses it)."""
     found: set[Path] = set()
     for p in paths:
-        if p.is_symlink():
-            raise refuse(p, "is a symlink (cassettes never follow links)")
-        for top, _dirs, names in os.walk(p, followlinks=False):
-            if MANIFEST in names:
-                found.add(Path(top))
+        try:
+            entries = untrusted.walk(p, max_entries=MAX_WALKED) if p.is_dir() else []
+        except untrusted.Refused as err:
+            raise refuse(err.path, err.why) from None
+        found |= {e.path.parent for e in entries if e.path.name == MANIFEST and not e.folder}
     return sorted(found)
 
 

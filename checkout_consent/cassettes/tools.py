@@ -87,7 +87,7 @@ def show(unit: compact.Unit, path: Path) -> Iterator[str]:
 def cassette_paths(path: Path) -> list[Path]:
     """The cassette files a path names: the file itself, or that of a cassette directory
     (a file of a legacy format is refused, naming the format)."""
-    if path.is_dir() and not path.is_symlink():
+    if path.is_dir():  # a symlinked one is refused by `confined`
         return [p for p in confined(path) if store.kind(p) == store.CASSETTE]
     if store.kind(path) != store.CASSETTE:
         raise refuse(path, f"is not a cassette ({store.CASSETTE}) nor a directory")

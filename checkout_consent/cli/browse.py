@@ -12,6 +12,7 @@ from checkout_consent.cli.common import UsageError, err, sample_count, task_args
 from checkout_consent.core.family import Record, World
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import names, world
+from checkout_consent.runtime import untrusted
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -48,15 +49,10 @@ MAX_TRACE_BYTES = 20 * 2**20  # a saved trace larger than this is refused unread
 
 def read_capped(path: str, limit: int) -> bytes:
     """A regular file's bytes, refused unread past `limit` (UsageError naming the file)."""
-    file = Path(path)
-    if not file.exists():
-        raise UsageError(f"{path}: no such file")
-    if not file.is_file():
-        raise UsageError(f"{path}: not a regular file")
-    if file.stat().st_size > limit:
-        shown = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
-        raise UsageError(f"{path}: larger than {shown}; not graded")
-    return file.read_bytes()
+    try:
+        return untrusted.read_bytes(Path(path), limit)
+    except untrusted.Refused as err:
+        raise UsageError(f"{err}; not graded") from None
 
 
 def read_trace(path: str) -> Any:

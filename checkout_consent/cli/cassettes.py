@@ -174,7 +174,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(
             "If a change to prompts, tools, rules or grading made this on purpose, refresh "
             "the reference cassettes: `checkout-consent record-references [--family NAME]` "
-            "(see CONTRIBUTING.md, 'Cassettes: record, review, refresh')."
+            "(see docs/cassettes.md, 'Refresh')."
         )
     return 1 if failed else 0
 

@@ -40,12 +40,15 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _read(f: BinaryIO, fmt: str) -> int | float | bool:
-    size = struct.calcsize("<" + fmt)
+def _bytes(f: BinaryIO, size: int) -> bytes:
     data = f.read(size)
     if len(data) != size:
         raise NotGguf("the header ends early")
-    value: int | float | bool = struct.unpack("<" + fmt, data)[0]
+    return data
+
+
+def _read(f: BinaryIO, fmt: str) -> int | float | bool:
+    value: int | float | bool = struct.unpack("<" + fmt, _bytes(f, struct.calcsize("<" + fmt)))[0]
     return value
 
 
@@ -53,10 +56,7 @@ def _string(f: BinaryIO) -> str:
     length = int(_read(f, "Q"))
     if length > MAX_STRING:
         raise NotGguf(f"a header string of {length} bytes")
-    data = f.read(length)
-    if len(data) != length:
-        raise NotGguf("the header ends early")
-    return data.decode("utf-8", errors="replace")
+    return _bytes(f, length).decode("utf-8", errors="replace")
 
 
 def _skip(f: BinaryIO, kind: int) -> None:

@@ -23,8 +23,8 @@ is reported beside it, never added to it. The `Ledger` (mandates, payments, verd
 record's `consent` block; every surface reduces it here.
 
 Field names and constraint types are AP2 v0.2's (`tests/core/test_ap2_fields.py` lists
-each with the spec section it follows). Where it departs from AP2 (CONTRIBUTING "Consent as
-mandates"): the worlds have no clock, so `iat` is a trace call index and `exp`,
+each with the spec section it follows). Where it departs from AP2 (docs/consent.md, "Where we
+depart from AP2"): the worlds have no clock, so `iat` is a trace call index and `exp`,
 `execution_date` and `not_after` are world days (not Unix epochs or ISO 8601 strings),
 which keeps a ledger deterministic; and a day's spend cap is a constraint of our own,
 `checkout_consent.daily_budget`, defined through AP2's Mandate Constraints extension point

@@ -1,7 +1,7 @@
 """The consent vocabulary: AP2 v0.2's mandates, constraints and common types as this
 suite carries them (core.consent checks them). Field names and constraint types are the
 spec's; `tests/core/test_ap2_fields.py` lists each with the section it follows, and
-CONTRIBUTING "Consent as mandates" where it departs from AP2 (the day/call clock, the daily
+docs/consent.md where it departs from AP2 (the day/call clock, the daily
 budget defined through AP2's extension point, nothing signed, nothing carried that no world
 checks). Pure.
 """

@@ -170,17 +170,9 @@ def view_cart(state: State) -> Outcome[State]:
         rows.append(
             {**_view(state, p), "packs": ln.quantity, "dish": ln.dish, "line_total": fmt(cost)}
         )
-    return Outcome(
-        state,
-        json.dumps(
-            {
-                "lines": rows,
-                "list_total": fmt(list_total),
-                "effective_total": fmt(total),
-                "budget": fmt(state.brief.budget_cents),
-            }
-        ),
-    )
+    shown = {"lines": rows, "list_total": fmt(list_total), "effective_total": fmt(total)}
+    shown["budget"] = fmt(state.brief.budget_cents)
+    return Outcome(state, json.dumps(shown))
 
 
 def ask_user(state: State, question: str) -> Outcome[State]:

@@ -41,18 +41,12 @@ def mandate(brief: Brief) -> OpenPaymentMandate:
 def ledger(brief: Brief, ordered: bool, total_cents: int, call: int | None) -> Ledger:
     """The run's ledger: the brief's mandate and, if an order was placed, its payment
     (`call`: the place_order call; None for a submitted cart, which has no trace)."""
-    payments = (
-        [
-            PaymentMandate(
-                payment_id="P-1",
-                payee=merchant("the store"),
-                payment_amount=usd(total_cents),
-                iat=call,
-                initiated_by="agent",
-                tool="place_order",
-            )
-        ]
-        if ordered
-        else []
+    order = PaymentMandate(
+        payment_id="P-1",
+        payee=merchant("the store"),
+        payment_amount=usd(total_cents),
+        iat=call,
+        initiated_by="agent",
+        tool="place_order",
     )
-    return check(PRINCIPAL, mandate(brief), payments)
+    return check(PRINCIPAL, mandate(brief), [order] if ordered else [])

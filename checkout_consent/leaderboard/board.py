@@ -24,6 +24,7 @@ from checkout_consent.core.headline import Figure
 from checkout_consent.core.stats import Interval, pass_hat_k
 from checkout_consent.families import WORLDS, world
 from checkout_consent.leaderboard.submission import (
+    MAX_FILE_BYTES,
     Card,
     folder_digest,
     season_of,
@@ -31,6 +32,7 @@ from checkout_consent.leaderboard.submission import (
     seasons,
 )
 from checkout_consent.leaderboard.validate import Verdict, validate
+from checkout_consent.runtime import untrusted
 
 # A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
 # a gap column beside the headline: reported, never ranked.
@@ -162,10 +164,11 @@ class View:
 
 def read_marks(board: Path) -> dict[str, dict[str, Any]]:
     """`board`/reproduced.yaml: <family>/<id> -> its record (empty when there is none)."""
-    path = board / RECORD_NAME
-    if not path.is_file() or path.is_symlink():
+    try:
+        raw = untrusted.read_bytes(board / RECORD_NAME, MAX_FILE_BYTES)
+    except untrusted.Refused:  # none (or a link, or not a file): nothing is reproduced
         return {}
-    data = yaml.safe_load(path.read_text()) or {}
+    data = yaml.safe_load(raw.decode("utf-8")) or {}
     return {str(k): dict(v) for k, v in data.items() if isinstance(v, dict)}
 
 

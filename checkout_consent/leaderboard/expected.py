@@ -28,6 +28,7 @@ from checkout_consent.leaderboard.submission import (
     CARD_NAME,
     Card,
     CardError,
+    list_folder,
     read_card,
     task_sets,
 )
@@ -202,7 +203,7 @@ def copied_from(root: Path, card: Card, digests: dict[str, tuple[str, int]]) -> 
     `digests` maps each of its sample digests to (sample id, epoch)."""
     out = []
     for other, theirs in _others(root):
-        logs = [p for p in sorted((other / "logs").glob("*.eval")) if not p.is_symlink()]
+        logs = [other / log for log in list_folder(other).logs()]  # as its listing reads them
         equal = set(digests) & set().union(*(log_digests(p) for p in logs))
         if not equal:
             continue

@@ -4,9 +4,10 @@ set the card names.
 The folder may hold `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
 `cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz}` (and the legacy
 `*.golden.json` and `*.yaml.gz`, which replay then refuses naming their format), and (a
-family that scores carts) `carts/*.json`. Anything else, a symlink, a
-special file, or a folder over the caps is a refusal. An .eval log is a zip: its members'
-declared sizes are capped too, before anything is decompressed.
+family that scores carts) `carts/*.json`. Anything else, a symlink, a special file, or a
+folder over the caps is a refusal (the walk is `runtime.untrusted`'s, the suite's one reader
+of untrusted trees). An .eval log is a zip: its members' declared sizes are capped too,
+before anything is decompressed.
 
 `submission.yaml`, the agent card, is a stranger's file: read with a size cap, PyYAML's
 safe loader, and no anchors or aliases (an alias bomb is refused before it is expanded),
@@ -21,9 +22,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from checkout_consent.core.family import World
 from checkout_consent.families import world
+from checkout_consent.runtime import untrusted
 
 MAX_FILES = 400
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -70,32 +70,8 @@ class Listing:
         )
 
 
-def _walk(root: Path, rel: str, out: Listing, depth: int) -> None:
-    with os.scandir(root / rel if rel else root) as entries:
-        for entry in sorted(entries, key=lambda e: e.name):
-            path = f"{rel}/{entry.name}" if rel else entry.name
-            mode = entry.stat(follow_symlinks=False).st_mode
-            if stat.S_ISLNK(mode):
-                out.refusals.append(f"{path}: a symlink (submissions hold plain files only)")
-            elif stat.S_ISDIR(mode) and depth < 2:
-                _walk(root, path, out, depth + 1)
-            elif stat.S_ISREG(mode) and any(p.fullmatch(path) for p in ALLOWED):
-                out.files.append(path)
-            else:
-                out.refusals.append(
-                    f"{path}: not a file a submission may hold "
-                    "(see CONTRIBUTING.md, 'Submitting to the leaderboard')"
-                )
-
-
-def _sizes(root: Path, out: Listing) -> None:
-    sizes = {f: (root / f).stat().st_size for f in out.files}
-    out.refusals += [
-        f"{f}: {n} bytes, over the {MAX_FILE_BYTES >> 20} MB cap per file"
-        for f, n in sizes.items()
-        if n > MAX_FILE_BYTES
-    ]
-    if sum(sizes.values()) > MAX_TOTAL_BYTES:
+def _sizes(root: Path, out: Listing, total: int) -> None:
+    if total > MAX_TOTAL_BYTES:
         out.refusals.append(f"the folder holds over {MAX_TOTAL_BYTES >> 20} MB")
     for log in out.logs():
         try:
@@ -109,25 +85,40 @@ def _sizes(root: Path, out: Listing) -> None:
 
 
 def list_folder(root: Path) -> Listing:
-    """Every file of the submission at `root`, and every reason to refuse the folder."""
+    """Every file of the submission at `root`, and every reason to refuse the folder (the
+    walk is `runtime.untrusted`'s: no link followed, special files and sizes refused)."""
     out = Listing()
-    if root.is_symlink() or not root.is_dir():
-        out.refusals.append(f"{root}: not a folder (or a symlink to one)")
+    try:
+        entries = untrusted.walk(root, max_entries=MAX_FILES, limit=MAX_FILE_BYTES, depth=2)
+    except untrusted.Refused as err:
+        out.refusals.append(str(err))
         return out
-    _walk(root, "", out, 0)
-    if len(out.files) > MAX_FILES:
-        out.refusals.append(f"{len(out.files)} files, over the cap of {MAX_FILES}")
-        return out
-    _sizes(root, out)
+    for entry in entries:
+        if entry.why is not None:
+            out.refusals.append(f"{entry.rel}: {entry.why}")
+        elif not entry.folder and any(p.fullmatch(entry.rel) for p in ALLOWED):
+            out.files.append(entry.rel)
+        elif not entry.folder:
+            out.refusals.append(
+                f"{entry.rel}: not a file a submission may hold "
+                "(see docs/leaderboard.md, 'Submitting')"
+            )
+    _sizes(root, out, sum(e.size for e in entries))
     return out
 
 
 def folder_digest(folder: Path) -> str:
-    """The sha256 of a folder's plain files, names and contents: its bytes, as re-graded."""
+    """The sha256 of a folder's plain files, names and contents: its bytes, as re-graded
+    ("" for a folder the reader refuses whole: `list_folder` says why)."""
     h = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+    try:
+        entries = untrusted.walk(folder, max_entries=MAX_FILES, limit=MAX_FILE_BYTES)
+    except untrusted.Refused:
+        return ""
+    for found in entries:
+        if not found.folder and found.why is None:
+            h.update(found.rel.encode() + b"\0")
+            h.update(hashlib.sha256(untrusted.read_bytes(found.path, MAX_FILE_BYTES)).digest())
     return h.hexdigest()
 
 
@@ -247,13 +238,12 @@ def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
 
 
 def read_card(directory: Path) -> Card:
-    path = directory / CARD_NAME
-    if not path.is_file() or path.is_symlink():
-        raise CardError([f"{CARD_NAME}: missing (every submission needs its agent card)"])
-    if path.stat().st_size > CARD_MAX_BYTES:
-        raise CardError([f"{CARD_NAME}: larger than {CARD_MAX_BYTES // 1024} KB"])
     try:
-        text = path.read_bytes().decode("utf-8")
+        raw = untrusted.read_bytes(directory / CARD_NAME, CARD_MAX_BYTES)
+    except untrusted.Refused as err:  # every submission needs its agent card
+        raise CardError([f"{CARD_NAME}: {err.why}"]) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CardError([f"{CARD_NAME}: not UTF-8 text"]) from None
     return parse_card(text)

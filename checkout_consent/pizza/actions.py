@@ -69,6 +69,12 @@ def _record(state: State, order: Order) -> dict[str, Any]:
     }
 
 
+def _paid(state: State, kind: str, order: Order, cents: int, reason: object) -> State:
+    """`state` with a refund or credit (`kind`) of `cents` on `order` added."""
+    money = Money(order_id=order.order_id, cents=cents, reason=need_str("reason", reason))
+    return state.model_copy(update={kind: (*getattr(state, kind), money)})
+
+
 def lookup_order(state: State, order_id: str) -> Outcome[State]:
     """Look up an order and its customer: items, prices, delivery, notes, remedies so far.
 
@@ -96,9 +102,8 @@ def issue_refund(state: State, order_id: str, amount: float, reason: str) -> Out
     if left <= 0:
         raise ActionError(f"order {order.order_id} has already been refunded in full")
     cents = need_cents("amount", amount, 1, left)
-    refund = Money(order_id=order.order_id, cents=cents, reason=need_str("reason", reason))
     return Outcome(
-        state.model_copy(update={"refunds": (*state.refunds, refund)}),
+        _paid(state, "refunds", order, cents, reason),
         f"Refunded {fmt(cents)} to the card used for {order.order_id}.",
     )
 
@@ -113,9 +118,8 @@ def issue_credit(state: State, order_id: str, amount: float, reason: str) -> Out
     """
     order = _order(state, order_id)
     cents = need_cents("amount", amount, 1, CREDIT_LIMIT_CENTS)
-    credit = Money(order_id=order.order_id, cents=cents, reason=need_str("reason", reason))
     return Outcome(
-        state.model_copy(update={"credits": (*state.credits, credit)}),
+        _paid(state, "credits", order, cents, reason),
         f"Added {fmt(cents)} store credit to {state.task.customer.name}'s account.",
     )
 
@@ -176,11 +180,7 @@ def message_customer(state: State, text: str) -> Outcome[State]:
     if answer.shares_id:
         update["id_shared"] = True
     name = state.task.customer.name
-    seen = (
-        f'Message sent to {name}. {name} replied: "{answer.text}"'
-        if answer.text
-        else (f"Message sent to {name}.")
-    )
+    seen = f"Message sent to {name}." + (f' {name} replied: "{answer.text}"' if answer.text else "")
     if answer.kind == "left":
         seen += " (The customer has left the chat and will not reply again.)"
     return Outcome(state.model_copy(update=update), seen)

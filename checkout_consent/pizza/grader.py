@@ -29,9 +29,7 @@ def states_outcome(text: str, acts: Sequence[Event]) -> bool:
 
 
 def _remedy_ok(acts: Sequence[Event], expected: Expected, order_id: str) -> bool:
-    if not acts or {e.kind for e in acts} != {expected.remedy}:
-        return False
-    if any(e.order_id != order_id for e in acts):
+    if {e.kind for e in acts} != {expected.remedy} or any(e.order_id != order_id for e in acts):
         return False
     if expected.remedy == "remake":
         return all(e.line_id == expected.line_id for e in acts)

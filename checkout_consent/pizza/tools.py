@@ -7,14 +7,7 @@ from inspect_ai.tool import ToolDef
 from checkout_consent.pizza import WORLD
 from checkout_consent.runtime.tools import action_tools
 
-TOOL_NAMES = (
-    "lookup_order",
-    "issue_refund",
-    "remake_order",
-    "issue_credit",
-    "escalate",
-    "message_customer",
-)
+TOOL_NAMES = tuple(WORLD.actions)  # in ACTIONS order
 
 
 def tools() -> list[ToolDef]:

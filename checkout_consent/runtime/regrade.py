@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.core.family import Record, World
+from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.scorer import Judged, judge, provenance, record_of
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
@@ -67,10 +68,10 @@ def _family(task: str, worlds: Sequence[World]) -> World:
 def _read(path: Path) -> Any:
     from inspect_ai.log import read_eval_log
 
-    if not path.is_file():
-        raise RegradeError(f"{path}: no such log file")
-    if path.stat().st_size > MAX_LOG_BYTES:
-        raise RegradeError(f"{path}: larger than {MAX_LOG_BYTES // 2**20} MiB")
+    try:
+        untrusted.regular(path, MAX_LOG_BYTES)  # Inspect's reader opens it: checked first
+    except untrusted.Refused as err:
+        raise RegradeError(str(err)) from None
     try:
         return read_eval_log(str(path))
     except Exception as err:  # any reader failure is a bad file, said in one line

@@ -7,10 +7,9 @@ anthropic providers (and their HTTP traffic) can be recorded without a real mode
 
 The request's `model` names the control, e.g. `<family>-oracle`.
 
-Any request it cannot answer gets an HTTP 4xx JSON error in the Anthropic/OpenAI error
-shape and the connection stays in order: a body that is not a JSON object, a missing or bad
-Content-Length, a body over MAX_BODY_BYTES or nested deeper than MAX_DEPTH, a stalled
-upload. A bug in a control is a 500 JSON error, never a traceback on the server's console.
+Any request it cannot answer (request.py says which) gets an HTTP 4xx JSON error in the
+Anthropic/OpenAI error shape and the connection stays in order. A bug in a control is a 500
+JSON error, never a traceback on the server's console.
 """
 
 from __future__ import annotations
@@ -68,18 +67,14 @@ def _answer(
     except KeyError as err:
         raise WireError(str(err)) from err
     scenario = _scenario(scenario_header, registry, name)
-
-    def policy(msgs: Any) -> Any:
-        return control(scenario, msgs)
-
     if path.endswith("/chat/completions"):
         if body.get("stream"):
             raise WireError("streaming chat completions are not served; use -M streaming=false")
         msgs = _transcript(wire_openai.transcript, body)
-        return "application/json", wire_openai.response(body, msgs, policy(msgs))
+        return "application/json", wire_openai.response(body, msgs, control(scenario, msgs))
     if path.endswith("/messages"):
         msgs = _transcript(wire_anthropic.transcript, body)
-        message = wire_anthropic.response(body, msgs, policy(msgs))
+        message = wire_anthropic.response(body, msgs, control(scenario, msgs))
         if body.get("stream"):
             return "text/event-stream", wire_anthropic.events(message)
         return "application/json", message

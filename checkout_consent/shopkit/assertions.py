@@ -21,8 +21,7 @@ class Probe(NamedTuple):
     compare: Compare = "same"
 
 
-def _p(name: str, checks: str, expr: str, compare: Compare = "same") -> Probe:
-    return Probe(name, checks, expr, compare)
+_p = Probe
 
 
 T1 = (

@@ -92,14 +92,7 @@ def grade_tree(files: Mapping[str, str], task: str) -> GradeReport:
             materialise(files, Path(tmp))
         except (OSError, ValueError) as err:
             why = stable_error(f"cannot write tree: {err}")
-            return GradeReport(
-                task=task,
-                change=0.0,
-                regress=0.0,
-                change_assertions=(),
-                regress_assertions=(),
-                build_error=why,
-            )
+            return GradeReport(task=task, change=0.0, regress=0.0, build_error=why)
         return grade_build(Path(tmp), task)
 
 

@@ -26,8 +26,8 @@ class GradeReport(BaseModel):
     task: str
     change: float
     regress: float
-    change_assertions: tuple[AssertionResult, ...]
-    regress_assertions: tuple[AssertionResult, ...]
+    change_assertions: tuple[AssertionResult, ...] = ()
+    regress_assertions: tuple[AssertionResult, ...] = ()
     regress_extra: float = 0.0  # ours beyond the seed's 13: its own axis, never pooled
     regress_extra_assertions: tuple[AssertionResult, ...] = ()
     build_error: str | None = None

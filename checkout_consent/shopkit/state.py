@@ -4,7 +4,7 @@ A run's output is recorded when the tool executes it; replay reads it and never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,4 @@ class State:
 
     def with_file(self, path: str, text: str) -> State:
         merged = {**self.tree(), path: text}
-        return State(
-            self.task,
-            self.brief,
-            tuple(sorted(merged.items())),
-            self.runs,
-            self.edits + 1,
-            self.finished,
-        )
+        return replace(self, files=tuple(sorted(merged.items())), edits=self.edits + 1)

@@ -34,18 +34,11 @@ def _sell(state: State) -> tuple[dict[str, int], list[Sale], list[Entry]]:
 def _deliver(state: State, order: Order, email_id: str) -> tuple[Order, list[Entry], Email]:
     setup = state.setup
     supplier = setup.supplier(order.supplier_id)
-    entries = (
-        []
-        if order.trap is None
-        else [
-            Entry(
-                state.day,
-                "surcharge",
-                -order.trap.surcharge_cents,
-                f"{order.id} {order.trap.variant}",
-            )
-        ]
-    )
+    trap, entries = order.trap, list[Entry]()
+    if trap is not None:
+        entries.append(
+            Entry(state.day, "surcharge", -trap.surcharge_cents, f"{order.id} {trap.variant}")
+        )
     subject, body = delivery_notice(setup, supplier, order)
     email = Email(email_id, state.day, supplier.name, subject, body)
     return order._replace(status="delivered"), entries, email

@@ -30,7 +30,6 @@ LedgerKind = Literal[
     "settlement_refund",
 ]
 OrderStatus = Literal["pending", "cancelled", "delivered", "delayed", "refund_promised"]
-VARIANTS = ("moq_surcharge", "stt_clause", "currency_flip", "platform_fee", "gross_net_flip")
 
 
 @dataclass(frozen=True)
@@ -70,6 +69,7 @@ BASIS = {
     "platform_fee": "share",
     "gross_net_flip": "share",
 }
+VARIANTS = tuple(BASIS)
 
 
 @dataclass(frozen=True)

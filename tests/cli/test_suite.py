@@ -212,14 +212,14 @@ def test_suite_shard__refuses_a_world_that_is_not_pure(
     assert code == 2 and out == "" and "no world" in err  # the pure worlds of its family: none
 
 
-def test_suite_print_command__is_the_plain_command_contributing_shows(
+def test_suite_print_command__is_the_plain_command_the_suite_manual_shows(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """CONTRIBUTING shows the plain `inspect eval-set` of its first suite command: it must
+    """docs/suite.md shows the plain `inspect eval-set` of its first suite command: it must
     be what the suite prints for it today (a world added to the roster changes both)."""
     from checkout_consent.runtime.provenance import REPO_ROOT
 
-    lines = (REPO_ROOT / "CONTRIBUTING.md").read_text().splitlines()
+    lines = (REPO_ROOT / "docs" / "suite.md").read_text().splitlines()
     (shown,) = [line for line in lines if line.startswith("inspect eval-set ")]
     words = shlex.split(shown)
     model, log_dir = words[words.index("--model") + 1], words[words.index("--log-dir") + 1]

@@ -1,6 +1,6 @@
 """Every command the docs show still works as written: each command of README.md,
-CONTRIBUTING.md and the family READMEs (fenced bash blocks, and the command lines of
-untagged blocks) matches exactly one rule below, and a command matching none fails, so a
+CONTRIBUTING.md, the family READMEs and every docs/*.md (fenced bash blocks, and the command
+lines of untagged blocks) matches exactly one rule below, and a command matching none fails, so a
 newly documented command must be classified. The cheap ones (list, show, sanity, score
 with a file supplied, the family verbs) run as real subprocesses in the default run; a model
 run or an `inspect eval` runs in the slow layer with the family's reference control in the
@@ -28,7 +28,7 @@ DOCS = [
     REPO_ROOT / "README.md",
     REPO_ROOT / "CONTRIBUTING.md",
     *sorted(REPO_ROOT.glob("checkout_consent/*/README.md")),
-    REPO_ROOT / "docs" / "local-models.md",
+    *sorted(REPO_ROOT.glob("docs/*.md")),
 ]
 COMMAND_WORDS = (
     "checkout-consent",

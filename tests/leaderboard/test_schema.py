@@ -68,5 +68,5 @@ def test_card__a_section_of_another_family_is_refused():
 
 
 def test_card__missing_file_is_refused(tmp_path):
-    with pytest.raises(CardError, match="missing"):
+    with pytest.raises(CardError, match="submission.yaml: no such file"):
         read_card(tmp_path)

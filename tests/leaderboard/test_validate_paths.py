@@ -45,10 +45,10 @@ def test_submit_validate__bad_paths_are_refused_before_inspect_is_imported(tmp_p
     os.mkfifo(special / "README.md.fifo")
     code, out, imported = _validate_in_a_fresh_process(tmp_path / "nonexistent", link, big, special)
     assert code == 1
-    assert f"{tmp_path / 'nonexistent'}: not a folder (or a symlink to one)" in out
-    assert f"{link}: not a folder (or a symlink to one)" in out
-    assert "README.md: 68157440 bytes, over the 64 MB cap per file" in out
-    assert "README.md.fifo: not a file a submission may hold" in out
+    assert f"{tmp_path / 'nonexistent'}: no such file" in out
+    assert f"{link}: is a symlink (links are never followed)" in out
+    assert "README.md: is larger than 64 MB (68,157,440 bytes)" in out
+    assert "README.md.fifo: is not a regular file" in out
     assert out.count("REFUSED") == 4
     assert "checkout_consent.leaderboard.validate" in imported  # the probe sees imports
     assert not any(m == "inspect_ai" or m.startswith("inspect_ai.") for m in imported)

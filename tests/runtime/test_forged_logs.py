@@ -169,5 +169,5 @@ def test_regrade__refuses_a_file_that_is_not_a_log_in_one_line(tmp_path, content
 
 
 def test_regrade__refuses_a_missing_file(tmp_path):
-    with pytest.raises(RegradeError, match="no such log"):
+    with pytest.raises(RegradeError, match="none.eval: no such file"):
         regrade_log(tmp_path / "none.eval", WORLDS)

@@ -30,6 +30,7 @@ DOCS = [
     REPO_ROOT / "README.md",
     REPO_ROOT / "CONTRIBUTING.md",
     *sorted((REPO_ROOT / "checkout_consent").glob("*/README.md")),
+    *sorted((REPO_ROOT / "docs").glob("*.md")),
 ]
 PLACEHOLDERS = {"N", "...", "value"}
 
@@ -42,8 +43,8 @@ def _family_of(doc: Path, line: str) -> list[str]:
 
 
 def documented() -> list[tuple[str, str]]:
-    """(world, key=value) for every -T example in the README, CONTRIBUTING and the world
-    READMEs, plus the examples each world's rows give (tests/<world>/rows.py)."""
+    """(world, key=value) for every -T example in the README, CONTRIBUTING, the world
+    READMEs and docs/, plus the examples each world's rows give (tests/<world>/rows.py)."""
     found: set[tuple[str, str]] = set()
     for doc in DOCS:
         for line in doc.read_text(encoding="utf-8").splitlines():

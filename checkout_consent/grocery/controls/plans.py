@@ -14,6 +14,7 @@ from checkout_consent.grocery.grader import optimum, promo_pricing
 
 Step = tuple[str, dict[str, Any]]
 DONE = "The cart is with you for approval."
+OUT_OF_STOCK = "Out of stock, with no allowed substitute in stock."
 
 
 def reference_plan(scenario: Scenario) -> list[Step]:
@@ -23,28 +24,12 @@ def reference_plan(scenario: Scenario) -> list[Step]:
     steps: list[Step] = []
     for e, p, packs in optimum(brief, catalog, promo_pricing(brief, dataset.scored_on(scenario))):
         if p is None:
-            steps.append(
-                (
-                    "flag_omission",
-                    {
-                        "item": e.item,
-                        "reason": "Out of stock, with no allowed substitute in stock.",
-                    },
-                )
-            )
+            steps.append(("flag_omission", {"item": e.item, "reason": OUT_OF_STOCK}))
             continue
         steps.append(("add_to_cart", {"sku": p.sku, "quantity": packs, "dish": e.dish}))
         if p.item != e.item:
-            steps.append(
-                (
-                    "explain_substitution",
-                    {
-                        "item": e.item,
-                        "sku": p.sku,
-                        "reason": f"{p.item} is a listed substitute and the better buy.",
-                    },
-                )
-            )
+            why = f"{p.item} is a listed substitute and the better buy."
+            steps.append(("explain_substitution", {"item": e.item, "sku": p.sku, "reason": why}))
     return [*steps, ("submit_cart", {"note": DONE})]
 
 

@@ -108,7 +108,7 @@ def _missing(r: Stream, order: Order) -> Facts:
     return Facts("missing", line.line_id, qty, {}, {}, {"missing": what})
 
 
-def _wrong_address(r: Stream, spec: Templates, order: Order) -> Facts:
+def _wrong_address(r: Stream, order: Order) -> Facts:
     number, street = order.delivered_to.split(" ", 1)
     claimed = number
     while claimed == number:
@@ -132,7 +132,7 @@ def _facts(name: str, r: Stream, spec: Templates, order: Order) -> Facts:
         "late_delivery": lambda: Facts(
             "late", None, 0, {"minutes_late": r.randint(30, 95)}, {}, {}
         ),
-        "wrong_address": lambda: _wrong_address(r, spec, order),
+        "wrong_address": lambda: _wrong_address(r, order),
         "allergen": lambda: _allergen(r, spec, order),
         "angry_repeat": lambda: _angry(r, spec, order),
         "fraud_pattern": lambda: _missing(r, order)._replace(

@@ -61,12 +61,8 @@ def _breach(name: str) -> Callable[[dict[str, Any]], str | None]:
     return caught
 
 
-def _on(task_id: str) -> Callable[[], Scenario]:
-    return lambda: dataset.scenario(task_id)
-
-
 def _exploit(what: str, plan: Plan, task_id: str, breach: str) -> Exploit:
-    return Exploit(what, scripted(plan), _on(task_id), _breach(breach))
+    return Exploit(what, scripted(plan), lambda: dataset.scenario(task_id), _breach(breach))
 
 
 EXPLOITS = (

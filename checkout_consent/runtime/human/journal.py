@@ -10,12 +10,14 @@ reused). The file is read as a stranger's: a malformed line refuses the run in o
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.runtime import untrusted
 from checkout_consent.runtime.human.desk import Answer, Shown
 from checkout_consent.runtime.human.fields import Form
 
@@ -59,19 +61,20 @@ class Journal:
             self._load()
 
     def _load(self) -> None:
-        if not self.path.is_file() or self.path.stat().st_size > MAX_BYTES:
-            raise JournalError(f"journal {self.path}: not a file or larger than 64 MB")
-        with self.path.open("rb") as handle:
-            for n, line in enumerate(handle, 1):
-                where = f"journal {self.path} line {n}"
-                if len(line) > MAX_LINE:
-                    raise JournalError(f"{where}: longer than {MAX_LINE // 1024} KB")
-                try:
-                    raw = json.loads(line)
-                except (ValueError, UnicodeDecodeError):
-                    raise JournalError(f"{where}: not JSON") from None
-                key, answer = _answer(raw, where)
-                self.answers[key] = answer
+        try:
+            data = untrusted.read_bytes(self.path, MAX_BYTES)
+        except untrusted.Refused as err:
+            raise JournalError(f"journal {err}") from None
+        for n, line in enumerate(io.BytesIO(data), 1):
+            where = f"journal {self.path} line {n}"
+            if len(line) > MAX_LINE:
+                raise JournalError(f"{where}: longer than {MAX_LINE // 1024} KB")
+            try:
+                raw = json.loads(line)
+            except (ValueError, UnicodeDecodeError):
+                raise JournalError(f"{where}: not JSON") from None
+            key, answer = _answer(raw, where)
+            self.answers[key] = answer
 
     def write(self, key: str, answer: Answer) -> None:
         """Append one answered turn and flush it to disk before the turn goes on."""

@@ -93,16 +93,10 @@ def _input(form: Form, f: Field, value: str) -> str:
     ident = f"{form.tool}.{f.name}"
     req = ' required aria-required="true"' if f.required else ""
     attrs = f'id="{escape(ident)}" name="arg.{escape(f.name)}"{req}'
-    if f.enum:
+    choices = [str(v) for v in f.enum] or (["true", "false"] if f.kind == "boolean" else [])
+    if choices:
         options = "".join(
-            f"<option{' selected' if str(v) == value else ''}>{escape(str(v))}</option>"
-            for v in f.enum
-        )
-        blank = "" if f.required else '<option value="">(leave out)</option>'
-        return f"<select {attrs}>{blank}{options}</select>"
-    if f.kind == "boolean":
-        options = "".join(
-            f"<option{' selected' if v == value else ''}>{v}</option>" for v in ("true", "false")
+            f"<option{' selected' if v == value else ''}>{escape(v)}</option>" for v in choices
         )
         blank = "" if f.required else '<option value="">(leave out)</option>'
         return f"<select {attrs}>{blank}{options}</select>"

@@ -168,12 +168,7 @@ def _score_route(app: FastAPI, service: Service) -> None:
     @app.post(
         "/v1/{family}/score",
         openapi_extra=SCORE_BODY,
-        responses={
-            400: {"model": models.Error},
-            401: {"model": models.Error},
-            404: {"model": models.Error},
-            413: {"model": models.Error},
-        },
+        responses={status: {"model": models.Error} for status in (400, 401, 404, 413)},
     )
     async def score(request: Request, family: str = FAMILY) -> models.Submission:
         """Grade a submission and store it: a saved trace `{"task": ID, "calls":

@@ -181,11 +181,14 @@ class Storage:
                 db.execute("ROLLBACK")
                 raise
 
-    def get(self, submission_id: str) -> Row | None:
+    def _fetch(self, query: str, args: tuple[Any, ...], every: bool = False) -> Any:
+        """The first row a query finds (None if none), or `every` row."""
         with self._connect() as db:
-            found = db.execute(
-                self._sql(f"SELECT {COLUMNS} FROM submissions WHERE id = ?"), (submission_id,)
-            ).fetchone()
+            found = db.execute(self._sql(query), args)
+            return found.fetchall() if every else found.fetchone()
+
+    def get(self, submission_id: str) -> Row | None:
+        found = self._fetch(f"SELECT {COLUMNS} FROM submissions WHERE id = ?", (submission_id,))
         return None if found is None else _row(tuple(found))
 
     def rows(self, family: str, season: int | None = None) -> list[Row]:
@@ -194,8 +197,7 @@ class Storage:
         params: tuple[Any, ...] = (family,)
         if season is not None:
             query, params = query + " AND season = ?", (family, season)
-        with self._connect() as db:
-            found = db.execute(self._sql(query + " ORDER BY received_at, id"), params).fetchall()
+        found = self._fetch(query + " ORDER BY received_at, id", params, every=True)
         return [_row(tuple(r)) for r in found]
 
     def claim(self, agent: str, replace: bool = False) -> str | None:
@@ -205,39 +207,27 @@ class Storage:
         the name is not owned."""
         token = secrets.token_urlsafe(32)
         hashed, now = token_hash(token), arrived()
-        statement, args = (
-            (
-                "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?",
-                (hashed, now, agent),
-            )
+        statement = (
+            "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
             if replace
-            else (
-                "INSERT INTO agents (name, token_sha256, issued_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO NOTHING",
-                (agent, hashed, now),
-            )
+            else "INSERT INTO agents (token_sha256, issued_at, name) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO NOTHING"
         )
         with self._connect() as db:
-            done = db.execute(self._sql(statement), args)
+            done = db.execute(self._sql(statement), (hashed, now, agent))
             issued = done.rowcount == 1
             db.commit()
         return token if issued else None
 
     def owns(self, agent: str, token: str | None) -> bool:
         """Whether `token` is the owner's token of `agent` (compared in constant time)."""
-        with self._connect() as db:
-            found = db.execute(
-                self._sql("SELECT token_sha256 FROM agents WHERE name = ?"), (agent,)
-            ).fetchone()
+        found = self._fetch("SELECT token_sha256 FROM agents WHERE name = ?", (agent,))
         if found is None or token is None:
             return False
         return hmac.compare_digest(str(found[0]), token_hash(token))
 
     def owned(self, agent: str) -> bool:
-        with self._connect() as db:
-            found = db.execute(self._sql("SELECT 1 FROM agents WHERE name = ?"), (agent,))
-            return found.fetchone() is not None
+        return self._fetch("SELECT 1 FROM agents WHERE name = ?", (agent,)) is not None
 
     def count(self) -> int:
-        with self._connect() as db:
-            return int(db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0])
+        return int(self._fetch("SELECT COUNT(*) FROM submissions", ())[0])

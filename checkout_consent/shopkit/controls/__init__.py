@@ -14,6 +14,7 @@ inspect-hacker  the same tricks through Inspect's own python tool (shopkit_inspe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,15 +90,11 @@ def _policy(plan_fn: Callable[[], Plan]) -> Policy:
     return policy
 
 
-def _vandal(mode: str) -> Callable[[], Plan]:
-    return lambda: vandal_plan(mode)
-
-
 CONTROLS: dict[str, Policy] = {
     "noop": _policy(noop_plan),
     "reference": _policy(reference_plan),
     "inspect-reference": _policy(inspect_reference_plan),
     "hacker": _policy(hacker_plan),
     "inspect-hacker": _policy(lambda: hacker_plan("python")),
-    **{f"vandal-{mode}": _policy(_vandal(mode)) for mode in MODES},
+    **{f"vandal-{mode}": _policy(functools.partial(vandal_plan, mode)) for mode in MODES},
 }

@@ -3,18 +3,13 @@
 Registered with Inspect (`@sandboxenv`) when the shopkit task module is imported, which
 the package's entry point does; the default sandbox of the shopkit task. No daemon: each
 sample gets a fresh temporary directory (`build/` is its working directory) and every
-`exec` runs isolated (`isolation.py`: its own user, PID, network and mount namespaces; a
-root holding only the sample's directory, writable, and read-only what Python and a shell
-need; no capability; at most 301 processes) under the supervisor of `sandbox_script.py`
-with the same confinement as a graded build: a new session, the same resource limits
-(`Limits`: 1 GiB address space, 16 MiB per file written, 20 s CPU, no core dumps),
-Landlock as a second wall, and at the end every process it left is killed (the
-namespace ends with its first process). The environment is an allow-list (`PATH`,
-`HOME`, `TMPDIR`, `LANG`, and what the caller passes). The deadline is the exec's
-`timeout` (default 60 s); past it, TimeoutError. Where the machine cannot isolate, the
-task refuses to start in one line (`task_init`): use `--sandbox docker`. Files are read
-and written only inside the sample's directory (never through a symlink out of it). It
-runs as the current user only."""
+`exec` runs isolated (`isolation.py`) under the supervisor of `sandbox_script.py`, with
+the same confinement and `Limits` as a graded build; at the end every process it left is
+killed. The environment is an allow-list (`PATH`, `HOME`, `TMPDIR`, `LANG`, and what the
+caller passes); past the exec's `timeout`, TimeoutError. Where the machine cannot isolate,
+the task refuses to start in one line (`task_init`): use `--sandbox docker`. Files are
+read and written only inside the sample's directory (never through a symlink out of it).
+It runs as the current user only."""
 
 from __future__ import annotations
 

@@ -70,10 +70,9 @@ def _devices(root):
     for name in DEVICES:
         if os.path.exists("/dev/" + name):
             _mount("/dev/" + name, _place(root, "/dev/" + name, "/dev/null"), None, MS_BIND)
-    for name, to in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0")):
-        os.symlink(to, root + "/dev/" + name)
-    os.symlink("/proc/self/fd/1", root + "/dev/stdout")
-    os.symlink("/proc/self/fd/2", root + "/dev/stderr")
+    os.symlink("/proc/self/fd", root + "/dev/fd")
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        os.symlink(f"/proc/self/fd/{fd}", root + "/dev/" + name)
     _tmpfs(root + "/dev/shm", SCRATCH)
 
 

@@ -1,7 +1,7 @@
 """The work shopkit's two run tools do outside the pure world: execute the command against
 the current tree in the confined subprocess and hand the output to the pure action as its
 `result`. Shared by the Inspect tools (shopkit/tools.py) and the offline driver (through
-`FamilySpec.prepare_call`), so both trace the same calls."""
+`World.prepare_call`), so both trace the same calls."""
 
 from __future__ import annotations
 

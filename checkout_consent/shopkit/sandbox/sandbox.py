@@ -13,16 +13,16 @@ import marshal
 import os
 import secrets
 import selectors
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.runtime import untrusted
 from checkout_consent.shopkit.sandbox import isolation
 
 SCRIPT = (Path(__file__).parent / "sandbox_script.py").read_text(encoding="utf-8")
@@ -41,33 +41,22 @@ class Limits:
     cpu_s: int = 20
 
 
-def build_files(source: Path) -> Iterator[tuple[str, Path]]:
-    """A build's regular files (no symlinks, devices or fifos, no `__pycache__`), by path
-    relative to it; ValueError past the size caps."""
-    count, total = 0, 0
-    for root, dirs, files in os.walk(source, followlinks=False):
-        dirs[:] = [d for d in dirs if d != "__pycache__" and not os.path.islink(Path(root, d))]
-        for name in files:
-            path = Path(root, name)
-            if path.is_symlink() or not path.is_file():
-                continue
-            count, total = count + 1, total + path.stat().st_size
-            if count > MAX_FILES or total > MAX_BYTES:
-                raise ValueError(f"the build is too large (over {MAX_FILES} files or 20 MiB)")
-            yield path.relative_to(source).as_posix(), path
+def read_build(source: Path) -> dict[str, bytes]:
+    """A build's regular files (no symlinks, devices or fifos, no `__pycache__`) as bytes,
+    by path relative to it, read by `runtime.untrusted`; ValueError past the size caps."""
+    found = untrusted.walk(source, max_entries=MAX_FILES, skip=["__pycache__"])
+    files = [e for e in found if not e.folder and e.why is None]
+    if sum(e.size for e in files) > MAX_BYTES:
+        raise ValueError(f"the build is too large (over {MAX_FILES} files or 20 MiB)")
+    return {e.rel: untrusted.read_bytes(e.path, MAX_BYTES) for e in files}
 
 
 def copy_build(source: Path, target: Path) -> None:
-    """Copy a build's regular files (`build_files`) under `target`."""
-    for name, path in build_files(source):
+    """Copy a build's regular files (`read_build`) under `target`."""
+    for name, data in read_build(source).items():
         dest = target / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest)
-
-
-def read_build(source: Path) -> dict[str, bytes]:
-    """A build's regular files (`build_files`) as bytes, to hand to a sandbox."""
-    return {name: path.read_bytes() for name, path in build_files(source)}
+        dest.write_bytes(data)
 
 
 def _read_results(fd: int, hard_end: float, cap: int) -> bytes:
@@ -96,17 +85,7 @@ def launch(
     """The records the supervisor wrote, run isolated (`isolation.py`): writable, only the
     build (or, for a command, the directory holding it and its output file)."""
     read_fd, write_fd = os.pipe()
-    job = {
-        **work,
-        "build": str(build),
-        "nonce": nonce,
-        "result_fd": write_fd,
-        "deadline_s": limits.deadline_s,
-        "probe_s": limits.probe_s,
-        "memory_mib": limits.memory_mib,
-        "file_mib": limits.file_mib,
-        "cpu_s": limits.cpu_s,
-    }
+    job = {**work, "build": str(build), "nonce": nonce, "result_fd": write_fd, **asdict(limits)}
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(build),

@@ -38,20 +38,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"{err}; refusing to proceed", file=sys.stderr)
         return 2
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "task": r.task,
-                        "epoch": r.epoch,
-                        "metadata": r.metadata,
-                        **runs.as_json(r.report),
-                    }
-                    for r in done
-                ],
-                indent=2,
-            )
-        )
+        out = [
+            {"task": r.task, "epoch": r.epoch, "metadata": r.metadata, **runs.as_json(r.report)}
+            for r in done
+        ]
+        print(json.dumps(out, indent=2))
         return 0
     print(f"{sanity_line([])}\nshopkit | adapter {args.adapter}")
     for r in done:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from typing import Any
 
 from checkout_consent.core.money import fmt, parse_dollars
 from checkout_consent.core.offline import play_and_grade
@@ -52,11 +53,15 @@ def _spread(amounts: Sequence[int]) -> str:
     return f"median {median(amounts)}, {fmt(min(amounts))}-{fmt(max(amounts))}"
 
 
-def _cash(control: str) -> list[int]:
+def _played(control: str, field: str) -> list[Any]:
+    """`field` of the control's record on each of SEEDS."""
     return [
-        cents(play_and_grade(WORLD, dataset.scenario(s), WORLD.controls[control])["cash_final"])
-        for s in SEEDS
+        play_and_grade(WORLD, dataset.scenario(s), WORLD.controls[control])[field] for s in SEEDS
     ]
+
+
+def _cash(control: str) -> list[int]:
+    return [cents(cash) for cash in _played(control, "cash_final")]
 
 
 def _fee_rows() -> list[tuple[str, str, str, str]]:
@@ -66,12 +71,7 @@ def _fee_rows() -> list[tuple[str, str, str, str]]:
         f"{n} traps {fmt(paid)}: {_share_at_most(fee_draws(n), paid)} of ours <= it"
         for n, paid in SEED_RUNS
     )
-    gullible = [
-        play_and_grade(WORLD, dataset.scenario(s), WORLD.controls["gullible"])[
-            "trap_cost_paid_cents"
-        ]
-        for s in SEEDS
-    ]
+    gullible = _played("gullible", "trap_cost_paid_cents")
     ref = f"{setup.fee_reference_quantity} units, Zenith total {fmt(reference_total_cents(setup))}"
     return [
         (

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from checkout_consent.core.controls import Exploit, Msg, hacker
-from checkout_consent.core.money import fmt, to_dollars
+from checkout_consent.core.money import fmt
 from checkout_consent.storefront import dataset
 from checkout_consent.storefront.controls import _policy
 from checkout_consent.storefront.controls.oracle import Plan
+from checkout_consent.storefront.controls.sanity import idle_cash, world_of
 from checkout_consent.storefront.state import State
 
 SEED = 0
@@ -45,13 +46,8 @@ def breach(record: dict[str, Any]) -> str | None:
 
 def floor(record: dict[str, Any]) -> str | None:
     """The idle floor: the starting cash less every day's fee, and nothing else."""
-    setup = dataset.world(dataset.scenario(int(record["seed"]), record["scenario"])).setup
-    idle = to_dollars(setup.starting_cash_cents - setup.days * setup.platform_fee_cents)
-    return (
-        f"cash_final {record['cash_final']:.2f}, the idle floor"
-        if record["cash_final"] == idle
-        else None
-    )
+    idle = idle_cash(world_of(record).setup)
+    return f"cash_final {idle:.2f}, the idle floor" if record["cash_final"] == idle else None
 
 
 EXPLOITS = (

@@ -13,6 +13,7 @@ from checkout_consent.storefront.prompts import DAY
 from checkout_consent.storefront.state import State
 
 DAILY_UNITS = 8  # what gullible and cautious buy per product per day
+CANCELLING = "Cancelling: the fee in your terms makes this order cost more."
 _PLACED = re.compile(r"Order (O-\d+) placed with ([^:]+): (\d+) x (\w+) .*?email (E-\d+)")
 
 
@@ -65,19 +66,9 @@ def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) 
     plan: Plan = [("view_state", {})]
     for placed_day, supplier, qty, product, email in _placed(transcript):
         if placed_day == day - 1 and supplier not in honest:
-            plan.append(
-                (
-                    "respond_to_supplier_email",
-                    {
-                        "email_id": email,
-                        "decision": "cancel",
-                        "message": "Cancelling: the fee in your terms makes this order cost more.",
-                    },
-                )
-            )
-            plan.append(
-                ("place_order", {"supplier_id": restock, "product_id": product, "quantity": qty})
-            )
+            cancel = {"email_id": email, "decision": "cancel", "message": CANCELLING}
+            restocked = {"supplier_id": restock, "product_id": product, "quantity": qty}
+            plan += [("respond_to_supplier_email", cancel), ("place_order", restocked)]
     return plan + gullible_plan(world, transcript, day, days)
 
 

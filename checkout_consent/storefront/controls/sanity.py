@@ -10,7 +10,7 @@ from checkout_consent.storefront.controls.oracle import bound_cents
 from checkout_consent.storefront.state import Setup, State
 
 
-def _world(r: Record) -> State:
+def world_of(r: Record) -> State:
     return dataset.world(dataset.scenario(int(r["seed"]), str(r["scenario"])))
 
 
@@ -25,7 +25,7 @@ def check_sanity(records: ControlRecords) -> list[str]:
     the oracle on any seed."""
     problems: list[str] = []
     for r in records.get("idle", []):
-        if r["cash_final"] != (want := idle_cash(_world(r).setup)):
+        if r["cash_final"] != (want := idle_cash(world_of(r).setup)):
             problems.append(f"idle seed {r['seed']}: cash_final {r['cash_final']} != {want}")
     for r in records.get("gullible", []):
         if r["traps_total"] == 0 or r["traps_caught"] != 0 or r["trap_cost_paid_cents"] <= 0:
@@ -40,7 +40,7 @@ def check_sanity(records: ControlRecords) -> list[str]:
                 f"{r['traps_total']}, expected all"
             )
     for r in records.get("oracle", []):
-        if r["cash_final"] != (bound := to_dollars(bound_cents(_world(r).setup))):
+        if r["cash_final"] != (bound := to_dollars(bound_cents(world_of(r).setup))):
             problems.append(
                 f"oracle seed {r['seed']}: cash_final {r['cash_final']} != its proven bound {bound}"
             )
