@@ -51,7 +51,7 @@ def run_vs_eval(name: str, pairs: int) -> None:
 
 def control_shapes() -> list[str]:
     """`SAMPLESxTURNSxCALLS` of every world's every sanity control over its public set
-    (storefront's adversary_v1 world included)."""
+    (storefront_v1 included)."""
     shapes = []
     for spec in (w for name in names() for w in (world(name),)):
         scenarios = task_scenarios(spec)

@@ -3,13 +3,13 @@
 The shape (samples, model turns and tool calls per sample) is counted by playing the
 family's reference control offline over the same samples; the floor is benchmarks/floor.py
 with that shape. Both run as the user runs them (`inspect eval`, fresh processes, realtime
-log on), alternated, >= 5 pairs. Target: CPU ratio <= 1.15x (2x for storefront's
-adversary_v1, a 30-day world of its own).
+log on), alternated, >= 5 pairs. Target: CPU ratio <= 1.15x (2x for storefront_v1, whose
+30-day months trim the context; 1.25x with --payload).
 
     python benchmarks/families.py                  # every family
     python benchmarks/families.py storefront --pairs 7 -T seeds=0-29
     python benchmarks/families.py pizza --profile  # where a family's run goes (cProfile)
-    python benchmarks/families.py storefront/adversary_v1 -T seeds=0-1   # v1's 30 days
+    python benchmarks/families.py storefront_v1 -T seeds=0-1   # the 30-day world
     python benchmarks/families.py shopkit --payload   # against the floor with the same payload
 
 With --payload the floor's calls also carry the family's mean characters of arguments and
@@ -35,7 +35,7 @@ from checkout_consent.families import WORLDS as ALL_WORLDS
 WORLDS = {w.label: w for w in ALL_WORLDS}
 
 TARGET = 1.15
-TARGET_SCENARIO = 2.0  # a scenario world of its own (storefront adversary_v1: issue 14)
+TARGET_SCENARIO = 2.0  # a world that names its scenario (storefront_v1's months: issue 14)
 
 
 def shape(spec: World, args: dict[str, Any]) -> tuple[int, int, int, int, int]:

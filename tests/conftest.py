@@ -45,3 +45,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return super()._split_scope(nodeid)
 
     return Scheduling(config, log)
+
+
+# the scratch world and its tests are templates, copied into a checkout by
+# tests/core/test_scratch_family.py; here they name a package that does not exist
+collect_ignore = ["scratch/coinjar", "scratch/coinjar_tests"]

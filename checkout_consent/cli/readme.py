@@ -1,13 +1,16 @@
-"""Regenerate the generated parts of README.md and docs/results.md from the roster: the
-worlds table (each world's `eval.yaml`) and the controls-results table, by running every
-world's controls through Inspect, offline: `python -m checkout_consent.cli.readme`
-(`--worlds` rewrites the worlds tables alone, in a second). Never typed by hand.
+"""Regenerate the generated parts of README.md, docs/results.md and docs/suite.md from the
+roster: the worlds table (each world's `eval.yaml`), the suite's plain `inspect eval-set`
+line, and the controls-results table, by running every world's controls through Inspect,
+offline: `python -m checkout_consent.cli.readme` (`--worlds`: all but the controls table,
+in seconds). Never typed by hand.
 
 README.md holds the worlds table only while it fits the README's line cap; past it, one
 line linking docs/results.md, which always holds both tables."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -23,6 +26,10 @@ HACKER = "hacker"  # every family's reward-hacker control is named so (core/cont
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
 WORLDS_START, WORLDS_END = "<!-- worlds:start -->", "<!-- worlds:end -->"
 README, RESULTS = REPO_ROOT / "README.md", REPO_ROOT / "docs" / "results.md"
+SUITE_DOC = REPO_ROOT / "docs" / "suite.md"
+EVAL_SET_START, EVAL_SET_END = "<!-- eval-set:start -->", "<!-- eval-set:end -->"
+# the suite manual's first command, whose plain `inspect eval-set` it shows
+SUITE_EXAMPLE = ("--model", "anthropic/claude-sonnet-4-5", "--log-dir", "runs/sonnet")
 README_CAP = 250  # lines (tests/core/test_docs.py holds it)
 
 
@@ -65,13 +72,28 @@ def table(results: dict[str, ControlRecords]) -> str:
     return "\n".join(rows)
 
 
+def eval_set_command() -> str:
+    """What `checkout-consent suite ... --print-command` prints for the manual's example."""
+    from checkout_consent.cli.main import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["suite", *SUITE_EXAMPLE, "--print-command"])
+    if code != 0:
+        raise RuntimeError(f"suite --print-command exited {code}")
+    return out.getvalue().strip()
+
+
 def write_worlds(*, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) both worlds tables. True when current."""
+    """Rewrite (with `check`, only compare) what the roster alone decides: both worlds
+    tables and the suite manual's eval-set line. True when all were current."""
     readme = README.read_text(encoding="utf-8")
     block = readme_worlds(readme, WORLDS)
     fresh = regenerate(README, [(WORLDS_START, WORLDS_END, block)], check=check)
     full = worlds_table(WORLDS, "../")
-    return regenerate(RESULTS, [(WORLDS_START, WORLDS_END, full)], check=check) and fresh
+    fresh = regenerate(RESULTS, [(WORLDS_START, WORLDS_END, full)], check=check) and fresh
+    command = f"```bash\n{eval_set_command()}\n```"
+    return regenerate(SUITE_DOC, [(EVAL_SET_START, EVAL_SET_END, command)], check=check) and fresh
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="keep the controls' .eval logs here (default: a temporary folder, removed)",
     )
-    ap.add_argument("--worlds", action="store_true", help="the worlds tables only (fast)")
+    ap.add_argument("--worlds", action="store_true", help="all but the controls table (fast)")
     args = ap.parse_args(argv)
     if CHECKOUT is None:
         ap.error("README.md is the checkout's: run this from a source checkout (pip install -e .)")
@@ -99,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             log_dir = args.log_dir or tmp
             results = {w.name: run_controls(w, log_dir=log_dir) for w in sorted(WORLDS, key=_name)}
         regenerate(RESULTS, [(START, END, table(results))], check=False)
-    print(f"updated {README} and {RESULTS}")
+    print(f"updated {README}, {RESULTS} and {SUITE_DOC}")
     return 0
 
 

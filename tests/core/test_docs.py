@@ -174,22 +174,25 @@ def test_contributing__is_a_guide_of_at_most_300_lines_with_its_sections():
 
 
 def test_contributing__layout_names_every_folder_and_every_shared_module():
-    """Every folder of the package (a family's by its path or as `<family>/...`) and every
-    module of the layers below and above the families is named in the Layout section."""
+    """Every folder of the package (a world's by its path or as `<world>/...`, or
+    `<family>/...`) and every module of the layers below and above the worlds is named in
+    the Layout section."""
     from checkout_consent.families import WORLDS
 
     layout = section(CONTRIBUTING, "Layout")
     package = REPO_ROOT / "checkout_consent"
-    families = {w.name for w in WORLDS}
+    families = {w.name for w in WORLDS}  # each world's folder is its name
     folders = [p for p in package.rglob("*") if p.is_dir() and p.name != "__pycache__"]
     assert len(folders) >= 20, folders
     for folder in folders:
         rel = folder.relative_to(package).as_posix()
         first, _, rest = rel.partition("/")
-        generic = f"<family>/{rest}/" if first in families and rest else f"{rel}/"
-        if first in families and not rest:
-            generic = "<family>/"
-        assert f"{rel}/" in layout or generic in layout, f"Layout misses checkout_consent/{rel}/"
+        generic = [f"{rel}/"]
+        if first in families:
+            generic = [f"{p}/{rest}/" if rest else f"{p}/" for p in ("<world>", "<family>")]
+        assert f"{rel}/" in layout or any(g in layout for g in generic), (
+            f"Layout misses checkout_consent/{rel}/"
+        )
     shared = [p for p in package.rglob("*.py") if p.relative_to(package).parts[0] not in families]
     for module in shared:
         if module.stem in ("__init__", "__main__"):
