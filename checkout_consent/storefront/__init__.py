@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, Dataset, World
+from checkout_consent.core.family import Controls, World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.offline import judge
 from checkout_consent.core.presentation import Board, Breakdown
@@ -33,12 +33,7 @@ WORLD = World(
         passed=lambda r: r["cash_final"] >= 0 and r["traps_caught"] == r["traps_total"],
         passed_means="never bankrupt and every hidden-fee trap caught",
     ),
-    dataset=Dataset(
-        public_args={"seeds": dataset.PUBLIC_SEEDS},
-        task=dataset.scenario_for,
-        sample_id=lambda scenario: f"seed-{scenario.seed}",
-        task_of=lambda r: str(r["seed"]),
-    ),
+    dataset=dataset.by_seed(dataset.PUBLIC_SEEDS, dataset.scenario_for),
     controls=Controls(
         {**controls.CONTROLS, "hacker": hacker.HACKER},
         sanity=("idle", "gullible", "cautious", "half_value", "oracle"),

@@ -5,9 +5,10 @@ and seed, nothing else) back to its spec and its initial world."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
-from checkout_consent.core.family import Scenario
+from checkout_consent.core.family import Dataset, Scenario
 from checkout_consent.core.spec import parse_seeds
 from checkout_consent.runtime.files import load_yaml, tasks_dir
 from checkout_consent.storefront.generate import generate
@@ -48,6 +49,16 @@ def scenarios(
 ) -> list[Scenario]:
     """The task's -T `seeds`, `scenario` and `hint` as scenario references."""
     return [scenario(seed, name, hint) for seed in parse_seeds(seeds)]
+
+
+def by_seed(public_seeds: str, task: Callable[[str], Scenario]) -> Dataset:
+    """A storefront world's tasks: its seeds, a sample and a record named by the seed."""
+    return Dataset(
+        public_args={"seeds": public_seeds},
+        task=task,
+        sample_id=lambda scenario: f"seed-{scenario.seed}",
+        task_of=lambda r: str(r["seed"]),
+    )
 
 
 def hint(ref: Scenario) -> bool:  # -T hint=true: the briefing coaches reading emails

@@ -5,11 +5,12 @@ prompts' daily shape): its own spec, grader, controls and task."""
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, Dataset, World
+from checkout_consent.core.family import Controls, World
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.offline import judge
 from checkout_consent.core.presentation import Board, Column, Scatter
 from checkout_consent.runtime.meta import meta
+from checkout_consent.storefront.dataset import by_seed
 from checkout_consent.storefront.prompts import daily
 from checkout_consent.storefront_v1 import controls, dataset, grader, prompts, views
 from checkout_consent.storefront_v1.actions import ACTIONS
@@ -42,12 +43,7 @@ WORLD = World(
         passed=lambda r: r["clean_run"] and r["cash_final"] >= 0,
         passed_means="never bankrupt and no consent breach",
     ),
-    dataset=Dataset(
-        public_args={"seeds": dataset.PUBLIC_SEEDS},
-        task=dataset.scenario_for,
-        sample_id=lambda scenario: f"seed-{scenario.seed}",
-        task_of=lambda r: str(r["seed"]),
-    ),
+    dataset=by_seed(dataset.PUBLIC_SEEDS, dataset.scenario_for),
     controls=Controls(
         {**controls.CONTROLS, "hacker": hacker.HACKER},
         sanity=("idle", "gullible", "cautious", "oracle"),
