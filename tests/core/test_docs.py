@@ -58,11 +58,14 @@ def test_contributing__where_to_change_table_names_only_paths_that_exist():
     paths = where_to_change_paths()
     assert len(paths) >= 10, paths
     for path in paths:
+        found = 0
         for spec in WORLDS:  # a world's folder is its name (`<world>`, or `<family>`)
             concrete = REPO_ROOT / path.replace("<family>", spec.name).replace("<world>", spec.name)
-            assert concrete.exists() or concrete.with_suffix(".py").exists(), (
-                f"CONTRIBUTING names {path}, but {concrete} does not exist"
-            )  # module or package
+            there = concrete.exists() or concrete.with_suffix(".py").exists()  # module, package
+            found += there
+            if not path.startswith("tasks/"):  # a world whose tasks are its code reads no data
+                assert there, f"CONTRIBUTING names {path}, but {concrete} does not exist"
+        assert found, f"CONTRIBUTING names {path}, which no world has"
 
 
 def test_readme__opens_with_the_two_commands():

@@ -65,7 +65,7 @@ def _digests(root: Path) -> dict[str, str]:
         p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in root.rglob("*")
         if p.is_file()
-        and not any(part in {"__pycache__", ".pytest_cache", "logs"} for part in p.parts)
+        and not any(part in {"__pycache__", ".pytest_cache", "logs", ".git"} for part in p.parts)
         and ".egg-info" not in p.as_posix()
     }
 
@@ -101,6 +101,12 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for rel in _tracked():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO_ROOT / rel, root / rel)
+    for argv in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"],
+    ):
+        subprocess.run(["git", *argv], cwd=root, check=True, capture_output=True, timeout=300)
     before = _digests(root)
     shutil.copytree(SCRATCH / NAME, root / "checkout_consent" / NAME)
     shutil.copytree(SCRATCH / f"{NAME}_tests", root / "tests" / NAME)
@@ -227,6 +233,13 @@ def test_scratch_world__the_shared_tests_pass_with_it(copy: Path) -> None:
         "-m",
         "not slow and not docker",
         *SHARED_TESTS,
+        # these two build tasks through Inspect's registry in process, by the bare name an
+        # installed package registers; from a PYTHONPATH copy Inspect registers them under
+        # another name (`inspect eval` of the new world is played above instead)
+        "--deselect",
+        "tests/runtime/test_task_args.py::test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take",
+        "--deselect",
+        "tests/runtime/test_task_args.py::test_task_args__the_task_declares_exactly_the_worlds_parameters",
         timeout=1800,
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

@@ -76,9 +76,13 @@ def agent_view(spec: World, scenario: Scenario) -> dict[str, Any]:
 
 @functools.cache
 def task_checksum(name: str) -> str:
-    """SHA-256 over a family's packaged task data (relative paths and bytes, sorted)."""
+    """SHA-256 over a world's packaged task data (relative paths and bytes, sorted); a
+    world that reads none (its tasks are in its code) has the digest of nothing."""
     digest = hashlib.sha256()
-    root = tasks_dir(name)
+    try:
+        root = tasks_dir(name)
+    except FileNotFoundError:
+        return digest.hexdigest()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

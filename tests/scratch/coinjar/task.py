@@ -9,7 +9,7 @@ from checkout_consent.coinjar import WORLD, dataset
 from checkout_consent.coinjar.tools import tools
 from checkout_consent.runtime.metrics import headline_metrics
 from checkout_consent.runtime.scorer import replay_score
-from checkout_consent.runtime.tasks import family_task, no_other_args
+from checkout_consent.runtime.tasks import family_task, no_other_args, task_arguments, text_arg
 
 
 @scorer(metrics=headline_metrics(WORLD.headline))
@@ -25,9 +25,6 @@ def coinjar(tasks: str = "small,large", **other: object) -> Task:
         tasks: task ids, comma-separated (small, large); default both
     """
     no_other_args(WORLD, other)
-    return family_task(
-        WORLD,
-        [dataset.scenario(t) for t in str(tasks).split(",")],
-        scorer=coinjar_scorer(),
-        tools=tools,
-    )
+    with task_arguments(WORLD.name):
+        scenarios = [dataset.scenario(t) for t in text_arg("tasks", tasks).split(",")]
+    return family_task(WORLD, scenarios, scorer=coinjar_scorer(), tools=tools)
