@@ -78,7 +78,7 @@ def lost_cell(records: Sequence[Record]) -> str:
 
 
 def show(item: str) -> str:
-    """`show storefront adversary_v1:3`: the briefing and the store on day 1 of seed 3."""
+    """`show storefront_v1 3`: the briefing and the store on day 1 of seed 3."""
     ref = dataset.scenario_for(item)
     return f"{prompts.briefing(dataset.resolve(ref))}\n\n{dashboard.render(dataset.world(ref))}"
 
