@@ -32,7 +32,7 @@ from checkout_consent.core.family import World
 from checkout_consent.core.offline import play
 from checkout_consent.families import WORLDS as ALL_WORLDS
 
-WORLDS = {w.label: w for w in ALL_WORLDS}
+WORLDS = {w.name: w for w in ALL_WORLDS}
 
 TARGET = 1.15
 TARGET_SCENARIO = 2.0  # a world that names its scenario (storefront_v1's months: issue 14)
@@ -57,7 +57,7 @@ def family_argv(spec: World, args: dict[str, Any], log_dir: str) -> list[str]:
     flags = [f for k, v in args.items() for f in ("-T", f"{k}={v}")]
     return inspect_cli(
         "eval",
-        f"checkout_consent/{spec.task}",
+        f"checkout_consent/{spec.name}",
         "--model",
         f"control/{spec.family}-{spec.controls.reference}",
         *flags,
@@ -132,7 +132,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as logs:
             if opts.profile:
                 profile_eval(
-                    f"checkout_consent/{spec.task}",
+                    f"checkout_consent/{spec.name}",
                     f"control/{spec.family}-{spec.controls.reference}",
                     args,
                     logs,

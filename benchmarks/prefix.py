@@ -94,7 +94,7 @@ def cassette_dirs(paths: list[Path]) -> list[Path]:
 def add_cassettes(worlds: dict[str, World], paths: list[Path]) -> None:
     for directory in cassette_dirs(paths):
         manifest = store.Manifest.read(directory)
-        label = roster_world(manifest.family).label
+        label = roster_world(manifest.family).name
         world = worlds[f"{label} ({manifest.model})"]
         for unit in store.read_units(directory).values():
             add_unit(world, unit)
@@ -107,7 +107,7 @@ def add_logs(worlds: dict[str, World], paths: list[Path]) -> None:
     files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*.eval"))]
     for path in sorted(files):
         log = read_eval_log(str(path))
-        label = roster_world(log.eval.task.split("/")[-1]).label
+        label = roster_world(log.eval.task.split("/")[-1]).name
         world = worlds[f"{label} ({log.eval.model})"]
         for sample in log.samples or []:
             wall = float(sample.working_time or sample.total_time or 0.0)

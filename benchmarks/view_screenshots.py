@@ -132,13 +132,13 @@ from checkout_consent.leaderboard.examples import SUBMISSIONS, submission_id  # 
 
 # world task -> (its reference control's committed run, the scorer that re-scores it)
 WORLDS = {
-    spec.task: (
+    spec.name: (
         SUBMISSIONS
         / spec.name
         / submission_id(spec, spec.controls.reference)
         / "logs"
         / "run.eval",
-        f"{spec.task}_scorer",
+        f"{spec.name}_scorer",
     )
     for spec in ROSTER
 }

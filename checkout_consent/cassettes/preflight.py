@@ -182,6 +182,6 @@ def scenario_note(manifest: Manifest) -> str | None:
     public = dict(spec.dataset.public_args)
     return (
         f"not the public scenario set: run.json plays task args {manifest.task_args} "
-        f"with {manifest.epochs} epoch(s); {spec.label}'s public set is {public} with "
+        f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
         f"{spec.epochs} epoch(s)"
     )

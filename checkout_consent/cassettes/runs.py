@@ -120,7 +120,7 @@ def _run(
 
 def run_directory(manifest: store.Manifest, root: Path = store.CASSETTE_ROOT) -> Path:
     """Where a run is recorded: under its world."""
-    label = world(manifest.family).label
+    label = world(manifest.family).name
     return store.run_dir(label, manifest.model, root)
 
 
@@ -244,7 +244,7 @@ class Reference(NamedTuple):
 def references() -> tuple[Reference, ...]:
     """Every reference run, from the roster: each world's `recorded` (provider, control)."""
     return tuple(
-        Reference(spec.name, provider, control, spec.label)
+        Reference(spec.name, provider, control, spec.name)
         for spec in WORLDS
         for provider, control in spec.controls.recorded
     )

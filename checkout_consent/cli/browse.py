@@ -18,7 +18,7 @@ from checkout_consent.runtime import untrusted
 def cmd_list(args: argparse.Namespace) -> int:
     for name in [args.family] if args.family else names():
         spec = world(name)
-        print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.task})")
+        print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.name})")
         print(f"  {spec.summary_line}")
         for item in spec.views.list_items():
             print(f"  {item}")

@@ -83,12 +83,11 @@ def preflight(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -
     directory a replay will read, checked at once."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
-    from checkout_consent.families import world
 
     mode = getattr(args, "cassette", "off")
     if mode == "replay":
         root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-        check_directory(store.run_dir(world(fam.name).label, args.model, root))
+        check_directory(store.run_dir(fam.name, args.model, root))
     if mode != "record":
         return
     manifest = _manifest(args, fam, task_args)
@@ -112,7 +111,7 @@ def cassette_run(
     from checkout_consent.cassettes.runs import record, replay
 
     root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-    directory = store.run_dir(fam.label, args.model, root)
+    directory = store.run_dir(fam.name, args.model, root)
     if args.cassette == "record":
         manifest = _manifest(args, fam, task_args)
         outcome = record(manifest, root=root, log_dir=args.log_dir, eval_args=retry_args(args))

@@ -133,7 +133,7 @@ def built_task(spec: World, arguments: dict[str, Any]) -> Any:
     from checkout_consent.runtime.compat import prerequisite_error
     from checkout_consent.runtime.runner import build_task
 
-    key = (spec.label, json.dumps(arguments, sort_keys=True, default=str))
+    key = (spec.name, json.dumps(arguments, sort_keys=True, default=str))
     if key not in _BUILT:
         try:
             _BUILT[key] = build_task(spec, arguments)

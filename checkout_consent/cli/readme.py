@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from checkout_consent.core.family import ControlRecords, World
 from checkout_consent.core.summary import summary
 from checkout_consent.families import WORLDS
+from checkout_consent.families import world as roster_world
 from checkout_consent.runtime.files import regenerate, splice
 from checkout_consent.runtime.provenance import CHECKOUT, REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
@@ -59,9 +60,8 @@ def table(results: dict[str, ControlRecords]) -> str:
     controls are left out: `sanity` lists each of their exploits with what caught it, and
     each world's README names them."""
     rows = ["| world | control | samples | result |", "|---|---|---|---|"]
-    by_name = {w.name: w for w in WORLDS}
     for name, controls in results.items():
-        world = by_name[name]
+        world = roster_world(name)
         for control, records in controls.items():
             if control == HACKER:
                 continue
@@ -119,14 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.worlds:
         with tempfile.TemporaryDirectory(prefix="cc-readme-") as tmp:
             log_dir = args.log_dir or tmp
-            results = {w.name: run_controls(w, log_dir=log_dir) for w in sorted(WORLDS, key=_name)}
+            results = {
+                w.name: run_controls(w, log_dir=log_dir)
+                for w in sorted(WORLDS, key=lambda w: w.name)
+            }
         regenerate(RESULTS, [(START, END, table(results))], check=False)
     print(f"updated {README}, {RESULTS} and {SUITE_DOC}")
     return 0
-
-
-def _name(world: World) -> str:
-    return world.name
 
 
 if __name__ == "__main__":

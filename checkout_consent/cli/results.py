@@ -59,7 +59,7 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
         runs.append(
             Run(world(manifest.family), manifest.model, [goldens[u] for u in sorted(goldens)], part)
         )
-    return sorted(runs, key=lambda r: (r.world.label, r.is_control, r.model))
+    return sorted(runs, key=lambda r: (r.world.name, r.is_control, r.model))
 
 
 def broke(records: Sequence[dict[str, Any]]) -> str:
@@ -79,7 +79,7 @@ def broke(records: Sequence[dict[str, Any]]) -> str:
 
 def _row(run: Run, *, kind: bool) -> str:
     head = summary(run.world, run.records).splitlines()[0]
-    cells = [run.world.label, f"`{run.model}`"]
+    cells = [run.world.name, f"`{run.model}`"]
     cells += ["control" if run.is_control else "model"] if kind else []
     cells += [f"{len(run.records)}{run.partial}", head, broke(run.records)]
     return "| " + " | ".join(cells) + " |"
@@ -104,10 +104,10 @@ def readme_table(runs: Sequence[Run]) -> str:
     real = [r for r in runs if not r.is_control]
     if not real:
         return NONE_YET
-    worlds = sorted({r.world.label for r in real})
+    worlds = sorted({r.world.name for r in real})
     rows = ["| model | " + " | ".join(worlds) + " |", "|---" * (len(worlds) + 1) + "|"]
     for model in sorted({r.model for r in real}):
-        played = {r.world.label: cell(r) for r in real if r.model == model}
+        played = {r.world.name: cell(r) for r in real if r.model == model}
         rows.append(f"| `{model}` | " + " | ".join(played.get(w, "-") for w in worlds) + " |")
     return "\n".join(rows)
 

@@ -55,7 +55,7 @@ def offline_controls(spec: World) -> ControlRecords:
 
 def check_controls(spec: World) -> tuple[ControlRecords, list[str]]:
     """Play the family's controls offline: their records, and every sanity problem."""
-    err(f"sanity {spec.label}: playing controls {', '.join(spec.controls.sanity)} offline ...")
+    err(f"sanity {spec.name}: playing controls {', '.join(spec.controls.sanity)} offline ...")
     records = offline_controls(spec)
     problems = spec.controls.check_sanity(records) + hacker_problems(spec)
     for p in problems:
@@ -79,14 +79,14 @@ def sanity(spec: World, log_dir: str = "") -> ControlRecords:
     records, problems = check_controls(spec)
     if problems:
         raise RunFailed(
-            f"sanity {spec.label}: {len(problems)} problem(s); refusing to report results"
+            f"sanity {spec.name}: {len(problems)} problem(s); refusing to report results"
         )
-    err(f"sanity {spec.label}: 0 problem(s){spec.views.sanity_note}")
+    err(f"sanity {spec.name}: 0 problem(s){spec.views.sanity_note}")
     return records
 
 
 def _print(spec: World, model: str, records: list[dict[str, Any]]) -> None:
-    print(f"\n{spec.label} | {model} | {len(records)} sample(s)")
+    print(f"\n{spec.name} | {model} | {len(records)} sample(s)")
     for r in records:
         print("  " + spec.views.line(r))
     print("  " + summary(spec, records).replace("\n", "\n  "))
@@ -129,7 +129,7 @@ def _check_run(args: argparse.Namespace, chosen: list[World]) -> None:
 def _controls_verdict(spec: World, records: ControlRecords, problems: list[str]) -> str:
     samples = sum(len(r) for r in records.values())
     verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
-    return f"{spec.label}: {len(records)} controls, {samples} samples, {verdict}"
+    return f"{spec.name}: {len(records)} controls, {samples} samples, {verdict}"
 
 
 def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[Any], int]:
@@ -153,7 +153,7 @@ def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[A
             if not args.json:
                 _print(spec, model, records)
         lines.append(_controls_verdict(spec, controls, problems))
-        failed += [spec.label] if problems else []
+        failed += [spec.name] if problems else []
     total = (
         f"total: every control of {len(lines)} worlds as expected"
         if not failed
@@ -193,7 +193,7 @@ def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str,
     out: list[dict[str, Any]] = []
     for spec in chosen:
         sanity(spec, args.log_dir)
-        err(f"run {spec.label}: {args.model} ...")
+        err(f"run {spec.name}: {args.model} ...")
         records, log = _model_run(args, spec)
         out.append(
             {

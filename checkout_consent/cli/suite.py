@@ -75,7 +75,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
         check_control(args.model, spec)
         if args.shard and not spec.pure:
             raise UsageError(
-                f"{spec.label} is not pure (its grading runs on the machine that plays "
+                f"{spec.name} is not pure (its grading runs on the machine that plays "
                 "it): run it whole, without --shard"
             )
     return out
@@ -84,7 +84,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
 def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[str, Any]]:
     """Each world's -T arguments: every `-T KEY=VALUE` goes to the worlds that take KEY
     (none left out: a task's defaults are its public set)."""
-    out: dict[str, dict[str, Any]] = {w.label: {} for w in worlds}
+    out: dict[str, dict[str, Any]] = {w.name: {} for w in worlds}
     for item in args.T or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -95,7 +95,7 @@ def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[
         if not takers:
             raise UsageError(f"no world of this run takes -T {key[:40]!r} (see --world)")
         for w in takers:
-            out[w.label][key] = value
+            out[w.name][key] = value
     return out
 
 
@@ -201,7 +201,7 @@ def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[World, Any]]) ->
     from checkout_consent.runtime.resume import set_aside as vet
 
     try:
-        refused = vet(args.log_dir, wanted, WORLDS)
+        refused = vet(args.log_dir, wanted)
     except ResumeRefused as error:
         raise UsageError(f"suite: refused to resume {args.log_dir}: {error}") from None
     for line in refused:
@@ -245,8 +245,8 @@ def players(model: str, worlds: list[World]) -> str:
     """The worlds, each with the control that plays it when the model is
     `control/reference` (each world's reference control)."""
     if model != f"control/{EVERY_REFERENCE}":
-        return ", ".join(w.label for w in worlds)
-    return ", ".join(f"{w.label} ({reference_of(w)})" for w in worlds)
+        return ", ".join(w.name for w in worlds)
+    return ", ".join(f"{w.name} ({reference_of(w)})" for w in worlds)
 
 
 def cmd_suite(args: argparse.Namespace) -> int:
@@ -257,7 +257,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
         check_live_key(args, "run the suite with")
     worlds = chosen_worlds(args)
     arguments = world_args(args, worlds)
-    tasks = {w.label: built_task(w, arguments[w.label]) for w in worlds}
+    tasks = {w.name: built_task(w, arguments[w.name]) for w in worlds}
     samples = _size(args, tasks, selection(args, tasks))
     options = eval_options(args, len(worlds), samples)
     if args.print_command:
@@ -295,7 +295,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "--world",
         action="append",
-        choices=[w.label for w in WORLDS],
+        choices=[w.name for w in WORLDS],
         help="only this world (repeatable; default: every world on the roster)",
     )
     pick = p.add_mutually_exclusive_group()

@@ -39,11 +39,10 @@ def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
     records re-graded from the log's evidence (`runtime.resume.regraded`, against `want`:
     this run's model, arguments and samples); never a stored score. A log that fails its
     checks has status "refused" and no headline."""
-    from checkout_consent.families import WORLDS
     from checkout_consent.runtime.resume import regraded
 
     row: dict[str, Any] = {
-        "world": spec.label,
+        "world": spec.name,
         "family": spec.name,
         "scenario": spec.meta.scenario,
         "world_version": spec.world_version,
@@ -56,7 +55,7 @@ def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
         "refused": None,
     }
     if log is not None and log.status == "success":
-        records, refused = regraded(str(log.location), spec, WORLDS, want)
+        records, refused = regraded(str(log.location), spec, want)
         if refused is not None:
             row.update(status="refused", refused=refused)
             return row

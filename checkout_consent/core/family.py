@@ -282,16 +282,8 @@ class World:
 
     @property
     def name(self) -> str:
-        """The world's name: its task, its label, its roster entry (`Meta.name`)."""
-        return self.meta.name
-
-    @property
-    def label(self) -> str:
-        return self.meta.name
-
-    @property
-    def task(self) -> str:
-        """The registered Inspect task: `inspect eval checkout_consent/<task>`."""
+        """The world's name: its registered task (`inspect eval checkout_consent/<name>`),
+        its label everywhere, its roster entry (`Meta.name`)."""
         return self.meta.name
 
     @property
@@ -336,6 +328,6 @@ class World:
         """The one line refusing a `-T` key the world does not take (`run` and the task
         itself under `inspect eval`, where Inspect alone would drop it with a warning)."""
         return (
-            f"{self.label} has no task parameter {key[:60]!r}; parameters: "
+            f"{self.name} has no task parameter {key[:60]!r}; parameters: "
             f"{', '.join(sorted(self.task_params))}"
         )

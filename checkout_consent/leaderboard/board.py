@@ -181,7 +181,7 @@ def reproduced(board: Path, folder: Path) -> bool:
 def load(root: Path) -> dict[str, list[Entry]]:
     """Every submission under `root` (`<family>/<id>/`), re-graded, by the label of the world
     its card names; BoardError on a refusal."""
-    out: dict[str, list[Entry]] = {w.label: [] for w in WORLDS}
+    out: dict[str, list[Entry]] = {w.name: [] for w in WORLDS}
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
         verdict = validated(folder)
         if not verdict.ok:

@@ -108,7 +108,7 @@ def make(spec: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> 
     from checkout_consent.cassettes import runs, store
 
     model = real or f"openai/{spec.family}-{control}"
-    cassette = store.run_dir(spec.label, model, CASSETTES)
+    cassette = store.run_dir(spec.name, model, CASSETTES)
     folder = out / spec.name / (real_id(spec, real) if real else submission_id(spec, control))
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         outcome = runs.replay(cassette, log_dir=logs)
@@ -130,7 +130,7 @@ def real_runs(spec: World) -> list[str]:
     from checkout_consent.cassettes import store
 
     return [
-        m for m in REAL_MODELS if (store.run_dir(spec.label, m, CASSETTES) / "run.json").is_file()
+        m for m in REAL_MODELS if (store.run_dir(spec.name, m, CASSETTES) / "run.json").is_file()
     ]
 
 

@@ -94,7 +94,7 @@ def regrade(path: Path) -> LogGrade:
         out.refusal = str(err).split(": ", 1)[-1]
         return out
     task, version = str(log.eval.task), log.eval.task_version
-    spec = next((f for f in WORLDS if f.task == task.rsplit("/", 1)[-1]), None)
+    spec = next((f for f in WORLDS if f.name == task.rsplit("/", 1)[-1]), None)
     out.model = str(log.eval.model)
     out.task_args = dict(log.eval.task_args or {})
     if spec is None:
@@ -208,7 +208,7 @@ def _check_card(card: Card, root: Path) -> list[str]:
             f"world version {card.world_version!r} is unknown to this suite "
             f"(it grades {known}); re-run with this checkout"
         )
-    label = card.family if spec is None else spec.label
+    label = card.family if spec is None else spec.name
     if card.task_set not in task_sets(label):
         out.append(f"task set {card.task_set!r}: {label} accepts {', '.join(task_sets(label))}")
     if root.name != card.submission_id or root.parent.name != card.family:

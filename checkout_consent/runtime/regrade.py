@@ -60,7 +60,7 @@ class LogVerdict:
 def _family(task: str, worlds: Sequence[World]) -> World:
     name = task.rsplit("/", 1)[-1]
     for spec in worlds:
-        if spec.task == name:
+        if spec.name == name:
             return spec
     raise RegradeError(f"task {task[:100]!r} is not one of this suite's tasks")
 

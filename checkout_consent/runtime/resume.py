@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -89,13 +89,8 @@ def _models_problem(header: Any, sample: Any, want: Expected) -> str | None:
     return None
 
 
-def judged(spec: World, worlds: Sequence[World], sample: Any) -> Judged:
-    """One logged sample re-graded from its evidence, by the world whose task it is."""
-    return judge_sample(spec, sample)
-
-
 def sample_problem(
-    spec: World, worlds: Sequence[World], header: Any, sample: Any, want: Expected
+    spec: World, header: Any, sample: Any, want: Expected
 ) -> tuple[str | None, Judged | None]:
     """Why this logged sample may not be reused by the run `want` describes (None if it
     may), and its re-grade when it got that far."""
@@ -105,7 +100,7 @@ def sample_problem(
     problem = _models_problem(header, sample, want)
     if problem is not None:
         return problem, None
-    verdict = judged(spec, worlds, sample)
+    verdict = judge_sample(spec, sample)
     if verdict.failure is not None:
         return f"{name}: {verdict.failure}", verdict
     stored = next(iter((sample.scores or {}).values()), None)
@@ -143,9 +138,7 @@ def logged_keys(path: Path) -> list[tuple[str, int]]:
     return list(dict.fromkeys(out))
 
 
-def log_problem(
-    path: Path, header: Any, spec: World, worlds: Sequence[World], want: Expected
-) -> str | None:
+def log_problem(path: Path, header: Any, spec: World, want: Expected) -> str | None:
     """The first reason the log at `path` may not be reused, reading one sample at a time
     (a partial log's unfinished or errored samples are never reused, so not read)."""
     from checkout_consent.runtime.compat import read_log_samples
@@ -155,7 +148,7 @@ def log_problem(
     def check(sample: Any) -> None:
         if found or (header.status != "success" and (sample.error or not sample.scores)):
             return
-        problem, _ = sample_problem(spec, worlds, header, sample, want)
+        problem, _ = sample_problem(spec, header, sample, want)
         if problem is not None:
             found.append(problem)
 
@@ -175,11 +168,7 @@ def _owner(header: Any, wanted: Mapping[str, tuple[World, Expected]]) -> Any:
     return pair
 
 
-def set_aside(
-    log_dir: str | Path,
-    wanted: Mapping[str, tuple[World, Expected]],
-    worlds: Sequence[World],
-) -> list[str]:
+def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]]) -> list[str]:
     """Rename out of Inspect's sight every log of this run's tasks that fails its checks;
     one line each. `wanted`: task name -> (its world, its Expected). ResumeRefused for a
     log of another run of the same task (other arguments or version)."""
@@ -198,7 +187,7 @@ def set_aside(
         if mismatch is not None:
             raise ResumeRefused(f"{path.name}: {mismatch}; resume it with its own arguments")
         try:
-            problem = log_problem(path, header, pair[0], worlds, pair[1])
+            problem = log_problem(path, header, pair[0], pair[1])
         except Exception as err:  # a sample that does not parse is a forged one
             problem = f"a sample does not read ({_first_line(err)})"
         if problem is not None:
@@ -208,9 +197,7 @@ def set_aside(
     return lines
 
 
-def regraded(
-    location: str, spec: World, worlds: Sequence[World], want: Expected
-) -> tuple[list[Record], str | None]:
+def regraded(location: str, spec: World, want: Expected) -> tuple[list[Record], str | None]:
     """A finished log's records, every one re-graded from its evidence (sorted by sample
     id and epoch), or the first reason the log cannot be trusted."""
     from checkout_consent.runtime.compat import read_log_samples
@@ -224,7 +211,7 @@ def regraded(
     def grade(sample: Any) -> None:
         nonlocal problem
         if problem is None:
-            problem, verdict = sample_problem(spec, worlds, header, sample, want)
+            problem, verdict = sample_problem(spec, header, sample, want)
             if problem is None and verdict is not None and verdict.record is not None:
                 record = json.loads(verdict.record.model_dump_json())
                 keyed.append(((str(sample.id), int(sample.epoch)), record))

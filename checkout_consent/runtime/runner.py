@@ -150,7 +150,7 @@ def run_models(
         if log.status != "success":
             why = log.error.message if log.error else log.status
             raise RunFailed(
-                f"{spec.task} with {log.eval.model} did not finish: {why} (log: {log.location})"
+                f"{spec.name} with {log.eval.model} did not finish: {why} (log: {log.location})"
             )
         runs.append(ModelRun(log.eval.model, log_records(log), log.location))
     by_model = {r.model: r for r in runs}

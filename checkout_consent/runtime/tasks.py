@@ -110,7 +110,7 @@ def family_task(
             "the turn budget", (turns() if callable(turns) else turns) or spec.episode.turns
         )
     return Task(
-        dataset=MemoryDataset([sample(spec, s) for s in chosen], name=spec.task),
+        dataset=MemoryDataset([sample(spec, s) for s in chosen], name=spec.name),
         setup=init_scenario(),
         solver=episode_solver(spec, tools, budget),
         scorer=scorer,

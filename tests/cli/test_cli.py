@@ -129,7 +129,7 @@ def test_list__names_every_world_its_task_and_its_own_controls():
     assert sorted(blocks) == sorted(w.name for w in WORLDS)
     for w in WORLDS:
         block = blocks[w.name]
-        assert f"inspect eval checkout_consent/{w.task}" in block and w.world_version in block
+        assert f"inspect eval checkout_consent/{w.name}" in block and w.world_version in block
         (said,) = [line for line in block.splitlines() if line.startswith("  controls: ")]
         named = said.removeprefix("  controls: ").split(", ")
         # its own controls under its family's prefix: not one a sibling world alone has
@@ -167,7 +167,7 @@ def test_readme_regenerator__leaves_no_logs_behind(monkeypatch, tmp_path):
     def controls(world, log_dir):
         dirs.append(log_dir)
         Path(log_dir).mkdir(exist_ok=True)  # as Inspect makes it
-        (Path(log_dir) / f"{world.label.replace('/', '-')}.eval").write_text("a log")
+        (Path(log_dir) / f"{world.name.replace('/', '-')}.eval").write_text("a log")
         return {}
 
     monkeypatch.setattr(readme, "run_controls", controls)

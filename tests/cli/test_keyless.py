@@ -45,8 +45,8 @@ def sanity_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     it then stops the command (as a failed sanity would)."""
     calls: list[str] = []
 
-    def trap(spec: object, *args: object) -> None:
-        calls.append(str(getattr(spec, "label", spec)))
+    def trap(spec: World, *args: object) -> None:
+        calls.append(spec.name)
         raise RunFailed("sanity reached")
 
     monkeypatch.setattr(cli_run, "sanity", trap)
@@ -68,9 +68,9 @@ def test_control_reference__plays_each_worlds_reference_control_in_every_family(
         scenario = cli_run.task_scenarios(spec)[0]
         own = spec.controls[spec.controls.reference]
         mine = play_and_grade(spec, scenario, registry.get("reference"))
-        assert mine == play_and_grade(spec, scenario, own), spec.label
+        assert mine == play_and_grade(spec, scenario, own), spec.name
     assert suite.players(REFERENCE, list(WORLDS)).split(", ")[0] == (
-        f"{WORLDS[0].label} ({reference_of(WORLDS[0])})"
+        f"{WORLDS[0].name} ({reference_of(WORLDS[0])})"
     )
 
 
@@ -83,14 +83,14 @@ def test_suite_control_reference__plays_worlds_of_two_families_with_no_key(
     from inspect_ai.log import read_eval_log
 
     logs = tmp_path / "logs"
-    worlds = [a for spec in PURE for a in ("--world", spec.label)]
+    worlds = [a for spec in PURE for a in ("--world", spec.name)]
     code, out, err = _main(
         capsys, "--log-dir", str(logs), "suite", "--model", REFERENCE, *worlds, "--limit", "1"
     )
     assert code == 0, err
     lines = out.strip().splitlines()
     assert lines[0].split() == ["world", "samples", "headline"]
-    assert [line.split()[0] for line in lines[1:]] == [s.label for s in PURE]
+    assert [line.split()[0] for line in lines[1:]] == [s.name for s in PURE]
     assert all(" 1  " in line for line in lines[1:])  # one sample each, with its headline
     doc = json.loads((logs / "suite-summary.json").read_text())
     assert doc["complete"] and doc["model"] == REFERENCE
@@ -103,7 +103,7 @@ def test_suite_control_reference__plays_worlds_of_two_families_with_no_key(
         assert {k: got[k] for k in want if k != "provenance"} == {
             k: v for k, v in want.items() if k != "provenance"
         }
-    assert f"{PURE[0].label} ({reference_of(PURE[0])})" in err
+    assert f"{PURE[0].name} ({reference_of(PURE[0])})" in err
 
 
 @pytest.mark.parametrize(
@@ -161,9 +161,9 @@ def test_a_model_that_needs_no_key_here__goes_on_to_sanity(
 ) -> None:
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    world = ["--world", PURE[0].label] if verb == ["suite"] else []
+    world = ["--world", PURE[0].name] if verb == ["suite"] else []
     code, _, err = _main(capsys, "--log-dir", str(tmp_path), *verb, "--model", model, *world)
-    assert sanity_calls == [PURE[0].label] and "sanity reached" in err, err  # nothing refused
+    assert sanity_calls == [PURE[0].name] and "sanity reached" in err, err  # nothing refused
 
 
 def test_suite_print_command__needs_no_key(

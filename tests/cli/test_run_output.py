@@ -57,7 +57,7 @@ def test_run__controls_end_with_a_line_per_world_and_a_total(
 ) -> None:
     assert main(["run", WORLD.name]) == 0
     tail = capsys.readouterr().out.rstrip().splitlines()[-2:]
-    assert tail[0].startswith(f"{WORLD.label}: {len(WORLD.controls.sanity)} controls, ")
+    assert tail[0].startswith(f"{WORLD.name}: {len(WORLD.controls.sanity)} controls, ")
     assert tail[0].endswith(", as expected")
     assert tail[1] == "total: every control of 1 worlds as expected"
 
@@ -97,5 +97,5 @@ def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err
     assert out.out.rstrip().splitlines()[-1] == (
-        f"total: 1 of 1 worlds NOT as expected: {WORLD.label}"
+        f"total: 1 of 1 worlds NOT as expected: {WORLD.name}"
     )

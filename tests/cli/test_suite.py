@@ -70,7 +70,7 @@ def test_suite__plays_the_worlds_and_writes_their_headlines(
     records = log_records(read_eval_log(str(logs / row["log"]), header_only=True))
     got = figure(WORLD, records)
     assert got is not None and row["samples"] == len(records) == 1
-    assert (row["world"], row["world_version"]) == (WORLD.label, WORLD.world_version)
+    assert (row["world"], row["world_version"]) == (WORLD.name, WORLD.world_version)
     assert row["headline"]["value"] == got.value and row["headline"][
         "text"
     ] == WORLD.headline.describe(got)
@@ -92,7 +92,7 @@ def test_suite__is_the_plain_inspect_eval_set_it_prints(
     code, printed, _ = _suite(capsys, logs, "--model", MODEL, "--limit", "1", "--print-command")
     assert code == 0 and not logs.exists()  # printed, nothing run
     line = shlex.split(printed)
-    assert line[:3] == ["inspect", "eval-set", f"checkout_consent/{WORLD.task}"]
+    assert line[:3] == ["inspect", "eval-set", f"checkout_consent/{WORLD.name}"]
     _run(tmp_path, str(Path(sys.executable).with_name("inspect")), *line[1:], "--display", "none")
     (first,) = [read_eval_log(str(p)) for p in logs.glob("*.eval")]
     (played,) = first.samples
@@ -138,7 +138,7 @@ def test_suite_shard__shards_of_every_pure_world_cover_its_samples_once() -> Non
         ids = _ids(spec)
         for n in (1, 2, 3, 7):
             shards = [suite.shard_of(ids, (k, n)) for k in range(1, n + 1)]
-            assert sorted(i for s in shards for i in s) == sorted(ids), (spec.label, n)
+            assert sorted(i for s in shards for i in s) == sorted(ids), (spec.name, n)
             assert max(map(len, shards)) - min(map(len, shards)) <= 1
 
 
@@ -146,7 +146,7 @@ def test_suite__a_task_without_arguments_plays_the_public_set() -> None:
     """The suite passes a task no argument it was not given (so its tasks are those of
     plain `inspect eval-set`): every task's defaults must be its public set."""
     for spec in WORLDS:
-        assert _ids(spec, {}) == _ids(spec, dict(spec.dataset.public_args)), spec.label
+        assert _ids(spec, {}) == _ids(spec, dict(spec.dataset.public_args)), spec.name
 
 
 def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(
@@ -154,16 +154,16 @@ def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(
 ) -> None:
     code, printed, _ = _suite(capsys, tmp_path, "--model", "openai/any", "--print-command")
     line = shlex.split(printed)
-    assert code == 0 and line[2 : 2 + len(WORLDS)] == [f"checkout_consent/{w.task}" for w in WORLDS]
+    assert code == 0 and line[2 : 2 + len(WORLDS)] == [f"checkout_consent/{w.name}" for w in WORLDS]
     assert line[line.index("--max-tasks") + 1] == str(len(WORLDS))
     code, printed, _ = _suite(
         capsys, tmp_path, "--model", "openai/any", "--shard", "2/3", "--print-command"
     )
     line = shlex.split(printed)
     pure = [w for w in WORLDS if w.pure]
-    assert code == 0 and line[2 : 2 + len(pure)] == [f"checkout_consent/{w.task}" for w in pure]
+    assert code == 0 and line[2 : 2 + len(pure)] == [f"checkout_consent/{w.name}" for w in pure]
     chosen = line[line.index("--sample-id") + 1].split(",")
-    want = [f"checkout_consent/{w.task}:{i}" for w in pure for i in suite.shard_of(_ids(w), (2, 3))]
+    want = [f"checkout_consent/{w.name}:{i}" for w in pure for i in suite.shard_of(_ids(w), (2, 3))]
     assert chosen == want
 
 
@@ -179,7 +179,7 @@ def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(
         ["-T", "nosuch=1"],
         ["-T", "scenario=x"],
         ["-T", "novalue"],
-        ["--world", OTHER.label],  # a control of one family cannot play another's world
+        ["--world", OTHER.name],  # a control of one family cannot play another's world
         ["--world", "nosuch"],
     ],
 )
@@ -205,9 +205,9 @@ def test_suite_shard__refuses_a_world_that_is_not_pure(
     impure = tuple(dataclasses.replace(w, pure=False) if w == WORLD else w for w in WORLDS)
     monkeypatch.setattr(families, "WORLDS", impure)
     monkeypatch.setattr(suite, "WORLDS", impure)
-    args = ["--model", MODEL, "--world", WORLD.label, "--shard", "1/2", "--print-command"]
+    args = ["--model", MODEL, "--world", WORLD.name, "--shard", "1/2", "--print-command"]
     code, out, err = _suite(capsys, tmp_path / "logs", *args)
-    assert code == 2 and out == "" and f"{WORLD.label} is not pure" in err
+    assert code == 2 and out == "" and f"{WORLD.name} is not pure" in err
     code, out, err = _suite(capsys, tmp_path / "logs", "--model", MODEL, "--shard", "1/2")
     assert code == 2 and out == "" and "no world" in err  # the pure worlds of its family: none
 

@@ -25,7 +25,7 @@ def test_hacker__every_money_world_has_one() -> None:
         assert "hacker" in w.controls and f"{w.family}-hacker" in registry.names(w.family)
 
 
-@pytest.mark.parametrize("world", HACKED, ids=lambda w: w.label)
+@pytest.mark.parametrize("world", HACKED, ids=lambda w: w.name)
 def test_hacker__every_exploit_is_caught_and_scores_at_most_the_floor(world) -> None:  # noqa: ANN001
     caught = world.controls.exploits(world)
     assert len(caught) >= 2
@@ -34,7 +34,7 @@ def test_hacker__every_exploit_is_caught_and_scores_at_most_the_floor(world) -> 
     assert len({c.what for c in caught}) == len(caught)  # each exploit its own episode
 
 
-@pytest.mark.parametrize("world", HACKED, ids=lambda w: w.label)
+@pytest.mark.parametrize("world", HACKED, ids=lambda w: w.name)
 def test_hacker__the_sanity_listing_is_one_line_per_exploit(world, capsys) -> None:  # noqa: ANN001
     assert hacker_problems(world) == []
     lines = capsys.readouterr().err.splitlines()
@@ -43,7 +43,7 @@ def test_hacker__the_sanity_listing_is_one_line_per_exploit(world, capsys) -> No
 
 
 def test_hacker__an_exploit_nothing_catches_is_a_sanity_problem(capsys) -> None:  # noqa: ANN001
-    world = next(w for w in HACKED if w.label == "pizza")
+    world = next(w for w in HACKED if w.name == "pizza")
     honest = world.controls["reference"]
     scenario = world.dataset.task("allergen-1")
     blind = Exploit("plays the policy", honest, lambda: scenario, lambda record: None)

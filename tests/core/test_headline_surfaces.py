@@ -90,7 +90,7 @@ def _same_rate(spec: World, records: list[dict[str, Any]]) -> None:
 
 def _model(spec: World, record: dict[str, Any]) -> Any:
     """The family's record model again (its `metrics` reads the model, as the scorer does)."""
-    return _record_type(spec.label).model_validate(record)
+    return _record_type(spec.name).model_validate(record)
 
 
 @functools.cache
@@ -121,7 +121,7 @@ def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
     return list(json.loads("".join(c.text for c in got.content))["entries"])
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.label)
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.name)
 def test_headline__every_surface_gives_the_same_value_and_order(
     spec: World, tmp_path: Path
 ) -> None:

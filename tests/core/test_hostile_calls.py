@@ -45,7 +45,7 @@ _INITIAL: dict[str, Any] = {}
 
 
 def first_scenario(spec: World) -> Scenario:
-    task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
+    task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.name)
     sample = task(**dict(spec.dataset.public_args)).dataset[0]
     return Scenario.model_validate(sample.metadata["scenario"])
 

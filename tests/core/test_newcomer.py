@@ -92,8 +92,8 @@ def test_family_readmes__versions_section_with_a_changelog_naming_the_current_ve
         text = (REPO_ROOT / "checkout_consent" / spec.name / "README.md").read_text()
         section = text.split("\n## Versions\n", 1)[1].split("\n## ", 1)[0]
         log = section.split("Changelog", 1)[1]
-        assert f"- `{spec.world_version}`:" in log, spec.label
-        assert re.findall(r"now (\d+)", section) in ([], [str(spec.version)]), spec.label
+        assert f"- `{spec.world_version}`:" in log, spec.name
+        assert re.findall(r"now (\d+)", section) in ([], [str(spec.version)]), spec.name
 
 
 def test_leaderboard_doc__card_example_names_a_current_world_version() -> None:
@@ -136,11 +136,11 @@ def test_docs__inspect_list_tasks_lists_every_worlds_task() -> None:
     )
     assert got.returncode == 0, got.stderr[-2000:]
     listed = sorted(got.stdout.split())
-    assert listed == sorted(f"checkout_consent/{w.name}/task.py@{w.task}" for w in WORLDS)
+    assert listed == sorted(f"checkout_consent/{w.name}/task.py@{w.name}" for w in WORLDS)
     shown = subprocess.run(
         ["checkout-consent", "list"], capture_output=True, text=True, timeout=120
     ).stdout
     for w in WORLDS:
-        assert f"inspect eval checkout_consent/{w.task})" in shown, w.name
+        assert f"inspect eval checkout_consent/{w.name})" in shown, w.name
     for readme in REPO_ROOT.glob("checkout_consent/*/README.md"):
         assert "`inspect list tasks` does not list" not in " ".join(readme.read_text().split())

@@ -113,7 +113,7 @@ def test_board_consent__each_column_is_the_breach_rate_of_the_regraded_records()
 def test_board_consent__the_suite_table_lists_every_money_moving_world_and_model():
     views = board(BOARD / "submissions")
     [head, *rows] = _sections()[render.SUITE_HEADING]
-    assert head == ["model", *sorted(w.label for w in WORLDS if w.moves_money)]
+    assert head == ["model", *sorted(w.name for w in WORLDS if w.moves_money)]
     models = {  # one row a model: a partial run is its model's row, its cell says so
         render.model_label(dataclasses.replace(r.entry, partial=None))
         for v in views

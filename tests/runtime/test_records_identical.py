@@ -21,7 +21,7 @@ from checkout_consent.families import WORLDS
 import importlib
 out = {}
 for spec in WORLDS:
-    task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
+    task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.name)
     samples = task(**dict(spec.dataset.public_args)).dataset
     scenarios = [Scenario.model_validate(s.metadata["scenario"]) for s in samples]
     for control in spec.controls.sanity:

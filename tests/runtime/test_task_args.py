@@ -56,7 +56,7 @@ def documented() -> list[tuple[str, str]]:
 
 
 def _build(spec: World, args: dict[str, Any]) -> Any:
-    make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.task)
+    make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.name)
     try:
         task: Task = make(**args)
     except prerequisite_error() as error:
@@ -131,7 +131,7 @@ def test_task_args__a_value_of_no_text_form_is_refused_in_one_line(value: object
     assert isinstance(result, str) and result.startswith("refused: ") and "\n" not in result
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.name)
 def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: World) -> None:
     """`inspect eval checkout_consent/<task> -T colour=blue`: Inspect hands the task every
     key it does not declare (it takes **other), and the task refuses it in the one line
@@ -139,17 +139,17 @@ def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: Wor
     import checkout_consent._registry  # noqa: F401  (registers every world's task)
 
     with pytest.raises(prerequisite_error()) as got:
-        create_task(spec.task, colour="blue")
+        create_task(spec.name, colour="blue")
     assert str(got.value) == spec.no_param("colour")
     assert "\n" not in str(got.value)
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.label)
+@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.name)
 def test_task_args__the_task_declares_exactly_the_worlds_parameters(spec: World) -> None:
     """What `checkout-consent list` and `run` accept is what the task function takes."""
     import checkout_consent._registry  # noqa: F401  (registers every world's task)
 
-    fn = registered_task(spec.task)
+    fn = registered_task(spec.name)
     named = {
         p.name
         for p in inspect.signature(fn).parameters.values()

@@ -142,7 +142,7 @@ def test_api__an_oversized_body_is_413_whatever_it_claims(live: Live) -> None:
 def test_api__provenance_names_versions_checksums_and_licence(live: Live) -> None:
     got = httpx.get(f"{live.url}/v1/provenance").json()
     assert got["licence"] == "MIT"
-    assert got["world_versions"] == {w.label: w.world_version for w in WORLDS}
+    assert got["world_versions"] == {w.name: w.world_version for w in WORLDS}
     assert all(len(v) == 64 for v in got["task_checksums"].values())
 
 

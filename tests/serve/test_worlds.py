@@ -48,7 +48,7 @@ def test_tasks__list_every_worlds_public_tasks_each_resolving_to_its_world(live:
             w.name: w.world_version for w in WORLDS
         }
         versions = client.get("/v1/provenance").json()["world_versions"]
-        assert versions == {w.label: w.world_version for w in WORLDS}
+        assert versions == {w.name: w.world_version for w in WORLDS}
 
 
 def test_tasks__each_world_lists_plain_ids_and_the_old_qualified_id_is_no_task(

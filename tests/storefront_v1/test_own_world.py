@@ -24,7 +24,7 @@ V0, V1 = storefront.WORLD, storefront_v1.WORLD
 
 def test_roster__each_world_by_its_own_name_task_and_version():
     assert world("storefront") is V0 and world("storefront_v1") is V1
-    assert (V0.task, V1.task) == ("storefront", "storefront_v1")
+    assert (V0.name, V1.name) == ("storefront", "storefront_v1")
     assert (V0.family, V1.family) == ("storefront", "storefront")
     assert (V0.world_version, V1.world_version) == ("storefront-6", "storefront-adversary_v1-4")
     assert V1.dataset.task("4").family == "storefront_v1"

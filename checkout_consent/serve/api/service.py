@@ -125,7 +125,7 @@ def _entry(world: World, agent: str, rows: list[Row], got: Figure | None) -> dic
     values = [numeric(r.record) for r in rows]
     return {
         "agent": agent,
-        "world": world.label,
+        "world": world.name,
         "submissions": len(rows),
         "ranked": got is not None,
         "covered": coverage(world, rows),
@@ -280,7 +280,7 @@ class Service:
             "suite_version": suite_version(),
             "git_sha": git_sha(),
             "licence": LICENCE,
-            "world_versions": {w.label: w.world_version for w in WORLDS},
+            "world_versions": {w.name: w.world_version for w in WORLDS},
             "task_checksums": {f.name: task_checksum(f.name) for f in WORLDS},
         }
 

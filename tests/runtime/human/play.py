@@ -81,7 +81,7 @@ def control_run(world: str, log_dir: Path) -> tuple[list[Move], list[str]]:
     from checkout_consent.families import WORLDS
 
     task, args, control = WORLD_RUNS[world]
-    (spec,) = [w for w in WORLDS if w.task == task]  # the Task itself: no registry lookup
+    (spec,) = [w for w in WORLDS if w.name == task]  # the Task itself: no registry lookup
     inspect_eval(
         spec.task_factory()(**args),
         model=f"control/{control}",
@@ -120,9 +120,9 @@ def _cli_argv(verb: str, world: str, args: dict[str, str], log_dir: Path) -> lis
     """`checkout-consent run FAMILY` or `checkout-consent suite --world W` for `human/web`."""
     from checkout_consent.families import WORLDS
 
-    (spec,) = [w for w in WORLDS if w.task == WORLD_RUNS[world][0]]
+    (spec,) = [w for w in WORLDS if w.name == WORLD_RUNS[world][0]]
     argv = [sys.executable, "-m", "checkout_consent.cli", "--log-dir", str(log_dir), verb]
-    argv += [spec.name] if verb == "run" else ["--world", spec.label]
+    argv += [spec.name] if verb == "run" else ["--world", spec.name]
     argv += ["--model", "human/web", "--display", "none"]
     for key, value in args.items():
         argv += ["-T", f"{key}={value}"]
