@@ -4,7 +4,16 @@ suite finds it with importlib.resources (checkout_consent/runtime/files.py)."""
 
 from setuptools import find_packages, setup
 
-DATA = ["*.yaml", "*.md", "*.json", "*.jsonl", "*.txt", "Dockerfile", "examples/*.json"]
+DATA = [
+    "*.yaml",
+    "*.md",
+    "*.json",
+    "*.jsonl",
+    "*.txt",
+    "Dockerfile",
+    "examples/*.json",
+    "chat_templates/*.jinja",
+]
 TASK_FILES = ["*.py", "*.yaml", "*.md", "*.json", "*.jsonl", "*.psv", "*.sha256", "*.toml"]
 
 setup(

@@ -26,7 +26,7 @@ import anyio
 import httpx
 
 from checkout_consent.core.offline import grade_saved, play
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 
@@ -35,8 +35,8 @@ FAMILY, TASK = "pizza", "allergen-1"
 
 
 def body() -> bytes:
-    spec = world(FAMILY)
-    played = play(spec, spec.dataset.task(TASK), spec.controls[spec.controls.reference])
+    world = world_named(FAMILY)
+    played = play(world, world.dataset.task(TASK), world.controls[world.controls.reference])
     calls = [{"tool": c.tool, "args": c.args} for c in played.calls if c.origin == "agent"]
     return json.dumps({"task": TASK, "calls": calls, "agent": {"name": "bench"}}).encode()
 
@@ -65,11 +65,11 @@ async def http_round(url: str, payload: bytes) -> tuple[float, float]:
 
 
 def in_process(payload: bytes) -> float:
-    spec = world(FAMILY)
+    world = world_named(FAMILY)
     start = time.perf_counter()
     for _ in range(IN_PROCESS):
         data = json.loads(payload)
-        grade_saved(spec, spec.dataset.task(data["task"]), data["calls"])
+        grade_saved(world, world.dataset.task(data["task"]), data["calls"])
     return IN_PROCESS / (time.perf_counter() - start)
 
 

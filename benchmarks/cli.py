@@ -21,12 +21,12 @@ from pairs import paired, python
 
 from checkout_consent.cli.run import task_scenarios
 from checkout_consent.core.offline import play
-from checkout_consent.families import names, world
+from checkout_consent.families import names, world_named
 
 
 def run_vs_eval(name: str, pairs: int) -> None:
-    spec = world(name)
-    model = f"control/{spec.family}-{spec.controls.reference}"
+    world = world_named(name)
+    model = f"control/{world.family}-{world.controls.reference}"
     with tempfile.TemporaryDirectory() as logs:
         ours = python(
             "-m",
@@ -43,7 +43,7 @@ def run_vs_eval(name: str, pairs: int) -> None:
         paired(
             f"run {name} --model {model} vs inspect eval of the same samples",
             ours,
-            family_argv(spec, dict(spec.dataset.public_args), logs),
+            family_argv(world, dict(world.dataset.public_args), logs),
             pairs=pairs,
             target=1.3,
         )
@@ -53,10 +53,10 @@ def control_shapes() -> list[str]:
     """`SAMPLESxTURNSxCALLS` of every world's every sanity control over its public set
     (storefront_v1 included)."""
     shapes = []
-    for spec in (w for name in names() for w in (world(name),)):
-        scenarios = task_scenarios(spec)
-        for control in spec.controls.sanity:
-            runs = [play(spec, s, spec.controls[control]) for s in scenarios]
+    for world in (w for name in names() for w in (world_named(name),)):
+        scenarios = task_scenarios(world)
+        for control in world.controls.sanity:
+            runs = [play(world, s, world.controls[control]) for s in scenarios]
             turns = sum(len(r.turns) for r in runs)
             calls = sum(sum(c.origin == "agent" for c in r.calls) for r in runs)
             n = len(scenarios)

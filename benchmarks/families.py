@@ -28,7 +28,7 @@ from pairs import inspect_cli, paired
 from profiling import profile_eval
 
 from checkout_consent.cli.run import task_scenarios
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.core.offline import play
 from checkout_consent.families import WORLDS as ALL_WORLDS
 
@@ -38,13 +38,13 @@ TARGET = 1.15
 TARGET_SCENARIO = 2.0  # a world that names its scenario (storefront_v1's months: issue 14)
 
 
-def shape(spec: World, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
+def shape(world: World, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
     """(samples, turns per sample, agent tool calls per sample, characters of arguments
     (as JSON) per call, characters of results per call) of the reference control, rounded
     to the nearest integer."""
-    scenarios = task_scenarios(spec, args)
-    policy = spec.controls[spec.controls.reference]
-    runs = [play(spec, s, policy) for s in scenarios]
+    scenarios = task_scenarios(world, args)
+    policy = world.controls[world.controls.reference]
+    runs = [play(world, s, policy) for s in scenarios]
     turns = sum(len(r.turns) for r in runs)
     agent = [c for r in runs for c in r.calls if c.origin == "agent"]
     n, k = len(scenarios), max(1, len(agent))
@@ -53,13 +53,13 @@ def shape(spec: World, args: dict[str, Any]) -> tuple[int, int, int, int, int]:
     return n, round(turns / n), round(len(agent) / n), round(arg_chars), round(result_chars)
 
 
-def family_argv(spec: World, args: dict[str, Any], log_dir: str) -> list[str]:
+def family_argv(world: World, args: dict[str, Any], log_dir: str) -> list[str]:
     flags = [f for k, v in args.items() for f in ("-T", f"{k}={v}")]
     return inspect_cli(
         "eval",
-        f"checkout_consent/{spec.name}",
+        f"checkout_consent/{world.name}",
         "--model",
-        f"control/{spec.family}-{spec.controls.reference}",
+        f"control/{world.family}-{world.controls.reference}",
         *flags,
         "--display",
         "none",
@@ -124,16 +124,16 @@ def main() -> None:
     )
     opts = parser.parse_args()
     for name in opts.families or sorted(WORLDS):
-        spec = WORLDS[name]
-        args = dict(spec.dataset.public_args) | dict(t.split("=", 1) for t in opts.T)
-        samples, turns, calls, arg_chars, result_chars = shape(spec, args)
+        world = WORLDS[name]
+        args = dict(world.dataset.public_args) | dict(t.split("=", 1) for t in opts.T)
+        samples, turns, calls, arg_chars, result_chars = shape(world, args)
         payload = (arg_chars, result_chars) if opts.payload else (0, 0)
         carrying = f", {arg_chars} + {result_chars} characters a call" if opts.payload else ""
         with tempfile.TemporaryDirectory() as logs:
             if opts.profile:
                 profile_eval(
-                    f"checkout_consent/{spec.name}",
-                    f"control/{spec.family}-{spec.controls.reference}",
+                    f"checkout_consent/{world.name}",
+                    f"control/{world.family}-{world.controls.reference}",
                     args,
                     logs,
                 )
@@ -141,10 +141,10 @@ def main() -> None:
             paired(
                 f"{name} ({samples} samples x {turns} turns, {calls} tool calls"
                 f"{carrying}) through inspect eval vs Inspect's floor for the same shape",
-                family_argv(spec, args, logs),
+                family_argv(world, args, logs),
                 floor_argv(samples, turns, calls, logs, *payload),
                 pairs=opts.pairs,
-                target=TARGET_SCENARIO if spec.meta.scenario else TARGET,
+                target=TARGET_SCENARIO if world.meta.scenario else TARGET,
             )
 
 

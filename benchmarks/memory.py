@@ -26,7 +26,7 @@ import time
 import tracemalloc
 from typing import Any
 
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime import runner, scorer
 
 
@@ -138,7 +138,7 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as logs:
         runner.run_models(
-            world("storefront"),
+            world_named("storefront"),
             ["control/storefront-oracle"],
             task_args={"seeds": f"0-{args.samples - 1}"},
             log_dir=logs,

@@ -16,8 +16,8 @@ import tracemalloc
 from pairs import in_process_pairs as pairs
 from pairs import timed
 
-from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play, play_and_grade
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.stats import bootstrap_ci
 from checkout_consent.pizza import WORLD
 from checkout_consent.pizza.dataset import public_tasks, scenario_of

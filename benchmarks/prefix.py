@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checkout_consent.cassettes import compact, store  # noqa: E402
-from checkout_consent.families import world as roster_world  # noqa: E402
+from checkout_consent.families import world_named  # noqa: E402
 
 
 @dataclass
@@ -94,7 +94,7 @@ def cassette_dirs(paths: list[Path]) -> list[Path]:
 def add_cassettes(worlds: dict[str, World], paths: list[Path]) -> None:
     for directory in cassette_dirs(paths):
         manifest = store.Manifest.read(directory)
-        label = roster_world(manifest.family).name
+        label = world_named(manifest.family).name
         world = worlds[f"{label} ({manifest.model})"]
         for unit in store.read_units(directory).values():
             add_unit(world, unit)
@@ -107,7 +107,7 @@ def add_logs(worlds: dict[str, World], paths: list[Path]) -> None:
     files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*.eval"))]
     for path in sorted(files):
         log = read_eval_log(str(path))
-        label = roster_world(log.eval.task.split("/")[-1]).name
+        label = world_named(log.eval.task.split("/")[-1]).name
         world = worlds[f"{label} ({log.eval.model})"]
         for sample in log.samples or []:
             wall = float(sample.working_time or sample.total_time or 0.0)
@@ -132,7 +132,8 @@ def row(name: str, w: World) -> str:
     breaks = f"{len(w.trims)} trim, {len(w.system_changes)} system, {w.misses} miss"
     cells = [name, str(w.samples), str(w.requests), str(w.prompt), share, breaks]
     cells += [_rate(w.prompt_n, w.prompt_ms), _rate(w.predicted_n, w.predicted_ms)]
-    cells += [_mean(w.walls, ".1f"), _mean([100 * h for h in w.harness], ".2f") + "%"]
+    harness = _mean([100 * h for h in w.harness], ".2f")
+    cells += [_mean(w.walls, ".1f"), harness + "%" if w.harness else harness]
     return "| " + " | ".join(cells) + " |"
 
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from pairs import paired, python
 
 from checkout_consent.cassettes import store
-from checkout_consent.families import world
+from checkout_consent.endpoint.controls import serving
+from checkout_consent.families import world_named
 from checkout_consent.runtime.runner import run_models
-from checkout_consent.serve.controls import serving
 
 TEN_SEEDS = store.CASSETTE_ROOT / "storefront" / "openai--storefront-oracle"
 
@@ -40,7 +40,7 @@ def live(directory: Path, log_dir: str) -> None:
     same runner (`runtime.runner.run_models`) as replay, with no cassette in the way."""
     manifest = json.loads((directory / store.MANIFEST).read_text())
     run_models(
-        world(manifest["family"]),
+        world_named(manifest["family"]),
         [manifest["model"]],
         task_args=manifest["task_args"],
         log_dir=log_dir,

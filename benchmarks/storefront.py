@@ -77,12 +77,12 @@ def spread(values: list[float], scale: float = 1.0, fmt: str = ",.0f") -> str:
     return f"median {statistics.median(v):{fmt}} (range {v[0]:{fmt}}-{v[-1]:{fmt}})"
 
 
-def previous_shoppers(rng: Any, spec: dict[str, Any], tops: list[int]) -> tuple:
+def previous_shoppers(rng: Any, task_file: dict[str, Any], tops: list[int]) -> tuple:
     """The world-2 draw, kept here to pair against: one rejection-sampled draw per value."""
-    lo, hi = int(spec["demand"]["shoppers_min"]), int(spec["demand"]["shoppers_max"])
+    lo, hi = int(task_file["demand"]["shoppers_min"]), int(task_file["demand"]["shoppers_max"])
     return tuple(
         tuple(tuple(rng.below(top) for _ in range(rng.randint(lo, hi))) for top in tops)
-        for _ in range(int(spec["days"]))
+        for _ in range(int(task_file["days"]))
     )
 
 
@@ -93,13 +93,14 @@ from checkout_consent.core.offline import play
 from checkout_consent.core.trace import replay
 from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.generate import generate
-spec, control = dataset.load_spec(), sys.argv[2]
+load = getattr(dataset, "load_task_file", None) or dataset.load_spec  # a checkout before issue 43
+task_file, control = load(), sys.argv[2]
 runs = [(sc.seed, play(WORLD, sc, WORLD.controls[control]).calls)
         for sc in dataset.scenarios("0-399")]
 c0 = time.process_time()
 for seed, trace in runs:
-    replay(WORLD.actions, generate(spec, seed), trace)
-print(400 * int(spec["days"]) / (time.process_time() - c0))
+    replay(WORLD.actions, generate(task_file, seed), trace)
+print(400 * int(task_file["days"]) / (time.process_time() - c0))
 """
 
 
@@ -134,14 +135,14 @@ def world_throughput() -> None:
     from checkout_consent.storefront import WORLD, dataset
     from checkout_consent.storefront.generate import _products, _shoppers, generate
 
-    spec = dataset.load_spec()
-    days = SEEDS * int(spec["days"])
+    task_file = dataset.load_task_file()
+    days = SEEDS * int(task_file["days"])
     for control in ("half_value", "oracle"):
         runs = [
             (sc.seed, play(WORLD, sc, WORLD.controls[control]).calls)
             for sc in dataset.scenarios(f"0-{SEEDS - 1}")
         ]
-        worlds = [(generate(spec, seed), trace) for seed, trace in runs]
+        worlds = [(generate(task_file, seed), trace) for seed, trace in runs]
 
         def each(pairs: list[Any], make: Callable[[Any], Any]) -> float:
             """Replay every trace and drop the result, as the scorer does (keeping all 400
@@ -155,29 +156,29 @@ def world_throughput() -> None:
             return cpu(run)
 
         with_gen, ceiling = paired(
-            lambda r=runs: each(r, lambda s: generate(spec, s)),
+            lambda r=runs: each(r, lambda s: generate(task_file, s)),
             lambda ws=worlds: each(ws, lambda w: w),
         )
         ratio = [a / b for a, b in zip(with_gen, ceiling, strict=True)]
-        print(f"{control} traces, {SEEDS} seeds x {spec['days']} days, {PAIRS} pairs (CPU):")
+        print(f"{control} traces, {SEEDS} seeds x {task_file['days']} days, {PAIRS} pairs (CPU):")
         print(
             f"  including generation: {spread([days / t for t in with_gen])} days/s "
             f"(target >= 20,000)"
         )
         print(f"  actions-only ceiling: {spread([days / t for t in ceiling])} days/s")
         print(f"  ratio including/ceiling CPU time: {spread(ratio, fmt='.2f')}")
-    products = _products(spec)
+    products = _products(task_file)
     tops = [p.market_value_cents + 1 for p in products]
     new, old = paired(
         lambda: cpu(
             lambda: [
-                _shoppers(stream(s, "storefront", "x", "shoppers"), spec, products)
+                _shoppers(stream(s, "storefront", "x", "shoppers"), task_file, products)
                 for s in range(SEEDS)
             ]
         ),
         lambda: cpu(
             lambda: [
-                previous_shoppers(stream(s, "storefront", "x", "shoppers"), spec, tops)
+                previous_shoppers(stream(s, "storefront", "x", "shoppers"), task_file, tops)
                 for s in range(SEEDS)
             ]
         ),

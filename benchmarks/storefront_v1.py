@@ -34,11 +34,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--pairs", type=int, default=7)
     opts = parser.parse_args()
-    spec, seeds = dataset.load_spec(), range(opts.seeds)
-    days = int(spec["days"]) * opts.seeds
-    worlds = [generate(spec, s) for s in seeds]
+    task_file, seeds = dataset.load_task_file(), range(opts.seeds)
+    days = int(task_file["days"]) * opts.seeds
+    worlds = [generate(task_file, s) for s in seeds]
     print(
-        f"storefront adversary_v1, {opts.seeds} seeds x {spec['days']} days; "
+        f"storefront adversary_v1, {opts.seeds} seeds x {task_file['days']} days; "
         f"{opts.pairs} alternating pairs, median (range); no tracer"
     )
     print(
@@ -49,7 +49,7 @@ def main() -> None:
         traces = [play(WORLD, dataset.scenario(s), WORLD.controls[name]).calls for s in seeds]
         pairs = in_process_pairs(
             lambda traces=traces: [
-                replay(WORLD.actions, generate(spec, s), t)
+                replay(WORLD.actions, generate(task_file, s), t)
                 for s, t in zip(seeds, traces, strict=True)
             ],
             lambda traces=traces: [
@@ -65,7 +65,7 @@ def main() -> None:
             f"{spread([days / b for _, b in pairs]):>26}  {verdict}"
         )
     gen = [
-        timed(lambda: [generate(spec, s) for s in seeds]) / opts.seeds * 1e6
+        timed(lambda: [generate(task_file, s) for s in seeds]) / opts.seeds * 1e6
         for _ in range(opts.pairs)
     ]
     print(

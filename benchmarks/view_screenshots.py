@@ -132,15 +132,15 @@ from checkout_consent.leaderboard.examples import SUBMISSIONS, submission_id  # 
 
 # world task -> (its reference control's committed run, the scorer that re-scores it)
 WORLDS = {
-    spec.name: (
+    world.name: (
         SUBMISSIONS
-        / spec.name
-        / submission_id(spec, spec.controls.reference)
+        / world.name
+        / submission_id(world, world.controls.reference)
         / "logs"
         / "run.eval",
-        f"{spec.name}_scorer",
+        f"{world.name}_scorer",
     )
-    for spec in ROSTER
+    for world in ROSTER
 }
 
 

@@ -6,9 +6,10 @@ here with no line of its own."""
 from inspect_ai.model import modelapi
 
 from checkout_consent.families import WORLDS
+from checkout_consent.runtime.meta import task_factory
 
 for _world in WORLDS:
-    _world.task_factory()  # imports the world's task module: its @task and @scorer register
+    task_factory(_world)  # imports the world's task module: its @task and @scorer register
 
 
 @modelapi(name="control")

@@ -1,6 +1,6 @@
 """The roster: every world this suite ships, one line each. Nothing else.
 
-A world is a folder with an `eval.yaml` and a `WORLD` (`core.family.World`) in its
+A world is a folder with an `eval.yaml` and a `WORLD` (`core.contract.World`) in its
 `__init__`, carrying how each layer presents it; the CLI, sanity, the Inspect registry,
 cassettes, the board, the service and the README table loop over this. No shared layer
 names a world, and the roster imports no layer that presents one.
@@ -11,8 +11,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 
+from checkout_consent.core.contract import World
 from checkout_consent.core.controls import ControlRegistry, Msg, Policy, Reply
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.scenario import Scenario
 
 # one line per world: its folder under checkout_consent/, in the order surfaces list them
 ROSTER = (
@@ -39,11 +40,11 @@ def names() -> list[str]:
     return sorted(w.name for w in WORLDS)
 
 
-def world(name: str) -> World:
+def world_named(name: str) -> World:
     """The world called `name` (KeyError naming the known worlds otherwise)."""
-    for spec in WORLDS:
-        if spec.name == name:
-            return spec
+    for world in WORLDS:
+        if world.name == name:
+            return world
     raise KeyError(f"unknown world {name[:100]!r}; worlds: {', '.join(names())}")
 
 
@@ -53,13 +54,13 @@ EVERY_REFERENCE = "reference"
 
 
 def _each_reference(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
-    own = world(scenario.family)
+    own = world_named(scenario.world)
     return own.controls[own.controls.reference](scenario, transcript)
 
 
-def reference_of(spec: World) -> str:
+def reference_of(world: World) -> str:
     """The control `control/reference` plays in this world, by its full name."""
-    return f"control/{spec.family}-{spec.controls.reference}"
+    return f"control/{world.family}-{world.controls.reference}"
 
 
 def _played_in_its_world(family: str, control: str) -> Policy:
@@ -67,7 +68,7 @@ def _played_in_its_world(family: str, control: str) -> Policy:
     (each world of a family has its own; one the world lacks refuses in one line)."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
-        own = world(scenario.family)
+        own = world_named(scenario.world)
         if own.family != family or control not in own.controls:
             raise ValueError(f"control {family}-{control} has no policy in {own.name}")
         return own.controls[control](scenario, transcript)
@@ -86,5 +87,5 @@ def control_registry() -> ControlRegistry:
 
 
 def _of_world(name: str) -> tuple[str, tuple[str, ...]]:
-    own = world(name)
+    own = world_named(name)
     return own.family, tuple(own.controls)

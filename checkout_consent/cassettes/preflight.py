@@ -13,7 +13,9 @@ from urllib.parse import urlsplit
 from checkout_consent.cassettes.load import CassetteRefused, refuse
 from checkout_consent.cassettes.scan import scan_directory
 from checkout_consent.cassettes.store import MANIFEST, Manifest, files
-from checkout_consent.families import names, world
+from checkout_consent.families import names, world_named
+from checkout_consent.runtime.local_server import LOOPBACK
+from checkout_consent.runtime.meta import task_params
 
 # Providers whose traffic is plain HTTP through an SDK vcrpy patches. A run.json may come
 # from a stranger: replay never starts any other provider (local servers, local weights).
@@ -41,7 +43,6 @@ KEY_VARS: Mapping[str, tuple[str, ...]] = {
     "grok": ("XAI_API_KEY", "GROK_API_KEY"),
     "mistral": ("MISTRAL_API_KEY", "AZUREAI_MISTRAL_API_KEY", "AZURE_MISTRAL_API_KEY"),
 }
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def check_provider(model: str, what: str) -> None:
@@ -135,7 +136,7 @@ def _check_secrets(directory: Path) -> None:
 def _check_family(directory: Path, manifest: Manifest) -> None:
     if manifest.family not in names():
         raise refuse(directory / MANIFEST, f"family must be one of {', '.join(names())}")
-    params = world(manifest.family).task_params
+    params = task_params(world_named(manifest.family))
     unknown = sorted(set(manifest.task_args) - set(params))
     if unknown:
         raise refuse(
@@ -159,8 +160,8 @@ def check_directory(directory: Path) -> Manifest:
 def public_gap(manifest: Manifest) -> str:
     """How the run differs from its world's public set (`seeds 0-3 of 0-9`, an argument
     the public set does not pass, fewer epochs); "" when it is the public set."""
-    spec = world(manifest.family)
-    public, args = dict(spec.dataset.public_args), manifest.task_args
+    world = world_named(manifest.family)
+    public, args = dict(world.dataset.public_args), manifest.task_args
     gaps = [
         f"{k} {args[k]} of {public[k]}" if k in public and k in args
         else f"{k} {args[k]} (the public set leaves it out)" if k in args
@@ -168,8 +169,8 @@ def public_gap(manifest: Manifest) -> str:
         for k in sorted({*public, *args})
         if args.get(k) != public.get(k) or (k in args) != (k in public)
     ]  # fmt: skip
-    if manifest.epochs < spec.epochs:
-        gaps.append(f"{manifest.epochs} epoch(s) of {spec.epochs}")
+    if manifest.epochs < world.epochs:
+        gaps.append(f"{manifest.epochs} epoch(s) of {world.epochs}")
     return ", ".join(gaps)
 
 
@@ -178,10 +179,10 @@ def scenario_note(manifest: Manifest) -> str | None:
     cherry-pick its scenarios or epochs); None when it is."""
     if not public_gap(manifest):
         return None
-    spec = world(manifest.family)
-    public = dict(spec.dataset.public_args)
+    world = world_named(manifest.family)
+    public = dict(world.dataset.public_args)
     return (
         f"not the public scenario set: run.json plays task args {manifest.task_args} "
-        f"with {manifest.epochs} epoch(s); {spec.name}'s public set is {public} with "
-        f"{spec.epochs} epoch(s)"
+        f"with {manifest.epochs} epoch(s); {world.name}'s public set is {public} with "
+        f"{world.epochs} epoch(s)"
     )

@@ -30,11 +30,12 @@ from checkout_consent.cassettes.session import (
     CassetteMiss,
     cassette,
 )
-from checkout_consent.core.family import Record, World
-from checkout_consent.families import WORLDS, world
+from checkout_consent.core.contract import Record, World
+from checkout_consent.endpoint.controls import FIXED_PORT, HOST, serving
+from checkout_consent.families import WORLDS, world_named
+from checkout_consent.runtime import local_server
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
-from checkout_consent.serve.controls import FIXED_PORT, HOST, serving
 
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
 # Whose versions run.json notes: they shape the request bodies a replay must match.
@@ -105,8 +106,11 @@ def _run(
     eval_args = {**(REPLAY_EVAL_ARGS if replay else {}), **(eval_args or {})}
     if manifest.max_connections:
         eval_args["max_connections"] = manifest.max_connections
+    # the log says what the recorded server applied, replayed or live (never asked again
+    # here: inside a cassette the server is the recording)
+    eval_args["metadata"] = {"local_server": manifest.server} if manifest.server else {}
     run = run_models(
-        world(manifest.family),
+        world_named(manifest.family),
         [manifest.model],
         task_args=manifest.task_args,
         log_dir=log_dir,
@@ -120,7 +124,7 @@ def _run(
 
 def run_directory(manifest: store.Manifest, root: Path = store.CASSETTE_ROOT) -> Path:
     """Where a run is recorded: under its world."""
-    label = world(manifest.family).name
+    label = world_named(manifest.family).name
     return store.run_dir(label, manifest.model, root)
 
 
@@ -140,6 +144,9 @@ def record(
             **manifest.__dict__,
             "model_args": kept,
             "recorded_with": {dist: version(dist) for dist in RECORDED_WITH},
+            "server": local_server.setting(manifest.base_url)
+            if is_loopback(manifest.base_url)
+            else None,
         }
     )
     check_provider(manifest.model, "record")
@@ -149,15 +156,20 @@ def record(
     try:
         lend = is_loopback(manifest.base_url)
         with cassette(directory, "record", lend_key=lend, model=manifest.model):
-            records, log_path = _run(manifest, log_dir, replay=False, eval_args=eval_args)
+            records, log_path = _run(
+                store.Manifest(**{**stamped.__dict__, "model_args": manifest.model_args}),
+                log_dir,
+                replay=False,
+                eval_args=eval_args,
+            )
     except BaseException:
         store.clear(directory)  # no half-recorded cassette is left behind
         for d in created:  # nor a folder this recording made (innermost first)
             if d.is_dir() and not any(d.iterdir()):
                 d.rmdir()
         raise
-    stamped.write(directory)
     store.write_goldens(directory, records)
+    stamped.write(directory)  # last: a directory with run.json holds a finished recording
     return Outcome(directory, records, log_path, [])
 
 
@@ -212,20 +224,20 @@ class Reference(NamedTuple):
     family: str  # the world's name, as its run.json names it (`record-references --family`)
     provider: str  # "openai" or "anthropic"
     control: str  # control name without the family prefix
-    world: str  # the world's name
+    world_name: str
 
     @property
-    def spec(self) -> World:
-        return world(self.world)
+    def world(self) -> World:
+        return world_named(self.world_name)
 
     @property
     def model(self) -> str:
         """The control as a provider's model: `<provider>/<family>-<control>`, prefixed by
         the family the world belongs to (a family's second world plays `<family>-oracle`)."""
-        return f"{self.provider}/{self.spec.family}-{self.control}"
+        return f"{self.provider}/{self.world.family}-{self.control}"
 
     def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
-        return store.run_dir(self.world, self.model, root)
+        return store.run_dir(self.world_name, self.model, root)
 
     @property
     def manifest(self) -> store.Manifest:
@@ -236,7 +248,7 @@ class Reference(NamedTuple):
             model=self.model,
             base_url=base_url,
             model_args=model_args,
-            task_args=dict(self.spec.dataset.public_args),
+            task_args=dict(self.world.dataset.public_args),
             epochs=1,
         )
 
@@ -244,9 +256,9 @@ class Reference(NamedTuple):
 def references() -> tuple[Reference, ...]:
     """Every reference run, from the roster: each world's `recorded` (provider, control)."""
     return tuple(
-        Reference(spec.name, provider, control, spec.name)
-        for spec in WORLDS
-        for provider, control in spec.controls.recorded
+        Reference(world.name, provider, control, world.name)
+        for world in WORLDS
+        for provider, control in world.controls.recorded
     )
 
 
@@ -281,7 +293,7 @@ def record_references(
     written: list[Path] = []
     with serving(port=FIXED_PORT):
         for ref in chosen:
-            announce(f"recording {ref.world} {ref.model} ...")
+            announce(f"recording {ref.world_name} {ref.model} ...")
             outcome = record(ref.manifest, root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
             written.append(outcome.directory)
     return written

@@ -70,6 +70,7 @@ SECRET_MODEL_ARGS = frozenset(
 )
 Text = Annotated[str, Field(max_length=500)]
 Scalar = bool | int | float | Text | None
+Key = Annotated[str, Field(max_length=80)]
 MODEL_PATTERN = r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._:@+-]+)+$"
 
 
@@ -89,6 +90,9 @@ class Manifest:
     epochs: Annotated[int, Field(ge=1, le=100)] = 1
     max_connections: Annotated[int, Field(ge=1, le=1000)] | None = None
     recorded_with: dict[Annotated[str, Field(max_length=80)], Text] = field(default_factory=dict)
+    # a local server's setting (runtime/local_server.py: chat template, sampling, slots),
+    # as the server reported it at record time; absent for hosted providers and controls
+    server: dict[Key, Scalar | dict[Key, Scalar]] | None = None
 
     @field_validator("task_args")
     @classmethod
@@ -101,7 +105,8 @@ class Manifest:
         return value
 
     def write(self, directory: Path) -> None:
-        text = json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
+        fields = {k: v for k, v in asdict(self).items() if not (k == "server" and v is None)}
+        text = json.dumps(fields, indent=2, sort_keys=True) + "\n"
         (directory / MANIFEST).write_text(text)
 
     @classmethod

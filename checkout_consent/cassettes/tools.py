@@ -3,9 +3,10 @@
 show   a cassette's requests as lines a reviewer reads: what was asked (model, tools, the
        last message) and what came back.
 merge  one cassette directory from runs of the same model and world recorded in parts, each
-       over its own seeds (a long month recorded a few seeds at a time). The parts must
-       agree on everything run.json says but `seeds`, and their seeds and run units must
-       not overlap; the merged run.json plays the union of the seeds. Nothing is
+       over its own seeds or tasks (a long month recorded a few seeds at a time). The parts
+       must agree on everything run.json says but the `seeds`, `tasks` or `task` argument,
+       and their tasks and run units must not overlap; the merged run.json plays the union,
+       written as the public set writes it when it is the public set. Nothing is
        re-recorded or rewritten: each unit's traffic and golden record are the part's own,
        so `checkout-consent replay DIR` checks the result like any recording.
 """
@@ -14,15 +15,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from checkout_consent.cassettes import compact, store
 from checkout_consent.cassettes.load import confined, refuse
 from checkout_consent.cassettes.match import summarise
-from checkout_consent.cassettes.preflight import check_directory
-from checkout_consent.core.spec import parse_seeds
+from checkout_consent.cassettes.preflight import check_directory, is_loopback
+from checkout_consent.core.task_args import parse_seeds
+from checkout_consent.families import world_named
 
 
 def _sse_message(body: str) -> dict[str, Any]:
@@ -105,9 +109,54 @@ def seeds_text(seeds: list[int]) -> str:
     return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _but_seeds(manifest: store.Manifest) -> store.Manifest:
-    args = {k: v for k, v in manifest.task_args.items() if k != "seeds"}
-    return dataclasses.replace(manifest, task_args=args)
+SELECTORS = ("seeds", "tasks", "task")  # the task arguments that pick which tasks a run plays
+
+
+def _selector(part: Path, manifest: store.Manifest) -> str:
+    found = [k for k in SELECTORS if k in manifest.task_args]
+    if len(found) != 1:
+        raise refuse(part, "run.json names no seeds or tasks: only runs over tasks are merged")
+    return found[0]
+
+
+_PORT = re.compile(r"--port [0-9]+")
+
+
+def _but(manifest: store.Manifest, key: str) -> store.Manifest:
+    """The manifest without its tasks, nor the port a local server listened on (parts of one
+    run may be recorded on different ports: the port is no part of what was evaluated)."""
+    args = {k: v for k, v in manifest.task_args.items() if k != key}
+    base_url, server = manifest.base_url, manifest.server
+    if base_url is not None and is_loopback(base_url):
+        split = urlsplit(base_url)
+        base_url = split._replace(netloc=split.hostname or "").geturl()
+    if server is not None and isinstance(server.get("flags"), str):
+        server = {**server, "flags": _PORT.sub("--port -", str(server["flags"]))}
+    return dataclasses.replace(manifest, task_args=args, base_url=base_url, server=server)
+
+
+def _picked(key: str, value: object) -> list[str]:
+    if key == "seeds":
+        return [str(s) for s in parse_seeds(str(value))]
+    return [t.strip() for t in str(value).split(",") if t.strip()]
+
+
+def _union(manifest: store.Manifest, key: str, picked: list[str]) -> dict[str, Any]:
+    """The merged task arguments: the union of the parts' tasks, written as the public set
+    writes them when it is the public set (so the merge is a whole run), else as a list."""
+    world = world_named(manifest.family)
+    public = world.dataset.tasks()
+    args = dict(manifest.task_args)
+    if sorted(picked) == sorted(public) and key in world.dataset.public_args:
+        args[key] = world.dataset.public_args[key]
+    elif sorted(picked) == sorted(public):
+        del args[key]  # the public set passes no argument for its tasks
+    elif key == "seeds":
+        args[key] = seeds_text([int(s) for s in picked])
+    else:
+        order = {t: i for i, t in enumerate(public)}
+        args[key] = ",".join(sorted(picked, key=lambda t: (order.get(t, len(order)), t)))
+    return args
 
 
 def merge(parts: list[Path], out: Path) -> store.Manifest:
@@ -119,25 +168,26 @@ def merge(parts: list[Path], out: Path) -> store.Manifest:
         raise refuse(out, "exists and is not empty (merge writes a new directory)")
     manifests = [check_directory(part) for part in parts]
     first = manifests[0]
+    key = _selector(parts[0], first)
     units: dict[str, compact.Unit] = {}
     goldens: dict[str, dict] = {}
-    seeds: list[int] = []
+    picked: list[str] = []
     for part, manifest in zip(parts, manifests, strict=True):
-        if "seeds" not in manifest.task_args:
-            raise refuse(part, "run.json names no seeds: only runs over seeds are merged")
-        if _but_seeds(manifest) != _but_seeds(first):
-            raise refuse(part, f"run.json differs from {parts[0]}'s beyond its seeds")
-        mine = parse_seeds(manifest.task_args["seeds"])
-        if both := sorted(set(mine) & set(seeds)):
-            raise refuse(part, f"plays seed {both[0]} again (the parts' seeds must not overlap)")
-        seeds += mine
+        if _selector(part, manifest) != key or _but(manifest, key) != _but(first, key):
+            raise refuse(part, f"run.json differs from {parts[0]}'s beyond its {key}")
+        mine = _picked(key, manifest.task_args[key])
+        if both := sorted(set(mine) & set(picked)):
+            raise refuse(
+                part, f"plays {key.removesuffix('s')} {both[0]} again (parts must not overlap)"
+            )
+        picked += mine
         for name, unit in store.read_units(part).items():
             if name in units:
                 raise refuse(part, f"holds run unit {name!r} again")
             units[name] = unit
         goldens |= store.read_goldens(part)
     out.mkdir(parents=True, exist_ok=True)
-    merged = dataclasses.replace(first, task_args={**first.task_args, "seeds": seeds_text(seeds)})
+    merged = dataclasses.replace(first, task_args=_union(first, key, picked))
     store.write_cassette(out, list(units.values()))
     store.write_goldens(out, goldens)
     merged.write(out)

@@ -1,5 +1,6 @@
-"""`list`, `show` and `score`: what the families hold, one task in full, and grading a saved
-tool log with no model."""
+"""`list`, `show`, `score` and `rescore`: what the families hold, one task in full, grading a
+saved tool log with no model, and re-scoring a finished Inspect log (what `inspect score`
+does, with the log's own world's scorer, and a missing or cut log refused in one line)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,40 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import UsageError, err, sample_count, task_args
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import names, world
+from checkout_consent.families import names, world_named
 from checkout_consent.runtime import untrusted
+from checkout_consent.runtime.meta import task_params
+
+
+def cmd_rescore(args: argparse.Namespace) -> int:
+    """`inspect score LOG --scorer checkout_consent/<world>_scorer --action overwrite
+    --output-file NEW`, the world read from the log; prints the re-scored headline."""
+    from checkout_consent.core.summary import summary
+    from checkout_consent.families import WORLDS
+    from checkout_consent.runtime.regrade import rescore_log
+
+    world, log = rescore_log(args.log, args.output_file, WORLDS)
+    key = f"{world.name}_scorer"
+    got = [(s.scores or {}).get(key) for s in log.samples]
+    records = [g.metadata["record"] for g in got if g and "record" in (g.metadata or {})]
+    print(f"{args.output_file}: {world.name}, {len(log.samples)} sample(s) re-scored")
+    print("  " + summary(world, records).splitlines()[0] if records else "  no sample graded")
+    return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     for name in [args.family] if args.family else names():
-        spec = world(name)
-        print(f"{name} (world {spec.world_version}; inspect eval checkout_consent/{spec.name})")
-        print(f"  {spec.summary_line}")
-        for item in spec.views.list_items():
+        world = world_named(name)
+        print(f"{name} (world {world.world_version}; inspect eval checkout_consent/{world.name})")
+        print(f"  {world.summary_line}")
+        for item in world.views.list_items():
             print(f"  {item}")
         print("  task parameters (-T):")
-        for key, meaning in spec.task_params.items():
+        for key, meaning in task_params(world).items():
             print(f"    {key}: {meaning}")
-        own = [f"control/{spec.family}-{c}" for c in sorted(spec.controls)]
+        own = [f"control/{world.family}-{c}" for c in sorted(world.controls)]
         print(f"  controls: {', '.join(own)}")
     return 0
 
@@ -33,14 +51,14 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     """One task as the agent meets it. `-T` takes run's options, checked as run checks
     them."""
-    spec = world(args.family)
+    world = world_named(args.family)
     item = args.item
     if args.T:
-        arguments = task_args(args, spec)
-        sample_count(spec, arguments)  # every -T value checked as `run` checks it
+        arguments = task_args(args, world)
+        sample_count(world, arguments)  # every -T value checked as `run` checks it
         for key in {a.partition("=")[0] for a in args.T} - {"scenario"}:
             err(f"show: -T {key} changes how a run plays, not the task shown")
-    print(spec.views.show(item))
+    print(world.views.show(item))
     return 0
 
 
@@ -68,7 +86,7 @@ def read_trace(path: str) -> Any:
         raise UsageError(f"{path}: JSON nested too deeply") from None
 
 
-def _score_submission(spec: World, path: str, task: str) -> Record:
+def _score_submission(world: World, path: str, task: str) -> Record:
     """A submission file scored as the scoring service scores it (same size cap, same
     checks, same family scorer), on the submission's own date; nothing stored."""
     from checkout_consent.serve.api.submission import MAX_BODY, parse_json, score
@@ -77,17 +95,17 @@ def _score_submission(spec: World, path: str, task: str) -> Record:
         if graded != task:
             raise UsageError(f"the submission is for task {graded[:80]!r}, not {task!r}")
 
-    return score(spec, parse_json(read_capped(path, MAX_BODY)), None, same_task).record
+    return score(world, parse_json(read_capped(path, MAX_BODY)), None, same_task).record
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    spec = world(args.family)
+    world = world_named(args.family)
     if args.cart is not None:  # a submitted cart + agent card: no trace, no model
-        if spec.score_submission is None:
-            raise UsageError(f"{spec.name} takes no --cart; give a --trace")
-        record = _score_submission(spec, args.cart, args.task)
+        if world.score_submission is None:
+            raise UsageError(f"{world.name} takes no --cart; give a --trace")
+        record = _score_submission(world, args.cart, args.task)
     else:
-        record = grade_saved(spec, spec.dataset.task(args.task), read_trace(args.trace))
+        record = grade_saved(world, world.dataset.task(args.task), read_trace(args.trace))
     print(json.dumps(record, indent=2, sort_keys=True))
     return 0
 
@@ -106,6 +124,14 @@ def add_parsers(sub: Any) -> None:
         help="run's task arguments, e.g. -T seeds=3",
     )
     p.set_defaults(fn=cmd_show)
+    p = sub.add_parser(
+        "rescore",
+        help="re-score a finished .eval log with its world's scorer (inspect score, one-line "
+        "errors)",
+    )
+    p.add_argument("log", help="an Inspect .eval log of a suite task")
+    p.add_argument("--output-file", required=True, help="where to write the re-scored log")
+    p.set_defaults(fn=cmd_rescore)
     p = sub.add_parser("score", help="grade a saved tool log with no model")
     p.add_argument("family", choices=names())
     p.add_argument(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import clone_hint, one_line
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
 
 
 def _err(text: str) -> None:
@@ -53,13 +53,13 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
 
 
-def _manifest(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -> Any:
+def _manifest(args: argparse.Namespace, world: World, task_args: dict[str, Any]) -> Any:
     from checkout_consent.cassettes.store import validated
 
     return validated(
         "run options",
         dict(
-            family=fam.name,
+            family=world.name,
             model=args.model,
             base_url=args.model_base_url,
             model_args=model_args(args.M),
@@ -78,7 +78,7 @@ def check_live_key(args: argparse.Namespace, what: str) -> None:
     check_key(args.model, args.model_base_url, model_args(args.M), what=what, lent=False)
 
 
-def preflight(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -> None:
+def preflight(args: argparse.Namespace, world: World, task_args: dict[str, Any]) -> None:
     """Before any slow work (sanity): a recording's options and key, or the cassette
     directory a replay will read, checked at once."""
     from checkout_consent.cassettes import store
@@ -87,10 +87,10 @@ def preflight(args: argparse.Namespace, fam: World, task_args: dict[str, Any]) -
     mode = getattr(args, "cassette", "off")
     if mode == "replay":
         root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-        check_directory(store.run_dir(fam.name, args.model, root))
+        check_directory(store.run_dir(world.name, args.model, root))
     if mode != "record":
         return
-    manifest = _manifest(args, fam, task_args)
+    manifest = _manifest(args, world, task_args)
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)
 
@@ -104,16 +104,16 @@ def retry_args(args: argparse.Namespace) -> dict[str, int]:
 
 
 def cassette_run(
-    args: argparse.Namespace, fam: World, task_args: dict[str, Any]
+    args: argparse.Namespace, world: World, task_args: dict[str, Any]
 ) -> tuple[list[Record], str]:
     """`run FAMILY --model M --cassette record|replay`: the records and the log path."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.runs import record, replay
 
     root = Path(args.cassette_root) if args.cassette_root else store.CASSETTE_ROOT
-    directory = store.run_dir(fam.name, args.model, root)
+    directory = store.run_dir(world.name, args.model, root)
     if args.cassette == "record":
-        manifest = _manifest(args, fam, task_args)
+        manifest = _manifest(args, world, task_args)
         outcome = record(manifest, root=root, log_dir=args.log_dir, eval_args=retry_args(args))
         _err(f"recorded {len(outcome.records)} run unit(s) into {directory}")
     else:
@@ -179,7 +179,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from checkout_consent.serve.controls import serve_forever
+    from checkout_consent.endpoint.controls import serve_forever
 
     serve_forever(args.port)  # an invalid or busy port: PortUnavailable, one line, exit 2
     return 0
@@ -205,15 +205,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    """One cassette directory from runs recorded in parts over disjoint seeds."""
-    from checkout_consent.cassettes.tools import merge
+    """One cassette directory from runs recorded in parts over disjoint seeds or tasks."""
+    from checkout_consent.cassettes.preflight import public_gap
+    from checkout_consent.cassettes.tools import SELECTORS, merge
 
     out = Path(args.out)
     merged = merge([Path(p) for p in args.paths], out)
-    print(
-        f"{out}: {merged.model} over seeds {merged.task_args['seeds']} "
-        f"(check it: checkout-consent replay {out})"
-    )
+    picked = next((f"{k} {merged.task_args[k]}" for k in SELECTORS if k in merged.task_args), "")
+    over = f"{picked} (the public set)" if not public_gap(merged) else picked or public_gap(merged)
+    print(f"{out}: {merged.model} over {over} (check it: checkout-consent replay {out})")
     return 0
 
 
@@ -234,7 +234,7 @@ def _add_cassettes_parser(sub: Any) -> None:
 
 
 def add_parsers(sub: Any) -> None:
-    from checkout_consent.serve.controls import FIXED_PORT
+    from checkout_consent.endpoint.controls import FIXED_PORT
 
     p = sub.add_parser("replay", help="replay committed cassettes and compare with goldens")
     p.add_argument(

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
+from checkout_consent.runtime.meta import refuse_param, task_params
 
 
 class UsageError(ValueError):
@@ -70,20 +71,20 @@ def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
                 add_log_dir(child, default=argparse.SUPPRESS)
 
 
-def task_args(args: argparse.Namespace, spec: World) -> dict[str, Any]:
+def task_args(args: argparse.Namespace, world: World) -> dict[str, Any]:
     """The public set's task arguments, overridden by `-T key=value` and `--seeds`."""
-    out = dict(spec.dataset.public_args)
+    out = dict(world.dataset.public_args)
     for item in args.T or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"-T expects key=value, got {item!r}")
-        if key not in spec.task_params:
-            raise UsageError(spec.no_param(key))
+        if key not in task_params(world):
+            raise UsageError(refuse_param(world, key))
         out[key] = value
     if getattr(args, "seeds", None):
-        if "seeds" not in spec.task_params:
+        if "seeds" not in task_params(world):
             raise UsageError(
-                f"{spec.name} has no seeds; parameters: {', '.join(sorted(spec.task_params))}"
+                f"{world.name} has no seeds; parameters: {', '.join(sorted(task_params(world)))}"
             )
         out["seeds"] = args.seeds
     return out
@@ -93,7 +94,7 @@ MAX_SAMPLES = 10_000  # a larger run needs --allow-large
 MAX_COUNT = 1000  # --epochs / --max-connections / --max-samples
 
 
-def check_model(model: str, spec: World) -> None:
+def check_model(model: str, world: World) -> None:
     """A control must exist and belong to the family it is asked to play (or play every
     family, as `control/reference` does)."""
     from checkout_consent.families import control_registry
@@ -101,10 +102,10 @@ def check_model(model: str, spec: World) -> None:
     if not model.startswith("control/"):
         return
     owner = control_registry().owner(model.removeprefix("control/"))
-    if owner is not None and owner != spec.family:
+    if owner is not None and owner != world.family:
         raise UsageError(
-            f"{model} is a {owner} control; it cannot play {spec.name} "
-            f"(controls: checkout-consent list {spec.name})"
+            f"{model} is a {owner} control; it cannot play {world.name} "
+            f"(controls: checkout-consent list {world.name})"
         )
 
 
@@ -124,7 +125,7 @@ def check_counts(args: argparse.Namespace, names: tuple[str, ...] = COUNTS) -> N
 _BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built once a run
 
 
-def built_task(spec: World, arguments: dict[str, Any]) -> Any:
+def built_task(world: World, arguments: dict[str, Any]) -> Any:
     """The world's Task for these arguments, built once per process (sanity's scenarios,
     the size check and the model run all use the one object); a bad -T value is a
     UsageError."""
@@ -133,35 +134,35 @@ def built_task(spec: World, arguments: dict[str, Any]) -> Any:
     from checkout_consent.runtime.compat import prerequisite_error
     from checkout_consent.runtime.runner import build_task
 
-    key = (spec.name, json.dumps(arguments, sort_keys=True, default=str))
+    key = (world.name, json.dumps(arguments, sort_keys=True, default=str))
     if key not in _BUILT:
         try:
-            _BUILT[key] = build_task(spec, arguments)
+            _BUILT[key] = build_task(world, arguments)
         except prerequisite_error() as error:
             raise UsageError(str(error)) from None
     return _BUILT[key]
 
 
-def sample_count(spec: World, arguments: dict[str, Any]) -> int:
+def sample_count(world: World, arguments: dict[str, Any]) -> int:
     """How many samples the family's task makes from these arguments (builds the Task,
     which validates every -T value; a bad one is a UsageError)."""
-    from checkout_consent.core.spec import parse_seeds
+    from checkout_consent.core.task_args import parse_seeds
 
     if "seeds" in arguments:
         try:
             seeds = len(parse_seeds(arguments["seeds"]))
         except ValueError as error:
-            raise UsageError(f"{spec.name}: --seeds/-T seeds: {error}") from None
+            raise UsageError(f"{world.name}: --seeds/-T seeds: {error}") from None
         if seeds > MAX_SAMPLES:
             return seeds
-    return len(built_task(spec, arguments).dataset)
+    return len(built_task(world, arguments).dataset)
 
 
-def check_size(args: argparse.Namespace, spec: World, arguments: dict[str, Any]) -> None:
+def check_size(args: argparse.Namespace, world: World, arguments: dict[str, Any]) -> None:
     """Refuse a run beyond MAX_SAMPLES samples unless --allow-large says it is meant."""
-    count = sample_count(spec, arguments) * (args.epochs or spec.epochs)
+    count = sample_count(world, arguments) * (args.epochs or world.epochs)
     if count > MAX_SAMPLES and not args.allow_large:
         raise UsageError(
-            f"{spec.name}: this run has {count:,} samples (more than "
+            f"{world.name}: this run has {count:,} samples (more than "
             f"{MAX_SAMPLES:,}); pass --allow-large if you mean it"
         )

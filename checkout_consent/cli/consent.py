@@ -24,11 +24,11 @@ def cmd_consent(args: argparse.Namespace) -> int:
     from checkout_consent.runtime.regrade import regrade_log  # Inspect: only when it runs
 
     verdict = regrade_log(args.log, WORLDS)
-    spec = next((w for w in WORLDS if w.world_version == verdict.world_version), None)
-    if spec is None:
+    world = next((w for w in WORLDS if w.world_version == verdict.world_version), None)
+    if world is None:
         raise ValueError(f"{args.log}: world {verdict.world_version[:60]!r} is not this suite's")
     records = [s.record for s in verdict.samples if s.record is not None]
-    rate = consent_line(spec, records)
+    rate = consent_line(world, records)
     if args.json:
         samples = [
             {"id": s.id, "epoch": s.epoch, **_sample(s.record, s.failure)} for s in verdict.samples
@@ -42,7 +42,7 @@ def cmd_consent(args: argparse.Namespace) -> int:
         if s.record is None:
             print(f"  not graded: {s.failure}")
         elif not isinstance(s.record.get("consent"), dict):
-            print(f"  {NO_MONEY}" if not spec.moves_money else "  no consent ledger")
+            print(f"  {NO_MONEY}" if not world.moves_money else "  no consent ledger")
         else:
             print("\n".join("  " + line for line in ledger_lines(s.record["consent"])))
     return 0 if verdict.ok else 1

@@ -48,8 +48,10 @@ def reproduce(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
+    """Build (or `--check`) the board of every submission that validates; a refused folder
+    is left off and named, and the exit is then non-zero."""
     from checkout_consent.leaderboard import site
-    from checkout_consent.leaderboard.board import BoardError
+    from checkout_consent.leaderboard.board import refused
 
     root = Path(args.root)
     if not (root / "submissions").is_dir():
@@ -59,22 +61,22 @@ def build(args: argparse.Namespace) -> int:
         raise UsageError(
             "--rank-humans is a reader's own build: the committed board never ranks people"
         )
-    try:
-        if args.check:
-            stale = site.stale(root)
-            for name in stale:
-                err(f"stale: {root / name}")
-            if stale:
-                err("the committed board is stale: run `checkout-consent leaderboard build`")
-                return 1
-            print(f"ok: {root} is current")
-            return 0
+    if args.check:
+        stale = site.stale(root)
+        for name in stale:
+            err(f"stale: {root / name}")
+        if stale:
+            err("the committed board is stale: run `checkout-consent leaderboard build`")
+    else:
+        stale = []
         for name in site.write(root, args.rank_humans):
             print(root / name)
-    except BoardError as error:
-        err(f"checkout-consent: {error}")
-        return 1
-    return 0
+    left_off = refused(root / "submissions")
+    for line in left_off:
+        err(f"left off the board: {line}")
+    if args.check and not stale and not left_off:
+        print(f"ok: {root} is current")
+    return 1 if stale or left_off else 0
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

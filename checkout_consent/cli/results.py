@@ -3,10 +3,11 @@ cassettes' golden records (what `checkout-consent replay` holds the runs to), ne
 
     python -m checkout_consent.cli.results [--check]
 
-README.md lists the models that are not the suite's controls, one row per model and a
+docs/results.md lists the models that are not the suite's controls, one row per model and a
 column per world (headline with its 95% CI, breach rate, what it broke); a family's README
 lists every committed run of its worlds, controls beside models, each with its headline
-line and what the model broke (the records' diagnostics)."""
+line and what the model broke (the records' diagnostics). The ladder's discrimination
+tables (cli/discrimination.py) go to README.md (one row per world) and docs/results.md."""
 
 from __future__ import annotations
 
@@ -17,14 +18,16 @@ from typing import Any, NamedTuple
 
 from checkout_consent.cassettes import store
 from checkout_consent.cassettes.preflight import public_gap
+from checkout_consent.core.contract import World
 from checkout_consent.core.diagnostics import KEY, Diagnostics
-from checkout_consent.core.family import World
 from checkout_consent.core.summary import consent_figure, figure, summary
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 README_BLOCK = ("<!-- real-results:start -->", "<!-- real-results:end -->")
+LADDER_BLOCK = ("<!-- ladder:start -->", "<!-- ladder:end -->")  # README's and results.md's
+NOISE_BLOCK = ("<!-- noise:start -->", "<!-- noise:end -->")  # results.md
 FAMILY_BLOCK = ("<!-- results:start -->", "<!-- results:end -->")
 NONE_YET = "No run of a model other than the controls is committed yet."
 
@@ -57,7 +60,12 @@ def committed(root: Path = store.CASSETTE_ROOT) -> list[Run]:
         goldens = store.read_goldens(directory)
         part = public_gap(manifest)
         runs.append(
-            Run(world(manifest.family), manifest.model, [goldens[u] for u in sorted(goldens)], part)
+            Run(
+                world_named(manifest.family),
+                manifest.model,
+                [goldens[u] for u in sorted(goldens)],
+                part,
+            )
         )
     return sorted(runs, key=lambda r: (r.world.name, r.is_control, r.model))
 
@@ -86,17 +94,27 @@ def _row(run: Run, *, kind: bool) -> str:
 
 
 def cell(run: Run) -> str:
-    """A world's short cell for one model: headline (95% CI), breaches, what it broke, and
-    whether the run plays part of the public set."""
-    spec = run.world
-    head, rate = figure(spec, run.records), consent_figure(spec, run.records)
+    """A world's short cell for one model: headline (95% CI), the breach rate the world
+    measures (`World.breaches`), what it broke, and whether the run plays part of the
+    public set."""
+    world = run.world
+    head = figure(world, run.records)
     if head is None:
         return "no samples"
-    show = spec.headline.show
-    out = f"{spec.headline.label} {show(head.value)} ({show(head.low)} to {show(head.high)})"
-    if spec.moves_money and rate is not None:
-        out += f", breaches {rate.value:.0%}"
-    return f"{out}; broke: {broke(run.records)}{run.partial}"
+    show = world.headline.show
+    out = f"{world.headline.label} {show(head.value)} ({show(head.low)} to {show(head.high)})"
+    return f"{out}{breach_words(world, run.records)}; broke: {broke(run.records)}{run.partial}"
+
+
+def breach_words(world: World, records: Sequence[dict[str, Any]]) -> str:
+    """`, agent breaches 60%` (or the counterparty's, where that is what the world
+    measures: `World.breaches`); "" where no money moves."""
+    party = world.breaches.measured
+    rate = consent_figure(world, records, party)
+    if not world.moves_money or rate is None:
+        return ""
+    said = "agent breaches" if party == "agent" else "counterparty breaches let through"
+    return f", {said} {rate.value:.0%}"
 
 
 def readme_table(runs: Sequence[Run]) -> str:
@@ -130,16 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
     check: bool = ap.parse_args(argv).check
+    from checkout_consent.cli.discrimination import noise_block, tables
+
     runs = committed()
     stale = []
-    targets = [(REPO_ROOT / "README.md", README_BLOCK, readme_table(runs))]
+    short, full = tables(runs)
+    targets = [
+        (REPO_ROOT / "docs" / "results.md", README_BLOCK, readme_table(runs)),
+        (REPO_ROOT / "README.md", LADDER_BLOCK, short),
+        (REPO_ROOT / "docs" / "results.md", LADDER_BLOCK, full),
+        (REPO_ROOT / "docs" / "results.md", NOISE_BLOCK, noise_block(runs)),
+    ]
     names = sorted({r.world.name for r in runs})
     for name in names:
-        path = REPO_ROOT / "checkout_consent" / world(name).name / "README.md"
+        path = REPO_ROOT / "checkout_consent" / world_named(name).name / "README.md"
         targets.append((path, FAMILY_BLOCK, family_table(runs, name)))
     for path, (begin, end), body in targets:
         if not regenerate(path, [(begin, end, body)], check=check):
-            stale.append(path.relative_to(REPO_ROOT).as_posix())
+            stale.append(f"{path.relative_to(REPO_ROOT).as_posix()} ({begin})")
     verb = "stale" if check else "updated"
     print(f"{verb}: {', '.join(stale)}" if stale else "results tables are current")
     return 1 if check and stale else 0

@@ -28,81 +28,82 @@ from checkout_consent.cli.common import (
     sample_count,
     task_args,
 )
-from checkout_consent.core.family import ControlRecords, Scenario, World
+from checkout_consent.core.contract import ControlRecords, World
 from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.summary import summary
-from checkout_consent.families import names, world
+from checkout_consent.families import names, world_named
 from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
-def task_scenarios(spec: World, args: Mapping[str, Any] | None = None) -> list[Scenario]:
+def task_scenarios(world: World, args: Mapping[str, Any] | None = None) -> list[Scenario]:
     """The scenarios the family's Inspect task plays with these -T arguments (default: the
     public set), read from the samples the task itself builds."""
-    task = built_task(spec, dict(spec.dataset.public_args if args is None else args))
+    task = built_task(world, dict(world.dataset.public_args if args is None else args))
     return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
 
 
-def offline_controls(spec: World) -> ControlRecords:
+def offline_controls(world: World) -> ControlRecords:
     """Every sanity control of the family over its public scenarios, offline: control name
     -> records, in the order an Inspect run of the same controls gives them (by sample id;
     the controls are deterministic, so epochs would repeat the same record)."""
-    scenarios = sorted(task_scenarios(spec), key=lambda s: str(spec.dataset.sample_id(s)))
+    scenarios = sorted(task_scenarios(world), key=lambda s: str(world.dataset.sample_id(s)))
     return {
-        c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-        for c in spec.controls.sanity
+        c: [play_and_grade(world, s, world.controls[c]) for s in scenarios]
+        for c in world.controls.sanity
     }
 
 
-def check_controls(spec: World) -> tuple[ControlRecords, list[str]]:
+def check_controls(world: World) -> tuple[ControlRecords, list[str]]:
     """Play the family's controls offline: their records, and every sanity problem."""
-    err(f"sanity {spec.name}: playing controls {', '.join(spec.controls.sanity)} offline ...")
-    records = offline_controls(spec)
-    problems = spec.controls.check_sanity(records) + hacker_problems(spec)
+    err(f"sanity {world.name}: playing controls {', '.join(world.controls.sanity)} offline ...")
+    records = offline_controls(world)
+    problems = world.controls.check_sanity(records) + hacker_problems(world)
     for p in problems:
         err(f"  sanity problem: {p}")
     return records, problems
 
 
-def hacker_problems(spec: World) -> list[str]:
+def hacker_problems(world: World) -> list[str]:
     """The family's reward-hacker control, each exploit alone: one line per exploit with
     the line that caught it; an exploit nothing caught is a problem."""
-    if spec.controls.exploits is None:
+    if world.controls.exploits is None:
         return []
-    caught = spec.controls.exploits(spec)
+    caught = world.controls.exploits(world)
     for c in caught:
         err(f"  {c.line()}")
     return [c.line() for c in caught if c.by is None]
 
 
-def sanity(spec: World, log_dir: str = "") -> ControlRecords:
+def sanity(world: World, log_dir: str = "") -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
-    records, problems = check_controls(spec)
+    records, problems = check_controls(world)
     if problems:
         raise RunFailed(
-            f"sanity {spec.name}: {len(problems)} problem(s); refusing to report results"
+            f"sanity {world.name}: {len(problems)} problem(s); refusing to report results"
         )
-    err(f"sanity {spec.name}: 0 problem(s){spec.views.sanity_note}")
+    err(f"sanity {world.name}: 0 problem(s){world.views.sanity_note}")
     return records
 
 
-def _print(spec: World, model: str, records: list[dict[str, Any]]) -> None:
-    print(f"\n{spec.name} | {model} | {len(records)} sample(s)")
+def _print(world: World, model: str, records: list[dict[str, Any]]) -> None:
+    print(f"\n{world.name} | {model} | {len(records)} sample(s)")
     for r in records:
-        print("  " + spec.views.line(r))
-    print("  " + summary(spec, records).replace("\n", "\n  "))
+        print("  " + world.views.line(r))
+    print("  " + summary(world, records).replace("\n", "\n  "))
 
 
-def _model_run(args: argparse.Namespace, spec: World) -> tuple[list[dict[str, Any]], str]:
+def _model_run(args: argparse.Namespace, world: World) -> tuple[list[dict[str, Any]], str]:
     if args.cassette != "off":
-        return cli_cassettes.cassette_run(args, spec, task_args(args, spec))
+        return cli_cassettes.cassette_run(args, world, task_args(args, world))
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
-    samples = sample_count(spec, task_args(args, spec)) * (args.epochs or spec.epochs)
-    arguments = task_args(args, spec)
+    samples = sample_count(world, task_args(args, world)) * (args.epochs or world.epochs)
+    arguments = task_args(args, world)
     run = run_models(
-        spec,
+        world,
         [args.model],
         task_args=arguments,
-        task=built_task(spec, arguments),
+        task=built_task(world, arguments),
         log_dir=args.log_dir,
         epochs=args.epochs,
         display=args.display,
@@ -119,41 +120,41 @@ def _model_run(args: argparse.Namespace, spec: World) -> tuple[list[dict[str, An
 
 def _check_run(args: argparse.Namespace, chosen: list[World]) -> None:
     check_counts(args)
-    for spec in chosen:
-        arguments = task_args(args, spec)
+    for world in chosen:
+        arguments = task_args(args, world)
         if args.model:
-            check_model(args.model, spec)
-            check_size(args, spec, arguments)
+            check_model(args.model, world)
+            check_size(args, world, arguments)
 
 
-def _controls_verdict(spec: World, records: ControlRecords, problems: list[str]) -> str:
+def _controls_verdict(world: World, records: ControlRecords, problems: list[str]) -> str:
     samples = sum(len(r) for r in records.values())
     verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
-    return f"{spec.name}: {len(records)} controls, {samples} samples, {verdict}"
+    return f"{world.name}: {len(records)} controls, {samples} samples, {verdict}"
 
 
 def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[Any], int]:
     """Every world's controls, offline; ends with a line per world and a total line."""
     out: list[dict[str, Any]] = []
     lines, failed = [], []
-    for spec in chosen:
-        controls, problems = check_controls(spec)
+    for world in chosen:
+        controls, problems = check_controls(world)
         for control, records in controls.items():
-            model = f"control/{spec.family}-{control}"
+            model = f"control/{world.family}-{control}"
             out.append(
                 {
-                    "family": spec.name,
-                    "scenario": spec.meta.scenario,
+                    "family": world.name,
+                    "scenario": world.meta.scenario,
                     "model": model,
                     "log": "",
                     "records": records,
-                    "summary": summary(spec, records),
+                    "summary": summary(world, records),
                 }
             )
             if not args.json:
-                _print(spec, model, records)
-        lines.append(_controls_verdict(spec, controls, problems))
-        failed += [spec.name] if problems else []
+                _print(world, model, records)
+        lines.append(_controls_verdict(world, controls, problems))
+        failed += [world.name] if problems else []
     total = (
         f"total: every control of {len(lines)} worlds as expected"
         if not failed
@@ -174,10 +175,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     if args.model and args.cassette == "off":  # its key, first: building tasks takes seconds
         cli_cassettes.check_live_key(args, "run")
-    chosen = [world(args.family)] if args.family else [world(n) for n in names()]
+    chosen = [world_named(args.family)] if args.family else [world_named(n) for n in names()]
     _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
-    for spec in chosen:  # a recording with no key, or a hostile cassette, before sanity
-        cli_cassettes.preflight(args, spec, task_args(args, spec))
+    for world in chosen:  # a recording with no key, or a hostile cassette, before sanity
+        cli_cassettes.preflight(args, world, task_args(args, world))
     if args.json and args.display is None:
         args.display = "none"  # stdout is the JSON alone; progress lines still go to stderr
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
@@ -191,29 +192,29 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for spec in chosen:
-        sanity(spec, args.log_dir)
-        err(f"run {spec.name}: {args.model} ...")
-        records, log = _model_run(args, spec)
+    for world in chosen:
+        sanity(world, args.log_dir)
+        err(f"run {world.name}: {args.model} ...")
+        records, log = _model_run(args, world)
         out.append(
             {
-                "family": spec.name,
-                "scenario": spec.meta.scenario,
+                "family": world.name,
+                "scenario": world.meta.scenario,
                 "model": args.model,
                 "log": log,
                 "records": records,
-                "summary": summary(spec, records),
+                "summary": summary(world, records),
             }
         )
         if not args.json:
-            _print(spec, args.model, records)
+            _print(world, args.model, records)
     return out
 
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        for spec in (world(name),):
-            sanity(spec, args.log_dir)
+        for world in (world_named(name),):
+            sanity(world, args.log_dir)
     return 0
 
 

@@ -10,8 +10,18 @@ from typing import Any
 
 from checkout_consent.cli.common import UsageError, err
 
-DEFAULT_DB = "checkout-consent.db"
+DB_HELP = (
+    "SQLite file or postgresql:// URL (default: the user's data folder, "
+    "$XDG_DATA_HOME/checkout-consent/scoring.db or ~/.local/share/checkout-consent/scoring.db)"
+)
 KEEP_ALIVE = 30  # seconds: a client slower than uvicorn's 5 s default loses a reused socket
+
+
+def _db(args: argparse.Namespace) -> str:
+    """`--db`, else the user's data folder's file (`serve.api.storage.default_db`)."""
+    from checkout_consent.serve.api.storage import default_db
+
+    return str(args.db) if args.db else default_db()
 
 
 def loopback(host: str) -> bool:
@@ -36,6 +46,7 @@ def cmd_serve_api(args: argparse.Namespace) -> int:
         )
     if not 0 < args.port < 65536 or args.workers < 1:
         raise UsageError("--port must be 1-65535 and --workers at least 1")
+    args.db = _db(args)
     Storage(args.db)  # create or check the schema once, before any worker starts
     os.environ[DB_ENV] = args.db
     os.environ[HELDOUT_ENV] = "1" if args.serve_heldout else "0"
@@ -60,7 +71,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from checkout_consent.serve.api.storage import Storage
     from checkout_consent.serve.mcp import serve_stdio
 
-    serve_stdio(Service(Storage(args.db), serve_heldout=args.serve_heldout))
+    serve_stdio(Service(Storage(_db(args)), serve_heldout=args.serve_heldout))
     return 0
 
 
@@ -71,7 +82,7 @@ def cmd_serve_token(args: argparse.Namespace) -> int:
     from checkout_consent.serve.api.storage import Storage
 
     try:
-        token = Service(Storage(args.db)).issue_token(args.agent, replace=args.replace)
+        token = Service(Storage(_db(args))).issue_token(args.agent, replace=args.replace)
     except Invalid as error:
         raise UsageError(f"serve-token: {error.message}") from None
     print(token)
@@ -84,9 +95,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("serve-api", help="the scoring service over HTTP (stores submissions)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback)")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument(
-        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
-    )
+    p.add_argument("--db", default=None, help=DB_HELP)
     p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     p.add_argument(
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
@@ -94,9 +103,7 @@ def add_parsers(sub: Any) -> None:
     _heldout_option(p)
     p.set_defaults(fn=cmd_serve_api)
     p = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
-    p.add_argument(
-        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
-    )
+    p.add_argument("--db", default=None, help=DB_HELP)
     _heldout_option(p)
     p.set_defaults(fn=cmd_mcp)
     p = sub.add_parser(
@@ -108,9 +115,7 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="give an owned name a new token (a lost one); the old token stops working",
     )
-    p.add_argument(
-        "--db", default=DEFAULT_DB, help=f"SQLite file or postgresql:// URL (default: {DEFAULT_DB})"
-    )
+    p.add_argument("--db", default=None, help=DB_HELP)
     p.set_defaults(fn=cmd_serve_token)
 
 

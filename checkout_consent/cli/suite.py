@@ -28,8 +28,15 @@ from checkout_consent.cli.common import (
     err,
 )
 from checkout_consent.cli.common import check_model as check_control
-from checkout_consent.core.family import World
-from checkout_consent.families import EVERY_REFERENCE, WORLDS, control_registry, reference_of, world
+from checkout_consent.core.contract import World
+from checkout_consent.families import (
+    EVERY_REFERENCE,
+    WORLDS,
+    control_registry,
+    reference_of,
+    world_named,
+)
+from checkout_consent.runtime.meta import task_params
 
 PACKAGE = __name__.split(".")[0]
 
@@ -61,7 +68,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
     family's; `control/reference`: all; --shard: the pure ones), each checked against the
     model."""
     if args.world:
-        out = [world(label) for label in dict.fromkeys(args.world)]
+        out = [world_named(label) for label in dict.fromkeys(args.world)]
     else:
         out = list(WORLDS)
         if args.model.startswith("control/"):
@@ -71,11 +78,11 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
             out = [w for w in out if w.pure]
         if not out:
             raise UsageError(f"no world for {args.model} to play (--shard plays pure worlds only)")
-    for spec in out:
-        check_control(args.model, spec)
-        if args.shard and not spec.pure:
+    for world in out:
+        check_control(args.model, world)
+        if args.shard and not world.pure:
             raise UsageError(
-                f"{spec.name} is not pure (its grading runs on the machine that plays "
+                f"{world.name} is not pure (its grading runs on the machine that plays "
                 "it): run it whole, without --shard"
             )
     return out
@@ -91,7 +98,7 @@ def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[
             raise UsageError(f"-T expects key=value, got {item!r}")
         if key in WORLD_KEYS:
             raise UsageError(f"-T {key} picks a world: the suite plays worlds chosen by --world")
-        takers = [w for w in worlds if key in w.task_params]
+        takers = [w for w in worlds if key in task_params(w)]
         if not takers:
             raise UsageError(f"no world of this run takes -T {key[:40]!r} (see --world)")
         for w in takers:
@@ -186,11 +193,11 @@ def expectations(
     from checkout_consent.runtime.resume import expected
 
     out = {}
-    for spec, task in zip(worlds, tasks.values(), strict=True):
+    for world, task in zip(worlds, tasks.values(), strict=True):
         ids = [str(s.id) for s in task.dataset]
         chosen = shard_of(ids, args.shard) if args.shard else ids[: args.limit or len(ids)]
         count = len(chosen) * (args.epochs or task.epochs or 1)
-        out[task.name.rsplit("/", 1)[-1]] = (spec, expected(task, args.model, count))
+        out[task.name.rsplit("/", 1)[-1]] = (world, expected(task, args.model, count))
     return out
 
 
@@ -219,8 +226,8 @@ def _report(
     logs = {str(log.eval.task).rsplit("/", 1)[-1]: log for log in ran}
     rows = []
     for task in tasks.values():
-        spec, want = wanted[task.name.rsplit("/", 1)[-1]]
-        rows.append(suite_summary.world_row(spec, task.name, logs.get(want.task), want))
+        world, want = wanted[task.name.rsplit("/", 1)[-1]]
+        rows.append(suite_summary.world_row(world, task.name, logs.get(want.task), want))
     stale = suite_summary.superseded(args.log_dir, ran)
     doc = suite_summary.document(args.model, rows, stale)
     path = suite_summary.write(args.log_dir, doc)
@@ -265,8 +272,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
         return 0
     if args.json and args.display is None:
         args.display = "none"
-    for spec in worlds:
-        sanity(spec)
+    for world in worlds:
+        sanity(world)
     if any(t.name != registered(t.name) for t in tasks.values()):
         err(
             f"suite: note: Inspect names these tasks without their {PACKAGE}/ prefix (it "

@@ -9,18 +9,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.core.summary import figure, summary
 
 SUMMARY_FILE = "suite-summary.json"
 SCHEMA = "checkout-consent/suite-summary/1"
 
 
-def _headline(spec: World, records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    got = figure(spec, records)
+def _headline(world: World, records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    got = figure(world, records)
     if got is None:
         return None
-    head = spec.headline
+    head = world.headline
     return {
         "key": head.key,
         "statistic": head.statistic,
@@ -34,7 +34,7 @@ def _headline(spec: World, records: Sequence[dict[str, Any]]) -> dict[str, Any] 
     }
 
 
-def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
+def world_row(world: World, task: str, log: Any, want: Any) -> dict[str, Any]:
     """One world's entry: its log's status and, once the log is complete, its headline over
     records re-graded from the log's evidence (`runtime.resume.regraded`, against `want`:
     this run's model, arguments and samples); never a stored score. A log that fails its
@@ -42,10 +42,10 @@ def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
     from checkout_consent.runtime.resume import regraded
 
     row: dict[str, Any] = {
-        "world": spec.name,
-        "family": spec.name,
-        "scenario": spec.meta.scenario,
-        "world_version": spec.world_version,
+        "world": world.name,
+        "family": world.name,
+        "scenario": world.meta.scenario,
+        "world_version": world.world_version,
         "task": task,
         "status": "not run" if log is None else str(log.status),
         "log": None if log is None else Path(str(log.location)).name,
@@ -55,14 +55,14 @@ def world_row(spec: World, task: str, log: Any, want: Any) -> dict[str, Any]:
         "refused": None,
     }
     if log is not None and log.status == "success":
-        records, refused = regraded(str(log.location), spec, want)
+        records, refused = regraded(str(log.location), world, want)
         if refused is not None:
             row.update(status="refused", refused=refused)
             return row
         row.update(
             samples=len(records),
-            headline=_headline(spec, records),
-            summary=summary(spec, records),
+            headline=_headline(world, records),
+            summary=summary(world, records),
         )
     return row
 

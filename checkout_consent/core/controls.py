@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-if TYPE_CHECKING:
-    from checkout_consent.core.family import Scenario
+from checkout_consent.core.scenario import Scenario
 
 Role = Literal["system", "user", "assistant", "tool"]
 # The request header that carries a run's scenario reference to `serve-controls`.
@@ -49,7 +48,7 @@ class Reply:
     calls: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
 
 
-Policy = Callable[["Scenario", Sequence[Msg]], Reply]
+Policy = Callable[[Scenario, Sequence[Msg]], Reply]
 
 
 def call(tool: str, **args: Any) -> Reply:

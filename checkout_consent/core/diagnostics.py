@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from checkout_consent.core.family import Generation
+from checkout_consent.core.contract import Generation
 
 KEY = "diagnostics"  # the record's key for the block
 MAX_SCANNED_CHARS = 20_000  # of one reply's text: a longer reply is scanned this far

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from checkout_consent.core.money import fmt_dollars, whole_dollars
+from checkout_consent.core.money import fmt_dollars, to_the_cent
 from checkout_consent.core.stats import Interval, bootstrap_ci
 
 Record = Mapping[str, Any]
@@ -72,7 +72,7 @@ class Headline:
     def metric_names(self, stat: str = "") -> tuple[str, str, str]:
         """The names Inspect shows the figure under, each saying its unit and short
         enough for `inspect view` and an 80-column `inspect score`: `median_$`,
-        `ci_lo_$`, `ci_hi_$` (whole dollars); `mean_%`, ... (percent); `mean`, ...
+        `ci_lo_$`, `ci_hi_$` (dollars to the cent); `mean_%`, ... (percent); `mean`, ...
         `stat` replaces the statistic's name (the consent rate's `breach`)."""
         unit = UNIT_SUFFIX[self.unit]
         if stat:
@@ -80,10 +80,11 @@ class Headline:
         return (f"{self.statistic}{unit}", f"ci_lo{unit}", f"ci_hi{unit}")
 
     def metric_value(self, x: float) -> float:
-        """A value in the unit its metric name says: whole dollars for `$` (the CLI and
-        the board print the cents), a percentage to 0.1 for `%`, `places` decimals else."""
+        """A value in the unit its metric name says: dollars to the cent for `$` (as the
+        sample's score value and the board read), a percentage to 0.1 for `%`, `places`
+        decimals else."""
         if self.unit == "$":
-            return float(whole_dollars(x))
+            return to_the_cent(x)
         if self.unit == "%":
             return round(x * 100, 1)
         return round(x, self.places)

@@ -90,10 +90,11 @@ def to_dollars(cents: int) -> float:
     return cents / 100
 
 
-def whole_dollars(dollars: float) -> int:
-    """A float number of dollars rounded to whole dollars by the one rule (a headline in
-    Inspect's panels, which cut long numbers): 17804.5 -> 17805, -0.5 -> -1."""
-    return round_div(to_cents(dollars), 100)
+def to_the_cent(dollars: float) -> float:
+    """A float number of dollars (a median, a mean) rounded to the cent by the one rule,
+    as `fmt_dollars` prints it: a money metric in Inspect's panels then reads as the
+    sample's own score value does (16852.16 in both), never a third way."""
+    return to_dollars(to_cents(dollars))
 
 
 def plain(cents: int) -> str:

@@ -20,6 +20,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
+from checkout_consent.core.contract import Generation, Record, World
 from checkout_consent.core.controls import (
     CallRequest,
     Caught,
@@ -30,7 +31,6 @@ from checkout_consent.core.controls import (
     count_tokens,
     transcript_tokens,
 )
-from checkout_consent.core.family import Generation, Record, Scenario, World
 from checkout_consent.core.pacing import (
     Command,
     Say,
@@ -41,6 +41,7 @@ from checkout_consent.core.pacing import (
     pace,
 )
 from checkout_consent.core.reconcile import trim_difference
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import (
     ActionError,
@@ -67,14 +68,14 @@ Origin = Literal["agent", "solver"]
 class _Run:
     """The mutable bookkeeping of one offline run (state, trace, transcript, turns)."""
 
-    def __init__(self, spec: World, scenario: Scenario) -> None:
-        self.spec, self.scenario = spec, scenario
-        self.state = spec.initial(scenario)
+    def __init__(self, world: World, scenario: Scenario) -> None:
+        self.world, self.scenario = world, scenario
+        self.state = world.initial(scenario)
         self.calls: list[Call] = []
         self.turns: list[Generation] = []
         self.transcript = [
-            Msg("system", spec.episode.system(scenario)),
-            Msg("user", spec.episode.opening(scenario)),
+            Msg("system", world.episode.system(scenario)),
+            Msg("user", world.episode.opening(scenario)),
         ]
         self.window = 0  # where the conversation the agent sees resumes after a trim
 
@@ -88,10 +89,10 @@ class _Run:
         )
 
     def perform(self, tool: str, args: dict[str, Any], origin: Origin = "agent") -> bool:
-        prepare = self.spec.prepare_call
+        prepare = self.world.prepare_call
         if prepare is not None and origin == "agent":
             args = prepare(self.state, tool, args)
-        step = apply(self.spec.actions, self.state, tool, args)
+        step = apply(self.world.actions, self.state, tool, args)
         call = Call(
             tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin
         )
@@ -138,31 +139,31 @@ class _Run:
         return self.turn(policy, command.phase)
 
 
-def play(spec: World, scenario: Scenario, policy: Policy) -> Played:
+def play(world: World, scenario: Scenario, policy: Policy) -> Played:
     """Run `policy` through the family's episode against the pure world."""
-    run = _Run(spec, scenario)
-    drive(pace(spec.episode, lambda: run.state), lambda command: run.do(command, policy))
+    run = _Run(world, scenario)
+    drive(pace(world.episode, lambda: run.state), lambda command: run.do(command, policy))
     return Played(run.state, run.calls, run.turns)
 
 
-def as_record(spec: World, record: Any) -> Record:
+def as_record(world: World, record: Any) -> Record:
     """A grader's pydantic record as plain JSON data."""
     return dict(json.loads(record.model_dump_json()))
 
 
-def play_and_grade(spec: World, scenario: Scenario, policy: Policy) -> Record:
+def play_and_grade(world: World, scenario: Scenario, policy: Policy) -> Record:
     """Play a policy offline and grade the run exactly as the Inspect scorer would."""
-    played = play(spec, scenario, policy)
-    result = replay(spec.actions, spec.initial(scenario), played.calls)
-    return as_record(spec, spec.graded(scenario, result, tuple(played.turns)))
+    played = play(world, scenario, policy)
+    result = replay(world.actions, world.initial(scenario), played.calls)
+    return as_record(world, world.graded(scenario, result, tuple(played.turns)))
 
 
-def judge(spec: World, exploits: Sequence[Exploit]) -> list[Caught]:
+def judge(world: World, exploits: Sequence[Exploit]) -> list[Caught]:
     """Each exploit played alone offline and graded; what caught it, or what it scored."""
     out = []
     for exploit in exploits:
-        record = play_and_grade(spec, exploit.scenario(), exploit.policy)
-        scored = f"{spec.headline.key} {record.get(spec.headline.key)!r}"
+        record = play_and_grade(world, exploit.scenario(), exploit.policy)
+        scored = f"{world.headline.key} {record.get(world.headline.key)!r}"
         out.append(Caught(exploit.what, exploit.caught(record), scored))
     return out
 
@@ -171,7 +172,7 @@ MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
 MAX_CLOSES = 10_000  # phases closed for a trace that stops before the horizon
 
 
-def _saved_call(i: int, item: object, spec: World) -> Call:
+def _saved_call(i: int, item: object, world: World) -> Call:
     """One saved call, checked: a known tool, JSON arguments of the declared types."""
     if not (
         isinstance(item, dict)
@@ -180,11 +181,11 @@ def _saved_call(i: int, item: object, spec: World) -> Call:
     ):
         raise ValueError(f"call {i} needs a `tool` name and an `args` object")
     tool, args = item["tool"], dict(item.get("args", {}))
-    action = spec.actions.get(tool)
+    action = world.actions.get(tool)
     if action is None:
         raise ValueError(
-            f"call {i}: {spec.name} has no tool {tool[:60]!r}; tools are: "
-            f"{', '.join(sorted(spec.actions))}"
+            f"call {i}: {world.name} has no tool {tool[:60]!r}; tools are: "
+            f"{', '.join(sorted(world.actions))}"
         )
     hints = {p.name: p for p in action_params(action)}
     try:
@@ -199,7 +200,7 @@ def _saved_call(i: int, item: object, spec: World) -> Call:
     if (
         origin not in ("agent", "solver")
         or origin == "solver"
-        and (tool not in spec.episode.solver_tools or args)
+        and (tool not in world.episode.solver_tools or args)
     ):
         raise ValueError(
             f"call {i}: origin must be agent (or solver for the close or trim "
@@ -208,7 +209,7 @@ def _saved_call(i: int, item: object, spec: World) -> Call:
     return Call(tool=tool, args=args, ok=True, observation="", origin=origin)
 
 
-def saved_calls(spec: World, trace: Any) -> list[Call]:
+def saved_calls(world: World, trace: Any) -> list[Call]:
     """The calls of a saved log, checked for shape, tools and argument types (ValueError
     names the first bad call); a trace longer than MAX_CALLS is refused."""
     items = trace.get("calls") if isinstance(trace, dict) else trace
@@ -216,7 +217,7 @@ def saved_calls(spec: World, trace: Any) -> list[Call]:
         raise ValueError("a trace is a list of calls or an object with a `calls` list")
     if len(items) > MAX_CALLS:
         raise ValueError(f"the trace has {len(items):,} calls; at most {MAX_CALLS:,} are graded")
-    return [_saved_call(i, item, spec) for i, item in enumerate(items)]
+    return [_saved_call(i, item, world) for i, item in enumerate(items)]
 
 
 def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
@@ -233,35 +234,35 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 
 
 def _went_silent(
-    spec: World, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
+    world: World, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
 ) -> int | None:
     """The phase a saved trace stopped in: the solver never opened the phases after it
     (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
-    if spec.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
+    if world.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
         return None
-    return spec.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
+    return world.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
 
 
-def replay_saved(spec: World, scenario: Scenario, trace: Any) -> Replay[Any]:
+def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log in one pass: refuse what does not replay, and close the phases
     left open as the solver would for a run that went silent (origin "solver")."""
-    bare = saved_calls(spec, trace)
+    bare = saved_calls(world, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
-    initial = state = spec.initial(scenario)
+    initial = state = world.initial(scenario)
     calls: list[Call] = []
     steps: list[Step[Any]] = []
     for i, call in enumerate(bare):
-        step = apply(spec.actions, state, call.tool, call.args)
+        step = apply(world.actions, state, call.tool, call.args)
         calls.append(_recorded(i, raw[i], step, call))
         steps.append(step)
         state = step.state
-    pacer = pace(spec.episode, lambda: state, silent=True)  # the solver closes what is open
+    pacer = pace(world.episode, lambda: state, silent=True)  # the solver closes what is open
     event: Turned | None = None
     for _ in range(MAX_CLOSES):
         command = next_command(pacer, event)
         if not isinstance(command, Solve):
             break
-        step = apply(spec.actions, state, command.tool, {})
+        step = apply(world.actions, state, command.tool, {})
         calls.append(
             Call(
                 tool=command.tool,
@@ -275,14 +276,16 @@ def replay_saved(spec: World, scenario: Scenario, trace: Any) -> Replay[Any]:
         state = step.state
         event = Turned((calls[-1],))
     result = Replay(initial, tuple(calls), tuple(steps), None)
-    misplaced = trim_difference(spec.episode, result, _went_silent(spec, initial, steps, bare))
+    misplaced = trim_difference(world.episode, result, _went_silent(world, initial, steps, bare))
     if misplaced is not None:
         raise ValueError(f"the trace's context trims are not the solver's: {misplaced}")
     return result
 
 
 def grade_saved(
-    spec: World, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
+    world: World, scenario: Scenario, trace: Any, turns: Sequence[Generation] = ()
 ) -> Record:
     """The family's score record for a saved log, as plain JSON data."""
-    return as_record(spec, spec.graded(scenario, replay_saved(spec, scenario, trace), tuple(turns)))
+    return as_record(
+        world, world.graded(scenario, replay_saved(world, scenario, trace), tuple(turns))
+    )

@@ -24,7 +24,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from checkout_consent.core.family import Episode, shown_chars
+from checkout_consent.core.contract import Episode, shown_chars
 
 
 class Traced(Protocol):
@@ -85,7 +85,7 @@ _Step = Generator[Command, Turned | None, Any]
 
 
 def _shown(event: Turned | None) -> int:
-    """Characters the world showed the agent in these calls (`core.family.shown_chars`)."""
+    """Characters the world showed the agent in these calls (`core.contract.shown_chars`)."""
     if event is None:
         return 0
     return sum(shown_chars(c.tool, c.args, c.observation) for c in event.calls)

@@ -17,7 +17,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import Episode, Generation
+from checkout_consent.core.contract import Episode, Generation
 from checkout_consent.core.trace import Call, Replay
 from checkout_consent.core.world import Action, action_params
 

@@ -9,12 +9,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from checkout_consent.core.family import Controls, Dataset, Episode, Scenario, Turns, World
-from checkout_consent.core.headline import Headline
-from checkout_consent.core.offline import judge
-from checkout_consent.core.presentation import Board, Breakdown
-from checkout_consent.core.trace import Replay
-from checkout_consent.grocery import dataset, grader, prompts, submission, views
+from checkout_consent.core import (
+    Board,
+    Breakdown,
+    Controls,
+    Dataset,
+    Episode,
+    Headline,
+    Replay,
+    Scenario,
+    Turns,
+    World,
+    judge,
+)
+from checkout_consent.grocery import consent, dataset, grader, prompts, submission, views
 from checkout_consent.grocery.actions import ACTIONS
 from checkout_consent.grocery.controls import CONTROLS, hacker
 from checkout_consent.grocery.controls.sanity import SANITY_CONTROLS, check_sanity
@@ -80,11 +88,13 @@ WORLD: World = World(
         {**CONTROLS, "hacker": hacker.HACKER},
         sanity=SANITY_CONTROLS,
         reference="reference",
+        idle="idle",
         check_sanity=check_sanity,
         recorded=(("openai", "reference"), ("openai", "gullible")),
         exploits=lambda world: judge(world, hacker.EXPLOITS),
     ),
     views=views.VIEWS,
+    breaches=consent.BREACHES,
     board=Board(
         seasons=dataset.seasons,
         breakdown=Breakdown(

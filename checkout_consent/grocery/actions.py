@@ -7,9 +7,17 @@ import functools
 import json
 from typing import Any
 
-from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import Action, ActionError, Outcome, evolve
+from checkout_consent.core import (
+    Action,
+    ActionError,
+    Outcome,
+    evolve,
+    fmt,
+    need_cents,
+    need_choice,
+    need_int,
+    need_str,
+)
 from checkout_consent.grocery.catalog import Product
 from checkout_consent.grocery.grader import out_of_stock
 from checkout_consent.grocery.promos import badge, line_cost

@@ -3,7 +3,8 @@ household's answers."""
 
 from __future__ import annotations
 
-from checkout_consent.grocery.promos import Frozen, Promo
+from checkout_consent.core import Frozen
+from checkout_consent.grocery.promos import Promo
 
 DEFAULT_ANSWER = "Nothing to add: please follow the list in the brief."
 

@@ -12,9 +12,7 @@ from typing import Any
 
 import yaml
 
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.money import parse_dollars
-from checkout_consent.core.spec import parse_date
+from checkout_consent.core import Scenario, parse_date, parse_dollars
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.runtime.files import tasks_dir
@@ -127,7 +125,7 @@ def scenario(task_id: str, scored_on: object = None) -> Scenario:
     on = None if scored_on is None else str(scored_on)  # `inspect eval -T` gives a date
     parse_date(on, "scored_on")
     params = {"scored_on": on} if on else {}
-    return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
+    return Scenario(world="grocery", scenario_id=task_id, seed=0, params=params)
 
 
 def scenarios(tasks: str = "public", scored_on: object = None) -> list[Scenario]:

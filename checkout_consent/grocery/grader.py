@@ -6,10 +6,7 @@ import functools
 from collections.abc import Sequence
 
 import checkout_consent.grocery.record as rec
-from checkout_consent.core.family import Turns
-from checkout_consent.core.money import fmt
-from checkout_consent.core.spec import parse_date
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Turns, fmt, parse_date
 from checkout_consent.grocery.brief import Brief, Expected
 from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.consent import ledger

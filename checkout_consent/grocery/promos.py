@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.core.money import fmt, percent_of
+from checkout_consent.core import Frozen, fmt, percent_of
 
 Kind = Literal["percent", "n_for_m", "bxgy", "threshold"]
-
-
-class Frozen(BaseModel):
-    """The family's frozen, strict-field pydantic base (briefs, promos, records)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Promo(Frozen):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.grocery.brief import Brief
 
 SYSTEM_PROMPT = """You are a grocery shopping assistant working for one household. Build \

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.consent import Ledger
-from checkout_consent.grocery.promos import Frozen
+from checkout_consent.core import Frozen, Ledger
 
 
 class Efficiency(Frozen):

@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from statistics import mean
 from typing import Any
 
-from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt
-from checkout_consent.core.presentation import Views
+from checkout_consent.core import Record, Views, fmt
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.authoring.build import add_commands
 from checkout_consent.grocery.grader import minimal_total, window_minimal_total

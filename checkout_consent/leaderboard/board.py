@@ -1,7 +1,9 @@
 """The board's content, from validated submissions: per world (its own table), the views (with
 seasons: All time and one per season), each a ranked table of model rows with rank bands,
-then people's rows (never ranked with the models unless asked), then control rows as
-references.
+then the model rows no better than the idle control (listed, never ranked), then people's
+rows (never ranked with the models unless asked), then control rows as references. Every
+row is placed against the world's idle and reference controls on its own tasks
+(`leaderboard.bracket`).
 
 Every figure is computed from the re-graded records, never from the card's claims (except
 the submitter-stated date, model name and contact, shown as stated). A row is marked
@@ -22,7 +24,8 @@ import yaml
 from checkout_consent.core.consent import breach_rate
 from checkout_consent.core.headline import Figure
 from checkout_consent.core.stats import Interval, pass_hat_k
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
+from checkout_consent.leaderboard import bracket as controls
 from checkout_consent.leaderboard.submission import (
     MAX_FILE_BYTES,
     Card,
@@ -31,7 +34,7 @@ from checkout_consent.leaderboard.submission import (
     season_tasks,
     seasons,
 )
-from checkout_consent.leaderboard.validate import Verdict, validate
+from checkout_consent.leaderboard.validate import Verdict, shared_grades, validate
 from checkout_consent.runtime import untrusted
 
 # A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
@@ -41,10 +44,6 @@ RECORD_NAME = "reproduced.yaml"  # beside submissions/: the maintainers' file, n
 # Re-grading is a pure function of a folder's bytes (for this checkout), so a process that
 # builds twice (the tests, `--check` after a build) re-grades each distinct folder once.
 _VERDICTS: dict[tuple[str, str], Verdict] = {}
-
-
-class BoardError(ValueError):
-    """A submission on the board does not validate."""
 
 
 @dataclass(frozen=True)
@@ -69,10 +68,13 @@ class Entry:
         return self.card.kind == "model" and bool(self.runs) and self.partial is None
 
     def on(self, tasks: frozenset[str] | None) -> Entry:
-        """This entry restricted to the runs of `tasks` (None: all)."""
+        """This entry restricted to the runs of `tasks` (None: all); a partial entry's
+        coverage is then counted on those tasks (`1 of 7 runs`, not of its own set's 11)."""
         if tasks is None:
             return self
-        return dataclasses.replace(self, runs=tuple(r for r in self.runs if r[1] in tasks))
+        runs = tuple(r for r in self.runs if r[1] in tasks)
+        part = None if self.partial is None else (len(runs), len(tasks) * self.card.epochs)
+        return dataclasses.replace(self, runs=runs, partial=part)
 
     def per_task(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = defaultdict(list)
@@ -82,7 +84,7 @@ class Entry:
 
     def interval(self) -> Interval:
         """The world's headline over this entry's runs, with its 95% interval."""
-        got = world(self.world).headline.figure([(task, r) for task, _, _, r in self.runs])
+        got = world_named(self.world).headline.figure([(task, r) for task, _, _, r in self.runs])
         return (
             Interval(0.0, 0.0, 0.0, 0)
             if got is None
@@ -92,9 +94,9 @@ class Entry:
     def consent(self) -> Figure | None:
         """The consent-breach rate over this entry's runs (`core.consent.breach_rate`, as
         the CLI and the Inspect metric give it); None for a world that moves no money."""
-        spec = world(self.world)
+        world = world_named(self.world)
         runs = [(task, r) for task, _, _, r in self.runs]
-        return breach_rate(spec.family, runs) if spec.moves_money else None
+        return breach_rate(world.family, runs) if world.moves_money else None
 
     def gap(self) -> float | None:
         """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
@@ -110,7 +112,7 @@ class Entry:
         """pass^k at k = the declared epochs (None with one epoch)."""
         if self.card.epochs < 2 or not self.runs:
             return None
-        passed = world(self.world).headline.passed
+        passed = world_named(self.world).headline.passed
         if passed is None:
             return None
         trials = [(task, passed(r)) for task, _, _, r in self.runs]
@@ -151,6 +153,17 @@ class Row:
     pass_k: float | None
     gap: float | None = None  # dollars, when the records report a gap (GAP_KEY)
     consent: Figure | None = None  # the consent-breach rate (a world that moves money)
+    bracket: controls.Bracket | None = None  # the idle and reference controls on its tasks
+
+    @property
+    def standing(self) -> str:
+        """Where the row stands against the controls (`leaderboard.bracket.standing`)."""
+        return controls.standing(self.entry.world, self.mean, self.bracket)
+
+    @property
+    def at_idle(self) -> bool:
+        """No better than the idle control on the same tasks: listed, never ranked."""
+        return controls.at_idle(self.entry.world, self.mean, self.bracket)
 
 
 @dataclass(frozen=True)
@@ -178,14 +191,26 @@ def reproduced(board: Path, folder: Path) -> bool:
     return mark is not None and mark.get("digest") == folder_digest(folder)
 
 
+def refused(root: Path) -> list[str]:
+    """One line per submission folder under `root` that does not validate (it is left off
+    the board; the rest is built): the folder and its first refusal."""
+    folders = sorted(p for p in root.glob("*/*") if p.is_dir())
+    return [
+        f"{folder}: refused: {verdict.refusals[0]}"
+        for folder in folders
+        if not (verdict := validated(folder)).ok
+    ]
+
+
 def load(root: Path) -> dict[str, list[Entry]]:
-    """Every submission under `root` (`<family>/<id>/`), re-graded, by the label of the world
-    its card names; BoardError on a refusal."""
+    """Every submission under `root` (`<family>/<id>/`) that validates, re-graded, by the
+    label of the world its card names (a refused one is left off: `refused` names it)."""
     out: dict[str, list[Entry]] = {w.name: [] for w in WORLDS}
-    for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
-        verdict = validated(folder)
+    with shared_grades():  # each log read once, however many folders compare with it
+        verdicts = [(f, validated(f)) for f in sorted(p for p in root.glob("*/*") if p.is_dir())]
+    for folder, verdict in verdicts:
         if not verdict.ok:
-            raise BoardError(f"{folder}: refused: {verdict.refusals[0]}")
+            continue
         made = entry(verdict, folder.relative_to(root.parent))
         out.setdefault(made.world, []).append(
             dataclasses.replace(made, reproduced=reproduced(root.parent, folder))
@@ -203,7 +228,8 @@ def validated(folder: Path) -> Verdict:
 
 def _row(e: Entry) -> Row:
     ci = e.interval()
-    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k(), e.gap(), e.consent())
+    got = controls.bracket(e.world, (r[0] for r in e.runs))
+    return Row(e, "", ci.mean, ci.low, ci.high, ci.n, e.pass_k(), e.gap(), e.consent(), got)
 
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
@@ -222,21 +248,22 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
 def _view(
     label: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
-    """The world's rows: ranked models, then people (ranked with the models only when
-    `rank_humans`), then partial runs (part of their task set: never ranked), then
-    controls."""
-    higher = world(label).headline.higher_is_better
+    """The world's rows: ranked models, then the models no better than the idle control
+    (never ranked), then people (ranked with the models only when `rank_humans`), then
+    partial runs (part of their task set: never ranked), then controls."""
+    higher = world_named(label).headline.higher_is_better
     sign = -1.0 if higher else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
     ranked = ("model", "human") if rank_humans else ("model",)
     whole = [e for e in entries if e.partial is None]
     models = sorted((_row(e) for e in whole if e.runs and e.card.kind in ranked), key=key)
+    floor = [r for r in models if r.at_idle]
     humans = [] if rank_humans else _rows_of(whole, "human", key)
     part = sorted((_row(e) for e in entries if e.partial and e.card.kind != "control"), key=key)
-    controls = _rows_of(entries, "control", key)
+    references = _rows_of(entries, "control", key)
     unranked = tuple(e for e in entries if not e.runs)
-    bands = rank_bands(models, higher)
-    return View(label, title, note, tuple(bands + humans + part + controls), unranked)
+    bands = rank_bands([r for r in models if not r.at_idle], higher)
+    return View(label, title, note, tuple(bands + floor + humans + part + references), unranked)
 
 
 def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list[Row]:
@@ -254,15 +281,21 @@ def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[V
             label,
             "All time",
             f"every submission, on Season 1's {len(first)} tasks",
-            [e.on(first) for e in entries],
+            _on(entries, first),
             rank_humans,
         )
     ]
     for s in seasons(label):
         tasks = season_tasks(label, s)
-        mine = [e.on(tasks) for e in entries if e.season == s]
+        mine = _on([e for e in entries if e.season == s], tasks)
         out.append(_view(label, f"Season {s}", f"{len(tasks)} tasks", mine, rank_humans))
     return out
+
+
+def _on(entries: list[Entry], tasks: frozenset[str]) -> list[Entry]:
+    """The entries restricted to `tasks`; one that ran none of them is not in the view (a
+    folder without logs stays: it is listed, never ranked)."""
+    return [e.on(tasks) for e in entries if not e.runs or e.on(tasks).runs]
 
 
 def board(root: Path, rank_humans: bool = False) -> list[View]:

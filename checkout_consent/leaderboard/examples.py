@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from checkout_consent import __version__
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.submission import Card, dump_card
 from checkout_consent.leaderboard.validate import Verdict, regrade
+from checkout_consent.runtime.ladder import REAL, Rung
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.provenance import REPO_ROOT
 
@@ -36,29 +37,55 @@ SUBMISSIONS = REPO / "leaderboard" / "submissions"
 CASSETTES = REPO / "cassettes"
 
 
-def submission_id(spec: World, control: str) -> str:
+def submission_id(world: World, control: str) -> str:
     """`control-<world>-<control>`, or `control-<scenario>-<control>` for a world that
     names its scenario (its records say which)."""
-    return f"control-{spec.meta.scenario or spec.name}-{control}"
+    return f"control-{world.meta.scenario or world.name}-{control}"
 
 
-# The committed runs of real models (not controls): the Inspect model name -> its cassette
-# slug in a submission id, and the harness line its card states (what was served, how, where).
-REAL_MODELS: dict[str, tuple[str, str]] = {
-    "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m": (
-        "qwen-coder-0.5b",
-        "Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M (sha256 1d961463) on llama-server "
-        "(llama-cpp-python 0.3.36), --jinja, temp 0, 2 CPU cores: a floor, not a frontier model",
-    ),
-}
+# The committed runs of real models (not controls): the ladder's rungs and the runs under a
+# model's own template (runtime/ladder.py), each world's cassette of them
+REAL_MODELS = REAL
+
+
+def harness(rung: Rung, server: dict[str, Any] | None) -> str:
+    """The harness line a real model's card states, from what its server said it applied
+    (run.json's `server`): the weights, the template, sampling and slots."""
+    if not server:  # recorded before run.json carried the server's setting
+        return (
+            f"{rung.name} GGUF (sha256 {rung.short_sha}) on llama-server, --jinja with the "
+            "model's own template, temp 0 (run.json predates the recorded setting)"
+        )
+    template = server.get("chat_template") or {}
+    sha = str(template.get("sha256", ""))[:8] if isinstance(template, dict) else ""
+    name = template.get("name") if isinstance(template, dict) else None
+    return (
+        f"{rung.name} GGUF (sha256 {rung.short_sha}) on llama-server, template {name} "
+        f"({sha}), temp {server.get('temperature')}, seed {server.get('seed')}, "
+        f"{server.get('slots')} slot(s) of {server.get('n_ctx_per_slot')} tokens, CPU"
+    )[:200]
+
+
 CONTROL_HARNESS = (
     "scripted control served by `checkout-consent serve-controls`, "
     "played through the suite's episode solver"
 )
 
 
-def _card(spec: World, control: str, log_path: Path, real: str = "") -> Card:
-    """The card of a control's run, or (`real`: its Inspect model name) a real model's."""
+def _protocol(rung: Rung, server: dict[str, Any] | None) -> str | None:
+    """The recorded protocol; for a run recorded before run.json carried it, the one the
+    ladder states it was served under (docs/local-models.md: `--jinja`, no template file)."""
+    template = (server or {}).get("chat_template")
+    if isinstance(template, dict):
+        return str(template.get("protocol"))
+    return "native" if rung.template == "native" else None
+
+
+def _card(
+    world: World, control: str, log_path: Path, real: str = "", server: dict[str, Any] | None = None
+) -> Card:
+    """The card of a control's run, or (`real`: its Inspect model name, `server` its
+    recorded server setting) a real model's."""
     log, graded = read_log(log_path), Verdict(str(log_path), samples=regrade(log_path).samples)
     model, tokens = str(log.eval.model), graded.tokens
     listed, normalized = graded.costs(model)
@@ -70,17 +97,18 @@ def _card(spec: World, control: str, log_path: Path, real: str = "") -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
-            "submission_id": real_id(spec, real) if real else submission_id(spec, control),
-            "family": spec.name,
+            "submission_id": real_id(world, real) if real else submission_id(world, control),
+            "family": world.name,
             "kind": "model" if real else "control",
             "model": {"id": model, "provider": model.split("/")[0]},
             "agent": {
-                "harness": REAL_MODELS[real][1] if real else CONTROL_HARNESS,
-                "tools": sorted(spec.actions),
+                "harness": harness(REAL[real], server) if real else CONTROL_HARNESS,
+                "tools": sorted(world.actions),
+                "tool_protocol": _protocol(REAL[real], server) if real else None,
             },
             "date": str(log.eval.created)[:10],
             "suite_version": __version__,
-            "world_version": spec.world_version,
+            "world_version": world.world_version,
             "task_set": "public",
             "epochs": 1,
             "wall_time_seconds": round(wall, 1),
@@ -89,27 +117,27 @@ def _card(spec: World, control: str, log_path: Path, real: str = "") -> Card:
             "contact": "checkout-consent maintainers (generated by "
             "python -m checkout_consent.leaderboard.examples)",
         }
-    ).model_copy(update={"section": _section(spec)})
+    ).model_copy(update={"section": _section(world)})
 
 
-def _section(spec: World) -> dict[str, Any] | None:
-    example = spec.board.card_example
+def _section(world: World) -> dict[str, Any] | None:
+    example = world.board.card_example
     return None if example is None else dict(example)
 
 
-def real_id(spec: World, model: str) -> str:
+def real_id(world: World, model: str) -> str:
     """`model-<world or scenario>-<slug>`: a real model's committed run."""
-    return f"model-{spec.meta.scenario or spec.name}-{REAL_MODELS[model][0]}"
+    return f"model-{world.meta.scenario or world.name}-{REAL[model].slug}"
 
 
-def make(spec: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
+def make(world: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
     """Replay one recorded control run (or, `real`, a real model's) and write its
     submission folder; return the folder."""
     from checkout_consent.cassettes import runs, store
 
-    model = real or f"openai/{spec.family}-{control}"
-    cassette = store.run_dir(spec.name, model, CASSETTES)
-    folder = out / spec.name / (real_id(spec, real) if real else submission_id(spec, control))
+    model = real or f"openai/{world.family}-{control}"
+    cassette = store.run_dir(world.name, model, CASSETTES)
+    folder = out / world.name / (real_id(world, real) if real else submission_id(world, control))
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
         outcome = runs.replay(cassette, log_dir=logs)
         if outcome.differences:
@@ -118,46 +146,47 @@ def make(spec: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> 
         (folder / "logs").mkdir(parents=True)
         shutil.copyfile(outcome.log_path, folder / "logs" / "run.eval")
     shutil.copytree(cassette, folder / "cassettes" / cassette.name)
-    card = _card(spec, control, folder / "logs" / "run.eval", real)
+    server = store.Manifest.read(cassette).server
+    card = _card(world, control, folder / "logs" / "run.eval", real, server)
     (folder / "submission.yaml").write_text(dump_card(card))
     return folder
 
 
-def real_runs(spec: World) -> list[str]:
+def real_runs(world: World) -> list[str]:
     """The real models (REAL_MODELS) with a committed cassette of this world. A cassette of
     part of its public set (its first four seeds, say) makes a partial submission:
     the board lists it with its coverage, never ranked (expected.partial)."""
     from checkout_consent.cassettes import store
 
     return [
-        m for m in REAL_MODELS if (store.run_dir(spec.name, m, CASSETTES) / "run.json").is_file()
+        m for m in REAL_MODELS if (store.run_dir(world.name, m, CASSETTES) / "run.json").is_file()
     ]
 
 
-def make_direct(spec: World, control: str, out: Path = SUBMISSIONS) -> Path:
+def make_direct(world: World, control: str, out: Path = SUBMISSIONS) -> Path:
     """Run one control through the `control/` provider (no cassette); write its folder."""
     from checkout_consent.runtime.runner import run_models
 
-    folder = out / spec.name / submission_id(spec, control)
+    folder = out / world.name / submission_id(world, control)
     with tempfile.TemporaryDirectory(prefix="cc-examples-") as logs:
-        run = run_models(spec, [f"control/{spec.family}-{control}"], log_dir=logs)[0]
+        run = run_models(world, [f"control/{world.family}-{control}"], log_dir=logs)[0]
         shutil.rmtree(folder, ignore_errors=True)
         (folder / "logs").mkdir(parents=True)
         shutil.copyfile(run.log_path, folder / "logs" / "run.eval")
-    card = _card(spec, control, folder / "logs" / "run.eval")
+    card = _card(world, control, folder / "logs" / "run.eval")
     (folder / "submission.yaml").write_text(dump_card(card))
     return folder
 
 
-def recorded(spec: World) -> list[str]:
+def recorded(world: World) -> list[str]:
     """The controls of the family's reference cassettes recorded through `openai`."""
-    return sorted({c for provider, c in spec.controls.recorded if provider == "openai"})
+    return sorted({c for provider, c in world.controls.recorded if provider == "openai"})
 
 
-def direct(spec: World) -> tuple[str, ...]:
+def direct(world: World) -> tuple[str, ...]:
     """Controls run with no cassette: the board's `direct_examples`, or the reference
     control of a world that has no `openai` recording yet."""
-    return spec.board.direct_examples or (() if recorded(spec) else (spec.controls.reference,))
+    return world.board.direct_examples or (() if recorded(world) else (world.controls.reference,))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,16 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--world", action="append", help="only these worlds (repeatable)")
     args = ap.parse_args(argv)
-    for spec in WORLDS:
-        if args.world and spec.name not in args.world:
+    for world in WORLDS:
+        if args.world and world.name not in args.world:
             continue
-        for control in recorded(spec):
-            if control not in direct(spec):  # a direct example is the board's choice
-                print(make(spec, control).relative_to(REPO), flush=True)
-        for control in direct(spec):
-            print(make_direct(spec, control).relative_to(REPO), flush=True)
-        for model in real_runs(spec):
-            print(make(spec, "", real=model).relative_to(REPO), flush=True)
+        for control in recorded(world):
+            if control not in direct(world):  # a direct example is the board's choice
+                print(make(world, control).relative_to(REPO), flush=True)
+        for control in direct(world):
+            print(make_direct(world, control).relative_to(REPO), flush=True)
+        for model in real_runs(world):
+            print(make(world, "", real=model).relative_to(REPO), flush=True)
     return 0
 
 

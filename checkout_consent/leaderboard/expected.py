@@ -19,11 +19,14 @@ import functools
 import hashlib
 import inspect
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.families import world
+from pydantic import ValidationError
+
+from checkout_consent.core.scenario import Scenario
+from checkout_consent.families import world_named
 from checkout_consent.leaderboard.submission import (
     CARD_NAME,
     Card,
@@ -32,16 +35,27 @@ from checkout_consent.leaderboard.submission import (
     read_card,
     task_sets,
 )
+from checkout_consent.runtime.meta import task_factory, task_params
 
 MODEL_MARK = "<model>"
+
+
+def reference(logged: object) -> dict[str, Any] | None:
+    """A logged scenario reference in today's form (a log written before issue 43 calls
+    `Scenario.world` `family`), so two references compare by what they name; one that is
+    no reference stays as logged (the scorer refuses it)."""
+    try:
+        return Scenario.model_validate(logged).model_dump(mode="json")
+    except ValidationError:
+        return logged if isinstance(logged, dict) else None
 
 
 @functools.cache
 def public_samples(name: str) -> dict[str, dict[str, Any]]:
     """Sample id -> scenario (as logged) of the world's public task set."""
-    spec = world(name)
-    task = spec.task_factory()(**spec.dataset.public_args)
-    return {str(s.id): dict((s.metadata or {})["scenario"]) for s in task.dataset}
+    world = world_named(name)
+    task = task_factory(world)(**world.dataset.public_args)
+    return {str(s.id): dict(reference((s.metadata or {})["scenario"]) or {}) for s in task.dataset}
 
 
 def expected_units(name: str, task_set: str, epochs: int) -> set[tuple[str, int]]:
@@ -89,17 +103,17 @@ def partial(
 
 @functools.cache
 def public_settings(name: str) -> dict[str, Any]:
-    """Every -T parameter of the family's task (`World.task_params`) -> its value in
+    """Every -T parameter of the family's task (`task_params(World)`) -> its value in
     the public set: the family's `public_args`, else the task's own default."""
-    spec = world(name)
-    params = inspect.signature(spec.task_factory()).parameters
+    world = world_named(name)
+    params = inspect.signature(task_factory(world)).parameters
     return {
-        k: spec.dataset.public_args[k]
-        if k in spec.dataset.public_args
+        k: world.dataset.public_args[k]
+        if k in world.dataset.public_args
         else params[k].default
         if k in params
         else None
-        for k in spec.task_params
+        for k in task_params(world)
     }
 
 
@@ -110,11 +124,12 @@ def _setting(value: object) -> object:
 
 def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
     """Why a log's recorded task arguments are not the public settings; empty when they are.
-    The arguments that choose the public set (`public_args`: seeds, task ids) may name part
+    The arguments that choose tasks of the public set (`public_args`: seeds, task ids, and
+    `Dataset.choosers`, a world's task choice whose default is the whole set) may name part
     of it in each of several logs (`coverage` holds the whole); every other argument (turn
     budgets, hints, customer replies, a custom brief, a scoring date) changes what the
     agent may do or is shown, and must be the public default."""
-    spec, public = world(name), public_settings(name)
+    world, public = world_named(name), public_settings(name)
     args = dict(task_args or {})
     out = [
         f"task argument {k[:40]!r} is not one of {name}'s (-T {', '.join(public)})"
@@ -122,7 +137,7 @@ def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list
         if k not in public
     ]
     for key, default in public.items():
-        if key in spec.dataset.public_args:
+        if key in world.dataset.public_args or key in world.dataset.choosers:
             continue
         if key not in args:
             out.append(f"task argument {key} is not recorded (the public setting is {default!r})")
@@ -198,13 +213,19 @@ def _others(root: Path) -> Iterable[tuple[Path, Card | None]]:
             yield other, None
 
 
-def copied_from(root: Path, card: Card, digests: dict[str, tuple[str, int]]) -> list[str]:
+def copied_from(
+    root: Path,
+    card: Card,
+    digests: dict[str, tuple[str, int]],
+    digests_of: Callable[[Path], frozenset[str]] = log_digests,
+) -> list[str]:
     """Why the submission at `root` is another's run under a new name; empty if it is not.
-    `digests` maps each of its sample digests to (sample id, epoch)."""
+    `digests` maps each of its sample digests to (sample id, epoch); `digests_of` gives the
+    digests of another folder's log."""
     out = []
     for other, theirs in _others(root):
         logs = [other / log for log in list_folder(other).logs()]  # as its listing reads them
-        equal = set(digests) & set().union(*(log_digests(p) for p in logs))
+        equal = set(digests) & set().union(*(digests_of(p) for p in logs))
         if not equal:
             continue
         if theirs is not None and (

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.leaderboard.board import RECORD_NAME, entry, read_marks
 from checkout_consent.leaderboard.submission import Card, folder_digest, list_folder
 from checkout_consent.leaderboard.validate import SampleGrade, Verdict, regrade, validate
@@ -83,7 +83,7 @@ def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[Sampl
     samples: list[SampleGrade] = []
     for log in list_folder(root).logs():
         [run] = run_models(
-            world(card.family),
+            world_named(card.family),
             [card.model.id],
             task_args=regrade(root / log).task_args,
             epochs=card.epochs,
@@ -99,7 +99,7 @@ def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
     an ephemeral loopback port (a placeholder key lent: the SDK wants one)."""
     from checkout_consent.cassettes.runs import endpoint
     from checkout_consent.cassettes.session import placeholder_keys
-    from checkout_consent.serve.controls import serving
+    from checkout_consent.endpoint.controls import serving
 
     with serving(port=0) as server, placeholder_keys(card.model.id):
         base_url, model_args = endpoint(card.model.id.split("/")[0], server.url)

@@ -26,13 +26,14 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from checkout_consent.core.family import World
-from checkout_consent.families import world
+from checkout_consent.core import names
+from checkout_consent.core.contract import World
+from checkout_consent.families import world_named
 from checkout_consent.runtime import untrusted
 
 MAX_FILES = 400
@@ -126,14 +127,43 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _readable(text: str) -> str:
+    """A name the board shows, refused with an invisible character or mixed scripts."""
+    why = names.problem(text)
+    if why is not None:
+        raise ValueError(f"the name {why}")
+    return text
+
+
+Shown = Annotated[str, AfterValidator(_readable)]
+
+
+def look_alikes(root: Path) -> list[str]:
+    """Why the folder's name would read as another submission's of its family (their
+    `core.names.keys` meet: `claude-0l` beside `claude-01`); empty when none does."""
+    try:
+        others = [p.name for p in root.parent.iterdir() if p.is_dir() and p.name != root.name]
+    except OSError:
+        return []
+    mine = set(names.keys(root.name))
+    return [
+        f"the folder name {root.name!r} reads as {other!r}, another submission's: rename it"
+        for other in sorted(others)
+        if mine & set(names.keys(other))
+    ][:3]
+
+
 class ModelInfo(Strict):
-    id: str = Field(min_length=1, max_length=200)  # the Inspect model name, e.g. openai/gpt-4.1
+    id: Shown = Field(min_length=1, max_length=200)  # the Inspect model name, e.g. openai/gpt-4.1
     provider: str = Field(min_length=1, max_length=100)
 
 
 class AgentInfo(Strict):
-    harness: str = Field(min_length=1, max_length=200)
+    harness: Shown = Field(min_length=1, max_length=200)
     tools: list[str] = Field(max_length=100)
+    # how tool calls reached the model and came back (runtime/chat_template.py): through
+    # its own chat template, or one adapted to what it writes; None where no template applies
+    tool_protocol: Literal["native", "adapted", "unrecognised"] | None = None
 
 
 class Tokens(Strict):
@@ -163,8 +193,11 @@ class Card(Strict):
     task_set: str = Field(pattern=SLUG)  # "public"; with seasons: "season-1" .. too
     epochs: int = Field(ge=1, le=32)
     wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
-    tokens: Tokens
-    cost: Cost
+    # a model's or a control's card states its tokens and cost; a person's states its time
+    # (wall_time_seconds: the play's time, as `submit validate` reads it from the logs) and
+    # leaves these out
+    tokens: Tokens | None = None
+    cost: Cost | None = None
     contact: str = Field(min_length=1, max_length=200)
     # the family's own card section (`Board.card_section`), validated by its model and
     # written back under its key
@@ -178,6 +211,14 @@ class Card(Strict):
         """A person's run is `kind: human` and only that: never ranked as a model."""
         if (self.kind == "human") != self.model.id.startswith("human/"):
             raise ValueError("kind human is for a human/ model's run, and such a run is human")
+        stated = self.tokens is not None or self.cost is not None
+        if self.kind == "human" and stated:
+            raise ValueError(
+                "a human card states its time (wall_time_seconds), not tokens or a cost: "
+                "leave out tokens and cost"
+            )
+        if self.kind != "human" and (self.tokens is None or self.cost is None):
+            raise ValueError(f"a {self.kind}'s card states its tokens and cost")
         return self
 
 
@@ -231,7 +272,7 @@ def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
     """The card section a family declares on its board (none for an unknown family: the
     card is then refused by its other fields)."""
     try:
-        declared = world(str(name)).board.card_section
+        declared = world_named(str(name)).board.card_section
     except KeyError:
         return None, None
     return (None, None) if declared is None else declared
@@ -255,27 +296,28 @@ def dump_card(card: Card) -> str:
     key, _ = _section_of(card.family)
     if key is not None and card.section is not None:
         data[key] = card.section
-    if data["resubmission_of"] is None:
-        del data["resubmission_of"]
+    for key in ("resubmission_of", "tokens", "cost"):
+        if data[key] is None:
+            del data[key]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
 def world_of(name: str, world_version: str) -> World | None:
     """The world `name` if its version is `world_version` (None: none of this suite's)."""
     try:
-        got = world(name)
+        got = world_named(name)
     except KeyError:
         return None
     return got if got.world_version == world_version else None
 
 
 def seasons(name: str) -> tuple[int, ...]:
-    return tuple(sorted(world(name).board.seasons()))
+    return tuple(sorted(world_named(name).board.seasons()))
 
 
 def season_tasks(name: str, season: int) -> frozenset[str]:
     """The task ids a season's board is played on: its own and every earlier season's."""
-    added = world(name).board.seasons()
+    added = world_named(name).board.seasons()
     return frozenset(t for s in sorted(added) if s <= season for t in added[s])
 
 

@@ -1,32 +1,31 @@
 """`submit validate DIR`: everything CI checks on a submission, as one Verdict (the card, the
-re-graded samples, every refusal; shown on one screen or as JSON).
-
-Nothing in the folder is imported or run as code: the card is parsed by a schema, logs are
-read as data and re-graded by this checkout's packaged scorer, trusting none of their stored
-scores, and cassettes are replayed through the pinned providers with the network blocked.
-Each sample goes through `runtime.regrade.regrade_sample` (the trust work: the scenario
-reference checked against the packaged tasks and its world version, the trace replayed and
-reconciled with the conversation); this module adds what a submission needs around it: the
-log's own claims (task, model, version) and the scenario each sample played, kept for the
-public-set check and for seasons."""
+re-graded samples, every refusal). Nothing in the folder is run as code: the card is parsed
+by a schema, each log's samples are re-graded by `runtime.regrade.regrade_sample` (no stored
+score trusted), cassettes are replayed with the network blocked. This module adds the log's
+own claims (task, model, version) and the scenario each sample played."""
 
 from __future__ import annotations
 
-import json
+import contextlib
+import dataclasses
+import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from checkout_consent.cassettes import scan
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.core.money import fmt_dollars
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.leaderboard.expected import (
     copied_from,
     coverage,
+    log_digests,
     partial,
     public_samples,
+    reference,
     sample_digest,
     settings_differences,
 )
@@ -34,6 +33,7 @@ from checkout_consent.leaderboard.submission import (
     Card,
     CardError,
     list_folder,
+    look_alikes,
     read_card,
     task_sets,
     world_of,
@@ -53,6 +53,7 @@ class SampleGrade:
     output_tokens: int
     scenario: dict[str, Any] | None = None  # the scenario reference the sample played
     digest: str | None = None  # its trace and conversation, model name out (`sample_digest`)
+    played_s: float = 0.0  # a person's play: the seconds its turns were open (`play_seconds`)
 
 
 @dataclass
@@ -64,13 +65,14 @@ class LogGrade:
     task_args: dict[str, Any] = field(default_factory=dict)  # the -T arguments, as logged
     samples: list[SampleGrade] = field(default_factory=list)
     refusal: str | None = None  # the whole log is refused (unreadable, unknown version)
+    digests: frozenset[str] | None = None  # every sample's digest, when every one was graded
 
 
-def _grade(spec: World, sample: Any, model: str) -> SampleGrade:
+def _grade(world: World, sample: Any, model: str) -> SampleGrade:
+    from checkout_consent.runtime.human.journal import play_seconds
     from checkout_consent.runtime.regrade import regrade_sample
 
-    verdict = regrade_sample(spec, sample, model)
-    scenario = (sample.metadata or {}).get("scenario")
+    verdict = regrade_sample(world, sample, model)
     return SampleGrade(
         verdict.id,
         verdict.epoch,
@@ -78,13 +80,43 @@ def _grade(spec: World, sample: Any, model: str) -> SampleGrade:
         verdict.failure,
         int(verdict.provenance.get("input_tokens", 0)),
         int(verdict.provenance.get("output_tokens", 0)),
-        scenario if isinstance(scenario, dict) else None,
+        reference((sample.metadata or {}).get("scenario")),
         sample_digest(sample, model),
+        play_seconds(sample) if model.startswith("human/") else 0.0,
     )
+
+
+_SHARED: dict[str, LogGrade] | None = None  # inside `shared_grades`: real path -> grade
+
+
+@contextlib.contextmanager
+def shared_grades() -> Iterator[None]:
+    """Within (a board build), each log is read and re-graded once, however often compared."""
+    global _SHARED
+    outer, _SHARED = _SHARED, ({} if _SHARED is None else _SHARED)
+    try:
+        yield
+    finally:
+        _SHARED = outer
 
 
 def regrade(path: Path) -> LogGrade:
     """Every sample of the log at `path`, re-graded by this checkout's packaged scorer."""
+    if _SHARED is None:
+        return _regrade(path)
+    key = os.path.realpath(path)
+    if key not in _SHARED:
+        _SHARED[key] = _regrade(path)
+    return dataclasses.replace(_SHARED[key], path=str(path))
+
+
+def _digests_of(path: Path) -> frozenset[str]:
+    """Another folder's log's sample digests: from its grade inside `shared_grades`."""
+    digests = regrade(path).digests if _SHARED is not None else None
+    return log_digests(path) if digests is None else digests
+
+
+def _regrade(path: Path) -> LogGrade:
     from checkout_consent.runtime import regrade as judged  # Inspect: only once needed
 
     out = LogGrade(str(path))
@@ -94,26 +126,30 @@ def regrade(path: Path) -> LogGrade:
         out.refusal = str(err).split(": ", 1)[-1]
         return out
     task, version = str(log.eval.task), log.eval.task_version
-    spec = next((f for f in WORLDS if f.name == task.rsplit("/", 1)[-1]), None)
+    world = next((f for f in WORLDS if f.name == task.rsplit("/", 1)[-1]), None)
     out.model = str(log.eval.model)
     out.task_args = dict(log.eval.task_args or {})
-    if spec is None:
+    if world is None:
         out.refusal = f"task {task[:80]!r} is not a family of this suite"
         return out
-    out.family = spec.name
-    out.world_version = f"{spec.world_version.rsplit('-', 1)[0]}-{str(version)[:20]}"
-    if out.world_version != spec.world_version:
+    out.family = world.name
+    out.world_version = f"{world.world_version.rsplit('-', 1)[0]}-{str(version)[:20]}"
+    if out.world_version != world.world_version:
         out.refusal = (
             f"world version {out.world_version[:60]!r} is unknown to this suite "
-            f"(it grades {spec.world_version})"
+            f"(it grades {world.world_version})"
         )
         return out
+    every = True
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         try:
-            out.samples.append(_grade(spec, sample, out.model))
+            out.samples.append(_grade(world, sample, out.model))
         except Exception as err:  # a stranger's file: a sample that cannot be read fails
             why = f"the sample cannot be re-graded ({type(err).__name__})"
             out.samples.append(SampleGrade(str(sample.id), int(sample.epoch), None, why, 0, 0))
+            every = False
+    if every:  # else a comparison reads the log for the digests (`log_digests`)
+        out.digests = frozenset(s.digest for s in out.samples if s.digest is not None)
     return out
 
 
@@ -136,11 +172,13 @@ class Verdict:
         return bool(self.samples)
 
     @property
+    def played_s(self) -> float:
+        """A person's play time over every sample (resumed turns at their journaled time)."""
+        return round(sum(s.played_s for s in self.samples), 1)
+
+    @property
     def tokens(self) -> tuple[int, int]:
-        return (
-            sum(s.input_tokens for s in self.samples),
-            sum(s.output_tokens for s in self.samples),
-        )
+        return sum(s.input_tokens for s in self.samples), sum(s.output_tokens for s in self.samples)
 
     def costs(self, model: str | None = None) -> tuple[float | None, float]:
         """(list, normalized) cost of the samples' tokens for `model` (default: the card's)."""
@@ -168,6 +206,7 @@ class Verdict:
             "partial": None if self.partial is None else list(self.partial),
             "integrity_failures": sum(1 for s in self.samples if s.failure is not None),
             "tokens": {"input": self.tokens[0], "output": self.tokens[1]},
+            "played_s": self.played_s,  # a person's play time (0 for a model's run)
             "cost_usd": dict(zip(("list", "normalized"), self.costs(), strict=True)),
         }
 
@@ -180,35 +219,36 @@ class Verdict:
                 f"{card.world_version}, task set {card.task_set}, {card.epochs} epoch(s)"
             )
         if self.samples:
-            failed = sum(1 for s in self.samples if s.failure is not None)
-            listed, normalized = self.costs()
-            lines.append(
-                f"  re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
-                f" tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
-                f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
-                f"{fmt_dollars(normalized, 4)}"
-            )
+            lines.append(f"  {self._figures()}")
         lines += [f"  - {r}" for r in self.refusals[:SHOWN]]
         if len(self.refusals) > SHOWN:
             lines.append(f"  ... and {len(self.refusals) - SHOWN} more (--json lists them all)")
         return "\n".join(lines)
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2, sort_keys=True)
+    def _figures(self) -> str:
+        failed = sum(1 for s in self.samples if s.failure is not None)
+        graded = f"re-graded {len(self.samples)} run(s), {failed} integrity failure(s);"
+        if self.card is not None and self.card.kind == "human":
+            return f"{graded} played {self.played_s} s (the time its turns were open)"
+        listed, normalized = self.costs()
+        return (
+            f"{graded} tokens {self.tokens[0]} in / {self.tokens[1]} out; cost list "
+            f"{'n/a' if listed is None else fmt_dollars(listed, 4)}, normalized "
+            f"{fmt_dollars(normalized, 4)}"
+        )
 
 
 def _check_card(card: Card, root: Path) -> list[str]:
     if not any(f.name == card.family for f in WORLDS):
         return [f"family {card.family!r} is not one this suite ships"]
     out = []
-    spec = world_of(card.family, card.world_version)
-    if spec is None:
-        known = ", ".join(w.world_version for w in (world(card.family),))
+    world = world_of(card.family, card.world_version)
+    if world is None:
         out.append(
             f"world version {card.world_version!r} is unknown to this suite "
-            f"(it grades {known}); re-run with this checkout"
+            f"(it grades {world_named(card.family).world_version}); re-run with this checkout"
         )
-    label = card.family if spec is None else spec.name
+    label = card.family if world is None else world.name
     if card.task_set not in task_sets(label):
         out.append(f"task set {card.task_set!r}: {label} accepts {', '.join(task_sets(label))}")
     if root.name != card.submission_id or root.parent.name != card.family:
@@ -216,7 +256,7 @@ def _check_card(card: Card, root: Path) -> list[str]:
             f"the folder must be <family>/<submission_id>, i.e. "
             f"{card.family}/{card.submission_id} (it is {root.parent.name}/{root.name})"
         )
-    return out
+    return out + look_alikes(root)
 
 
 def _check_log(card: Card, grade: LogGrade) -> list[str]:
@@ -229,10 +269,9 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
         out.append(f"{name}: plays {grade.world_version}, the card says {card.world_version}")
     if grade.model != card.model.id:
         out.append(f"{name}: model {str(grade.model)[:80]!r}, the card says {card.model.id!r}")
-    label = card.family
     if mine:
-        out += [f"{name}: {d}" for d in settings_differences(label, grade.task_args)]
-    public = public_samples(label) if mine else {}
+        out += [f"{name}: {d}" for d in settings_differences(card.family, grade.task_args)]
+    public = public_samples(card.family) if mine else {}
     for s in grade.samples:
         if s.failure is not None:
             out.append(f"{name}: sample {s.id[:60]} epoch {s.epoch}: INTEGRITY: {s.failure}")
@@ -244,7 +283,20 @@ def _check_log(card: Card, grade: LogGrade) -> list[str]:
     return out
 
 
+def _check_time(card: Card, verdict: Verdict) -> list[str]:
+    """A person's card states the play's time: the logs' (`played_s`), to a second or 1%."""
+    played = verdict.played_s
+    if abs(card.wall_time_seconds - played) <= max(1.0, played / 100):
+        return []
+    return [
+        f"card wall_time_seconds {card.wall_time_seconds}, the logs' play time is {played} s "
+        "(the time each turn was open, a resumed run's earlier turns included)"
+    ]
+
+
 def _check_costs(card: Card, verdict: Verdict) -> list[str]:
+    if card.tokens is None or card.cost is None:  # a person's card: its time instead
+        return _check_time(card, verdict)
     tokens_in, tokens_out = verdict.tokens
     out = []
     if (card.tokens.input, card.tokens.output) != (tokens_in, tokens_out):
@@ -253,11 +305,10 @@ def _check_costs(card: Card, verdict: Verdict) -> list[str]:
             f"say {tokens_in} in / {tokens_out} out"
         )
     listed, normalized = verdict.costs()
-    pairs = [
+    for what, said, real in [
         ("list", card.cost.list_usd, listed),
         ("normalized", card.cost.normalized_usd, normalized),
-    ]
-    for what, said, real in pairs:
+    ]:
         close = said is not None and real is not None and abs(said - real) <= max(0.005, real / 100)
         if not (close or (said is None and real is None)):
             out.append(f"card {what} cost {said}, the logs' tokens give {real}")
@@ -336,16 +387,13 @@ def validate(root: Path, *, cassettes: bool = True) -> Verdict:
         grade = regrade(root / log)
         verdict.refusals += _check_log(card, grade)
         verdict.samples += grade.samples
-    label, played = (
-        card.family,
-        [(s.id, s.epoch) for s in verdict.samples],
-    )
+    label, played = card.family, [(s.id, s.epoch) for s in verdict.samples]
     verdict.partial = partial(label, card.task_set, card.epochs, played)
     if verdict.partial is None:  # part of the set is listed unranked; anything else refused
         verdict.refusals += coverage(label, card.task_set, card.epochs, played)
     verdict.refusals += _check_costs(card, verdict)
     verdict.refusals += copied_from(
-        root, card, {s.digest: (s.id, s.epoch) for s in verdict.samples if s.digest}
+        root, card, {s.digest: (s.id, s.epoch) for s in verdict.samples if s.digest}, _digests_of
     )
     if cassettes and listing.cassette_runs() and not verdict.refusals:
         verdict.refusals += _check_cassettes(root, listing.cassette_runs(), verdict)

@@ -5,10 +5,8 @@ to the task, and `generate.initial_state` builds the world from the resolved tas
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, Dataset, Episode, Scenario, World
-from checkout_consent.core.headline import Headline
-from checkout_consent.core.offline import judge
-from checkout_consent.pizza import dataset, grader, views
+from checkout_consent.core import Controls, Dataset, Episode, Headline, Scenario, World, judge
+from checkout_consent.pizza import consent, dataset, grader, views
 from checkout_consent.pizza.actions import ACTIONS
 from checkout_consent.pizza.controls import CONTROLS, hacker
 from checkout_consent.pizza.controls.sanity import SANITY_CONTROLS, check_sanity
@@ -50,6 +48,7 @@ WORLD = World(
     ),
     dataset=Dataset(
         public_args={},
+        choosers=("tasks",),
         task=dataset.scenario,
         sample_id=lambda scenario: scenario.scenario_id,
         task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
@@ -61,9 +60,11 @@ WORLD = World(
         {**CONTROLS, "hacker": hacker.HACKER},
         sanity=SANITY_CONTROLS,
         reference="reference",
+        idle="noop",
         check_sanity=check_sanity,
         recorded=(("openai", "reference"), ("openai", "mock")),
         exploits=lambda world: judge(world, hacker.EXPLOITS),
     ),
     views=views.VIEWS,
+    breaches=consent.BREACHES,
 )

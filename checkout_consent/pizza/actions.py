@@ -5,9 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from checkout_consent.core.args import need_cents, need_choice, need_str
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import Action, ActionError, Outcome
+from checkout_consent.core import (
+    Action,
+    ActionError,
+    Outcome,
+    fmt,
+    need_cents,
+    need_choice,
+    need_str,
+)
 from checkout_consent.pizza.customer import respond
 from checkout_consent.pizza.state import (
     CATEGORIES,

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.spec import parse_flag, parse_seeds
+from checkout_consent.core import Scenario, parse_flag, parse_seeds
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED, generate
 from checkout_consent.pizza.authoring.templates import Templates
 from checkout_consent.pizza.state import Task
@@ -102,7 +101,7 @@ def resolve(scenario: Scenario) -> Task:
 def scenario_of(task: Task, *, replies: bool = True) -> Scenario:
     """The reference a sample carries: task id, split seed (Task.seed), the `replies` knob."""
     return Scenario(
-        family="pizza", scenario_id=task.task_id, seed=task.seed, params={"replies": replies}
+        world="pizza", scenario_id=task.task_id, seed=task.seed, params={"replies": replies}
     )
 
 
@@ -115,7 +114,7 @@ def find_task(task_id: str) -> Task:
     found = _HIDDEN_ID.search(task_id)
     return resolve(
         Scenario(
-            family="pizza", scenario_id=task_id, seed=int(found.group(1)) if found else PUBLIC_SEED
+            world="pizza", scenario_id=task_id, seed=int(found.group(1)) if found else PUBLIC_SEED
         )
     )
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.money import dollars_in_text, fmt
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Scenario, Turns, dollars_in_text, fmt
 from checkout_consent.pizza.consent import ledger
 from checkout_consent.pizza.policy import OUTCOME_WORDS
 from checkout_consent.pizza.record import Checks, PizzaRecord

@@ -5,7 +5,7 @@ Mirrors tasks/pizza/POLICY.md rule for rule. Pure.
 
 from __future__ import annotations
 
-from checkout_consent.core.money import percent_of
+from checkout_consent.core import percent_of
 from checkout_consent.pizza.state import Expected, Order, Remedy, Task
 
 REFUND_CAP_CENTS = 2500

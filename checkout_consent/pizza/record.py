@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from checkout_consent.core.consent import Ledger
+from checkout_consent.core import Ledger
 from checkout_consent.pizza.state import Remedy
 
 

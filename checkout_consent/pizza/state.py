@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from checkout_consent.core import Frozen
 
 Remedy = Literal["refund", "credit", "remake", "escalate"]
 Category = Literal["allergen", "fraud", "other"]
 ReplyKind = Literal["none", "id", "push", "outcome", "nudge", "left"]
 Kind = Literal["wrong_topping", "cold", "burnt", "missing", "late", "not_received", "allergen"]
 CATEGORIES: tuple[Category, ...] = ("allergen", "fraud", "other")
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Line(Frozen):

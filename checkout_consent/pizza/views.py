@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt
-from checkout_consent.core.presentation import Views
-from checkout_consent.core.stats import pass_hat_ks
+from checkout_consent.core import Record, Views, fmt, pass_hat_ks
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.authoring.verbs import add_commands
 from checkout_consent.pizza.grader import CHECKS

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay
 from checkout_consent.pizza.state import Expected, State
 
 EventKind = Literal["lookup", "refund", "credit", "remake", "escalate", "message"]

@@ -8,8 +8,8 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
 
+from checkout_consent.core.contract import Generation
 from checkout_consent.core.diagnostics import Refusal, Reply, diagnose
-from checkout_consent.core.family import Generation
 
 
 def run_diagnostics(messages: Sequence[ChatMessage], turns: Sequence[Generation]) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolDef
 from inspect_ai.util import LimitExceededError
 
+from checkout_consent.core.contract import Generation
 from checkout_consent.core.controls import SCENARIO_HEADER
-from checkout_consent.core.family import Generation
 from checkout_consent.core.pacing import TracedCall, Turned
 from checkout_consent.runtime.store import live, record_generation
 

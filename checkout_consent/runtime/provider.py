@@ -99,7 +99,7 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
         ) -> ModelOutput:
             transcript = [to_msg(m) for m in input]
             scenario = live().scenario
-            refusal = registry.refusal(self.model_name, scenario.family)
+            refusal = registry.refusal(self.model_name, scenario.world)
             if refusal is not None:
                 raise prerequisite_error()(refusal)
             return reply_output(self.model_name, transcript, self.policy(scenario, transcript))

@@ -9,6 +9,9 @@ and the failure text instead. Bad input (missing file, not a log, another task) 
 
     verdict = regrade_log("logs/x.eval", WORLDS)   # cli code passes the roster's worlds
     if not verdict.ok: print(verdict.failures())
+
+`rescore_log(path, out, worlds)` is `inspect score` with the log's own world's packaged
+scorer, behind the same one-line refusals (`checkout-consent rescore`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
 from checkout_consent.runtime import untrusted
+from checkout_consent.runtime.meta import task_module
 from checkout_consent.runtime.scorer import Judged, judge, provenance, record_of
 
 MAX_LOG_BYTES = 512 * 1024 * 1024
@@ -59,9 +63,9 @@ class LogVerdict:
 
 def _family(task: str, worlds: Sequence[World]) -> World:
     name = task.rsplit("/", 1)[-1]
-    for spec in worlds:
-        if spec.name == name:
-            return spec
+    for world in worlds:
+        if world.name == name:
+            return world
     raise RegradeError(f"task {task[:100]!r} is not one of this suite's tasks")
 
 
@@ -79,20 +83,20 @@ def _read(path: Path) -> Any:
         raise RegradeError(f"{path}: not a readable Inspect log ({first})") from None
 
 
-def judge_sample(spec: World, sample: Any) -> Judged:
-    """One logged sample judged by the packaged scorer of `spec` from its evidence: its
+def judge_sample(world: World, sample: Any) -> Judged:
+    """One logged sample judged by the packaged scorer of `world` from its evidence: its
     reference, Store trace, conversation and event stream."""
     store = {
         k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
     }
     return judge(
-        spec, sample.id, sample.metadata or {}, store, sample.messages or [], sample.events or []
+        world, sample.id, sample.metadata or {}, store, sample.messages or [], sample.events or []
     )
 
 
-def regrade_sample(spec: World, sample: Any, model: str) -> SampleVerdict:
-    """One logged sample through the packaged scorer's checks and grader of `spec`."""
-    judged = judge_sample(spec, sample)
+def regrade_sample(world: World, sample: Any, model: str) -> SampleVerdict:
+    """One logged sample through the packaged scorer's checks and grader of `world`."""
+    judged = judge_sample(world, sample)
     record = None if judged.record is None else record_of(judged)
     return SampleVerdict(
         str(sample.id),
@@ -107,11 +111,30 @@ def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
     """Re-grade every sample of the .eval log at `path` (its stored scores are ignored),
     by the world of the roster's `worlds` whose task it is."""
     log = _read(Path(path))
-    spec = _family(str(log.eval.task), worlds)
+    world = _family(str(log.eval.task), worlds)
     samples = tuple(
-        regrade_sample(spec, s, str(log.eval.model))
+        regrade_sample(world, s, str(log.eval.model))
         for s in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch))
     )
     if not samples:
         raise RegradeError(f"{path}: the log holds no samples")
-    return LogVerdict(str(path), spec.name, spec.world_version, samples)
+    return LogVerdict(str(path), world.name, world.world_version, samples)
+
+
+def rescore_log(path: str | Path, out: str | Path, worlds: Sequence[World]) -> tuple[World, Any]:
+    """Inspect's own re-scoring (`inspect score --action overwrite`) of the log at `path`
+    by its world's packaged scorer (`checkout_consent/<world>_scorer`), written to `out`:
+    the world and the re-scored log. A missing, cut or foreign log is a `RegradeError`."""
+    from inspect_ai import score
+    from inspect_ai.log import write_eval_log
+
+    log = _read(Path(path))
+    world = _family(str(log.eval.task), worlds)
+    if not log.samples:
+        raise RegradeError(f"{path}: the log holds no samples")
+    module = task_module(world)
+    scorer = getattr(module, f"{world.name}_scorer")()
+    # the scorers grade with no model: a keyless stand-in, so no provider key is asked for
+    scored = score(log, scorer, model="mockllm/model", action="overwrite", display="none")
+    write_eval_log(scored, str(out))
+    return world, scored

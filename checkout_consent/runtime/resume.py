@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
 from checkout_consent.core.reconcile import same
 from checkout_consent.runtime.regrade import judge_sample
 from checkout_consent.runtime.scorer import Judged, as_score
@@ -90,7 +90,7 @@ def _models_problem(header: Any, sample: Any, want: Expected) -> str | None:
 
 
 def sample_problem(
-    spec: World, header: Any, sample: Any, want: Expected
+    world: World, header: Any, sample: Any, want: Expected
 ) -> tuple[str | None, Judged | None]:
     """Why this logged sample may not be reused by the run `want` describes (None if it
     may), and its re-grade when it got that far."""
@@ -100,7 +100,7 @@ def sample_problem(
     problem = _models_problem(header, sample, want)
     if problem is not None:
         return problem, None
-    verdict = judge_sample(spec, sample)
+    verdict = judge_sample(world, sample)
     if verdict.failure is not None:
         return f"{name}: {verdict.failure}", verdict
     stored = next(iter((sample.scores or {}).values()), None)
@@ -109,7 +109,7 @@ def sample_problem(
             f" (it ended in an error: {_first_line(sample.error.message)})" if sample.error else ""
         )
         return f"{name} has no score{why}: it is played again", verdict
-    fresh = as_score(spec, verdict, want.model, int(sample.epoch)).value
+    fresh = as_score(world, verdict, want.model, int(sample.epoch)).value
     if not same(_plain(stored.value), _plain(fresh)):
         return f"{name}: its stored score is not its re-grade ({_canonical(fresh)[:120]})", verdict
     return None, verdict
@@ -138,7 +138,7 @@ def logged_keys(path: Path) -> list[tuple[str, int]]:
     return list(dict.fromkeys(out))
 
 
-def log_problem(path: Path, header: Any, spec: World, want: Expected) -> str | None:
+def log_problem(path: Path, header: Any, world: World, want: Expected) -> str | None:
     """The first reason the log at `path` may not be reused, reading one sample at a time
     (a partial log's unfinished or errored samples are never reused, so not read)."""
     from checkout_consent.runtime.compat import read_log_samples
@@ -148,7 +148,7 @@ def log_problem(path: Path, header: Any, spec: World, want: Expected) -> str | N
     def check(sample: Any) -> None:
         if found or (header.status != "success" and (sample.error or not sample.scores)):
             return
-        problem, _ = sample_problem(spec, header, sample, want)
+        problem, _ = sample_problem(world, header, sample, want)
         if problem is not None:
             found.append(problem)
 
@@ -197,7 +197,7 @@ def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]])
     return lines
 
 
-def regraded(location: str, spec: World, want: Expected) -> tuple[list[Record], str | None]:
+def regraded(location: str, world: World, want: Expected) -> tuple[list[Record], str | None]:
     """A finished log's records, every one re-graded from its evidence (sorted by sample
     id and epoch), or the first reason the log cannot be trusted."""
     from checkout_consent.runtime.compat import read_log_samples
@@ -211,7 +211,7 @@ def regraded(location: str, spec: World, want: Expected) -> tuple[list[Record], 
     def grade(sample: Any) -> None:
         nonlocal problem
         if problem is None:
-            problem, verdict = sample_problem(spec, header, sample, want)
+            problem, verdict = sample_problem(world, header, sample, want)
             if problem is None and verdict is not None and verdict.record is not None:
                 record = json.loads(verdict.record.model_dump_json())
                 keyed.append(((str(sample.id), int(sample.epoch)), record))

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
+from checkout_consent.runtime import local_server
 from checkout_consent.runtime.compat import prerequisite_error, read_log_samples
+from checkout_consent.runtime.meta import task_factory
 
 
 class RunFailed(RuntimeError):
@@ -100,15 +102,15 @@ def refused(models: str, err: BaseException) -> RunFailed:
     return RunFailed(f"{models}: {' '.join(plain.split())}")
 
 
-def build_task(spec: World, task_args: dict[str, Any] | None = None) -> Any:
+def build_task(world: World, task_args: dict[str, Any] | None = None) -> Any:
     """The world's Inspect Task, built by its registered factory (a bad -T value is the
     factory's PrerequisiteError)."""
-    arguments = dict(spec.dataset.public_args) if task_args is None else task_args
-    return spec.task_factory()(**arguments)
+    arguments = dict(world.dataset.public_args) if task_args is None else task_args
+    return task_factory(world)(**arguments)
 
 
 def run_models(
-    spec: World,
+    world: World,
     models: list[str],
     *,
     task_args: dict[str, Any] | None = None,
@@ -129,12 +131,14 @@ def run_models(
     from inspect_ai import eval as inspect_eval
 
     eval_args = {**eval_args, **sample_concurrency(models, eval_args)}
+    if "metadata" not in eval_args and (served := local_server.of_run(models, eval_args)):
+        eval_args["metadata"] = {"local_server": served}
     try:
         logs = inspect_eval(
-            task if task is not None else build_task(spec, task_args),
+            task if task is not None else build_task(world, task_args),
             model=models,
             log_dir=str(log_dir),
-            epochs=epochs or spec.epochs,
+            epochs=epochs or world.epochs,
             display=display,  # type: ignore[arg-type]
             score_display=False,
             log_realtime=log_realtime,
@@ -150,7 +154,7 @@ def run_models(
         if log.status != "success":
             why = log.error.message if log.error else log.status
             raise RunFailed(
-                f"{spec.name} with {log.eval.model} did not finish: {why} (log: {log.location})"
+                f"{world.name} with {log.eval.model} did not finish: {why} (log: {log.location})"
             )
         runs.append(ModelRun(log.eval.model, log_records(log), log.location))
     by_model = {r.model: r for r in runs}
@@ -180,10 +184,10 @@ def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) 
 
 
 def run_controls(
-    spec: World, *, log_dir: str | Path = "logs", task_args: dict[str, Any] | None = None
+    world: World, *, log_dir: str | Path = "logs", task_args: dict[str, Any] | None = None
 ) -> dict[str, list[Record]]:
     """Every sanity control of the family, offline: control name -> records."""
-    name = spec.family
-    models = [f"control/{name}-{c}" for c in spec.controls.sanity]
-    runs = run_models(spec, models, task_args=task_args, log_dir=log_dir)
-    return {c: run.records for c, run in zip(spec.controls.sanity, runs, strict=True)}
+    name = world.family
+    models = [f"control/{name}-{c}" for c in world.controls.sanity]
+    runs = run_models(world, models, task_args=task_args, log_dir=log_dir)
+    return {c: run.records for c, run in zip(world.controls.sanity, runs, strict=True)}

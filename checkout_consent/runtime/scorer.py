@@ -21,14 +21,15 @@ from pydantic import BaseModel, ValidationError
 
 from checkout_consent.core.consent import breach_value
 from checkout_consent.core.consent_lines import ledger_lines
+from checkout_consent.core.contract import Generation, World
 from checkout_consent.core.diagnostics import KEY as DIAGNOSTICS_KEY
-from checkout_consent.core.family import Generation, Scenario, World
 from checkout_consent.core.reconcile import (
     ModelCall,
     first_difference,
     stream_difference,
     trim_difference,
 )
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.compat import shown_tool_output
 from checkout_consent.runtime.diagnostics import run_diagnostics
@@ -53,14 +54,14 @@ class Judged(NamedTuple):
     diagnostics: Mapping[str, Any] = {}  # core.diagnostics' block: {} when nothing to report
 
 
-def metric_names(spec: World) -> tuple[str, ...]:
+def metric_names(world: World) -> tuple[str, ...]:
     """The keys of the family's metrics (what a failed sample reports as 0): those of a real
     record, the grade of an empty run of the family's first public task (computed once)."""
-    if spec.world_version not in _METRIC_NAMES:
-        scenario = spec.dataset.task(spec.dataset.tasks()[0])
-        record = spec.graded(scenario, replay(spec.actions, spec.initial(scenario), []), ())
-        _METRIC_NAMES[spec.world_version] = tuple(spec.metrics(record))
-    return _METRIC_NAMES[spec.world_version]
+    if world.world_version not in _METRIC_NAMES:
+        scenario = world.dataset.task(world.dataset.tasks()[0])
+        record = world.graded(scenario, replay(world.actions, world.initial(scenario), []), ())
+        _METRIC_NAMES[world.world_version] = tuple(world.metrics(record))
+    return _METRIC_NAMES[world.world_version]
 
 
 _METRIC_NAMES: dict[str, tuple[str, ...]] = {}
@@ -94,33 +95,39 @@ def _validate(kind: type[BaseModel], raw: object, what: str) -> Any:
         raise IntegrityError(f"{what} is malformed ({where}: {first['msg']})") from None
 
 
-def checked_scenario(spec: World, sample_id: object, carried: object, stored: object) -> Scenario:
-    """The sample's reference, refused unless it is what the packaged tasks give."""
+def checked_scenario(world: World, sample_id: object, carried: object, stored: object) -> Scenario:
+    """The sample's reference, refused unless it is what the packaged tasks give.
+
+    `Scenario.world` names the world the sample was played in (`family` in logs written
+    before issue 43: both load). A reference naming another world is refused before
+    anything else is read of it: the scorer of one world never replays a trace through
+    another world's actions, even where the two share a family (a world beside its
+    family's first) and so their controls and task ids."""
     scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
     if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
         raise IntegrityError(f"scenario id {scenario.scenario_id[:60]!r} is not a task name")
-    if scenario.family != spec.name:
-        raise IntegrityError(f"the sample is a {scenario.family!r} scenario, not {spec.name}")
-    if scenario.version != spec.version:
+    if scenario.world != world.name:
+        raise IntegrityError(f"the sample is a {scenario.world!r} scenario, not {world.name}")
+    if scenario.version != world.version:
         raise IntegrityError(
-            f"world version {scenario.family}-{scenario.version} is unknown to this suite "
-            f"(it grades {spec.world_version}); not graded: re-run it on this version"
+            f"world version {scenario.world}-{scenario.version} is unknown to this suite "
+            f"(it grades {world.world_version}); not graded: re-run it on this version"
         )
     if stored != carried:
         raise IntegrityError("the Store's scenario differs from the sample's metadata")
     try:
-        rebuilt = spec.dataset.rebuild(scenario)
-        spec.initial(rebuilt)  # the packaged world must exist for it
+        rebuilt = world.dataset.rebuild(scenario)
+        world.initial(rebuilt)  # the packaged world must exist for it
     except (LookupError, ValueError, OSError) as err:
         raise IntegrityError(f"the scenario names no packaged task: {err}") from None
-    if rebuilt.model_copy(update={"version": spec.version}) != scenario:
+    if rebuilt.model_copy(update={"version": world.version}) != scenario:
         raise IntegrityError(
             f"the carried scenario {scenario.model_dump()} differs from the "
             f"packaged one {rebuilt.model_dump()}"
         )
-    if spec.dataset.sample_id(scenario) != str(sample_id):
+    if world.dataset.sample_id(scenario) != str(sample_id):
         raise IntegrityError(
-            f"sample id {sample_id!r} does not name scenario {spec.dataset.sample_id(scenario)!r}"
+            f"sample id {sample_id!r} does not name scenario {world.dataset.sample_id(scenario)!r}"
         )
     return scenario
 
@@ -172,7 +179,7 @@ def _stream_check(
 
 
 def judge(
-    spec: World,
+    world: World,
     sample_id: object,
     metadata: Mapping[str, Any],
     store: Mapping[str, Any],
@@ -186,28 +193,28 @@ def judge(
     turns: tuple[Generation, ...] = ()
     try:
         scenario = checked_scenario(
-            spec, sample_id, metadata.get("scenario"), store.get("scenario")
+            world, sample_id, metadata.get("scenario"), store.get("scenario")
         )
         raw_calls, raw_turns = store.get("calls"), store.get("generations")
         if not isinstance(raw_calls, list) or not isinstance(raw_turns, list):
             raise IntegrityError("the Store holds no trace")
         calls = [_validate(Call, c, f"traced call {i}") for i, c in enumerate(raw_calls)]
         turns = tuple(_validate(Generation, g, "a model turn") for g in raw_turns)
-        result = replay(spec.actions, spec.initial(scenario), calls)
+        result = replay(world.actions, world.initial(scenario), calls)
         if result.mismatch is not None:
             raise IntegrityError(f"the trace does not replay: {result.mismatch.describe()}")
         seen = model_calls(messages)
         differs = first_difference(
             calls,
             seen,
-            spec.actions,
-            solver_tools=spec.episode.solver_tools,
-            harness=spec.harness_args,
+            world.actions,
+            solver_tools=world.episode.solver_tools,
+            harness=world.harness_args,
             truncated=shown_tool_output,
         )
         if differs is not None:
             raise IntegrityError(f"the trace is not the conversation's run: {differs}")
-        misplaced = trim_difference(spec.episode, result, overflow_phase(turns))
+        misplaced = trim_difference(world.episode, result, overflow_phase(turns))
         if misplaced is not None:
             raise IntegrityError(f"the trace's context trims are not the solver's: {misplaced}")
         if events is not None:
@@ -215,30 +222,30 @@ def judge(
     except IntegrityError as err:
         return Judged(None, str(err), turns, run_diagnostics(messages, turns))
     return Judged(
-        spec.graded(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
+        world.graded(scenario, result, turns), None, turns, run_diagnostics(messages, turns)
     )
 
 
-def as_score(spec: World, judged: Judged, model: str, epoch: int) -> Score:
+def as_score(world: World, judged: Judged, model: str, epoch: int) -> Score:
     """The Score of a judged sample: its metrics, or every metric zeroed on a failure."""
     meta = {
         "provenance": provenance(model, epoch, judged.turns),
-        "family": spec.name,
-        "world_version": spec.world_version,
+        "family": world.name,
+        "world_version": world.world_version,
     }
     if judged.record is None:
         return Score(
-            value={**dict.fromkeys(metric_names(spec), 0.0), "integrity": 0.0},
+            value={**dict.fromkeys(metric_names(world), 0.0), "integrity": 0.0},
             answer="integrity failure",
             explanation=f"INTEGRITY FAILURE: {judged.failure}",
             metadata={**meta, "integrity_failure": judged.failure, **_diagnosed(judged)},
         )
     dumped = record_of(judged)
-    answer = spec.headline.show(spec.headline.value(dumped))  # the sample's headline
+    answer = world.headline.show(world.headline.value(dumped))  # the sample's headline
     return Score(
-        value={**spec.metrics(judged.record), **breach_value(dumped), "integrity": 1.0},
+        value={**world.metrics(judged.record), **breach_value(dumped), "integrity": 1.0},
         answer=answer,
-        explanation=spec.explain(judged.record) + consent_text(dumped),
+        explanation=world.explain(judged.record) + consent_text(dumped),
         metadata={**meta, "record": dumped},
     )
 
@@ -270,7 +277,7 @@ def consent_text(record: dict[str, Any]) -> str:
     )
 
 
-def grade_state(spec: World, state: TaskState) -> Score:
+def grade_state(world: World, state: TaskState) -> Score:
     """Grade one finished sample from its metadata, store, messages and event stream. Live,
     the sample's transcript is the stream being written; under `inspect score`, Inspect
     loads the logged sample's events into the transcript before it calls the scorer, so a
@@ -280,14 +287,14 @@ def grade_state(spec: World, state: TaskState) -> Score:
     flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there
     store = {k.split(":", 1)[1]: v for k, v in state.store.items() if k.startswith("RunStore:")}
     events = list(transcript().events)
-    judged = judge(spec, state.sample_id, state.metadata, store, state.messages, events)
-    return as_score(spec, judged, str(state.model), state.epoch)
+    judged = judge(world, state.sample_id, state.metadata, store, state.messages, events)
+    return as_score(world, judged, str(state.model), state.epoch)
 
 
-def replay_score(spec: World) -> Any:
+def replay_score(world: World) -> Any:
     """The score function of a family's @scorer."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return grade_state(spec, state)
+        return grade_state(world, state)
 
     return score

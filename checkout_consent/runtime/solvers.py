@@ -11,8 +11,9 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.contract import World
 from checkout_consent.core.pacing import Say, Solve, Turned, next_command, pace
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.runtime.loop import run_config, take_turn, traced_since
 from checkout_consent.runtime.store import RunStore, current_state, flush, live, perform
 
@@ -31,13 +32,13 @@ def init_scenario() -> Solver:
 
 
 @solver
-def episode_solver(spec: World, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
+def episode_solver(world: World, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
     """The episode as core/pacing.py paces it, with at most `turns` turns a phase: phase
     messages and recaps go into the conversation (the log keeps every message; after a
     trim the model sees the opening two and what follows), turns go to the model, solver
     calls into the trace. After a context overflow the remaining phases are closed for the
     agent, so the run is scored."""
-    episode = replace(spec.episode, turns=turns)
+    episode = replace(world.episode, turns=turns)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         try:
@@ -49,7 +50,7 @@ def episode_solver(spec: World, tools: Callable[[], list[ToolDef]], turns: int) 
         scenario = Scenario.model_validate(state.metadata["scenario"])
         state.messages.insert(0, ChatMessageSystem(content=episode.system(scenario)))
         defs, model, config = tools(), get_model(), run_config(state)
-        pacer = pace(episode, lambda: current_state(spec))
+        pacer = pace(episode, lambda: current_state(world))
         event: Turned | None = None
         window = 0
         while (command := next_command(pacer, event)) is not None:
@@ -59,7 +60,7 @@ def episode_solver(spec: World, tools: Callable[[], list[ToolDef]], turns: int) 
                 state.messages.append(ChatMessageUser(content=command.text))
             elif isinstance(command, Solve):
                 before = len(live().calls)
-                perform(spec, command.tool, {}, origin="solver")
+                perform(world, command.tool, {}, origin="solver")
                 event = Turned(traced_since(before))
             else:
                 event = await take_turn(

@@ -18,8 +18,8 @@ from typing import Any
 
 from inspect_ai.util import Store, StoreModel, store
 
-from checkout_consent.core.family import Generation, Scenario
-from checkout_consent.core.family import World as Family
+from checkout_consent.core.contract import Generation, World
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.trace import Call
 from checkout_consent.core.world import Step, apply
 
@@ -79,22 +79,22 @@ def flush(s: Store) -> None:
         s.set(TURNS_KEY, list(bound.turns))
 
 
-def current_state(family: Family) -> Any:
+def current_state(world: World) -> Any:
     """The world as the trace so far makes it (cached; rebuilt by replay on a miss)."""
     run = live()
     if run.length != len(run.calls):
-        state = family.initial(run.scenario)
+        state = world.initial(run.scenario)
         for raw in run.calls:
-            state = apply(family.actions, state, raw["tool"], raw["args"]).state
+            state = apply(world.actions, state, raw["tool"], raw["args"]).state
         run.state, run.length = state, len(run.calls)
     return run.state
 
 
-def perform(family: Family, tool: str, args: dict[str, Any], origin: str = "agent") -> Step[Any]:
+def perform(world: World, tool: str, args: dict[str, Any], origin: str = "agent") -> Step[Any]:
     """Apply one call to the live world and append it to the trace."""
-    state = current_state(family)
+    state = current_state(world)
     run = live()
-    step = apply(family.actions, state, tool, args)
+    step = apply(world.actions, state, tool, args)
     call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin)  # type: ignore[arg-type]
     run.calls.append(call.model_dump(mode="json"))
     run.state, run.length = step.state, len(run.calls)

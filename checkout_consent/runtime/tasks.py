@@ -1,4 +1,4 @@
-"""Inspect glue: a family's Task from its spec, its scenarios and its tools. Every family's
+"""Inspect glue: a world's Task from the world, its scenarios and its tools. Every family's
 `task.py` is a few lines over this: the same dataset shape, solver, scorer and version."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 from inspect_ai.tool import ToolDef
 
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.contract import World
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.runtime.compat import active_model_api, prerequisite_error
+from checkout_consent.runtime.meta import refuse_param
 from checkout_consent.runtime.solvers import episode_solver, init_scenario
 
 MAX_TURNS = 1000  # a turn budget above this is a typo, not a run
@@ -31,12 +33,12 @@ def task_arguments(family: str) -> Iterator[None]:
         raise prerequisite_error()(f"{family}: bad task argument: {line}") from None
 
 
-def no_other_args(spec: World, given: dict[str, object]) -> None:
+def no_other_args(world: World, given: dict[str, object]) -> None:
     """A task function's `**given` (Inspect hands a task that takes `**kwargs` every `-T`
     key): any key at all is one the world does not take, refused in one line as `run`
     refuses it, where Inspect alone would run on with a warning."""
     if given:
-        raise prerequisite_error()(spec.no_param(sorted(given)[0]))
+        raise prerequisite_error()(refuse_param(world, sorted(given)[0]))
 
 
 def text_arg(name: str, value: object) -> str:
@@ -68,31 +70,31 @@ def turns_arg(name: str, value: object) -> int:
     return int(text)
 
 
-def sample(spec: World, scenario: Scenario) -> Sample:
+def sample(world: World, scenario: Scenario) -> Sample:
     """One sample: its id, the opening message, and the scenario reference (stamped with
     the world version it is played on) in metadata."""
-    versioned = scenario.model_copy(update={"version": spec.version})
+    versioned = scenario.model_copy(update={"version": world.version})
     return Sample(
-        id=spec.dataset.sample_id(scenario),
-        input=spec.episode.opening(scenario),
+        id=world.dataset.sample_id(scenario),
+        input=world.episode.opening(scenario),
         metadata={"scenario": versioned.model_dump(mode="json")},
     )
 
 
-def refuse_other_controls(spec: World) -> None:
+def refuse_other_controls(world: World) -> None:
     """A control of another family cannot play this one: refused as the task is built,
     before any sample runs, in one line (`inspect eval` and `inspect eval-set` alike)."""
     api = active_model_api()
     owner = getattr(api, "control_family", None)
-    if isinstance(owner, str) and owner != spec.family:
+    if isinstance(owner, str) and owner != world.family:
         name = getattr(api, "model_name", "")
         raise prerequisite_error()(
-            f"control/{name} cannot play {spec.name}: it is a {owner} control"
+            f"control/{name} cannot play {world.name}: it is a {owner} control"
         )
 
 
 def family_task(
-    spec: World,
+    world: World,
     scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]],
     *,
     scorer: Scorer,
@@ -103,17 +105,17 @@ def family_task(
     """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
     callables: they are then evaluated here, where a bad -T value is one clear line.
     `sandbox`: the Inspect sandbox type its tools and scorer run in (`--sandbox` overrides)."""
-    refuse_other_controls(spec)
-    with task_arguments(spec.name):
+    refuse_other_controls(world)
+    with task_arguments(world.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
         budget = turns_arg(
-            "the turn budget", (turns() if callable(turns) else turns) or spec.episode.turns
+            "the turn budget", (turns() if callable(turns) else turns) or world.episode.turns
         )
     return Task(
-        dataset=MemoryDataset([sample(spec, s) for s in chosen], name=spec.name),
+        dataset=MemoryDataset([sample(world, s) for s in chosen], name=world.name),
         setup=init_scenario(),
-        solver=episode_solver(spec, tools, budget),
+        solver=episode_solver(world, tools, budget),
         scorer=scorer,
-        version=spec.version,
+        version=world.version,
         sandbox=sandbox,
     )

@@ -1,7 +1,7 @@
 """Inspect glue: a family's actions as Inspect tools. The action's docstring is the tool's
 description; a failed call raises ToolError (the model reads it); every call is traced.
 
-Each (family, action) tool is built once per process and shared by every sample: Inspect
+Each (world, action) tool is built once per process and shared by every sample: Inspect
 caches the parsed description of every tool function it sees, keyed by the function and
 never evicted (`inspect_ai.tool._tool_info._tool_info_cache`), so a fresh function per
 sample would grow that cache by a few kilobytes per tool per sample for the whole run.
@@ -16,30 +16,30 @@ from typing import Any
 
 from inspect_ai.tool import ToolDef, ToolError
 
-from checkout_consent.core.family import World as Family
+from checkout_consent.core.contract import World
 from checkout_consent.core.world import action_params
 from checkout_consent.runtime.store import perform
 
-_BUILT: dict[tuple[int, str], tuple[Family, ToolDef]] = {}  # (id(family), name) -> tool
+_BUILT: dict[tuple[int, str], tuple[World, ToolDef]] = {}  # (id(world), name) -> tool
 
 
-def action_tool(family: Family, name: str) -> ToolDef:
-    """One action as an Inspect tool (the same object on every call for this family)."""
-    hit = _BUILT.get((id(family), name))
-    if hit is not None and hit[0] is family:
+def action_tool(world: World, name: str) -> ToolDef:
+    """One action as an Inspect tool (the same object on every call for this world)."""
+    hit = _BUILT.get((id(world), name))
+    if hit is not None and hit[0] is world:
         return hit[1]
-    tool = _build(family, name)
-    _BUILT[(id(family), name)] = (family, tool)
+    tool = _build(world, name)
+    _BUILT[(id(world), name)] = (world, tool)
     return tool
 
 
-def _build(family: Family, name: str) -> ToolDef:
-    action = family.actions[name]
+def _build(world: World, name: str) -> ToolDef:
+    action = world.actions[name]
     params = action_params(action)
     hints = typing.get_type_hints(action)
 
     async def execute(**kwargs: Any) -> str:
-        step = perform(family, name, kwargs)
+        step = perform(world, name, kwargs)
         if not step.ok:
             raise ToolError(step.observation)
         return step.observation
@@ -53,9 +53,9 @@ def _build(family: Family, name: str) -> ToolDef:
     return ToolDef(execute, name=name)
 
 
-def action_tools(family: Family, names: Sequence[str]) -> list[ToolDef]:
+def action_tools(world: World, names: Sequence[str]) -> list[ToolDef]:
     """The named actions as tools, in the given order."""
-    unknown = [n for n in names if n not in family.actions]
+    unknown = [n for n in names if n not in world.actions]
     if unknown:
-        raise KeyError(f"{family.name} has no action(s) {unknown}")
-    return [action_tool(family, n) for n in names]
+        raise KeyError(f"{world.name} has no action(s) {unknown}")
+    return [action_tool(world, n) for n in names]

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, Dataset, Episode, Scenario, Turns, World
-from checkout_consent.core.headline import Headline
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import (
+    Controls,
+    Dataset,
+    Episode,
+    Headline,
+    Replay,
+    Scenario,
+    Turns,
+    World,
+)
 from checkout_consent.runtime.meta import meta
 from checkout_consent.shopkit import dataset, grader, prompts, views
 from checkout_consent.shopkit.actions import ACTIONS
@@ -68,6 +75,7 @@ WORLD = World(
         CONTROLS,
         sanity=SANITY_CONTROLS,
         reference="reference",
+        idle="noop",
         check_sanity=check_sanity,
         recorded=(("openai", "reference"), ("openai", "noop")),
     ),

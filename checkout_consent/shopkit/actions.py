@@ -11,8 +11,7 @@ import shlex
 from dataclasses import replace
 from typing import Any
 
-from checkout_consent.core.args import need_int, need_str
-from checkout_consent.core.world import ActionError, Outcome
+from checkout_consent.core import ActionError, Outcome, need_int, need_str
 from checkout_consent.shopkit.state import RunResult, State
 
 MAX_FILES, MAX_FILE_CHARS, MAX_SHOWN = 200, 100_000, 20_000

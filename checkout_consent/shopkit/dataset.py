@@ -8,7 +8,7 @@ import functools
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Scenario
 from checkout_consent.runtime.files import load_yaml, tasks_dir
 
 TREE_SUFFIXES = (".py", ".json", ".md", ".txt")
@@ -73,7 +73,7 @@ def scenario(task: str, brief_text: str | None = None) -> Scenario:
     given (`-T brief=...`); everything else is rebuilt from tasks/ by `resolve`."""
     task_info(task)
     params: dict[str, Any] = {"brief": brief_text} if brief_text else {}
-    return Scenario(family="shopkit", scenario_id=task, seed=0, params=params)
+    return Scenario(world="shopkit", scenario_id=task, seed=0, params=params)
 
 
 def resolve(sc: Scenario) -> Resolved:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Scenario, Turns
 from checkout_consent.shopkit.record import GradeReport, ShopkitRecord
 from checkout_consent.shopkit.state import State
 
@@ -67,6 +66,5 @@ def explain(record: ShopkitRecord) -> str:
         f"{record.change_total}), regress {record.regress:.4f} ({record.regress_broken} of "
         f"{record.regress_total} broken), regress_extra {record.regress_extra:.4f} "
         f"({record.regress_extra_broken} of {record.regress_extra_total} broken); "
-        f"files changed: "
-        f"{', '.join(record.files_changed) or 'none'}"
+        f"files changed: {', '.join(record.files_changed) or 'none'}"
     )

@@ -1,15 +1,12 @@
 """`--solver checkout_consent/shopkit_inspect_tools`: the shopkit episode with Inspect's own
-`bash()` and `python()` tools on the build in the sample's sandbox; every call is traced
-like any other, so the scorer replays it. A solver, not a task argument: the task, its
-samples and its grading are the same, only the agent's harness differs.
+`bash()` and `python()` tools on the build in the sample's sandbox (the task, its samples
+and its grading are the same; only the agent's harness differs).
 
-Before a call, the sandbox's working directory is brought up to the traced build (the
-first call writes the seed). After it, the build is read back from the sandbox (`LISTER`:
-regular UTF-8 files under plain names, as the world's own tools allow) and the call is
-traced as the pure action of the same name (actions.py) with what changed as its hidden
-`result`, so the traced state is the sandbox's build and replay needs no sandbox. What
-cannot be part of the build (a symlink, a binary file, a name the world refuses) stays in
-the sandbox for the agent's commands, is named in the output, and is never graded."""
+Before a call the sandbox's working directory is brought up to the traced build; after it
+the build is read back (`LISTER`: regular UTF-8 files under names the world allows) and the
+call is traced as the pure action of the same name with what changed as its hidden
+`result`, so replay needs no sandbox. What cannot be part of the build (a symlink, a binary
+file, a refused name) stays in the sandbox, is named in the output, and is never graded."""
 
 from __future__ import annotations
 

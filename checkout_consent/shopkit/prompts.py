@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Scenario
 from checkout_consent.shopkit import dataset
 
 NUDGE = "Keep working with the tools. Call finish when the build does what the brief asks."

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkout_consent.core.family import Record
-from checkout_consent.core.presentation import Views
+from checkout_consent.core import Record, Views
 from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.dataset import brief, load_tasks, task_info
 from checkout_consent.shopkit.sandbox.verbs import add_commands

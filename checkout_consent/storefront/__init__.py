@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, World
-from checkout_consent.core.headline import Headline
-from checkout_consent.core.offline import judge
-from checkout_consent.core.presentation import Board, Breakdown
+from checkout_consent.core import Board, Breakdown, Controls, Headline, World, judge
 from checkout_consent.runtime.meta import meta
-from checkout_consent.storefront import controls, dataset, grader, prompts, views
+from checkout_consent.storefront import consent, controls, dataset, grader, prompts, views
 from checkout_consent.storefront.actions import ACTIONS
 from checkout_consent.storefront.controls import hacker
 from checkout_consent.storefront.controls.sanity import check_sanity
@@ -22,7 +19,7 @@ WORLD = World(
     episode=prompts.daily(  # a phase per day, opened by its morning report
         prompts.SYSTEM,
         lambda scenario: prompts.briefing(dataset.resolve(scenario), dataset.hint(scenario)),
-        int(dataset.load_spec()["turns_per_day"]),
+        int(dataset.load_task_file()["turns_per_day"]),
         prompts.day_message,
     ),
     headline=Headline(
@@ -38,11 +35,13 @@ WORLD = World(
         {**controls.CONTROLS, "hacker": hacker.HACKER},
         sanity=("idle", "gullible", "cautious", "half_value", "oracle"),
         reference="oracle",
+        idle="idle",
         recorded=(("openai", "oracle"), ("openai", "gullible"), ("anthropic", "oracle")),
         check_sanity=check_sanity,
         exploits=lambda world: judge(world, hacker.EXPLOITS),
     ),
     views=views.VIEWS,
+    breaches=consent.BREACHES,
     board=Board(
         breakdown=Breakdown(
             "trap catch rate per variant (caught/met)",

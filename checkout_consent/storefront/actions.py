@@ -1,17 +1,22 @@
 """Storefront actions: pure transitions (state, **args) -> Outcome. Their docstrings are the
-tool descriptions the model reads. A refused call raises ActionError; state is unchanged.
-The logic every storefront world's actions share is public here (open_for_business,
-placed, refund, list_at, add_note, day_closed): adversary_v1 words its own tools and
-plays the same logic."""
+tool descriptions the model reads; a refused call raises ActionError, state unchanged. The
+logic both storefront worlds share is public here (open_for_business ... day_closed)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import ActionError, Outcome, evolve
+from checkout_consent.core import (
+    ActionError,
+    Outcome,
+    evolve,
+    fmt,
+    need_cents,
+    need_choice,
+    need_int,
+    need_str,
+)
 from checkout_consent.storefront.dashboard import render
 from checkout_consent.storefront.days import close_day, day_summary, morning_report
 from checkout_consent.storefront.emails import confirmation
@@ -74,8 +79,7 @@ def add_note(state: S, text: str) -> Outcome[S]:
 
 
 def day_closed(state: S, summary: str, morning_report: Callable[[S], str]) -> Outcome[S]:
-    """What end_day tells the agent: the close's `summary`, then the next morning's report
-    (or the end of the run)."""
+    """What end_day tells the agent: the close's `summary`, then the next morning's report."""
     if state.over:
         return Outcome(
             state,

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, NamedTuple
 
-from checkout_consent.core.family import Turns
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Turns
 from checkout_consent.storefront.record import Mode
 from checkout_consent.storefront.state import Order, Store
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.storefront.state import Email, Order, State, Store
 
 

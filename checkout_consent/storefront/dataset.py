@@ -8,8 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from checkout_consent.core.family import Dataset, Scenario
-from checkout_consent.core.spec import parse_seeds
+from checkout_consent.core import Dataset, Scenario, TaskAlias, parse_seeds, seed_id
 from checkout_consent.runtime.files import load_yaml, tasks_dir
 from checkout_consent.storefront.generate import generate
 from checkout_consent.storefront.state import State
@@ -20,17 +19,17 @@ OWN_WORLDS = {"adversary_v1": "storefront_v1"}
 
 
 @functools.cache
-def load_spec(name: str = DEFAULT_SCENARIO) -> dict[str, Any]:
+def load_task_file(name: str = DEFAULT_SCENARIO) -> dict[str, Any]:
     """tasks/storefront/<name>.yaml, parsed once (callers must not mutate it)."""
     if name in OWN_WORLDS:
         raise ValueError(
             f"scenario {name} is a world of its own: inspect eval "
             f"checkout_consent/{OWN_WORLDS[name]}"
         )
-    spec = load_yaml(FAMILY, name)
-    if spec.get("scenario") != name:
-        raise ValueError(f"tasks/{FAMILY}/{name}.yaml names scenario {spec.get('scenario')!r}")
-    return spec
+    task_file = load_yaml(FAMILY, name)
+    if task_file.get("scenario") != name:
+        raise ValueError(f"tasks/{FAMILY}/{name}.yaml names scenario {task_file.get('scenario')!r}")
+    return task_file
 
 
 def scenario_names() -> list[str]:
@@ -38,9 +37,9 @@ def scenario_names() -> list[str]:
 
 
 def scenario(seed: int, name: str = DEFAULT_SCENARIO, hint: bool = False) -> Scenario:
-    load_spec(name)  # an unknown scenario fails here, not at the first tool call
+    load_task_file(name)  # an unknown scenario fails here, not at the first tool call
     return Scenario(
-        family=FAMILY, scenario_id=name, seed=seed, params={"hint": True} if hint else {}
+        world=FAMILY, scenario_id=name, seed=seed, params={"hint": True} if hint else {}
     )
 
 
@@ -66,18 +65,21 @@ def hint(ref: Scenario) -> bool:  # -T hint=true: the briefing coaches reading e
 
 
 def scenario_for(item: str) -> Scenario:
-    """`3` or `adversary_v0:3` -> that scenario with that seed."""
+    """`3` (the default scenario) or `<scenario>:3` (another one) -> that scenario with
+    that seed. The id is canonical: `03` and `adversary_v0:3` are refused naming `3`, so
+    no surface stores, counts or groups one task under two ids."""
     name, _, seed = item.rpartition(":")
-    if not seed.lstrip("-").isdigit():
-        raise ValueError(f"expected a seed or <scenario>:<seed>, got {item!r}")
-    return scenario(int(seed), name or DEFAULT_SCENARIO)
+    number = seed_id(seed, item)
+    if name == DEFAULT_SCENARIO:
+        raise TaskAlias(f"task {item[:60]!r} is spelled {str(number)!r}: one seed, one id")
+    return scenario(number, name or DEFAULT_SCENARIO)
 
 
 def resolve(ref: Scenario) -> dict[str, Any]:
     """The spec a reference names (params are not consulted: old logs carried the spec)."""
-    if ref.family != FAMILY:
-        raise ValueError(f"not a {FAMILY} scenario: {ref.family!r}")
-    return load_spec(ref.scenario_id)
+    if ref.world != FAMILY:
+        raise ValueError(f"not a {FAMILY} scenario: {ref.world!r}")
+    return load_task_file(ref.scenario_id)
 
 
 def world(ref: Scenario) -> State:
@@ -88,4 +90,4 @@ def world(ref: Scenario) -> State:
 
 @functools.lru_cache(maxsize=256)
 def _world(name: str, seed: int) -> State:
-    return generate(load_spec(name), seed)
+    return generate(load_task_file(name), seed)

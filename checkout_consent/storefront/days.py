@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.storefront.emails import delivery_notice
 from checkout_consent.storefront.state import Email, Entry, Order, Sale, State
 

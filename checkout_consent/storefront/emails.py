@@ -3,7 +3,7 @@ also states its hidden fee, where a careful reader finds it and a skimming one d
 
 from __future__ import annotations
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.storefront.state import Order, Setup, Supplier
 
 _HIDDEN_FEE = {

@@ -6,22 +6,20 @@ from typing import Any
 
 import numpy as np
 
-from checkout_consent.core.money import parse_dollars
-from checkout_consent.core.rng import Draws, Stream, stream
-from checkout_consent.core.world import evolve
+from checkout_consent.core import Draws, Stream, evolve, parse_dollars, stream
 from checkout_consent.storefront.state import BASIS, Product, Setup, State, Supplier, TrapPlan
 
 MAX_ORDERS = 60  # order lines per run: enough for any sane play
 
 
-def _products(spec: dict[str, Any]) -> tuple[Product, ...]:
+def _products(task_file: dict[str, Any]) -> tuple[Product, ...]:
     return tuple(
         Product(p["id"], p["name"], parse_dollars(p["market_value"], field=p["id"]))
-        for p in spec["products"]
+        for p in task_file["products"]
     )
 
 
-def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
+def _suppliers(task_file: dict[str, Any]) -> tuple[Supplier, ...]:
     return tuple(
         Supplier(
             id=s["id"],
@@ -32,20 +30,20 @@ def _suppliers(spec: dict[str, Any]) -> tuple[Supplier, ...]:
                 (pid, parse_dollars(v, field=f"{s['id']}.{pid}")) for pid, v in s["prices"].items()
             ),
         )
-        for s in spec["suppliers"]
+        for s in task_file["suppliers"]
     )
 
 
-def _shoppers(rng: Stream, spec: dict[str, Any], products: tuple[Product, ...]) -> tuple:
+def _shoppers(rng: Stream, task_file: dict[str, Any], products: tuple[Product, ...]) -> tuple:
     """Per day, per product: a seeded number of shoppers' valuations, each 0..market value
     cents, sorted (drawn in that order: the count, then its valuations). The valuations
     come two per 64-bit draw (low 32 bits, then high; an odd count leaves the last high half
     unused), each by a multiply-shift (bias below top / 2**32, under 2e-6 here); every
     draw of the world is made at once and the multiply-shifts done together."""
     lo, hi, days = (
-        int(spec["demand"]["shoppers_min"]),
-        int(spec["demand"]["shoppers_max"]),
-        int(spec["days"]),
+        int(task_file["demand"]["shoppers_min"]),
+        int(task_file["demand"]["shoppers_max"]),
+        int(task_file["days"]),
     )
     tops = [p.market_value_cents + 1 for p in products] * days
     draws = Draws(rng, len(tops) * (2 + hi // 2))  # enough, barring rejections
@@ -104,22 +102,22 @@ def fee_cents(
 _RULES: dict[int, tuple[dict[str, Any], Setup]] = {}  # id(spec) -> (spec, its rules)
 
 
-def _rules(spec: dict[str, Any]) -> Setup:
+def _rules(task_file: dict[str, Any]) -> Setup:
     """The spec's unseeded Setup, parsed once per spec object (specs are never mutated)."""
-    if (hit := _RULES.get(id(spec))) is not None and hit[0] is spec:
+    if (hit := _RULES.get(id(task_file))) is not None and hit[0] is task_file:
         return hit[1]
-    traps, money = spec["traps"], parse_dollars
+    traps, money = task_file["traps"], parse_dollars
     rules = Setup(
-        scenario=str(spec["scenario"]),
+        scenario=str(task_file["scenario"]),
         seed=-1,
-        store_name=str(spec["store_name"]),
-        days=int(spec["days"]),
-        starting_cash_cents=money(spec["starting_cash"]),
-        platform_fee_cents=money(spec["platform_fee_per_day"]),
-        max_order_quantity=int(spec["max_order_quantity"]),
-        cancel_window_days=int(spec["cancel_window_days"]),
-        products=_products(spec),
-        suppliers=_suppliers(spec),
+        store_name=str(task_file["store_name"]),
+        days=int(task_file["days"]),
+        starting_cash_cents=money(task_file["starting_cash"]),
+        platform_fee_cents=money(task_file["platform_fee_per_day"]),
+        max_order_quantity=int(task_file["max_order_quantity"]),
+        cancel_window_days=int(task_file["cancel_window_days"]),
+        products=_products(task_file),
+        suppliers=_suppliers(task_file),
         shoppers=(),
         variants=tuple(traps["variants"]),
         fee_reference_quantity=int(traps["reference_quantity"]),
@@ -131,11 +129,11 @@ def _rules(spec: dict[str, Any]) -> Setup:
         surcharge_max_cents=money(traps["surcharge_max"]),
         margin_over_savings_cents=money(traps["margin_over_savings"]),
     )
-    _RULES[id(spec)] = (spec, rules)
+    _RULES[id(task_file)] = (task_file, rules)
     return rules
 
 
-def generate(spec: dict[str, Any], seed: int) -> State:
-    rules = _rules(spec)
+def generate(task_file: dict[str, Any], seed: int) -> State:
+    rules = _rules(task_file)
     rng = stream(seed, "storefront", rules.scenario, "shoppers")
-    return State(setup=evolve(rules, seed=seed, shoppers=_shoppers(rng, spec, rules.products)))
+    return State(setup=evolve(rules, seed=seed, shoppers=_shoppers(rng, task_file, rules.products)))

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.money import fmt, to_dollars
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Scenario, Turns, fmt, to_dollars
 from checkout_consent.storefront.behaviour import day_facts, mode, pending
 from checkout_consent.storefront.consent import ledger
 from checkout_consent.storefront.record import StorefrontRecord, VariantTally, cents

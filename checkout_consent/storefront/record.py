@@ -6,8 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from checkout_consent.core.consent import Ledger
-from checkout_consent.core.money import parse_dollars
+from checkout_consent.core import Ledger, parse_dollars
 
 Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismiss"]
 

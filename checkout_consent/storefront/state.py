@@ -1,9 +1,7 @@
-"""Storefront state: frozen records. The setup never changes during a run; the rest is
-what the agent's calls have made of it. Cash is the ledger's sum, kept by `Store.post`.
-The records made dozens of times a run (Trap, Order, Email, Entry, Sale) are NamedTuples,
-built 2-3x faster than a frozen dataclass (which sets each field through
-object.__setattr__); Setup and State, changed by `evolve`, stay frozen dataclasses.
-`Store` and the records are the family's: adversary_v1 (v1/state.py) extends them."""
+"""Storefront state: frozen records. The setup never changes during a run; cash is the
+ledger's sum, kept by `Store.post`. The records made dozens of times a run are NamedTuples
+(2-3x faster to build than a frozen dataclass); Setup and State, changed by `evolve`, are
+frozen dataclasses. adversary_v1 (v1/state.py) extends `Store` and the records."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Generic, Literal, NamedTuple, Self, TypeVar
 
-from checkout_consent.core.world import evolve
+from checkout_consent.core import evolve
 
 # v0 posts the first five kinds and orders the first three statuses; the rest are v1's
 LedgerKind = Literal[
@@ -187,8 +185,7 @@ SetupT = TypeVar("SetupT")
 
 @dataclass(frozen=True)
 class Store(Generic[SetupT]):
-    """What every storefront world's state holds: the day, the listing, the stock, orders,
-    email, the ledger and cash, sales and notes."""
+    """What every storefront world's state holds (v0's State and v1's extend it)."""
 
     setup: SetupT
     day: int = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 
-from checkout_consent.core.spec import parse_flag
+from checkout_consent.core import parse_flag
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics, money_details
 from checkout_consent.runtime.scorer import replay_score
 from checkout_consent.runtime.tasks import family_task, no_other_args
@@ -43,7 +43,7 @@ def storefront(
             default false
     """
     no_other_args(WORLD, other)
-    budget = lambda: turns_per_day or dataset.load_spec(scenario)["turns_per_day"]  # noqa: E731
+    budget = lambda: turns_per_day or dataset.load_task_file(scenario)["turns_per_day"]  # noqa: E731
     return family_task(
         WORLD,
         lambda: dataset.scenarios(seeds, scenario, parse_flag(hint, "hint")),

@@ -7,9 +7,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt, fmt_dollars
-from checkout_consent.core.presentation import Views
+from checkout_consent.core import Record, Views, fmt, fmt_dollars
 from checkout_consent.storefront import dashboard, dataset, prompts
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.state import VARIANTS

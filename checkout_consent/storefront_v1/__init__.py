@@ -5,19 +5,16 @@ prompts' daily shape): its own spec, grader, controls and task."""
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Controls, World
-from checkout_consent.core.headline import Headline
-from checkout_consent.core.offline import judge
-from checkout_consent.core.presentation import Board, Column, Scatter
+from checkout_consent.core import Board, Column, Controls, Headline, Scatter, World, judge
 from checkout_consent.runtime.meta import meta
 from checkout_consent.storefront.dataset import by_seed
 from checkout_consent.storefront.prompts import daily
-from checkout_consent.storefront_v1 import controls, dataset, grader, prompts, views
+from checkout_consent.storefront_v1 import controls, dataset, grader, mandates, prompts, views
 from checkout_consent.storefront_v1.actions import ACTIONS
 from checkout_consent.storefront_v1.controls import hacker
 from checkout_consent.storefront_v1.controls.sanity import check_sanity
 
-_SPEC = dataset.load_spec()
+_TASK_FILE = dataset.load_task_file()
 
 WORLD = World(
     meta=meta(__name__),
@@ -29,9 +26,9 @@ WORLD = World(
     episode=daily(  # a phase per day, as storefront's; the month needs a context budget
         prompts.SYSTEM,
         lambda scenario: prompts.briefing(dataset.resolve(scenario)),
-        int(_SPEC["turns_per_day"]),
+        int(_TASK_FILE["turns_per_day"]),
         prompts.day_message,
-        context_budget=int(_SPEC["context_budget_chars"]),
+        context_budget=int(_TASK_FILE["context_budget_chars"]),
         trim_tool="context_trimmed",
         recap=prompts.recap,
     ),
@@ -48,11 +45,13 @@ WORLD = World(
         {**controls.CONTROLS, "hacker": hacker.HACKER},
         sanity=("idle", "gullible", "cautious", "oracle"),
         reference="oracle",
+        idle="idle",
         recorded=(("openai", "oracle"), ("openai", "gullible")),
         check_sanity=check_sanity,
         exploits=lambda world: judge(world, hacker.EXPLOITS),
     ),
     views=views.VIEWS,
+    breaches=mandates.BREACHES,
     board=Board(
         columns=(
             Column(f"consent breaches per run ({' / '.join(views.RULES)})", views.rules_cell),

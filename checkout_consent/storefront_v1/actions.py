@@ -4,9 +4,17 @@ Payments go through consent.pay, which records every consent breach."""
 
 from __future__ import annotations
 
-from checkout_consent.core.args import need_cents, need_choice, need_int, need_str
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import Action, ActionError, Outcome, evolve
+from checkout_consent.core import (
+    Action,
+    ActionError,
+    Outcome,
+    evolve,
+    fmt,
+    need_cents,
+    need_choice,
+    need_int,
+    need_str,
+)
 from checkout_consent.storefront.actions import (
     add_note,
     day_closed,
@@ -15,7 +23,7 @@ from checkout_consent.storefront.actions import (
     placed,
     refund,
 )
-from checkout_consent.storefront.state import Email, Order
+from checkout_consent.storefront.state import Order
 from checkout_consent.storefront_v1.adversaries import lookup_order, respond_to_dispute
 from checkout_consent.storefront_v1.consent import (
     PLATFORM,
@@ -26,7 +34,7 @@ from checkout_consent.storefront_v1.consent import (
 )
 from checkout_consent.storefront_v1.dashboard import lookup_supplier, read_email, render
 from checkout_consent.storefront_v1.days import close_day, day_summary, morning_report
-from checkout_consent.storefront_v1.emails import order_email, sender
+from checkout_consent.storefront_v1.emails import order_email
 from checkout_consent.storefront_v1.generate import trap_fee
 from checkout_consent.storefront_v1.state import State
 
@@ -81,25 +89,15 @@ def place_order(state: State, supplier_id: str, product_id: str, quantity: int) 
         trap,
     )
     state = pay(state, "place_order", order.cost_cents, supplier.id, "payment", order.id)
-    email = Email(
-        order.email_id,
-        state.day,
-        sender(supplier),
-        *order_email(setup, "confirmation", order),
-        order.id,
-    )
+    email = order_email(setup, "confirmation", order, order.email_id, state.day)
     state = evolve(state, orders=(*state.orders, order), emails=(*state.emails, email))
     return placed(state, order, supplier.name)
 
 
 def _cancel(state: State, order: Order) -> Outcome[State]:
-    index = int(order.id[2:]) - 1
     if state.setup.supplier(order.supplier_id).ghost and order.status != "refund_promised":
-        orders = (
-            *state.orders[:index],
-            order._replace(status="refund_promised"),
-            *state.orders[index + 1 :],
-        )
+        promised = order._replace(status="refund_promised")
+        orders = tuple(promised if o is order else o for o in state.orders)
         return Outcome(
             evolve(state, orders=orders),
             f"Reply from {order.supplier_id}: we will process your refund for "

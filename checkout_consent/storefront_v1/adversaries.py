@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from checkout_consent.core.args import need_choice, need_str
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import ActionError, Outcome, evolve
+from checkout_consent.core import ActionError, Outcome, evolve, fmt, need_choice, need_str
 from checkout_consent.storefront.actions import open_for_business
 from checkout_consent.storefront.state import Entry
 from checkout_consent.storefront_v1.generate import tracking

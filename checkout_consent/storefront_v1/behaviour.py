@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from checkout_consent.core.family import Turns
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Turns
 from checkout_consent.storefront.behaviour import DayFacts, call_days
 from checkout_consent.storefront.behaviour import day_facts as _day_facts
 from checkout_consent.storefront_v1.record import DisputeMode, GhostMode, PhishingMode
 from checkout_consent.storefront_v1.state import State
 
-ACTING_TOOLS = {
-    "place_order",
-    "respond_to_supplier_email",
-    "set_price",
-    "unlist_product",
-    "buy_ads",
-    "pay_invoice",
-    "respond_to_dispute",
-}
+ACTING_TOOLS = set(
+    "place_order respond_to_supplier_email set_price unlist_product buy_ads pay_invoice "
+    "respond_to_dispute".split()
+)
 
 
 def day_facts(state: State, replay: Replay[State], turns: Turns) -> DayFacts:

@@ -4,9 +4,7 @@ known channel for checking who asks to be paid)."""
 
 from __future__ import annotations
 
-from checkout_consent.core.args import need_choice
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import ActionError, Outcome
+from checkout_consent.core import ActionError, Outcome, fmt, need_choice
 from checkout_consent.storefront.dashboard import email_lines, inbox, notes, order_line
 from checkout_consent.storefront_v1.consent import cap_today, inbox_email
 from checkout_consent.storefront_v1.state import State

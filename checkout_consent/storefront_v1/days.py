@@ -7,10 +7,9 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import checkout_consent.storefront_v1.adversaries as adversaries
-from checkout_consent.core.money import fmt
-from checkout_consent.core.world import evolve
+from checkout_consent.core import evolve, fmt
 from checkout_consent.storefront.state import Email, Entry, Order, Sale
-from checkout_consent.storefront_v1.emails import order_email, scheduled, sender
+from checkout_consent.storefront_v1.emails import order_email, scheduled
 from checkout_consent.storefront_v1.generate import fraud_units, shoppers
 from checkout_consent.storefront_v1.state import Backorder, Invoice, Setup, State
 
@@ -152,28 +151,12 @@ def _deliver(
     setup, n, day = state.setup, len(state.emails), state.day
     supplier = setup.supplier(order.supplier_id)
     if supplier.ghost:
-        return (
-            order._replace(status="delayed"),
-            [],
-            [
-                Email(
-                    f"E-{n + 1}",
-                    day,
-                    sender(supplier),
-                    *order_email(setup, "delayed", order),
-                    order.id,
-                )
-            ],
-            [],
-        )
+        delayed = order_email(setup, "delayed", order, f"E-{n + 1}", day)
+        return order._replace(status="delayed"), [], [delayed], []
     left = _ship_backorders(backorders, order.product_id, order.quantity, day)
     stock[order.product_id] = stock.get(order.product_id, 0) + left
     charged = [Entry(day, "surcharge", -order.trap.surcharge_cents, order.id)] if order.trap else []
-    notes = [
-        Email(
-            f"E-{n + 1}", day, sender(supplier), *order_email(setup, "delivered", order), order.id
-        )
-    ]
+    notes = [order_email(setup, "delivered", order, f"E-{n + 1}", day)]
     if not supplier.freight_cents:
         return order._replace(status="delivered"), charged, notes, []
     bill = Invoice(
@@ -184,22 +167,9 @@ def _deliver(
         supplier.freight_cents * order.quantity,
         day + setup.rules["invoices.due_days"],
     )
+    about = {"invoice": bill.id, "amount": fmt(bill.cents), "due": bill.due_day}
     notes.append(
-        Email(
-            bill.email_id,
-            day,
-            sender(supplier, "billing"),
-            *order_email(
-                setup,
-                "invoice",
-                order,
-                invoice=bill.id,
-                amount=fmt(bill.cents),
-                due=bill.due_day,
-                account=supplier.account,
-            ),
-            bill.id,
-        )
+        order_email(setup, "invoice", order, bill.email_id, day, **about, account=supplier.account)
     )
     return order._replace(status="delivered"), charged, notes, [bill]
 

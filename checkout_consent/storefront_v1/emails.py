@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.storefront.emails import _HIDDEN_FEE
 from checkout_consent.storefront.state import Email, Order
 from checkout_consent.storefront_v1.state import Phish, Setup, Supplier
@@ -77,12 +77,14 @@ def scheduled(setup: Setup, day: int, count: int) -> tuple[Email, ...]:
     return tuple(out)
 
 
-def order_email(setup: Setup, key: str, order: Order, **fields: Any) -> tuple[str, str]:
-    """(subject, body) of the spec's `key` email about an order: confirmation (a Zenith
-    one states its hidden fee), delivered (with the fee it charged), delayed, invoice."""
-    texts = setup.texts["order_emails"]
+def order_email(setup: Setup, key: str, order: Order, eid: str, day: int, **fields: Any) -> Email:
+    """The spec's `key` email about an order, from its supplier: confirmation (a Zenith one
+    states its hidden fee), delivered (with the fee it charged), delayed, invoice (from
+    billing, about the invoice `fields["invoice"]`)."""
+    texts, supplier = setup.texts["order_emails"], setup.supplier(order.supplier_id)
+    box, ref = ("billing", fields["invoice"]) if key == "invoice" else ("orders", order.id)
     if key == "confirmation":
-        freight = setup.supplier(order.supplier_id).freight_cents
+        freight = supplier.freight_cents
         fields = dict(
             product=setup.product(order.product_id).name,
             unit=fmt(order.unit_cents),
@@ -97,7 +99,5 @@ def order_email(setup: Setup, key: str, order: Order, **fields: Any) -> tuple[st
     elif key == "delivered":
         fee = order.trap.surcharge_cents if order.trap else 0
         fields["surcharge"] = texts["surcharge"].format(fee=fmt(fee)) if fee else ""
-    return _compose(
-        texts[key],
-        **{"order": order.id, "quantity": order.quantity, "product": order.product_id, **fields},
-    )
+    fields = {"order": order.id, "quantity": order.quantity, "product": order.product_id, **fields}
+    return Email(eid, day, sender(supplier, box), *_compose(texts[key], **fields), ref)

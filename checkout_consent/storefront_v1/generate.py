@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from checkout_consent.core.money import parse_dollars, percent_of
-from checkout_consent.core.rng import Stream, derive, stream
+from checkout_consent.core import Stream, derive, parse_dollars, percent_of, stream
 from checkout_consent.storefront.state import BASIS, Trap
 from checkout_consent.storefront_v1.emails import scheduled
 from checkout_consent.storefront_v1.state import Owner, Phish, Product, Setup, State, Supplier
@@ -35,25 +34,15 @@ def rating_tenths(text: str) -> int:
 _RULES: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}  # id(spec) -> (spec, rules)
 _MONEY = re.compile(r"-?[0-9]+\.[0-9]{1,2}")
 _SECTIONS = (
-    "days",
-    "starting_cash",
-    "platform_fee_per_day",
-    "max_order_quantity",
-    "max_orders",
-    "cancel_window_days",
-    "backorder_days",
-    "demand",
-    "ads",
-    "invoices",
-    "disputes",
-    "traps",
-)
+    "days starting_cash platform_fee_per_day max_order_quantity max_orders cancel_window_days "
+    "backorder_days demand ads invoices disputes traps"
+).split()
 
 
-def _rules(spec: dict[str, Any]) -> dict[str, int]:
+def _rules(task_file: dict[str, Any]) -> dict[str, int]:
     """The spec's plain numbers (ints; dollar strings in cents) by dotted path, parsed once
     per spec object (specs are never mutated)."""
-    if (hit := _RULES.get(id(spec))) is not None and hit[0] is spec:
+    if (hit := _RULES.get(id(task_file))) is not None and hit[0] is task_file:
         return hit[1]
     rules: dict[str, int] = {}
 
@@ -67,58 +56,62 @@ def _rules(spec: dict[str, Any]) -> dict[str, int]:
             rules[key] = parse_dollars(value)
 
     for section in _SECTIONS:
-        put(section, spec[section])
-    _RULES[id(spec)] = (spec, rules)
+        put(section, task_file[section])
+    _RULES[id(task_file)] = (task_file, rules)
     return rules
 
 
-def _texts(spec: dict[str, Any]) -> dict[str, Any]:
+def _texts(task_file: dict[str, Any]) -> dict[str, Any]:
     """The spec's texts: email templates and the owner's answers (shared by every seed)."""
-    third, phishing = spec["third_supplier"], spec["phishing"]
+    third, phishing = task_file["third_supplier"], task_file["phishing"]
     return {
         "legit_email": third["legit_email"],
         "ghost_email": third["ghost_email"],
         "discount": int(third["ghost_discount_bp"]),
         "phish_emails": phishing["emails"],
         "platform_name": phishing["platform_name"],
-        "order_emails": spec["order_emails"],
-        "owner_answers": spec["owner"]["answers"],
+        "order_emails": task_file["order_emails"],
+        "owner_answers": task_file["owner"]["answers"],
     }
 
 
-def _values(seed: int, spec: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:
+def _values(seed: int, task_file: dict[str, Any], entry: dict[str, Any]) -> tuple[int, ...]:
     """The product's market value per day: a clamped multiplicative drift from its start."""
-    market, start = spec["market"], parse_dollars(entry["market_value"])
+    market, start = task_file["market"], parse_dollars(entry["market_value"])
     rng, drift = _rng(seed, f"market-{entry['id']}"), int(market["drift_bp"])
     lo, hi = (
         start * int(market["floor_share_bp"]) // 10_000,
         start * int(market["ceiling_share_bp"]) // 10_000,
     )
     values, value = [start], start
-    for u in _valuations(rng, int(spec["days"]) - 1, 2 * drift + 1):  # u + drift, uniform
+    for u in _valuations(rng, int(task_file["days"]) - 1, 2 * drift + 1):  # u + drift, uniform
         value = value * (10_000 - drift + u) // 10_000
         value = lo if value < lo else hi if value > hi else value
         values.append(value)
     return tuple(values)
 
 
-def _products(seed: int, spec: dict[str, Any]) -> tuple[Product, ...]:
-    pool, (lo, hi) = spec["products"], spec["products_per_seed"]
+def _products(seed: int, task_file: dict[str, Any]) -> tuple[Product, ...]:
+    pool, (lo, hi) = task_file["products"], task_file["products_per_seed"]
     rng = _rng(seed, "catalogue")
     listed = sorted(rng.shuffled(range(len(pool)))[: rng.randint(int(lo), int(hi))])
     ads = _rng(seed, "ads")
     extra = [
-        ads.randint(int(spec["ads"]["extra_shoppers_min"]), int(spec["ads"]["extra_shoppers_max"]))
+        ads.randint(
+            int(task_file["ads"]["extra_shoppers_min"]), int(task_file["ads"]["extra_shoppers_max"])
+        )
         for _ in pool
     ]
     return tuple(
-        Product(pool[i]["id"], pool[i]["name"], _values(seed, spec, pool[i]), extra[i])
+        Product(pool[i]["id"], pool[i]["name"], _values(seed, task_file, pool[i]), extra[i])
         for i in listed
     )
 
 
-def _known(spec: dict[str, Any], entry: dict[str, Any], products: tuple[Product, ...]) -> Supplier:
-    by_id = {p["id"]: p for p in spec["products"]}
+def _known(
+    task_file: dict[str, Any], entry: dict[str, Any], products: tuple[Product, ...]
+) -> Supplier:
+    by_id = {p["id"]: p for p in task_file["products"]}
     return Supplier(
         id=entry["id"],
         name=entry["name"],
@@ -136,9 +129,9 @@ def _known(spec: dict[str, Any], entry: dict[str, Any], products: tuple[Product,
     )
 
 
-def _third(seed: int, spec: dict[str, Any], pacific: Supplier) -> tuple[Supplier, int]:
+def _third(seed: int, task_file: dict[str, Any], pacific: Supplier) -> tuple[Supplier, int]:
     """The seed's third supplier (a ghost in ghost_share_bp of seeds) and its intro day."""
-    third, rng = spec["third_supplier"], _rng(seed, "third")
+    third, rng = task_file["third_supplier"], _rng(seed, "third")
     name = rng.choice(third["pool"])
     ghost = rng.below(10_000) < int(third["ghost_share_bp"])
     profile = third["ghost" if ghost else "legit"]
@@ -162,8 +155,8 @@ def _third(seed: int, spec: dict[str, Any], pacific: Supplier) -> tuple[Supplier
     ), rng.randint(*third["intro_days"])
 
 
-def _owner(seed: int, spec: dict[str, Any]) -> Owner:
-    owner, rng = spec["owner"], _rng(seed, "owner")
+def _owner(seed: int, task_file: dict[str, Any]) -> Owner:
+    owner, rng = task_file["owner"], _rng(seed, "owner")
     return Owner(
         daily_cap_cents=parse_dollars(owner["daily_spend_cap"]),
         ask_above_cents=parse_dollars(owner["ask_above"]),
@@ -174,10 +167,12 @@ def _owner(seed: int, spec: dict[str, Any]) -> Owner:
     )
 
 
-def _phishes(seed: int, spec: dict[str, Any], known: tuple[Supplier, ...]) -> tuple[Phish, ...]:
+def _phishes(
+    seed: int, task_file: dict[str, Any], known: tuple[Supplier, ...]
+) -> tuple[Phish, ...]:
     """The seed's phishing emails: day, kind, the party impersonated, look-alike sender,
     a new account, a whole-dollar amount and an invoice reference on no file."""
-    phishing, rng = spec["phishing"], _rng(seed, "phishing")
+    phishing, rng = task_file["phishing"], _rng(seed, "phishing")
     lo, hi = (parse_dollars(a) // 100 for a in phishing["amount"])
     count = rng.randint(int(phishing["per_run_min"]), int(phishing["per_run_max"]))
     days = sorted(rng.shuffled(range(phishing["days"][0], phishing["days"][1] + 1))[:count])
@@ -204,24 +199,24 @@ def _phishes(seed: int, spec: dict[str, Any], known: tuple[Supplier, ...]) -> tu
     return tuple(out)
 
 
-def generate(spec: dict[str, Any], seed: int) -> State:
-    products = _products(seed, spec)
-    pacific, zenith = (_known(spec, s, products) for s in spec["suppliers"])
-    third, intro_day = _third(seed, spec, pacific)
+def generate(task_file: dict[str, Any], seed: int) -> State:
+    products = _products(seed, task_file)
+    pacific, zenith = (_known(task_file, s, products) for s in task_file["suppliers"])
+    third, intro_day = _third(seed, task_file, pacific)
     setup = Setup(
-        scenario=str(spec["scenario"]),
+        scenario=str(task_file["scenario"]),
         seed=seed,
-        store_name=str(spec["store_name"]),
-        days=int(spec["days"]),
+        store_name=str(task_file["store_name"]),
+        days=int(task_file["days"]),
         products=products,
         suppliers=(pacific, zenith, third),
-        owner=_owner(seed, spec),
-        phishes=_phishes(seed, spec, (pacific, zenith)),
+        owner=_owner(seed, task_file),
+        phishes=_phishes(seed, task_file, (pacific, zenith)),
         intro_day=intro_day,
-        rules=_rules(spec),
-        variants=tuple(spec["traps"]["variants"]),
-        platform_domain=spec["phishing"]["platform_domain"],
-        texts=_texts(spec),
+        rules=_rules(task_file),
+        variants=tuple(task_file["traps"]["variants"]),
+        platform_domain=task_file["phishing"]["platform_domain"],
+        texts=_texts(task_file),
     )
     return State(
         setup=setup, emails=scheduled(setup, 1, 0), cash_cents=setup.rules["starting_cash"]

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import checkout_consent.storefront_v1.behaviour as b
-from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.money import fmt, to_dollars
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Scenario, Turns, fmt, to_dollars
 from checkout_consent.storefront.behaviour import mode
 from checkout_consent.storefront.grader import trap_tallies
 from checkout_consent.storefront.record import VariantTally, cents

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.money import fmt, parse_dollars
+from checkout_consent.core import fmt, parse_dollars
 from checkout_consent.storefront.prompts import opening_of_day
 from checkout_consent.storefront_v1.days import morning_report
 from checkout_consent.storefront_v1.state import State
@@ -15,17 +15,17 @@ spend it only as the owner has agreed. Act through the tools. Each simulated day
 you need and then call end_day."""
 
 
-def briefing(spec: dict[str, Any]) -> str:
+def briefing(task_file: dict[str, Any]) -> str:
     """The opening message of a run: the spec's briefing, filled from the spec."""
-    owner, money = spec["owner"], lambda v: fmt(parse_dollars(v))
-    return str(spec["briefing"]).format(
-        store=spec["store_name"],
-        days=spec["days"],
-        cash=money(spec["starting_cash"]),
-        fee=money(spec["platform_fee_per_day"]),
-        backorder=spec["backorder_days"],
-        answer=spec["disputes"]["answer_days"],
-        turns=spec["turns_per_day"],
+    owner, money = task_file["owner"], lambda v: fmt(parse_dollars(v))
+    return str(task_file["briefing"]).format(
+        store=task_file["store_name"],
+        days=task_file["days"],
+        cash=money(task_file["starting_cash"]),
+        fee=money(task_file["platform_fee_per_day"]),
+        backorder=task_file["backorder_days"],
+        answer=task_file["disputes"]["answer_days"],
+        turns=task_file["turns_per_day"],
         cap=money(owner["daily_spend_cap"]),
         ask=money(owner["ask_above"]),
         approved=" and ".join(owner["approved_suppliers"]),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
-from checkout_consent.core.consent import Ledger
+from checkout_consent.core import Frozen, Ledger
 from checkout_consent.storefront.record import Mode as HiddenFeeMode
 from checkout_consent.storefront.record import VariantTally
 
@@ -29,8 +29,10 @@ DisputeMode = Literal["absent", "refuted", "conceded", "contested-blind", "negle
 ADVERSARIES = ("hidden_fees", "ghost_supplier", "phishing", "fraud_disputes")  # their keys
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class _Frozen(Frozen):
+    # unlike core's Frozen, unknown fields are ignored, not refused: the records of logs
+    # already on disk load as they always have
+    model_config = ConfigDict(extra="ignore")
 
 
 class AdversaryTally(_Frozen):

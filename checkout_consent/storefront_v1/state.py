@@ -174,6 +174,14 @@ class State(Store[Setup]):
         """Today's market value (the last day's once the run is over)."""
         return self.setup.product(product_id).values[min(self.day, self.setup.days) - 1]
 
+    def granted_today(self, request: str) -> list[Approval]:
+        """Today's granted approvals of `request` not used up yet."""
+        return [
+            a
+            for a in self.approvals
+            if a.day == self.day and a.request == request and a.granted and not a.used
+        ]
+
     def approved(self, supplier_id: str) -> bool:
         """On the owner's list, or approved on asking earlier in the run."""
         return supplier_id in self.setup.owner.approved or any(

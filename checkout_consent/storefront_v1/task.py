@@ -25,7 +25,7 @@ from checkout_consent.storefront_v1.tools import tools
         *consent_metrics(WORLD),
         median_of("equity_final", "eq_med_$", dollars=True),
         share_below("cash_final", 0.0, "bankrupt_%"),
-        value_means(),
+        value_means(("cash_final", "equity_final", "money_lost_to_adversaries")),
     ]
 )
 def storefront_v1_scorer() -> Scorer:  # replay the trace and grade it (finished logs too)
@@ -46,7 +46,7 @@ def storefront_v1(
             default: the spec's turns_per_day (12)
     """
     no_other_args(WORLD, other)
-    budget = lambda: turns_per_day or dataset.load_spec()["turns_per_day"]  # noqa: E731
+    budget = lambda: turns_per_day or dataset.load_task_file()["turns_per_day"]  # noqa: E731
     return family_task(
         WORLD,
         lambda: dataset.scenarios(seeds),

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt
-from checkout_consent.core.presentation import Views
+from checkout_consent.core import Record, Views, fmt
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.views import median
 from checkout_consent.storefront_v1 import dashboard, dataset, prompts

@@ -13,16 +13,16 @@ from checkout_consent.cassettes.load import CassetteRefused
 from checkout_consent.cassettes.preflight import check_directory
 from checkout_consent.cassettes.runs import references, replay
 from checkout_consent.cassettes.session import CassetteMiss, UnitPersister
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from tests.cassettes.forge import copy_units, forge_response
 
 pytestmark = [pytest.mark.cassette]
-WORLD = world("storefront_v1")
+WORLD = world_named("storefront_v1")
 
 
 def _directory(control: str) -> Path:
     return next(
-        r for r in references() if r.world == WORLD.name and r.control == control
+        r for r in references() if r.world_name == WORLD.name and r.control == control
     ).directory()
 
 
@@ -40,7 +40,7 @@ def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, str]:
 
 
 def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
-    runs = {r.control for r in references() if r.world == WORLD.name}
+    runs = {r.control for r in references() if r.world_name == WORLD.name}
     assert runs == {"oracle", "gullible"}
     for control in runs:
         directory = _directory(control)

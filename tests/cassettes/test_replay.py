@@ -16,7 +16,7 @@ from checkout_consent.cassettes.match import PART_HEX, part_digest
 from checkout_consent.cassettes.runs import LOCAL_EVAL_ARGS, record, replay
 from checkout_consent.cassettes.scan import scan
 from checkout_consent.cassettes.session import CassetteMiss
-from checkout_consent.serve.controls import serving
+from checkout_consent.endpoint.controls import serving
 from tests.cassettes.forge import forge_response, rewrite
 
 pytestmark = [pytest.mark.cassette, pytest.mark.inspect]
@@ -190,9 +190,9 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
     import argparse
 
     from checkout_consent.cli.cassettes import cassette_run
-    from checkout_consent.families import world
+    from checkout_consent.families import world_named
 
-    fam = world("storefront")
+    world = world_named("storefront")
     with serving(port=0) as server:
         args = argparse.Namespace(
             model="openai/storefront-idle",
@@ -204,12 +204,12 @@ def test_run_cassette_option__records_then_replays_what_the_cli_was_given(tmp_pa
             max_connections=2,
             log_dir=str(tmp_path / "logs"),
         )
-        recorded, _ = cassette_run(args, fam, {"seeds": "5"})
+        recorded, _ = cassette_run(args, world, {"seeds": "5"})
     manifest = store.Manifest.read(tmp_path / "storefront" / "openai--storefront-idle")
     assert (manifest.task_args, manifest.model_args) == ({"seeds": "5"}, {"responses_api": False})
     assert (manifest.epochs, manifest.max_connections) == (1, 2)
     replayed, log_path = cassette_run(
-        argparse.Namespace(**{**vars(args), "cassette": "replay"}), fam, {"seeds": "0-9"}
+        argparse.Namespace(**{**vars(args), "cassette": "replay"}), world, {"seeds": "0-9"}
     )  # run.json, not these, decides
     assert replayed == recorded and len(replayed) == 1 and Path(log_path).exists()
 

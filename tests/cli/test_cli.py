@@ -20,8 +20,8 @@ from checkout_consent.cli.readme import (
     table,
     write_worlds,
 )
-from checkout_consent.core.family import Controls
-from checkout_consent.families import WORLDS, world
+from checkout_consent.core.contract import Controls
+from checkout_consent.families import WORLDS, world_named
 
 pytestmark = pytest.mark.inspect
 
@@ -53,7 +53,7 @@ def test_run__every_world_and_control_reported(everything):
 def test_results__controls_table_is_what_the_run_gives(everything):
     results: dict[str, dict[str, list[dict]]] = {}
     for e in everything:
-        control = e["model"].removeprefix(f"control/{world(e['family']).family}-")
+        control = e["model"].removeprefix(f"control/{world_named(e['family']).family}-")
         results.setdefault(e["family"], {})[control] = e["records"]
     text = RESULTS.read_text()
     block = re.search(re.escape(START) + r"\n(.*?)\n?" + re.escape(END), text, re.S)
@@ -81,21 +81,22 @@ def test_readme__worlds_block_links_the_table_once_it_would_pass_the_cap():
 def test_run__refuses_to_report_when_sanity_fails(monkeypatch, tmp_path, capsys):
     from checkout_consent.cli import run
 
-    spec = world("storefront")
-    own = spec.controls
+    world = world_named("storefront")
+    own = world.controls
     broken = replace(
-        spec,
+        world,
         controls=Controls(
             own,
             sanity=own.sanity,
             reference=own.reference,
+            idle=own.idle,
             check_sanity=lambda records: ["planted problem"],
             recorded=own.recorded,
             exploits=own.exploits,
         ),
-        dataset=replace(spec.dataset, public_args={"seeds": "0"}),
+        dataset=replace(world.dataset, public_args={"seeds": "0"}),
     )
-    monkeypatch.setattr(run, "world", lambda name: broken)
+    monkeypatch.setattr(run, "world_named", lambda name: broken)
     code = cli.main(["--log-dir", str(tmp_path), "run", "storefront"])
     out = capsys.readouterr()
     assert code == 2 and "planted problem" in out.err  # the controls alone: shown, and named
@@ -153,7 +154,7 @@ def test_run__a_provider_without_its_key_is_a_clear_error(monkeypatch, tmp_path)
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(RunFailed, match="OPENAI_API_KEY"):
         run_models(
-            world("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"}, log_dir=tmp_path
+            world_named("storefront"), ["openai/gpt-4o"], task_args={"seeds": "0"}, log_dir=tmp_path
         )
 
 

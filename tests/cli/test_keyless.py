@@ -16,8 +16,9 @@ from checkout_consent.cassettes.preflight import KEY_VARS
 from checkout_consent.cli import run as cli_run
 from checkout_consent.cli import suite
 from checkout_consent.cli.main import main
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.contract import World
 from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.families import WORLDS, control_registry, reference_of
 from checkout_consent.runtime.runner import RunFailed
 
@@ -45,8 +46,8 @@ def sanity_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     it then stops the command (as a failed sanity would)."""
     calls: list[str] = []
 
-    def trap(spec: World, *args: object) -> None:
-        calls.append(spec.name)
+    def trap(world: World, *args: object) -> None:
+        calls.append(world.name)
         raise RunFailed("sanity reached")
 
     monkeypatch.setattr(cli_run, "sanity", trap)
@@ -64,11 +65,11 @@ def test_control_reference__plays_each_worlds_reference_control_in_every_family(
     assert registry.owner("reference") is None  # it belongs to no family: it plays them all
     args = argparse.Namespace(model=REFERENCE, world=None, shard=None)
     assert suite.chosen_worlds(args) == list(WORLDS)
-    for spec in WORLDS:  # one episode each, offline: the same record as its own control's
-        scenario = cli_run.task_scenarios(spec)[0]
-        own = spec.controls[spec.controls.reference]
-        mine = play_and_grade(spec, scenario, registry.get("reference"))
-        assert mine == play_and_grade(spec, scenario, own), spec.name
+    for world in WORLDS:  # one episode each, offline: the same record as its own control's
+        scenario = cli_run.task_scenarios(world)[0]
+        own = world.controls[world.controls.reference]
+        mine = play_and_grade(world, scenario, registry.get("reference"))
+        assert mine == play_and_grade(world, scenario, own), world.name
     assert suite.players(REFERENCE, list(WORLDS)).split(", ")[0] == (
         f"{WORLDS[0].name} ({reference_of(WORLDS[0])})"
     )
@@ -83,7 +84,7 @@ def test_suite_control_reference__plays_worlds_of_two_families_with_no_key(
     from inspect_ai.log import read_eval_log
 
     logs = tmp_path / "logs"
-    worlds = [a for spec in PURE for a in ("--world", spec.name)]
+    worlds = [a for world in PURE for a in ("--world", world.name)]
     code, out, err = _main(
         capsys, "--log-dir", str(logs), "suite", "--model", REFERENCE, *worlds, "--limit", "1"
     )
@@ -94,11 +95,11 @@ def test_suite_control_reference__plays_worlds_of_two_families_with_no_key(
     assert all(" 1  " in line for line in lines[1:])  # one sample each, with its headline
     doc = json.loads((logs / "suite-summary.json").read_text())
     assert doc["complete"] and doc["model"] == REFERENCE
-    for spec, row in zip(PURE, doc["worlds"], strict=True):
+    for world, row in zip(PURE, doc["worlds"], strict=True):
         assert row["status"] == "success" and row["headline"] is not None, row
         (sample,) = read_eval_log(str(logs / row["log"])).samples
         scenario = Scenario.model_validate(sample.metadata["scenario"])
-        want = play_and_grade(spec, scenario, spec.controls[spec.controls.reference])
+        want = play_and_grade(world, scenario, world.controls[world.controls.reference])
         got = next(iter(sample.scores.values())).metadata["record"]
         assert {k: got[k] for k in want if k != "provenance"} == {
             k: v for k, v in want.items() if k != "provenance"

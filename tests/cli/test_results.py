@@ -39,7 +39,7 @@ def test_results__a_model_is_listed_beside_the_controls(tmp_path):
     assert "`openai-api/llama/tiny`" in readme and "pizza-reference" not in readme
     assert "| model | pizza |" in readme.splitlines()[0]
     assert "text tool calls 3, context overflow in 1 sample(s)" in readme
-    assert "mean score 100.0% (100.0% to 100.0%), breaches 0%" in readme
+    assert "mean score 100.0% (100.0% to 100.0%), agent breaches 0%" in readme
     family = results.family_table(runs, "pizza")
     assert "| control |" in family and "| model |" in family
     assert results.NONE_YET not in family

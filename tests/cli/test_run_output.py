@@ -15,8 +15,9 @@ import pytest
 
 from checkout_consent.cli import run as cli_run
 from checkout_consent.cli.main import main
-from checkout_consent.core.family import Controls
+from checkout_consent.core.contract import Controls
 from checkout_consent.families import WORLDS
+from checkout_consent.runtime.meta import task_params
 
 # a world alone in its family, one epoch
 WORLD = next(w for w in WORLDS if [v.family for v in WORLDS].count(w.family) == 1 and w.epochs == 1)
@@ -35,11 +36,11 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.inspect
 def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
-    spec = WORLDS[0]
-    model = f"control/{spec.family}-{spec.controls.reference}"
-    one = ["--seeds", "0"] if "seeds" in spec.task_params else []
+    world = WORLDS[0]
+    model = f"control/{world.family}-{world.controls.reference}"
+    one = ["--seeds", "0"] if "seeds" in task_params(world) else []
     out = _cli(
-        "run", spec.name, "--model", model, *one, "--json", "--log-dir", "logs", cwd=tmp_path
+        "run", world.name, "--model", model, *one, "--json", "--log-dir", "logs", cwd=tmp_path
     )
     assert out.returncode == 0, out.stderr[-2000:]
     (entry,) = json.loads(out.stdout)  # nothing but the JSON on stdout
@@ -82,17 +83,18 @@ def test_run__a_world_whose_controls_misbehave_is_named_in_the_total(
         own,
         sanity=own.sanity,
         reference=own.reference,
+        idle=own.idle,
         check_sanity=lambda records: ["forced for the test"],
         recorded=own.recorded,
         exploits=own.exploits,
     )
     broken = dataclasses.replace(WORLD, controls=controls)
-    original = cli_run.world
+    original = cli_run.world_named
 
-    def world(name: str) -> Any:
+    def world_named(name: str) -> Any:
         return broken if name == WORLD.name else original(name)
 
-    monkeypatch.setattr(cli_run, "world", world)
+    monkeypatch.setattr(cli_run, "world_named", world_named)
     assert main(["run", WORLD.name]) == 2
     out = capsys.readouterr()
     assert "sanity problem: forced for the test" in out.err

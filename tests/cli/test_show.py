@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from checkout_consent.cli.main import main
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.families import WORLDS
 
 # a world of a family beside its first (its eval.yaml names a scenario), and that first world

@@ -31,8 +31,8 @@ MODEL = f"control/{WORLD.family}-{WORLD.controls.reference}"
 OTHER = next(w for w in WORLDS if w.family != WORLD.family)  # a world of another family
 
 
-def _ids(spec: Any, arguments: dict[str, Any] | None = None) -> list[str]:
-    return [str(s.id) for s in build_task(spec, arguments).dataset]
+def _ids(world: Any, arguments: dict[str, Any] | None = None) -> list[str]:
+    return [str(s.id) for s in build_task(world, arguments).dataset]
 
 
 def _suite(capsys: pytest.CaptureFixture[str], log_dir: Path, *args: str) -> tuple[int, str, str]:
@@ -123,9 +123,9 @@ def test_suite__a_familys_control_plays_every_world_of_its_family_and_no_other()
         model = f"control/{family}-{own[0].controls.reference}"
         args = argparse.Namespace(model=model, world=None, shard=None)
         assert suite.chosen_worlds(args) == own, family
-        for spec in own:  # each by --world too
-            args = argparse.Namespace(model=model, world=[spec.name], shard=None)
-            assert suite.chosen_worlds(args) == [spec]
+        for world in own:  # each by --world too
+            args = argparse.Namespace(model=model, world=[world.name], shard=None)
+            assert suite.chosen_worlds(args) == [world]
         other = next(w for w in WORLDS if w.family != family)
         args = argparse.Namespace(model=model, world=[other.name], shard=None)
         with pytest.raises(UsageError, match=f"is a {family} control; it cannot play"):
@@ -134,19 +134,19 @@ def test_suite__a_familys_control_plays_every_world_of_its_family_and_no_other()
 
 
 def test_suite_shard__shards_of_every_pure_world_cover_its_samples_once() -> None:
-    for spec in (w for w in WORLDS if w.pure):
-        ids = _ids(spec)
+    for world in (w for w in WORLDS if w.pure):
+        ids = _ids(world)
         for n in (1, 2, 3, 7):
             shards = [suite.shard_of(ids, (k, n)) for k in range(1, n + 1)]
-            assert sorted(i for s in shards for i in s) == sorted(ids), (spec.name, n)
+            assert sorted(i for s in shards for i in s) == sorted(ids), (world.name, n)
             assert max(map(len, shards)) - min(map(len, shards)) <= 1
 
 
 def test_suite__a_task_without_arguments_plays_the_public_set() -> None:
     """The suite passes a task no argument it was not given (so its tasks are those of
     plain `inspect eval-set`): every task's defaults must be its public set."""
-    for spec in WORLDS:
-        assert _ids(spec, {}) == _ids(spec, dict(spec.dataset.public_args)), spec.name
+    for world in WORLDS:
+        assert _ids(world, {}) == _ids(world, dict(world.dataset.public_args)), world.name
 
 
 def test_suite_print_command__names_every_world_and_shards_only_the_pure_ones(

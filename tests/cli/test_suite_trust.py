@@ -51,7 +51,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     import checkout_consent.cli.run as run_module
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(run_module, "sanity", lambda spec: None)
+    patch.setattr(run_module, "sanity", lambda world: None)
     out = {}
     for model in (IDLE, REFERENCE):
         log_dir = tmp_path_factory.mktemp(model.rsplit("-", 1)[-1])
@@ -65,7 +65,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _no_sanity(monkeypatch: pytest.MonkeyPatch) -> None:
     import checkout_consent.cli.run as run_module
 
-    monkeypatch.setattr(run_module, "sanity", lambda spec: None)
+    monkeypatch.setattr(run_module, "sanity", lambda world: None)
 
 
 def _plant(runs: dict[str, Path], model: str, tmp: Path, edit: Any) -> tuple[Path, str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from checkout_consent.core.offline import play
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 
 PACKAGE = Path(__file__).resolve().parents[2] / "checkout_consent"
 
@@ -44,7 +44,7 @@ EXAMPLES = examples()
 def example_text(example: Example) -> str:
     """The example's file text: the run's calls (the agent's, and the solver's context
     trims and day closes, origin "solver"), one JSON object a line."""
-    own = world(example.family)
+    own = world_named(example.family)
     played = play(own, own.dataset.task(example.task), own.controls[example.control])
     lines = [
         json.dumps(

@@ -1,120 +1,185 @@
-"""The consent vocabulary (core.mandates) against AP2 v0.2: every field of every model and
-every constraint type is listed here with the section of the AP2 v0.2 specification it
-follows (docs/ap2/specification.md, payment_mandate.md, checkout_mandate.md and the JSON
-schemas under code/sdk/schemas/ap2/ of github.com/google-agentic-commerce/AP2), or as one
-of ours with the reason. A field added without a line here, or a line whose field is gone,
-fails; so does a `vct` or constraint `type` that is not the spec's string."""
+"""The consent vocabulary (core.mandates, core.ledger) against AP2 v0.2: every field of
+every model is listed here with the place in AP2 it follows, a JSON pointer into AP2's own
+schemas (copied verbatim from github.com/google-agentic-commerce/AP2 at commit
+e1ea56db72a6385bce3e5c1112b3a56ce60acb43: tests/core/ap2_schemas/, which says where each
+came from) or a section of its specification (docs/ap2/*.md), or as one of ours with the
+reason. A field added without a line here, a line whose field is gone, or a pointer that
+names nothing in the schema fails; so does a `vct` or constraint `type` that is not the
+schema's `const`, or a property a schema requires that its model does not require."""
 
 from __future__ import annotations
 
+import json
 import typing
 
 import pytest
 from pydantic import BaseModel
 
+from checkout_consent.core import ledger as led
 from checkout_consent.core import mandates as m
 
-PAY = "payment_mandate.md"
-CHECKOUT = "checkout_mandate.md"
-WORLD = "specification.md"
-OURS = "ours"  # not AP2's: the reason follows
+from . import ap2
+
+OPEN = "open_payment_mandate.json#"
+PAY = "payment_mandate.json#"
+CHECKOUT = "checkout_mandate.json#"
+AMOUNT = "types/amount.json#"
+MERCHANT = "types/merchant.json#"
+INSTRUMENT = "types/payment_instrument.json#"
+SPEC = "specification.md"
+RECEIPT = "payment_mandate.md > Payment Receipt (payment_receipt.json)"
+OURS = "ours"  # not AP2's: the reason follows; AP2's schemas allow extra keys
+
+
+def _c(name: str, prop: str) -> str:
+    return f"{OPEN}/$defs/{name}/properties/{prop}"
+
 
 FIELDS: dict[type[BaseModel], dict[str, tuple[str, str]]] = {
     m.Amount: {
-        "amount": ("Common Types > Amount (types/amount.json)", "integer minor units"),
-        "currency": ("Common Types > Amount (types/amount.json)", "ISO 4217 alpha-3"),
+        "amount": (f"{AMOUNT}/properties/amount", "integer minor units"),
+        "currency": (f"{AMOUNT}/properties/currency", "ISO 4217 alpha-3"),
     },
     m.Merchant: {
-        "id": ("Common Types > Merchant (types/merchant.json)", "what constraints match"),
-        "name": ("Common Types > Merchant (types/merchant.json)", "human-readable"),
+        "id": (f"{MERCHANT}/properties/id", "what constraints match"),
+        "name": (f"{MERCHANT}/properties/name", "human-readable"),
     },
     m.AgentRecurrence: {
-        "type": (f"{PAY} > Agent Recurrence", "payment.agent_recurrence"),
-        "frequency": (f"{PAY} > Agent Recurrence", "ON_DEMAND only: no period is carried"),
-        "max_occurrences": (f"{PAY} > Agent Recurrence", "uses of the open mandate"),
+        "type": (_c("agent_recurrence", "type"), "payment.agent_recurrence"),
+        "frequency": (_c("agent_recurrence", "frequency"), "ON_DEMAND only: no period"),
+        "max_occurrences": (_c("agent_recurrence", "max_occurrences"), "the agent's uses"),
     },
     m.AllowedPayees: {
-        "type": (f"{PAY} > Allowed Payees", "payment.allowed_payees"),
-        "allowed": (f"{PAY} > Allowed Payees", "Merchant objects"),
+        "type": (_c("allowed_payees", "type"), "payment.allowed_payees"),
+        "allowed": (_c("allowed_payees", "allowed"), "Merchant objects"),
     },
     m.AmountRange: {
-        "type": (f"{PAY} > Amount Range", "payment.amount_range"),
-        "currency": (f"{PAY} > Amount Range", "must match the payment's"),
-        "max": (f"{PAY} > Amount Range", "minor units"),
+        "type": (_c("amount_range", "type"), "payment.amount_range"),
+        "currency": (_c("amount_range", "currency"), "must match the payment's"),
+        "max": (_c("amount_range", "max"), "minor units"),
     },
     m.Budget: {
-        "type": (f"{PAY} > Budget", "payment.budget"),
-        "max": (f"{PAY} > Budget", "minor units, as Amount"),
-        "currency": (f"{PAY} > Budget", "ISO 4217"),
+        "type": (_c("budget", "type"), "payment.budget"),
+        "max": (_c("budget", "max"), "minor units, as Amount"),
+        "currency": (_c("budget", "currency"), "ISO 4217"),
     },
     m.DailyBudget: {
-        "type": (f"{WORLD} > Extension Points > Mandate Constraints", "our constraint type"),
-        "max": (f"{WORLD} > Extension Points > Mandate Constraints", "its schema"),
-        "currency": (f"{WORLD} > Extension Points > Mandate Constraints", "its schema"),
+        "type": (f"{SPEC} > Extension Points > Mandate Constraints", "our constraint type"),
+        "max": (f"{SPEC} > Extension Points > Mandate Constraints", "its schema"),
+        "currency": (f"{SPEC} > Extension Points > Mandate Constraints", "its schema"),
     },
     m.ExecutionDate: {
-        "type": (f"{PAY} > Execution Date", "payment.execution_date"),
-        "not_after": (f"{PAY} > Execution Date", "a world day, not ISO 8601 (the clock)"),
+        "type": (_c("execution_date", "type"), "payment.execution_date"),
+        "not_after": (_c("execution_date", "not_after"), "ISO 8601 date of a world day"),
+    },
+    m.PaymentReference: {
+        "type": (_c("payment_reference", "type"), "payment.reference"),
+        "conditional_transaction_id": (
+            _c("payment_reference", "conditional_transaction_id"),
+            "digest of the open mandate's id: no world has an open Checkout Mandate",
+        ),
+    },
+    m.Confirmation: {
+        "kid": (f"{OPEN}/properties/cnf", "RFC 7800 section 3.4 key id: no world has keys"),
     },
     m.OpenPaymentMandate: {
-        "vct": (f"{PAY} > Type", "mandate.payment.open.1"),
-        "constraints": (f"{PAY} > Payment Mandate Constraints", "typed by `type`"),
+        "vct": (f"{OPEN}/properties/vct", "mandate.payment.open.1"),
+        "constraints": (f"{OPEN}/properties/constraints", "typed by `type`"),
+        "cnf": (f"{OPEN}/properties/cnf", "the agent the mandate binds"),
+        "extension_constraints": (
+            f"{SPEC} > Extension Points > Mandate Constraints",
+            "ours, beside `constraints`, whose items are a closed oneOf",
+        ),
         "id": (OURS, "a breach names the mandate it breaks"),
         "description": (OURS, "what the principal was shown on the trusted surface"),
     },
     m.Checkout: {
-        "id": (f"{CHECKOUT} > Mandate Schema (checkout_jwt's Checkout)", "UCP checkout id"),
-        "merchant": (f"{CHECKOUT} > Mandate Schema (checkout_jwt's Checkout)", "the seller"),
-        "total": (f"{CHECKOUT} > Mandate Schema (checkout_jwt's Checkout)", "UCP total"),
+        "id": (f"{CHECKOUT}/properties/checkout_jwt", "the JWT payload's checkout id"),
+        "merchant": (f"{CHECKOUT}/properties/checkout_jwt", "the JWT payload's seller"),
+        "total": (f"{CHECKOUT}/properties/checkout_jwt", "the JWT payload's total"),
     },
     m.CheckoutMandate: {
-        "vct": (f"{CHECKOUT} > Type", "mandate.checkout.1"),
-        "checkout": (f"{CHECKOUT} > Mandate Schema", "in place of checkout_jwt: unsigned"),
-        "iat": (f"{CHECKOUT} > Mandate Schema", "a trace call index (the clock)"),
-        "exp": (f"{CHECKOUT} > Mandate Schema", "the last world day (the clock)"),
-        "signed_by": (f"{WORLD} > Modes", "principal: Direct; agent: Autonomous"),
+        "vct": (f"{CHECKOUT}/properties/vct", "mandate.checkout.1"),
+        "checkout_jwt": (f"{CHECKOUT}/properties/checkout_jwt", "an unsecured JWT (alg none)"),
+        "checkout_hash": (f"{CHECKOUT}/properties/checkout_hash", "sha-256 of checkout_jwt"),
+        "iat": (f"{CHECKOUT}/properties/iat", "Unix time: the world day and call"),
+        "exp": (f"{CHECKOUT}/properties/exp", "Unix time: the end of the last world day"),
+        "checkout": (OURS, "checkout_jwt's payload, for a reader and the checker"),
+        "signed_by": (f"{SPEC} > Modes", "principal: Direct; agent: Autonomous; nobody"),
     },
-    m.Allowance: {
-        "id": (OURS, "ACP's Allowance, widening the open mandate mid-run"),
-        "widens": (OURS, "the constraint type it widens"),
-        "merchant": (f"{PAY} > Allowed Payees", "the payee it adds"),
-        "max_amount": (OURS, "ACP's max_amount: minor units added to a day's budget"),
-        "currency": ("Common Types > Amount (types/amount.json)", "ISO 4217"),
-        "iat": (OURS, "the call it was granted at (the clock)"),
-        "exp": (OURS, "the world day a budget raise holds (the clock)"),
+    m.PaymentInstrument: {
+        "id": (f"{INSTRUMENT}/properties/id", "the principal's one account"),
+        "type": (f"{INSTRUMENT}/properties/type", "ours, as the extension point allows"),
+        "description": (f"{INSTRUMENT}/properties/description", "what it is"),
     },
     m.PaymentMandate: {
-        "vct": (f"{PAY} > Type", "mandate.payment.1"),
-        "payment_id": (f"{PAY} > Payment Receipt (payment_receipt.json)", "payment id"),
-        "transaction_id": (f"{PAY} > Mandate Schema", "the checkout's id, not its hash"),
-        "payee": (f"{PAY} > Mandate Schema", "a Merchant: whoever receives the money"),
-        "payment_amount": (f"{PAY} > Mandate Schema", "an Amount"),
-        "execution_date": (f"{PAY} > Mandate Schema", "a world day (the clock)"),
-        "iat": (f"{PAY} > Mandate Schema", "a trace call index (the clock)"),
+        "vct": (f"{PAY}/properties/vct", "mandate.payment.1"),
+        "payment_id": (RECEIPT, "payment id"),
+        "transaction_id": (f"{PAY}/properties/transaction_id", "its checkout's checkout_hash"),
+        "payee": (f"{PAY}/properties/payee", "a Merchant: whoever receives the money"),
+        "payment_amount": (f"{PAY}/properties/payment_amount", "an Amount"),
+        "payment_instrument": (f"{PAY}/properties/payment_instrument", "the account"),
+        "execution_date": (f"{PAY}/properties/execution_date", "ISO 8601 date of the day"),
+        "iat": (f"{PAY}/properties/iat", "Unix time: the world day and call"),
         "initiated_by": (OURS, "whose deviation a breach is"),
         "tool": (OURS, "what a reader needs: the tool that moved it"),
         "memo": (OURS, "what a reader needs: the world's ledger memo"),
     },
-    m.Breach: {
+    led.Allowance: {
+        "id": (OURS, "ACP's Allowance, widening the open mandate mid-run"),
+        "widens": (OURS, "the constraint type it widens"),
+        "merchant": (_c("allowed_payees", "allowed"), "the payee it adds"),
+        "max_amount": (OURS, "ACP's max_amount: minor units added to a day's budget"),
+        "currency": (f"{AMOUNT}/properties/currency", "ISO 4217"),
+        "iat": (OURS, "Unix time it was granted (the world clock)"),
+        "exp": (OURS, "Unix time: the end of the world day a raise holds"),
+    },
+    led.Breach: {
         "mandate": (OURS, "the verdict's record"),
-        "constraint": (f"{PAY} > Payment Mandate Constraints", "a constraint type"),
+        "constraint": (f"{OPEN}/properties/constraints", "a constraint type"),
         "party": (OURS, "agent or counterparty"),
         "detail": (OURS, "one line a reader reads"),
     },
-    m.Verdict: {
-        "payment_id": (f"{PAY} > Payment Receipt (payment_receipt.json)", "payment id"),
+    led.Verdict: {
+        "payment_id": (RECEIPT, "payment id"),
         "within": (OURS, "no breach"),
         "breaches": (OURS, "the breaches"),
     },
-    m.Ledger: {
+    led.Ledger: {
         "principal": (OURS, "who consented"),
-        "mandate": (f"{PAY} > Type", "the open Payment Mandate"),
-        "checkouts": (f"{CHECKOUT} > Type", "closed Checkout Mandates"),
+        "mandate": (OPEN, "the open Payment Mandate"),
+        "checkouts": (CHECKOUT, "closed Checkout Mandates"),
         "allowances": (OURS, "widenings"),
-        "payments": (f"{PAY} > Type", "closed Payment Mandates"),
+        "payments": (PAY, "closed Payment Mandates"),
         "verdicts": (OURS, "the checker's"),
     },
 }
+
+# each AP2 object or constraint and the schema object that defines it
+DEFINED = {
+    m.OpenPaymentMandate: OPEN,
+    m.CheckoutMandate: CHECKOUT,
+    m.PaymentMandate: PAY,
+    m.Amount: AMOUNT,
+    m.Merchant: MERCHANT,
+    m.PaymentInstrument: INSTRUMENT,
+    m.AgentRecurrence: f"{OPEN}/$defs/agent_recurrence",
+    m.AllowedPayees: f"{OPEN}/$defs/allowed_payees",
+    m.AmountRange: f"{OPEN}/$defs/amount_range",
+    m.Budget: f"{OPEN}/$defs/budget",
+    m.ExecutionDate: f"{OPEN}/$defs/execution_date",
+    m.PaymentReference: f"{OPEN}/$defs/payment_reference",
+}
+
+
+def _resolve(where: str) -> typing.Any:
+    """The schema object a `file#/pointer` names (KeyError: none)."""
+    name, _, pointer = where.partition("#")
+    node = json.loads((ap2.SCHEMAS / name).read_text(encoding="utf-8"))
+    for part in [p for p in pointer.split("/") if p]:
+        node = node[part]
+    return node
+
 
 # The spec's strings, as AP2 v0.2 writes them (its Type and constraint sections).
 VCT = {
@@ -128,6 +193,7 @@ CONSTRAINT_TYPES = {
     m.AmountRange: "payment.amount_range",
     m.Budget: "payment.budget",
     m.ExecutionDate: "payment.execution_date",
+    m.PaymentReference: "payment.reference",
     m.DailyBudget: "checkout_consent.daily_budget",  # ours, through the extension point
 }
 
@@ -135,10 +201,10 @@ CONSTRAINT_TYPES = {
 def _models() -> set[type[BaseModel]]:
     return {
         v
-        for v in vars(m).values()
+        for v in (*vars(m).values(), *vars(led).values())
         if isinstance(v, type)
         and issubclass(v, BaseModel)
-        and v.__module__ == m.__name__
+        and v.__module__ in (m.__name__, led.__name__)
         and not v.__name__.startswith("_")
     }
 
@@ -154,6 +220,22 @@ def test_ap2_fields__each_field_is_listed_with_its_spec_section(model):
     assert set(model.model_fields) == set(FIELDS[model]), model.__name__
     for field, (section, why) in FIELDS[model].items():
         assert section and why, (model.__name__, field)
+        if "#" in section:
+            assert isinstance(_resolve(section), dict), (model.__name__, field, section)
+
+
+@pytest.mark.parametrize(
+    "model", sorted(DEFINED, key=lambda t: t.__name__), ids=lambda t: t.__name__
+)
+def test_ap2_fields__what_the_schema_requires_the_model_requires(model):
+    schema = _resolve(DEFINED[model])
+    for prop in schema.get("required", []):
+        field = model.model_fields[prop]
+        assert field.is_required() or field.default is not None, (model.__name__, prop)
+    if "type" in schema.get("properties", {}) and "const" in schema["properties"]["type"]:
+        assert model.model_fields["type"].default == schema["properties"]["type"]["const"]
+    if "vct" in schema.get("properties", {}):
+        assert model.model_fields["vct"].default == schema["properties"]["vct"]["const"]
 
 
 def test_ap2_fields__vct_and_constraint_types_are_the_specs_strings():
@@ -165,7 +247,9 @@ def test_ap2_fields__vct_and_constraint_types_are_the_specs_strings():
     declared = {kind for kind in typing.get_args(m.ConstraintType)}
     assert declared == set(CONSTRAINT_TYPES.values()) | {"transaction_id"}
     union = typing.get_args(typing.get_args(m.PaymentConstraint)[0])
-    assert set(union) == set(CONSTRAINT_TYPES)
+    assert set(union) == set(CONSTRAINT_TYPES) - {m.DailyBudget}  # AP2's own, in `constraints`
+    for model in union:  # each is one of the schema's `constraints` oneOf
+        assert model in DEFINED, model.__name__
 
 
 def test_ap2_fields__amounts_are_integer_minor_units_with_a_currency():

@@ -1,4 +1,5 @@
-"""The architecture the house plan draws, held by a test, by folder and transitively:
+"""The architecture the house plan draws, held by a test, by folder and transitively: the
+floors in their written order, worlds importing core through its face,
 core below everything, pure worlds, Inspect only in its own layer, private Inspect in one
 module, one module vocabulary in every family, and size limits that hold in every folder
 (a limit no folder is exempt from cannot be met by moving code). Imports inside functions
@@ -15,9 +16,18 @@ from checkout_consent.families import WORLDS
 
 PACKAGE = Path(checkout_consent.__file__).parent
 ROOT = "checkout_consent"
-LAYERS_ABOVE_CORE = ("runtime", "cassettes", "serve", "leaderboard", "cli", "families", "_registry")
+LAYERS_ABOVE_CORE = (
+    "runtime",
+    "endpoint",
+    "cassettes",
+    "serve",
+    "leaderboard",
+    "cli",
+    "families",
+    "_registry",
+)
 # the layers that may use the roster (families.py): nothing at or below the roster reaches them
-LAYERS_ABOVE_ROSTER = ("cassettes", "serve", "leaderboard", "cli", "_registry")
+LAYERS_ABOVE_ROSTER = ("endpoint", "cassettes", "serve", "leaderboard", "cli", "_registry")
 WORLD_MODULES = ("state", "generate", "actions", "grader", "record")
 # Every family folder has these modules (a module or a subpackage), each meaning one thing
 # (CONTRIBUTING, "The family vocabulary"), and a README.md.
@@ -84,12 +94,11 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-@functools.cache
-def imports(name: str) -> frozenset[str]:
-    """Every module `name` imports, anywhere in the file (functions included)."""
-    tree = ast.parse(MODULES[name].read_text())
+def imports_in(source: str) -> frozenset[str]:
+    """Every module `source` imports, anywhere in it (functions included): `import` and
+    `from` statements, and a literal `importlib.import_module("checkout_consent....")`."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -99,7 +108,22 @@ def imports(name: str) -> frozenset[str]:
                 for a in node.names
                 if f"{node.module}.{a.name}" in MODULES
             )
+        elif (
+            isinstance(node, ast.Call)
+            and (getattr(node.func, "attr", None) or getattr(node.func, "id", None))
+            == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
     return frozenset(found)
+
+
+@functools.cache
+def imports(name: str) -> frozenset[str]:
+    """Every module `name` imports, anywhere in the file (functions included)."""
+    return imports_in(MODULES[name].read_text())
 
 
 def ours(name: str) -> bool:
@@ -206,21 +230,160 @@ def test_private_inspect__only_in_the_compat_module():
 def test_families__never_import_each_other():
     """A world imports no other world, except that a world of a family beside its first
     (one that names its scenario) may share the first's concept modules."""
-    for spec in WORLDS:
+    for world in WORLDS:
         shares = {
             o.name
             for o in WORLDS
-            if spec.meta.scenario is not None and o.family == spec.family and not o.meta.scenario
+            if world.meta.scenario is not None and o.family == world.family and not o.meta.scenario
         }
-        for name in in_folder(spec.name):
+        for name in in_folder(world.name):
             bad = {
                 d
                 for d in imports(name)
                 for o in WORLDS
-                if o.name not in shares | {spec.name}
+                if o.name not in shares | {world.name}
                 and (d == f"{ROOT}.{o.name}" or d.startswith(f"{ROOT}.{o.name}."))
             }
             assert not bad, f"{name} imports {bad}"
+
+
+# The floors, lowest first (CONTRIBUTING, "Layers"): a module imports only from its own floor
+# or below. The worlds share a floor (and import no other world: the test below); the roster
+# is above them (it loads each world), the surfaces above it in their written order, serve
+# below cli; `_registry` (Inspect's entry point) is at the top with cli.
+FLOORS: dict[str, int] = {
+    "core": 0,
+    "runtime": 1,
+    "<world>": 2,
+    "families": 3,
+    "endpoint": 4,
+    "cassettes": 5,
+    "leaderboard": 6,
+    "serve": 7,
+    "cli": 8,
+    "_registry": 8,
+}
+SURFACES = ("endpoint", "cassettes", "leaderboard", "serve", "cli")
+WORLD_NAMES = frozenset(f.name for f in WORLDS)
+
+
+def floor_of(module: str) -> int | None:
+    """The floor of one of our modules (None for a module not ours, or the package root)."""
+    parts = module.split(".")
+    if parts[0] != ROOT or len(parts) < 2:
+        return None
+    part = "<world>" if parts[1] in WORLD_NAMES else parts[1]
+    return FLOORS.get(part)
+
+
+def climbs(name: str, imported: frozenset[str]) -> list[str]:
+    """The modules `name` imports from a floor above its own."""
+    own = floor_of(name)
+    assert own is not None, f"{name} is on no floor: add its folder to FLOORS"
+    return sorted(d for d in imported if (f := floor_of(d)) is not None and f > own)
+
+
+def test_floors__no_module_imports_from_a_floor_above_its_own():
+    for name in MODULES:
+        if name == ROOT:
+            continue
+        bad = climbs(name, imports(name))
+        assert not bad, f"{name} (floor {floor_of(name)}) imports {bad} from above"
+
+
+def test_floors__every_folder_of_the_package_is_on_one():
+    folders = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    folders |= {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    assert all(floor_of(f"{ROOT}.{f}") is not None for f in folders), folders
+
+
+def test_floors__the_surfaces_stand_in_their_written_order():
+    """CONTRIBUTING's order: core < runtime < worlds < endpoint < cassettes < leaderboard <
+    serve < cli, each surface strictly above the one before it."""
+    order = ["core", "runtime", "<world>", *SURFACES]
+    assert [FLOORS[p] for p in order] == sorted({FLOORS[p] for p in order})
+    assert len({FLOORS[p] for p in order}) == len(order)
+    contributing = (PACKAGE.parent / "CONTRIBUTING.md").read_text()
+    assert (
+        "core < runtime < worlds < endpoint < cassettes < leaderboard < serve < cli" in contributing
+    )
+
+
+def test_floors__the_check_fails_on_each_climb():
+    """A climb is seen at module level, inside a function and as an `importlib` string; a
+    world reaching the roster or a surface climbs; the order's own rule fails when broken."""
+    world = next(iter(sorted(WORLD_NAMES)))
+    source = (
+        "from checkout_consent.leaderboard import board\n"
+        "def f():\n    from checkout_consent.cli.main import main\n"
+        "    import importlib\n    importlib.import_module('checkout_consent.serve.mcp')\n"
+        "from checkout_consent.core import World\n"
+    )
+    assert climbs(f"{ROOT}.endpoint.controls", imports_in(source)) == [
+        f"{ROOT}.cli.main",
+        f"{ROOT}.leaderboard",
+        f"{ROOT}.leaderboard.board",
+        f"{ROOT}.serve.mcp",
+    ]
+    roster = "from checkout_consent.families import WORLDS\nimport checkout_consent.endpoint\n"
+    assert climbs(f"{ROOT}.{world}.grader", imports_in(roster)) == [
+        f"{ROOT}.endpoint",
+        f"{ROOT}.families",
+    ]
+    assert climbs(f"{ROOT}.runtime.scorer", imports_in(f"import {ROOT}.{world}\n")) == [
+        f"{ROOT}.{world}"
+    ]
+    assert climbs(f"{ROOT}.cli.main", imports_in(source)) == []
+    swapped = {**FLOORS, "cassettes": FLOORS["leaderboard"], "leaderboard": FLOORS["cassettes"]}
+    order = ["core", "runtime", "<world>", *SURFACES]
+    assert [swapped[p] for p in order] != sorted({swapped[p] for p in order})
+
+
+FACE = f"{ROOT}.core"  # core's public face: what a world imports of core
+
+
+def past_the_face(imported: frozenset[str]) -> list[str]:
+    """The core modules a world module imports other than through `checkout_consent.core`."""
+    return sorted(d for d in imported if d.startswith(f"{FACE}."))
+
+
+def test_worlds__import_core_only_through_its_face():
+    for world in WORLDS:
+        for name in in_folder(world.name):
+            deep = past_the_face(imports(name))
+            assert not deep, f"{name} imports {deep}: import them from {FACE}"
+
+
+def test_face__the_check_sees_deep_imports_anywhere():
+    """A deep import is seen at module level, in a function, as a submodule taken from the
+    face, and as an `importlib` string; the face itself passes."""
+    deep = (
+        "from checkout_consent.core.money import fmt\n"
+        "def f():\n    from checkout_consent.core.rng import stream\n"
+        "    import importlib\n    importlib.import_module('checkout_consent.core.trace')\n"
+        "from checkout_consent.core import encoding\n"
+    )
+    assert past_the_face(imports_in(deep)) == [
+        f"{FACE}.encoding",
+        f"{FACE}.money",
+        f"{FACE}.rng",
+        f"{FACE}.trace",
+    ]
+    assert past_the_face(imports_in("from checkout_consent.core import Frozen, fmt\n")) == []
+
+
+def test_face__exports_every_name_it_holds_sorted():
+    """`__all__` is sorted and names exactly what the face imports (its submodules aside)."""
+    import types
+
+    import checkout_consent.core as face
+
+    held = {
+        n
+        for n, v in vars(face).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType) and n != "annotations"
+    }
+    assert face.__all__ == sorted(face.__all__) and set(face.__all__) == held
 
 
 def test_families__share_one_module_vocabulary():
@@ -301,7 +464,11 @@ def test_functions__none_is_over_60_lines_anywhere_in_the_package():
 
 
 def test_modules__none_only_re_exports_another():
-    bare = sorted(name for name, path in MODULES.items() if only_re_exports(path.read_text()))
+    """Core's face (`checkout_consent.core`) is the one exception: it gathers the contract
+    the worlds import (its own rule above), not another module's names under a new one."""
+    bare = sorted(
+        name for name, path in MODULES.items() if only_re_exports(path.read_text()) and name != FACE
+    )
     assert not bare, f"modules that only re-export another: {bare}"
 
 
@@ -323,6 +490,7 @@ def test_roster__is_every_family_folder():
     folders = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} - {
         "core",
         "runtime",
+        "endpoint",
         "cassettes",
         "serve",
         "leaderboard",

@@ -1,4 +1,4 @@
-"""The episode's context budget (core/family.Episode): over it, a phase opens by trimming
+"""The episode's context budget (core/contract.Episode): over it, a phase opens by trimming
 the conversation to the opening plus a recap, and the trim is a solver call in the trace.
 Exercised on a copy of storefront v0 given a budget and a trim tool (v0 itself has none)."""
 
@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from checkout_consent.core.contract import shown_chars
 from checkout_consent.core.controls import Msg
-from checkout_consent.core.family import shown_chars
 from checkout_consent.core.offline import grade_saved, play
 from checkout_consent.core.reconcile import first_difference
 from checkout_consent.core.trace import Call
@@ -41,8 +41,8 @@ def watching(policy, seen: list[list[Msg]]):  # noqa: ANN001, ANN201
 
 
 def test_context_budget__trims_at_phase_openings_and_traces_it():
-    spec, seen = budgeted(1500), []
-    played = play(spec, spec.dataset.task("3"), watching(WORLD.controls["gullible"], seen))
+    world, seen = budgeted(1500), []
+    played = play(world, world.dataset.task("3"), watching(WORLD.controls["gullible"], seen))
     trims = [i for i, c in enumerate(played.calls) if c.tool == "context_trimmed"]
     assert trims and all(played.calls[i].origin == "solver" for i in trims)
     assert all(played.calls[i - 1].tool == "end_day" for i in trims)  # between phases
@@ -52,8 +52,8 @@ def test_context_budget__trims_at_phase_openings_and_traces_it():
 
 
 def test_context_budget__counts_what_the_world_showed_since_the_last_trim():
-    spec = budgeted(1500)
-    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
+    world = budgeted(1500)
+    played = play(world, world.dataset.task("3"), WORLD.controls["gullible"])
     shown = 0
     for call in played.calls:
         if call.tool == "context_trimmed":
@@ -70,33 +70,33 @@ def test_context_budget__none_never_trims_and_changes_nothing():
 
 
 def test_context_budget__a_saved_trace_with_trim_calls_grades_and_a_forged_one_does_not():
-    spec = budgeted(1500)
-    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
+    world = budgeted(1500)
+    played = play(world, world.dataset.task("3"), WORLD.controls["gullible"])
     saved = [c.model_dump() for c in played.calls]
-    assert grade_saved(spec, spec.dataset.task("3"), saved)["cash_final"] > 0
+    assert grade_saved(world, world.dataset.task("3"), saved)["cash_final"] > 0
     for forged, why in (
         ({"tool": "view_state", "args": {}, "origin": "solver"}, "origin"),
         ({"tool": "context_trimmed", "args": {"x": 1}, "origin": "solver"}, "takes no argument"),
     ):
         with pytest.raises(ValueError, match=why):
-            grade_saved(spec, spec.dataset.task("3"), [*saved[:1], forged])
+            grade_saved(world, world.dataset.task("3"), [*saved[:1], forged])
 
 
 def test_reconcile__accepts_solver_trim_calls_only_without_arguments():
-    spec = budgeted(1500)
+    world = budgeted(1500)
     trim = Call(tool="context_trimmed", args={}, ok=True, observation="trimmed", origin="solver")
     assert (
-        first_difference([trim], [], spec.actions, solver_tools=spec.episode.solver_tools) is None
+        first_difference([trim], [], world.actions, solver_tools=world.episode.solver_tools) is None
     )
     with_args = [trim.model_copy(update={"args": {"days": 3}})]
     assert "claims the solver" in first_difference(
-        with_args, [], spec.actions, solver_tools=spec.episode.solver_tools
+        with_args, [], world.actions, solver_tools=world.episode.solver_tools
     )
 
 
 def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
-    spec = budgeted(1500)
-    played = play(spec, spec.dataset.task("3"), WORLD.controls["gullible"])
+    world = budgeted(1500)
+    played = play(world, world.dataset.task("3"), WORLD.controls["gullible"])
     saved = [c.model_dump() for c in played.calls]
     trims = [i for i, c in enumerate(saved) if c["tool"] == "context_trimmed"]
     dropped = [c for i, c in enumerate(saved) if i != trims[0]]
@@ -104,7 +104,7 @@ def test_context_budget__a_trace_whose_trims_were_moved_is_refused():
     for forged, why in ((dropped, "no trim"), (early, "before the budget was spent")):
         with pytest.raises(ValueError, match=why):
             grade_saved(
-                spec,
-                spec.dataset.task("3"),
+                world,
+                world.dataset.task("3"),
                 [{k: v for k, v in c.items() if k != "observation"} for c in forged],
             )

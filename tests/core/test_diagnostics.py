@@ -8,6 +8,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
+from checkout_consent.core.contract import Generation
 from checkout_consent.core.diagnostics import (
     MAX_SCANNED_CHARS,
     Diagnostics,
@@ -16,7 +17,6 @@ from checkout_consent.core.diagnostics import (
     diagnose,
     text_tool_calls,
 )
-from checkout_consent.core.family import Generation
 
 CALL = {"name": "issue_refund", "arguments": {"order_id": "PZ-1", "amount": 5.0}}
 

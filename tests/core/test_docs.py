@@ -59,8 +59,10 @@ def test_contributing__where_to_change_table_names_only_paths_that_exist():
     assert len(paths) >= 10, paths
     for path in paths:
         found = 0
-        for spec in WORLDS:  # a world's folder is its name (`<world>`, or `<family>`)
-            concrete = REPO_ROOT / path.replace("<family>", spec.name).replace("<world>", spec.name)
+        for world in WORLDS:  # a world's folder is its name (`<world>`, or `<family>`)
+            concrete = REPO_ROOT / path.replace("<family>", world.name).replace(
+                "<world>", world.name
+            )
             there = concrete.exists() or concrete.with_suffix(".py").exists()  # module, package
             found += there
             if not path.startswith("tasks/"):  # a world whose tasks are its code reads no data
@@ -251,9 +253,9 @@ def test_family_readmes__each_world_says_what_a_consent_breach_is():
     mandate, constraint, whose), a world that moves no money included."""
     from checkout_consent.families import WORLDS
 
-    for spec in WORLDS:  # each world its own README, a family's second world included
-        text = (REPO_ROOT / "checkout_consent" / spec.name / "README.md").read_text()
+    for world in WORLDS:  # each world its own README, a family's second world included
+        text = (REPO_ROOT / "checkout_consent" / world.name / "README.md").read_text()
         found = re.findall(r"^#{2,3} What a consent breach is here$", text, flags=re.M)
-        assert len(found) == 1, (spec.name, found)
+        assert len(found) == 1, (world.name, found)
         at = text.find(found[0])
-        assert "| event | mandate | constraint | whose |" in text[at : at + 3000], spec.name
+        assert "| event | mandate | constraint | whose |" in text[at : at + 3000], world.name

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.cli.main import parser
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 DOCS = [
@@ -167,9 +167,18 @@ RULES = (
         "no",
         "needs the built server and the assembled weights: tests/cli/test_local_model.py "
         "runs assemble, check and serve on stand-ins; tests/runtime/test_real_model_traffic.py "
-        "plays llama-server's traffic through Inspect's provider",
+        "plays llama-server's traffic through Inspect's provider; tests/cli/test_local_recipe.py "
+        "(`pytest -m model`) runs the documented serve of a pizza task with a real model",
     ),
     Rule("local endpoint", r"^export LLAMA_BASE_URL=", "no", "points the provider at a server"),
+    Rule(
+        "record the ladder",
+        r"^([A-Z_]+=\S+ )*bash docs/record-ladder\.sh ",
+        "no",
+        "records a ladder model for hours on the built server: its parts and merge are "
+        "tests/cassettes/test_merge.py, its rungs tests/cli/test_ladder.py; "
+        "tests/cli/test_local_recipe.py (`pytest -m model`) runs the documented serve",
+    ),
     Rule(
         "record",
         r"--cassette record|^checkout-consent record-references",
@@ -193,10 +202,11 @@ RULES = (
     Rule("your agent", r"--adapter command ", "no", "runs the reader's own agent command"),
     Rule(
         "your log",
-        r"^inspect score ",
+        r"^(inspect score|checkout-consent rescore) ",
         "no",
         "re-scores the reader's own log: "
-        "tests/runtime/test_forged_logs.py re-scores logs, forged and honest",
+        "tests/runtime/test_forged_logs.py re-scores logs, forged and honest; "
+        "tests/cli/test_rescore.py re-scores a committed one and refuses a missing one",
     ),
     Rule(
         "bare run",
@@ -213,12 +223,12 @@ RULES = (
     ),
     Rule(
         "regenerate data",
-        r"grocery build (catalogs|heldout)|make_golden\.py|"
+        r"grocery build (catalogs|public|heldout)|make_golden\.py|"
         r"bench\.seedtable",
         "no",
-        "regenerates committed data: tests/grocery/"
-        "test_catalog.py, tests/grocery/test_golden.py and tests/grocery/test_readme.py hold "
-        "the committed files current",
+        "regenerates committed data: tests/grocery/test_catalog.py, "
+        "tests/grocery/test_public_briefs.py, tests/grocery/test_golden.py and "
+        "tests/grocery/test_readme.py hold the committed files current",
     ),
     Rule(
         "screenshots",
@@ -235,6 +245,14 @@ RULES = (
         "test_merge.py merges two halves of a committed month through the CLI",
     ),
     Rule("benchmark", r"^python benchmarks/", "no", "a benchmark: printed, never run by tests"),
+    Rule(
+        "add a world",
+        r"^(cp -r tests/scratch/|grep -rlI coinjar )"
+        r"|^python -m checkout_consent\.cli\.(readme|results)$",
+        "no",
+        "CONTRIBUTING's steps for a new world: tests/core/test_scratch_family.py performs "
+        "them on a copy of the checkout (`pytest -m slow`)",
+    ),
     Rule(
         "reproduce",
         r"checkout-consent reproduce ",
@@ -352,13 +370,13 @@ def test_cli__every_verb_answers_help(capsys):
 
 def _reference(name: str) -> str:
     """The control that plays world `name` in a reader's model's place, by its full name."""
-    spec = world(name)
+    world = world_named(name)
     control = (
-        next(c for _, c in spec.controls.recorded)
-        if spec.controls.recorded
-        else spec.controls.sanity[-1]
+        next(c for _, c in world.controls.recorded)
+        if world.controls.recorded
+        else world.controls.sanity[-1]
     )
-    return f"control/{spec.family}-{control}"
+    return f"control/{world.family}-{control}"
 
 
 def _supply_file(command: str, cwd: Path) -> Path:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.core.offline import grade_saved, play, play_and_grade
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.core.make_example_traces import EXAMPLES, PACKAGE, Example, example_text
 
@@ -28,7 +28,7 @@ def test_example_trace__is_its_controls_run_as_generated(example: Example):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 def test_example_trace__grades_as_its_control_run_grades(example: Example):
-    own = world(example.family)
+    own = world_named(example.family)
     ref = own.dataset.task(example.task)
     trace = json.loads((PACKAGE / example.path).read_text(encoding="utf-8"))
     played = play(own, ref, own.controls[example.control])

@@ -9,7 +9,7 @@ from pathlib import Path
 from checkout_consent.families import names
 
 PACKAGE = Path(__file__).resolve().parents[2] / "checkout_consent"
-SHARED = ("core", "runtime", "cli", "cassettes", "leaderboard", "serve")
+SHARED = ("core", "runtime", "endpoint", "cli", "cassettes", "leaderboard", "serve")
 
 
 def occurrences(root: Path, words: list[str]) -> list[str]:

@@ -10,8 +10,8 @@ import dataclasses
 import pytest
 
 from checkout_consent.cli.run import hacker_problems
+from checkout_consent.core.contract import Controls
 from checkout_consent.core.controls import Caught, Exploit
-from checkout_consent.core.family import Controls
 from checkout_consent.core.offline import judge, play_and_grade
 from checkout_consent.families import WORLDS, control_registry
 
@@ -52,9 +52,10 @@ def test_hacker__an_exploit_nothing_catches_is_a_sanity_problem(capsys) -> None:
         own,
         sanity=own.sanity,
         reference=own.reference,
+        idle=own.idle,
         check_sanity=own.check_sanity,
         recorded=own.recorded,
-        exploits=lambda spec: judge(spec, [blind]),
+        exploits=lambda world: judge(world, [blind]),
     )
     forged = dataclasses.replace(world, controls=controls)
     problems = hacker_problems(forged)

@@ -16,10 +16,10 @@ from inspect_ai.scorer import SampleScore, Score
 
 from checkout_consent.cli.run import offline_controls
 from checkout_consent.core.consent import breach_value, describe_rate, rate_headline
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.core.headline import Figure, Headline
 from checkout_consent.core.summary import consent_figure, figure, summary
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.leaderboard.board import Entry
 from checkout_consent.leaderboard.board import views as board_views
 from checkout_consent.leaderboard.submission import Card
@@ -29,18 +29,18 @@ from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
 
 
-def _card(spec: World, agent: str) -> Card:
+def _card(world: World, agent: str) -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
             "submission_id": agent,
-            "family": spec.name,
+            "family": world.name,
             "kind": "model",
             "model": {"id": f"x/{agent}", "provider": "x"},
             "agent": {"harness": "h", "tools": []},
             "date": "2026-12-01",
             "suite_version": "0",
-            "world_version": spec.world_version,
+            "world_version": world.world_version,
             "task_set": "public",
             "epochs": 1,
             "wall_time_seconds": 0,
@@ -51,59 +51,59 @@ def _card(spec: World, agent: str) -> Card:
     )
 
 
-def _inspect(spec: World, records: list[dict[str, Any]]) -> dict[str, Any]:
+def _inspect(world: World, records: list[dict[str, Any]]) -> dict[str, Any]:
     """The value Inspect's metric reports (a sample is a task: one epoch here)."""
     scores = [
         SampleScore(
-            score=Score(value=spec.metrics(_model(spec, r))), sample_id=spec.dataset.task_of(r)
+            score=Score(value=world.metrics(_model(world, r))), sample_id=world.dataset.task_of(r)
         )
         for r in records
     ]
-    (metric,) = headline_metrics(spec.headline)
+    (metric,) = headline_metrics(world.headline)
     return dict(metric(scores))
 
 
-def _consent(spec: World, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _consent(world: World, records: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the scorer's consent metric reports (None: the world declares none)."""
     scores = [
-        SampleScore(score=Score(value=breach_value(r)), sample_id=spec.dataset.task_of(r))
+        SampleScore(score=Score(value=breach_value(r)), sample_id=world.dataset.task_of(r))
         for r in records
     ]
-    declared = consent_metrics(spec)
+    declared = consent_metrics(world)
     return dict(declared[0](scores)) if declared else None
 
 
-def _same_rate(spec: World, records: list[dict[str, Any]]) -> None:
+def _same_rate(world: World, records: list[dict[str, Any]]) -> None:
     """The consent-breach rate: Inspect's `breach` metric and the CLI summary's line give
     core.consent.breach_rate's value and interval; a world without money, neither."""
-    rate, metric = consent_figure(spec, records), _consent(spec, records)
-    line = describe_rate(spec.family, rate, spec.moves_money)
-    assert f"; {line}; " in summary(spec, records)
-    if not spec.moves_money:
+    rate, metric = consent_figure(world, records), _consent(world, records)
+    line = describe_rate(world.family, rate, world.moves_money)
+    assert f"; {line}; " in summary(world, records)
+    if not world.moves_money:
         assert (rate, metric, line) == (None, None, "consent: no money movement")
         return
     assert rate is not None and metric is not None
-    shown = rate_headline(spec.family).metric_value
+    shown = rate_headline(world.family).metric_value
     want = tuple(shown(x) for x in rate[:3])
     assert (metric["breach_%"], metric["breach_lo_%"], metric["breach_hi_%"]) == want
 
 
-def _model(spec: World, record: dict[str, Any]) -> Any:
+def _model(world: World, record: dict[str, Any]) -> Any:
     """The family's record model again (its `metrics` reads the model, as the scorer does)."""
-    return _record_type(spec.name).model_validate(record)
+    return _record_type(world.name).model_validate(record)
 
 
 @functools.cache
 def _record_type(label: str) -> Any:
-    spec = world(label)
-    scenario = spec.dataset.task(spec.dataset.tasks()[0])
-    return type(spec.grade(scenario, _empty_replay(spec, scenario), ()))
+    world = world_named(label)
+    scenario = world.dataset.task(world.dataset.tasks()[0])
+    return type(world.grade(scenario, _empty_replay(world, scenario), ()))
 
 
-def _empty_replay(spec: World, scenario: Any) -> Any:
+def _empty_replay(world: World, scenario: Any) -> Any:
     from checkout_consent.core.trace import replay
 
-    return replay(spec.actions, spec.initial(scenario), [])
+    return replay(world.actions, world.initial(scenario), [])
 
 
 def _same(a: float | None, b: float | None) -> bool:
@@ -121,13 +121,13 @@ def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
     return list(json.loads("".join(c.text for c in got.content))["entries"])
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda w: w.name)
+@pytest.mark.parametrize("world", WORLDS, ids=lambda w: w.name)
 def test_headline__every_surface_gives_the_same_value_and_order(
-    spec: World, tmp_path: Path
+    world: World, tmp_path: Path
 ) -> None:
-    runs = offline_controls(spec)
-    head: Headline = spec.headline
-    figures: dict[str, Figure | None] = {c: figure(spec, rs) for c, rs in runs.items()}
+    runs = offline_controls(world)
+    head: Headline = world.headline
+    figures: dict[str, Figure | None] = {c: figure(world, rs) for c, rs in runs.items()}
     storage = Storage(str(tmp_path / "board.db"))
     service = Service(storage)
     entries = []
@@ -135,7 +135,7 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         got = figures[control]
         assert got is not None
         # Inspect: the metric the family's scorer declares
-        metric = _inspect(spec, records)
+        metric = _inspect(world, records)
         assert metric == head.metrics(got), (control, metric)
         value, low, high = head.metric_names()
         assert (metric[value], metric[low], metric[high], metric["n_tasks"]) == (
@@ -144,14 +144,14 @@ def test_headline__every_surface_gives_the_same_value_and_order(
             head.metric_value(got.high),
             got.tasks,
         )
-        _same_rate(spec, records)
+        _same_rate(world, records)
         # CLI: the summary's first words are the headline, shown by the headline
-        assert summary(spec, records).startswith(f"{head.label} {head.show(got.value)} ")
+        assert summary(world, records).startswith(f"{head.label} {head.show(got.value)} ")
         # the board's entry
         entry = Entry(
-            _card(spec, control),
+            _card(world, control),
             "x",
-            tuple((spec.dataset.task_of(r), spec.dataset.task_of(r), 1, r) for r in records),
+            tuple((world.dataset.task_of(r), world.dataset.task_of(r), 1, r) for r in records),
             (0, 0),
             None,
             0.0,
@@ -161,17 +161,17 @@ def test_headline__every_surface_gives_the_same_value_and_order(
         entries.append(entry)
         # the API's storage: each run stored as a traced submission of this agent
         for r in records:
-            storage.add(spec.name, spec.dataset.task_of(r), control, None, {"calls": []}, r)
+            storage.add(world.name, world.dataset.task_of(r), control, None, {"calls": []}, r)
     order = head.rank(figures)
     # every world its own board (a family's second world too), in the headline's order
-    rows = board_views(spec.name, entries)[0].rows
+    rows = board_views(world.name, entries)[0].rows
     assert [r.entry.card.submission_id for r in rows] == order
-    api = service.leaderboard(spec.name)
+    api = service.leaderboard(world.name)
     assert [e["agent"] for e in api] == order
     for e in api:
         assert _same(e["value"], figures[e["agent"]].value)  # type: ignore[union-attr]
         assert e["headline"] == head.name
-    mcp = _mcp_board(Service(Storage(str(tmp_path / "board.db"))), spec.name)
+    mcp = _mcp_board(Service(Storage(str(tmp_path / "board.db"))), world.name)
     assert [e["agent"] for e in mcp] == order
     assert [e["value"] for e in mcp] == [e["value"] for e in api]
 

@@ -79,7 +79,7 @@ def test_grade_saved__a_long_trace_is_graded_in_one_pass():
 
 def test_score_cli__storefront_seed_and_scenario_forms_agree(tmp_path):
     assert grade_saved(WORLD, WORLD.dataset.task("2"), CALLS) == grade_saved(
-        WORLD, WORLD.dataset.task("adversary_v0:2"), {"calls": CALLS}
+        WORLD, WORLD.dataset.task("2"), {"calls": CALLS}
     )
     path = tmp_path / "t.json"
     path.write_text(json.dumps(CALLS))

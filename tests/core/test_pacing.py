@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.core.family import Episode
+from checkout_consent.core.contract import Episode
 from checkout_consent.core.pacing import (
     Command,
     Say,

@@ -6,7 +6,7 @@ import pytest
 from checkout_consent.cli.run import offline_controls, task_scenarios
 from checkout_consent.core.offline import play, play_and_grade
 from checkout_consent.families import WORLDS as ALL_WORLDS
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime.runner import run_controls
 
 WORLDS = {w.name: w for w in ALL_WORLDS}  # every world, each of a family's
@@ -22,15 +22,15 @@ def test_the_worlds_named_here__are_worlds_of_the_roster():
     assert set(SEEDS) | SLOW_WORLDS <= set(WORLDS), "a world named here is not on the roster"
 
 
-def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
-    scenarios = sorted(task_scenarios(spec, args), key=lambda s: str(spec.dataset.sample_id(s)))
+def _equal_through_inspect(world, args, tmp_path) -> None:  # noqa: ANN001
+    scenarios = sorted(task_scenarios(world, args), key=lambda s: str(world.dataset.sample_id(s)))
     offline = {
-        c: [play_and_grade(spec, s, spec.controls[c]) for s in scenarios]
-        for c in spec.controls.sanity
+        c: [play_and_grade(world, s, world.controls[c]) for s in scenarios]
+        for c in world.controls.sanity
     }
-    through_inspect = run_controls(spec, log_dir=tmp_path, task_args=args)
-    assert list(offline) == list(spec.controls.sanity)
-    for control in spec.controls.sanity:
+    through_inspect = run_controls(world, log_dir=tmp_path, task_args=args)
+    assert list(offline) == list(world.controls.sanity)
+    for control in world.controls.sanity:
         assert len(offline[control]) == len(through_inspect[control]) > 0
         assert offline[control] == through_inspect[control], control  # records hold no clock
 
@@ -42,31 +42,31 @@ def _equal_through_inspect(spec, args, tmp_path) -> None:  # noqa: ANN001
 )
 @pytest.mark.slow
 def test_offline_sanity__equals_the_inspect_records_of_the_same_controls(label, tmp_path):
-    spec = WORLDS[label]
-    args = dict(spec.dataset.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})
-    _equal_through_inspect(spec, args, tmp_path)
+    world = WORLDS[label]
+    args = dict(world.dataset.public_args) | ({"seeds": SEEDS[label]} if label in SEEDS else {})
+    _equal_through_inspect(world, args, tmp_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("label", sorted(SEEDS))
 def test_offline_sanity__equals_inspect_on_every_public_seed_of_the_long_worlds(label, tmp_path):
-    spec = WORLDS[label]
-    _equal_through_inspect(spec, dict(spec.dataset.public_args), tmp_path)
-    assert offline_controls(spec)  # the public set sanity plays
+    world = WORLDS[label]
+    _equal_through_inspect(world, dict(world.dataset.public_args), tmp_path)
+    assert offline_controls(world)  # the public set sanity plays
 
 
 def test_offline_shopkit__executes_run_tools_through_the_family_hook():
-    spec = world("shopkit")
-    played = play(spec, spec.dataset.task("T1"), spec.controls["reference"])
+    world = world_named("shopkit")
+    played = play(world, world.dataset.task("T1"), world.controls["reference"])
     runs = [c for c in played.calls if c.tool in ("run_cli", "run_python")]
     assert runs and all(c.ok for c in runs)
-    assert offline_controls(spec)["reference"][0]["runs"] == len(runs)
+    assert offline_controls(world)["reference"][0]["runs"] == len(runs)
 
 
 def test_offline_shopkit__refused_run_is_traced_without_executing():
     from checkout_consent.shopkit.sandbox.prepare import prepare_call
 
-    spec = world("shopkit")
-    state = spec.initial(spec.dataset.task("T1"))
+    world = world_named("shopkit")
+    state = world.initial(world.dataset.task("T1"))
     assert prepare_call(state, "run_cli", {"args": "x" * 100_000}) == {"args": "x" * 100_000}
     assert prepare_call(state, "view_file", {"path": "a"}) == {"path": "a"}

@@ -1,11 +1,13 @@
-"""Adding a world touches its folder, its tests and one roster line, nothing else.
+"""Adding a world touches its folder, its tests and one roster line, nothing else, and
+CONTRIBUTING's "Adding a family" is how: its bash block is performed as written.
 
-A copy of this checkout gets the scratch world `coinjar` (tests/scratch/coinjar/ as
-checkout_consent/coinjar/, tests/scratch/coinjar_tests/ as tests/coinjar/) and one line in
-the roster. The documented generators then run (they rewrite only their marked blocks and
-the board), and the copy is used as a person would: `inspect eval`, `checkout-consent list`
-and `run --json`, the board, and the scoring API on loopback; the shared tests that loop
-over the worlds pass there. The test fails if any other file had to change."""
+A copy of this checkout gets a new world `piggybank` by the guide's steps alone (the scratch
+world tests/scratch/coinjar/ and its tests copied and renamed, the roster line its comment
+names, the documented generators, which rewrite only their marked blocks and the board),
+and the copy is used as a person would: `inspect eval`, `checkout-consent list` and
+`run --json`, the board, and the scoring API on loopback; the shared tests that loop over
+the worlds pass there. The test fails if any other file had to change. The guide names
+every file of the template (a fast test here)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,11 @@ import pytest
 from checkout_consent.runtime.provenance import REPO_ROOT
 
 SCRATCH = REPO_ROOT / "tests" / "scratch"
-NAME = "coinjar"
+TEMPLATE = "coinjar"  # the scratch world the guide starts from
+NAME = "piggybank"  # the world the guide's steps make of it
+GUIDE = REPO_ROOT / "CONTRIBUTING.md"
+# the one step that is not a command: the roster's line, named by a comment of the block
+ROSTER_STEP = re.compile(r'^# (\S+): "<world>", as the last line of ROSTER$')
 # files a documented generator rewrites: only their marked blocks may change
 GENERATED_FILES = ("README.md", "docs/results.md", "docs/suite.md")
 GENERATED_TREES = ("leaderboard/site/", "leaderboard/README.md")  # the board, rebuilt whole
@@ -51,6 +57,7 @@ SHARED_TESTS = (
     "tests/cli/test_results.py",
 )
 TIMEOUT_S = 900
+STEP_TIMEOUT_S = 2700  # a generator runs every world's controls through Inspect: slow under load
 
 
 def _tracked() -> list[str]:
@@ -84,7 +91,10 @@ def _free_port() -> int:
 
 
 def _run(copy: Path, *argv: str, timeout: int = TIMEOUT_S) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(copy)}
+    """`argv` in the copy: its package first on the path, this Python's `python` and
+    `checkout-consent` first on PATH."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "PYTHONPATH": str(copy), "PATH": path}
     return subprocess.run(
         list(argv), cwd=copy, env=env, capture_output=True, text=True, timeout=timeout
     )
@@ -94,9 +104,40 @@ def _cli(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     return _run(copy, sys.executable, "-m", "checkout_consent.cli", *argv)
 
 
+def adding_a_family() -> str:
+    """CONTRIBUTING's "Adding a family" section, its vocabulary included."""
+    return GUIDE.read_text(encoding="utf-8").split("\n## Adding a family\n", 1)[1].split("\n## ")[0]
+
+
+def guide_steps() -> list[str]:
+    """The lines of the section's bash block, as written."""
+    block = re.search(r"^```bash\n(.*?)^```", adding_a_family(), flags=re.S | re.M)
+    assert block, 'CONTRIBUTING\'s "Adding a family" has no bash block of steps'
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def _add_to_roster(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    roster = re.search(r"^ROSTER = \(\n.*?^\)", text, flags=re.S | re.M)
+    assert roster, f"{path} has no ROSTER = (...) of one line per world"
+    end = roster.end() - 1
+    path.write_text(f'{text[:end]}    "{NAME}",\n{text[end:]}', encoding="utf-8")
+
+
+def perform(copy: Path, step: str) -> None:
+    """One line of the guide's block: the roster comment is done as it says, another
+    comment skipped, a command run by bash in the copy with `<world>` the new name."""
+    roster = ROSTER_STEP.match(step)
+    if roster:
+        _add_to_roster(copy / roster.group(1))
+    elif not step.startswith("#"):
+        done = _run(copy, "bash", "-c", step.replace("<world>", NAME), timeout=STEP_TIMEOUT_S)
+        assert done.returncode == 0, (step, done.stderr[-3000:])
+
+
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The copy with the world added, its generators run; the digests before, kept."""
+    """The copy with the world added by the guide's steps; the digests before, kept."""
     root = tmp_path_factory.mktemp("scratch") / "checkout"
     for rel in _tracked():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -108,25 +149,29 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         subprocess.run(["git", *argv], cwd=root, check=True, capture_output=True, timeout=300)
     before = _digests(root)
-    shutil.copytree(SCRATCH / NAME, root / "checkout_consent" / NAME)
-    shutil.copytree(SCRATCH / f"{NAME}_tests", root / "tests" / NAME)
-    roster = root / ROSTER
-    text = roster.read_text(encoding="utf-8")
-    assert '    "grocery",\n)' in text, "the roster's last line moved: update this test"
-    roster.write_text(text.replace('    "grocery",\n)', f'    "grocery",\n    "{NAME}",\n)'))
+    steps = guide_steps()
+    assert any(ROSTER_STEP.match(s) for s in steps), "the guide's block names no roster line"
     imported = _run(
         root, sys.executable, "-c", "import checkout_consent; print(checkout_consent.__file__)"
     )
     assert imported.stdout.strip() == str(root / "checkout_consent" / "__init__.py"), imported
-    for argv in (
-        ("-m", "checkout_consent.cli.readme"),
-        ("-m", "checkout_consent.cli.results"),
-        ("-m", "checkout_consent.cli", "leaderboard", "build"),
-    ):
-        done = _run(root, sys.executable, *argv)
-        assert done.returncode == 0, (argv, done.stderr[-3000:])
+    for step in steps:
+        perform(root, step)
     (root / ".before.json").write_text(json.dumps(before))
     return root
+
+
+def test_adding_a_family__the_guide_names_every_file_of_the_template() -> None:
+    prose = re.sub(r"```.*?```", "", adding_a_family(), flags=re.S)
+    named = set(re.findall(r"`([^`]+)`", prose))
+    template = [*(SCRATCH / TEMPLATE).iterdir(), *(SCRATCH / f"{TEMPLATE}_tests").iterdir()]
+    files = {p.name + "/" * p.is_dir() for p in template if not p.name.startswith("test_")}
+    files.discard("__pycache__/")
+    missing = [
+        f for f in sorted(files) if not {f, f.rstrip("/"), f"{f.removesuffix('.py')}"} & named
+    ]
+    assert not missing, f'CONTRIBUTING\'s "Adding a family" does not name {missing}'
+    assert {"README.md", "examples/", "__init__.py", "rows.py", "eval.yaml"} <= files
 
 
 @pytest.mark.slow

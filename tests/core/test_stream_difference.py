@@ -1,7 +1,7 @@
 """`core.reconcile.stream_difference`: the conversation, the Store's model turns and the
 log's event stream must tell one run; each kind of disagreement is named in one line."""
 
-from checkout_consent.core.family import Generation
+from checkout_consent.core.contract import Generation
 from checkout_consent.core.reconcile import ModelCall, StreamTurn, stream_difference
 
 CALLS = [

@@ -119,3 +119,22 @@ def test_apply__argument_checks_decide_as_check_type_and_check_value(name, value
     except ActionError as err:
         expected = f"Error: {err}"
     assert apply({"t": _typed}, Counter(), "t", args).observation == expected
+
+
+def test_stamped__refuses_a_record_type_without_a_world_version_field():
+    """`World.stamped` writes `world_version` into the record; a record type that does not
+    declare it would lose the stamp silently (pydantic's model_copy drops unknown keys)."""
+    from checkout_consent.core import Frozen
+    from checkout_consent.families import WORLDS
+
+    class Stampless(Frozen):
+        score: float
+
+    class Stamped(Frozen):
+        score: float
+        world_version: str = ""
+
+    world = WORLDS[0]
+    assert world.stamped(Stamped(score=1.0)).world_version == world.world_version  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="Stampless declares no world_version field"):
+        world.stamped(Stampless(score=1.0))

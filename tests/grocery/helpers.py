@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.trace import Call, Replay, replay
 from checkout_consent.core.world import apply
 from checkout_consent.grocery import WORLD, initial
@@ -17,7 +17,7 @@ from checkout_consent.grocery.state import State
 
 
 def scenario(task_id: str, **params: Any) -> Scenario:
-    return Scenario(family="grocery", scenario_id=task_id, seed=0, params=params)
+    return Scenario(world="grocery", scenario_id=task_id, seed=0, params=params)
 
 
 def grade(sc: Scenario, result: Replay[State]) -> GroceryRecord:

@@ -3,9 +3,10 @@
 import datetime
 
 from checkout_consent.core.consent import NO_MONEY, breach_rate, rate_headline
-from checkout_consent.families import world
-from checkout_consent.leaderboard import render
+from checkout_consent.families import world_named
+from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import Entry, Row, rank_bands, views
+from checkout_consent.leaderboard.bracket import HEADING as STANDING_HEADING
 from checkout_consent.leaderboard.submission import Card, season_of, season_tasks, seasons
 
 
@@ -106,19 +107,20 @@ def test_gap__mean_over_tasks_of_the_epoch_means_in_dollars_beside_the_headline(
     assert entry.gap() == (2.0 + -0.5) / 2
     [view] = views("pizza", [entry])
     heads = render.columns(view)
-    assert heads[3].startswith("mean score") and heads[4] == render.CONSENT_HEADING
-    assert heads[5] == render.GAP_HEADING and render.cells(view.rows[0], gap=True)[5] == "$0.75"
+    assert heads[3].startswith("mean score") and heads[4] == STANDING_HEADING
+    assert heads[5] == render.CONSENT_HEADING and heads[6] == render.GAP_HEADING
+    assert render.cells(view.rows[0], gap=True)[6] == "$0.75"
     md = render.markdown([view])
     assert render.GAP_HEADING in md and render.GAP_NOTE in md
-    assert f"<th>{render.GAP_HEADING}</th>" in render.html_table(view)
+    assert f"<th>{render.GAP_HEADING}</th>" in site.html_table(view)
 
 
 def test_gap__no_column_when_no_record_reports_one():
     [view] = views("pizza", [_entry(_card("plain"), {"a": [1.0]}), _gapped("n", {"a": [None]})])
     assert all(r.gap is None for r in view.rows)
     assert render.GAP_HEADING not in render.markdown([view])
-    assert len(render.columns(view)) == len(render.COLUMNS) + 1  # the consent column
-    assert render.cells(view.rows[0], gap=True)[5] == "—"
+    assert len(render.columns(view)) == len(render.COLUMNS) + 2  # vs controls, consent
+    assert render.cells(view.rows[0], gap=True)[6] == "—"
 
 
 def test_seasons__follow_the_grocery_seed():
@@ -175,18 +177,56 @@ def test_consent_column__the_breach_rate_with_its_ci_beside_the_headline():
     assert want is not None and want.value == (0.5 + 0 + 1) / 3
     [view] = views("pizza", [entry])
     assert view.rows[0].consent == want
-    assert render.columns(view)[4] == render.CONSENT_HEADING
+    assert render.columns(view)[5] == render.CONSENT_HEADING
     head = rate_headline("pizza")
     cell = f"{head.show(want.value)} ({head.show(want.low)} to {head.show(want.high)})"
-    assert render.cells(view.rows[0])[4] == cell
+    assert render.cells(view.rows[0])[5] == cell
     md = render.markdown([view])
     assert f"| {cell} |" in md and render.CONSENT_NOTE in render.suite_note([view])
-    assert render.SUITE_HEADING in md and f"| x/c | {cell} |" in md
-    assert "Every column counts the agent's breaches" in render.suite_note([view])
+    head = world_named("pizza").headline
+    score = f"{head.label} {head.show(view.rows[0].mean)}"
+    assert render.SUITE_HEADING in md and f"| x/c | {cell} · {score} |" in md
+    assert "what it is in each world, the agent's and a counterparty's" in render.suite_note([view])
+
+
+def test_suite_consent__says_what_a_breach_is_in_each_world_and_whose_rate_it_shows():
+    fee = {"within": False, "breaches": [{"party": "counterparty"}]}
+    record = {"seed": 1, "cash_final": 900.0, "consent": {"verdicts": [fee]}}
+    shop = Entry(
+        _card("s", family="storefront"),
+        "submissions/storefront/s",
+        (("1", "1", 1, record),),
+        (0, 0),
+        None,
+        0.0,
+        None,
+    )
+    both = [*views("pizza", [_consented("p", {"a": [False]})]), *views("storefront", [shop])]
+    heads, table = render.suite_meaning(both)
+    rows = {r[0]: r for r in table}
+    assert heads[:3] == ["world", "the agent's breach", "a counterparty's breach"]
+    assert rows["storefront"][1].startswith("cannot breach here")  # never a clean 0%
+    assert rows["pizza"][2].startswith("cannot breach here")
+    assert "counterparty breach the agent let through" in rows["storefront"][3]
+    heads, table = render.suite_consent(both)
+    assert heads == ["model", "pizza", "storefront (counterparty)"]
+    shop_cell = dict(zip(heads, next(r for r in table if r[0] == "x/s"), strict=True))
+    assert shop_cell["storefront (counterparty)"].startswith("100.0% (100.0% to 100.0%) · ")
+    md = render.markdown(both)
+    assert "| world | the agent's breach | a counterparty's breach |" in md
+
+
+def test_suite_cell__an_idle_runs_zero_carries_its_score_beside_it():
+    idle = _consented("idle", {"a": [False], "b": [False]})
+    [view] = views("pizza", [idle])
+    cell = render.suite_cell(view.rows[0])
+    head = world_named("pizza").headline
+    assert cell.startswith("0.0% (0.0% to 0.0%) · ")
+    assert cell.endswith(f"{head.label} {head.show(view.rows[0].mean)}")
 
 
 def test_consent_column__a_world_without_money_has_none_and_says_so():
-    key = world("shopkit").headline.key
+    key = world_named("shopkit").headline.key
     runs = (("T1", "T1", 1, {key: 1.0}),)
     entry = Entry(
         _card("s", family="shopkit"), "submissions/shopkit/s", runs, (0, 0), None, 0, None

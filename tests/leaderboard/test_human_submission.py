@@ -18,6 +18,7 @@ from checkout_consent.leaderboard.render import cells
 from checkout_consent.leaderboard.validate import validate
 from checkout_consent.runtime.human import provider
 from checkout_consent.runtime.human.desk import Answer
+from checkout_consent.runtime.meta import task_factory
 from tests.leaderboard.helpers import SMALL, copy_example
 
 pytestmark = [pytest.mark.inspect, pytest.mark.slow]
@@ -54,17 +55,17 @@ def test_submit_validate__a_human_runs_submission_is_regraded_and_shown_as_human
 ) -> None:
     from inspect_ai import eval as inspect_eval
 
-    from checkout_consent.families import world
+    from checkout_consent.families import world_named
 
     control = copy_example(tmp_path / "control", *SMALL)
     moves = _moves(control / "logs" / "run.eval")
-    spec = world("shopkit")
+    world = world_named("shopkit")
     done = threading.Event()
     answering = threading.Thread(target=_answer, args=(moves, done), daemon=True)
     answering.start()
     try:
         (log,) = inspect_eval(
-            spec.task_factory()(**dict(spec.dataset.public_args)),
+            task_factory(world)(**dict(world.dataset.public_args)),
             model="human/web",
             model_args={"port": 0, "journal": str(tmp_path / "journal.jsonl")},
             log_dir=str(tmp_path / "logs"),
@@ -86,8 +87,22 @@ def test_submit_validate__a_human_runs_submission_is_regraded_and_shown_as_human
         "wall_time_seconds": 754.0,
     }
     (folder / "submission.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
+    copied = validate(folder, cassettes=False)  # tokens and a cost copied from a model's card
+    assert any("a human card states its time" in r for r in copied.refusals), copied.refusals
+    for key in ("tokens", "cost"):
+        del card[key]
+    (folder / "submission.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
+    wrong = validate(folder, cassettes=False)  # 754 s stated: the logs say the play's time
+    played = wrong.played_s
+    assert wrong.refusals == [
+        f"card wall_time_seconds 754.0, the logs' play time is {played} s (the time each "
+        "turn was open, a resumed run's earlier turns included)"
+    ]
+    card["wall_time_seconds"] = played
+    (folder / "submission.yaml").write_text(yaml.safe_dump(card, sort_keys=False))
     verdict = validate(folder, cassettes=False)
     assert verdict.refusals == [] and verdict.card is not None
+    assert "tokens" not in verdict.render() and f"played {played} s" in verdict.render()
     (view,) = views("shopkit", [entry(verdict, Path("submissions/shopkit/human-shopkit-web"))])
     row = cells(view.rows[0])
-    assert row[0] == "human" and row[2] == "human: human/web, 12 min 34 s played"
+    assert row[0] == "human" and row[2].startswith("human: human/web, ")

@@ -1,7 +1,9 @@
-"""The board's plots read right: every glyph of every label inside the figure, cost and
-score axes that start at zero and span the values (a 0.05-cent difference cannot fill a
-plot), "no submissions yet" for an empty view, zero and not-applicable bars drawn apart,
-and inline code on the page rendered as code. Read from the SVG files themselves."""
+"""The board's plots read right: every glyph of every label inside the figure, no point's
+label over another's (a person's row, a line at its score, beside a control at the same
+score), cost and score axes that start at zero and span the values (a 0.05-cent difference
+cannot fill a plot), "no submissions yet" for an empty view, zero and not-applicable bars
+drawn apart, and inline code on the page rendered as code. Read from the SVG files
+themselves."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 from matplotlib.transforms import Affine2D
 
-from checkout_consent.leaderboard import site
+from checkout_consent.leaderboard import plots
 from checkout_consent.leaderboard.board import View, board
 from checkout_consent.runtime.provenance import REPO_ROOT
 
@@ -127,10 +129,10 @@ def test_plots__every_label_lies_inside_the_figure():
 def test_plots__text_extents_catch_a_label_past_the_frame():
     import matplotlib.pyplot as plt
 
-    with plt.rc_context(site.STYLE):
+    with plt.rc_context(plots.STYLE):
         fig, ax = plt.subplots(figsize=(3, 2))
         ax.annotate("a label far too long for this small figure", (0.9, 0.5))
-        svg = site._svg(fig)
+        svg = plots._svg(fig)
     width, _ = _viewbox(svg)
     assert any(x1 > width for _, _, _, x1, _ in text_extents(svg))
 
@@ -139,7 +141,7 @@ def _score_cost_axes(svg: str, view: View) -> None:
     costs = [r.entry.cost_normalized for r in view.rows]
     x = ticks(svg, 1)
     assert min(x) <= 0 <= max(x) or min(x) == 0, (view.world, x)
-    assert max(x) - min(x) >= 0.5 * max(costs + [site.MIN_COST_SPAN]), (view.world, x, costs)
+    assert max(x) - min(x) >= 0.5 * max(costs + [plots.MIN_COST_SPAN]), (view.world, x, costs)
     y = ticks(svg, 2)
     means = [abs(r.mean) for r in view.rows]
     assert min(y) <= 0 and max(y) - min(y) >= 0.5 * max(means + [1.0]), (view.world, y, means)
@@ -162,7 +164,7 @@ def test_plots__score_cost_axes_start_at_zero_and_span_the_values(views):
     drawn = [v for v in views if v.rows]
     assert drawn
     for view in drawn:
-        _score_cost_axes(site.score_cost(view), view)
+        _score_cost_axes(plots.score_cost(view), view)
         _score_cost_axes((PLOTS / f"{_slug(view)}-score-cost.svg").read_text(), view)
 
 
@@ -175,7 +177,7 @@ def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
         for i, r in enumerate(view.rows)
     )
     tiny = dataclasses.replace(view, rows=rows)
-    svg = site.score_cost(tiny)
+    svg = plots.score_cost(tiny)
     _score_cost_axes(svg, tiny)
     assert ticks(svg, 1)[0] == 0.0
     free = dataclasses.replace(
@@ -185,7 +187,7 @@ def test_plots__a_tiny_cost_difference_does_not_fill_the_axis(views):
             for r in view.rows
         ),
     )
-    assert max(ticks(site.score_cost(free), 1)) >= site.MIN_COST_SPAN
+    assert max(ticks(plots.score_cost(free), 1)) >= plots.MIN_COST_SPAN
 
 
 def _slug(view: View) -> str:
@@ -198,9 +200,9 @@ def test_plots__an_empty_view_says_no_submissions_yet(views):
     assert empty, "the committed board has no empty view to check"
     for view in empty:
         svg = (PLOTS / f"{_slug(view)}-score-cost.svg").read_text()
-        assert f"<!-- {site.EMPTY} -->" in svg and "matplotlib.axis_1" not in svg
-    drawn = site.score_cost(next(v for v in views if v.rows))
-    assert site.EMPTY not in drawn
+        assert f"<!-- {plots.EMPTY} -->" in svg and "matplotlib.axis_1" not in svg
+    drawn = plots.score_cost(next(v for v in views if v.rows))
+    assert plots.EMPTY not in drawn
 
 
 def test_plots__zero_and_not_applicable_bars_are_drawn_apart():
@@ -217,3 +219,61 @@ def test_site__intro_shows_inline_code_as_code():
     intro = page.split("<h1>", 1)[1].split("<nav>", 1)[0]
     assert "`" not in intro
     assert "<code>checkout-consent leaderboard build</code>" in intro
+
+
+def _crossing(svg: str, names: set[str]) -> list[tuple[str, str]]:
+    """Every pair of the named labels whose drawn glyph boxes intersect."""
+    boxes = [b for b in text_extents(svg) if any(b[0].startswith(n) for n in names)]
+    assert len(boxes) == len(names), (sorted(names), [b[0] for b in boxes])
+    return [
+        (a[0], b[0])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+
+
+def test_plots__no_point_label_prints_over_another(views):
+    for view in (v for v in views if v.rows):
+        ids = {r.entry.card.submission_id for r in view.rows}
+        for kind in ("score-cost", "scatter"):
+            path = PLOTS / f"{_slug(view)}-{kind}.svg"
+            if path.is_file():
+                assert _crossing(path.read_text(), ids) == [], path.name
+
+
+def _crowded(view: View, human: bool) -> View:
+    """`view` with every row moved onto the first row's score and cost (as a person beside
+    the reference, both at 1.0): the case where labels fell on each other; with `human`,
+    the first row is a person's."""
+    first = view.rows[0]
+    rows = [
+        dataclasses.replace(
+            r,
+            mean=first.mean,
+            low=first.low,
+            high=first.high,
+            entry=dataclasses.replace(r.entry, cost_normalized=first.entry.cost_normalized),
+        )
+        for r in view.rows
+    ]
+    if human:
+        card = first.entry.card.model_copy(update={"kind": "human"})
+        rows[0] = dataclasses.replace(rows[0], entry=dataclasses.replace(first.entry, card=card))
+    return dataclasses.replace(view, rows=tuple(rows))
+
+
+@pytest.mark.parametrize("human", [False, True])
+def test_plots__labels_of_points_on_one_spot_do_not_overlap(views, human):
+    view = max(views, key=lambda v: len(v.rows))
+    assert len(view.rows) >= 3
+    crowded = _crowded(view, human)
+    svg = plots.score_cost(crowded)
+    ids = {r.entry.card.submission_id for r in crowded.rows}
+    assert _crossing(svg, ids) == []
+    x0, y0, x1, y1 = axes_box(svg)
+    for text, a, b, c, d in (t for t in text_extents(svg) if any(t[0].startswith(i) for i in ids)):
+        assert x0 <= a and y0 <= b and c <= x1 and d <= y1, text
+    if human:  # a person has no cost: drawn as a line, labelled so, not as a point
+        assert f"{crowded.rows[0].entry.card.submission_id} (a person: no cost)" in svg
+    assert plots.score_cost(crowded) == svg  # placed deterministically

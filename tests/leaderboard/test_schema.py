@@ -70,3 +70,43 @@ def test_card__a_section_of_another_family_is_refused():
 def test_card__missing_file_is_refused(tmp_path):
     with pytest.raises(CardError, match="submission.yaml: no such file"):
         read_card(tmp_path)
+
+
+def _as_human(text: str) -> str:
+    return text.replace("kind: control", "kind: human").replace(
+        f"id: {read_card(SUBMISSIONS / SMALL[0] / SMALL[1]).model.id}", "id: human/web"
+    )
+
+
+def _without_tokens_and_cost(text: str) -> str:
+    """The card with its `tokens:` and `cost:` blocks (and their indented lines) left out."""
+    kept, skipping = [], False
+    for line in text.splitlines():
+        if line.startswith(("tokens:", "cost:")):
+            skipping = True
+        elif skipping and line.startswith(" "):
+            continue
+        else:
+            skipping = False
+            kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def test_card__a_human_card_states_time_not_tokens_or_cost():
+    card = parse_card(_without_tokens_and_cost(_as_human(_example_text())))
+    assert card.kind == "human" and card.tokens is None and card.cost is None
+    assert "tokens" not in dump_card(card) and parse_card(dump_card(card)) == card
+    with pytest.raises(CardError) as caught:
+        parse_card(_as_human(_example_text()))  # tokens copied from a model's card
+    assert any(
+        "a human card states its time (wall_time_seconds), not tokens" in line
+        for line in caught.value.lines
+    ), caught.value.lines
+
+
+def test_card__a_models_or_controls_card_still_states_tokens_and_cost():
+    with pytest.raises(CardError) as caught:
+        parse_card(_without_tokens_and_cost(_example_text()))
+    assert any(
+        "a control's card states its tokens and cost" in line for line in caught.value.lines
+    ), caught.value.lines

@@ -10,7 +10,7 @@ import pytest
 
 from checkout_consent.cli.main import main
 from checkout_consent.core.consent import breach_rate, rate_headline
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.leaderboard import render, site
 from checkout_consent.leaderboard.board import View, board, validated
 from checkout_consent.leaderboard.submission import season_tasks
@@ -54,15 +54,18 @@ def test_leaderboard_build__committed_board_is_current(capsys):
 def test_leaderboard_build__twice_gives_byte_identical_files_and_check_finds_a_stale_one(
     copy, capsys
 ):
-    site.write(copy)
-    first = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
+    """The copy holds the committed build (another process's, current by the test above):
+    a stale file is found, and a build here writes the committed bytes again."""
+    first = {p.relative_to(copy): p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
     (copy / "README.md").write_text("edited by hand\n")
     (copy / "site" / "plots" / "old.svg").write_text("<svg/>")
     assert main(["leaderboard", "build", "--check", "--root", str(copy)]) == 1
     err = capsys.readouterr().err
     assert "stale: " in err and "README.md" in err and "old.svg" in err
     site.write(copy)  # the second build: the same bytes, the stale plot gone
-    assert first == {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
+    assert first == {
+        p.relative_to(copy): p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()
+    }
     assert not (copy / "site" / "plots" / "old.svg").exists()
     svg = next((copy / "site" / "plots").glob("*.svg")).read_text()
     assert "<dc:date>" not in svg and "Matplotlib v" not in svg
@@ -89,8 +92,8 @@ def test_board_consent__each_column_is_the_breach_rate_of_the_regraded_records()
     committed README is core.consent.breach_rate over its re-graded records (the build
     check above re-grades them first; `validated` keeps them per folder)."""
     sections, seen = _sections(), set()
-    for view in (v for v in board(BOARD / "submissions") if world(v.world).moves_money):
-        name, tasks = world(view.world).name, _tasks(view)
+    for view in (v for v in board(BOARD / "submissions") if world_named(v.world).moves_money):
+        name, tasks = world_named(view.world).name, _tasks(view)
         for row in view.rows:
             samples = validated(BOARD / row.entry.path).samples
             runs = [
@@ -102,27 +105,43 @@ def test_board_consent__each_column_is_the_breach_rate_of_the_regraded_records()
             want, show = breach_rate(name, runs), rate_headline(name).show
             assert want is not None and row.consent == want, row.entry.path
             [line] = [r for r in sections[render.heading(view)] if f"]({row.entry.path}/)" in r[1]]
-            assert line[4] == f"{show(want.value)} ({show(want.low)} to {show(want.high)})"
+            at = render.shown(view, render.columns(view)).index(render.CONSENT_HEADING)
+            assert line[at] == f"{show(want.value)} ({show(want.low)} to {show(want.high)})"
             seen.add(row.entry.path)
     folders = (BOARD / "submissions").glob("*/*")
     assert seen == {
-        f"submissions/{p.parent.name}/{p.name}" for p in folders if world(p.parent.name).moves_money
+        f"submissions/{p.parent.name}/{p.name}"
+        for p in folders
+        if world_named(p.parent.name).moves_money
     }
 
 
 def test_board_consent__the_suite_table_lists_every_money_moving_world_and_model():
     views = board(BOARD / "submissions")
-    [head, *rows] = _sections()[render.SUITE_HEADING]
-    assert head == ["model", *sorted(w.name for w in WORLDS if w.moves_money)]
+    money = sorted(w.name for w in WORLDS if w.moves_money)
+    section = _sections()[render.SUITE_HEADING]
+    meaning, (head, *rows) = section[: len(money) + 1], section[len(money) + 1 :]
+    assert meaning[0][:3] == ["world", "the agent's breach", "a counterparty's breach"]
+    assert [r[0] for r in meaning[1:]] == money
+    assert head == [
+        "model",
+        *(
+            w if world_named(w).breaches.measured == "agent" else f"{w} (counterparty)"
+            for w in money
+        ),
+    ]
+    # every rate stands beside its row's headline: an idle model's 0% never alone
+    assert all(" · " in c for r in rows for c in r[1:] if c != "—")
     models = {  # one row a model: a partial run is its model's row, its cell says so
         render.model_label(dataclasses.replace(r.entry, partial=None))
         for v in views
-        if world(v.world).moves_money
+        if world_named(v.world).moves_money
         for r in v.rows
     }
     assert {r[0] for r in rows} == models
     assert all(len(r) == len(head) for r in rows)
-    assert '<table id="consent">' in (BOARD / "site" / "index.html").read_text()
+    page = (BOARD / "site" / "index.html").read_text()
+    assert '<table id="consent">' in page and '<table id="consent-meaning">' in page
 
 
 def test_site__plain_html_with_a_table_per_family_and_local_plots():

@@ -83,15 +83,15 @@ def test_validate__pasted_scenario_of_another_family_is_refused(tmp_path):
 def test_validate__part_of_the_set_is_listed_with_its_coverage_never_ranked(tmp_path):
     """Logs playing part of the card's task set (and nothing else) are accepted as a
     partial submission: listed with its coverage and figures, never ranked."""
-    from checkout_consent.families import world
+    from checkout_consent.families import world_named
     from checkout_consent.leaderboard.board import _view, entry
     from checkout_consent.leaderboard.examples import _card, dump_card
     from checkout_consent.leaderboard.render import markdown
 
     sub = copy_example(tmp_path, "pizza", "model-pizza-qwen-coder-0.5b")
     edit_log(sub, lambda log: log.samples.pop())
-    real = next(iter(REAL_MODELS))  # the card's tokens and costs, of the runs left
-    card = _card(world("pizza"), "", sub / "logs" / "run.eval", real)
+    real = "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m"  # the runs left, re-carded
+    card = _card(world_named("pizza"), "", sub / "logs" / "run.eval", real)
     (sub / "submission.yaml").write_text(dump_card(card))
     verdict = validate(sub, cassettes=False)
     assert verdict.ok and verdict.partial == (39, 40), verdict.refusals
@@ -101,11 +101,11 @@ def test_validate__part_of_the_set_is_listed_with_its_coverage_never_ranked(tmp_
     view = _view(made.world, "", "", [made])
     assert [r.rank for r in view.rows] == [""]
     board = markdown([view])
-    assert "| partial | " in board and "q4_k_m (partial: 39 of 40 runs)" in board
+    assert "| partial | " in board and "q4_k_m (own template) (partial: 39 of 40 runs)" in board
     assert "never ranked" in board
     model = "openai-api/llama/qwen2.5-coder-0.5b-instruct-q4_k_m"
     suite = board.split("## pizza")[0]  # the suite-wide table: one row a model
-    assert f"| {model} | " in suite and "(partial: 39 of 40 runs) |" in suite, suite
+    assert f"| {model} (own template) | " in suite and "(partial: 39 of 40 runs) |" in suite, suite
 
 
 def test_validate__more_epochs_declared_than_played_is_partial(tmp_path):
@@ -164,7 +164,7 @@ def test_validate__planted_key_is_refused(tmp_path):
     sub = copy_example(tmp_path, *SMALL)
     (sub / "README.md").write_text(f"my key is {planted_key()}\n")
     verdict = _refused(sub, "README.md: openai key")
-    assert planted_key() not in verdict.render() + verdict.dumps()
+    assert planted_key() not in verdict.render() + json.dumps(verdict.to_json())
 
 
 def test_validate__planted_key_inside_a_log_is_refused(tmp_path):

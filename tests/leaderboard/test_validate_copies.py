@@ -71,3 +71,23 @@ def test_validate__same_models_declared_resubmission_is_accepted(tmp_path):
     edit_card(copy, lambda card: card.update(resubmission_of=ORIGINAL[1]))
     verdict = validate(copy, cassettes=False)
     assert verdict.ok, verdict.refusals
+
+
+def test_shared_grades__a_board_build_reads_each_log_once_and_still_finds_the_copy(
+    tmp_path, monkeypatch
+):
+    from checkout_consent.leaderboard import validate as validating
+    from checkout_consent.runtime import regrade as judged
+
+    copy = _renamed_copy(tmp_path, "acme-1-public", "openai/acme-1")
+    original = tmp_path / ORIGINAL[0] / ORIGINAL[1]
+    alone = [validate(f, cassettes=False).refusals for f in (original, copy)]
+    reads: list[str] = []
+    real_read = judged._read
+    monkeypatch.setattr(judged, "_read", lambda p: reads.append(str(p)) or real_read(p))
+    with validating.shared_grades():
+        shared = [validate(f, cassettes=False).refusals for f in (original, copy)]
+    assert shared == alone and any("a copied run" in r for r in shared[1])
+    assert sorted(reads) == sorted({*reads}) and len(reads) == 2  # each of the two logs once
+    validate(copy, cassettes=False)  # outside, nothing is kept: the log is read again
+    assert len(reads) == 3

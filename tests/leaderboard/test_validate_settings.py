@@ -1,12 +1,13 @@
 """A submission is played with the public settings: every -T argument that changes what
 the agent may do (turn budgets, hints, replies, briefs, dates) must be the public default,
-read from the log's recorded task arguments and derived from each family's spec."""
+read from the log's recorded task arguments and derived from each world."""
 
 import pytest
 
 from checkout_consent.families import WORLDS
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
 from checkout_consent.leaderboard.validate import validate
+from checkout_consent.runtime.meta import task_params
 from tests.leaderboard.helpers import STOREFRONT, copy_example, edit_log
 
 
@@ -26,33 +27,36 @@ def _refused(folder, says):
 
 
 def test_settings_differences__every_family_names_each_changed_setting():
-    for spec in WORLDS:
-        public = public_settings(spec.name)
-        assert set(public) == set(spec.task_params)
-        assert settings_differences(spec.name, public) == []
+    for world in WORLDS:
+        public = public_settings(world.name)
+        assert set(public) == set(task_params(world))
+        assert settings_differences(world.name, public) == []
         for key, value in public.items():
-            changed = settings_differences(spec.name, {**public, key: _other(value)})
-            if key in spec.dataset.public_args:  # chooses part of the public set: coverage's job
+            changed = settings_differences(world.name, {**public, key: _other(value)})
+            if key in world.dataset.public_args or key in world.dataset.choosers:
+                # chooses part of the public set: coverage's job
                 assert changed == []
             else:
                 assert len(changed) == 1 and f"task argument {key}=" in changed[0], changed
 
 
 def test_settings_differences__same_setting_in_text_is_accepted_unknown_args_are_not():
-    spec = next(
+    world = next(
         s
         for s in WORLDS
         if any(
             isinstance(v, int) and not isinstance(v, bool) for v in public_settings(s.name).values()
         )
     )
-    public = public_settings(spec.name)
+    public = public_settings(world.name)
     as_text = {k: v if v is None else str(v) for k, v in public.items()}
-    assert settings_differences(spec.name, as_text) == []
-    [unknown] = settings_differences(spec.name, {**public, "sneaky": 1})
+    assert settings_differences(world.name, as_text) == []
+    [unknown] = settings_differences(world.name, {**public, "sneaky": 1})
     assert "task argument 'sneaky' is not one of" in unknown
-    dropped = next(k for k in public if k not in spec.dataset.public_args)
-    [missing] = settings_differences(spec.name, {k: v for k, v in public.items() if k != dropped})
+    dropped = next(
+        k for k in public if k not in world.dataset.public_args and k not in world.dataset.choosers
+    )
+    [missing] = settings_differences(world.name, {k: v for k, v in public.items() if k != dropped})
     assert f"task argument {dropped} is not recorded" in missing
 
 
@@ -75,3 +79,10 @@ def test_validate__grocery_larger_turn_budget_is_refused(tmp_path, turns):
 
     edit_log(sub, more_turns)
     _refused(sub, f"task argument turns={str(turns)!r} is not the public setting 40")
+
+
+def test_settings_differences__a_task_choice_is_one_in_every_world():
+    """Pizza's public set is its default (`public_args` empty): `-T tasks=...`, as the human
+    baseline's documented command gives it, chooses part of the set, as grocery's does."""
+    for name, choice in (("pizza", "wrong-topping-1"), ("grocery", "normal-week")):
+        assert settings_differences(name, {**public_settings(name), "tasks": choice}) == []

@@ -17,22 +17,23 @@ from typing import Any
 import pytest
 
 from checkout_consent.core.consent import breach_rate
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.core.money import fmt
 from checkout_consent.core.offline import play_and_grade
-from checkout_consent.families import world
-from checkout_consent.leaderboard import examples, render, site
+from checkout_consent.families import world_named
+from checkout_consent.leaderboard import examples, plots, render
 from checkout_consent.leaderboard.board import Entry, board, views
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
 from checkout_consent.leaderboard.submission import Card, read_card
 from checkout_consent.leaderboard.validate import validate
+from checkout_consent.runtime.meta import task_params
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.conftest import needs_chromium
 from tests.leaderboard.helpers import SUBMISSIONS, copy_example, edit_card, screenshot
 from tests.leaderboard.test_plots import axes_box, text_extents
 
 # two worlds of one family: the family's first, and a world of its own beside it
-FIRST, OWN = world("storefront"), world("storefront_v1")
+FIRST, OWN = world_named("storefront"), world_named("storefront_v1")
 SEEDS = ("0", "1")
 
 
@@ -43,18 +44,18 @@ def test_worlds__two_worlds_of_one_family_with_their_own_names_and_versions() ->
     assert FIRST.board.scatter is None and not FIRST.board.columns
 
 
-def _card(spec: World, control: str, kind: str = "control") -> Card:
+def _card(world: World, control: str, kind: str = "control") -> Card:
     return Card.model_validate(
         {
             "schema_version": 1,
-            "submission_id": examples.submission_id(spec, control),
-            "family": spec.name,
+            "submission_id": examples.submission_id(world, control),
+            "family": world.name,
             "kind": kind,
-            "model": {"id": f"control/{spec.family}-{control}", "provider": "control"},
+            "model": {"id": f"control/{world.family}-{control}", "provider": "control"},
             "agent": {"harness": "h", "tools": []},
             "date": datetime.date(2026, 12, 1),
             "suite_version": "0",
-            "world_version": spec.world_version,
+            "world_version": world.world_version,
             "task_set": "public",
             "epochs": 1,
             "wall_time_seconds": 1,
@@ -65,30 +66,32 @@ def _card(spec: World, control: str, kind: str = "control") -> Card:
     )
 
 
-def _entry(control: str, kind: str = "control", spec: World = OWN) -> Entry:
-    """An entry of the control's real records over two seeds of `spec`, played offline."""
+def _entry(control: str, kind: str = "control", world: World = OWN) -> Entry:
+    """An entry of the control's real records over two seeds of `world`, played offline."""
     runs = []
     for seed in SEEDS:
-        scenario = spec.dataset.task(seed)
+        scenario = world.dataset.task(seed)
         runs.append(
             (
-                spec.dataset.sample_id(scenario),
+                world.dataset.sample_id(scenario),
                 scenario.scenario_id,
                 1,
-                _record(spec, control, seed),
+                _record(world, control, seed),
             )
         )
-    return Entry(_card(spec, control, kind), "x", tuple(runs), (0, 0), None, 0.0, None)
+    return Entry(_card(world, control, kind), "x", tuple(runs), (0, 0), None, 0.0, None)
 
 
 _RECORDS: dict[tuple[str, str, str], dict[str, Any]] = {}
 
 
-def _record(spec: World, control: str, seed: str) -> dict[str, Any]:
-    if (spec.name, control, seed) not in _RECORDS:
-        scenario = spec.dataset.task(seed)
-        _RECORDS[spec.name, control, seed] = play_and_grade(spec, scenario, spec.controls[control])
-    return _RECORDS[spec.name, control, seed]
+def _record(world: World, control: str, seed: str) -> dict[str, Any]:
+    if (world.name, control, seed) not in _RECORDS:
+        scenario = world.dataset.task(seed)
+        _RECORDS[world.name, control, seed] = play_and_grade(
+            world, scenario, world.controls[control]
+        )
+    return _RECORDS[world.name, control, seed]
 
 
 def test_board__each_world_has_its_own_table_with_its_columns_never_netted() -> None:
@@ -97,9 +100,9 @@ def test_board__each_world_has_its_own_table_with_its_columns_never_netted() -> 
     assert view.world == OWN.name != FIRST.name
     heads = render.columns(view)
     own = [c.heading for c in OWN.board.columns]
-    assert heads[5 : 5 + len(own)] == own and heads[3].startswith(OWN.headline.label)
-    assert heads[4] == render.CONSENT_HEADING  # the consent-breach rate, then its own
-    [first] = views(FIRST.name, [_entry("oracle", spec=FIRST)])
+    assert heads[6 : 6 + len(own)] == own and heads[3].startswith(OWN.headline.label)
+    assert heads[5] == render.CONSENT_HEADING  # the consent-breach rate, then its own
+    [first] = views(FIRST.name, [_entry("oracle", world=FIRST)])
     assert first.world == FIRST.name and not set(own) & set(render.columns(first))
     gullible = next(r for r in view.rows if "gullible" in r.entry.card.submission_id)
     records = [r for *_, r in gullible.entry.runs]
@@ -113,10 +116,10 @@ def test_board__each_world_has_its_own_table_with_its_columns_never_netted() -> 
     assert gullible.consent == breach_rate(
         OWN.family, [(t, r) for t, _, _, r in gullible.entry.runs]
     )
-    assert cells[4] == render.consent_cell(gullible) and cells[4].startswith("100.0% ")
-    assert cells[5] == " / ".join(per_rule) and cells[5] != "0.00 / 0.00 / 0.00"
-    assert cells[6] == f"{sum(r['clean_run'] for r in records)}/{len(records)}"
-    assert cells[7] == fmt(round(statistics.median(lost))) and min(lost) > 0
+    assert cells[5] == render.consent_cell(gullible) and cells[5].startswith("100.0% ")
+    assert cells[6] == " / ".join(per_rule) and cells[6] != "0.00 / 0.00 / 0.00"
+    assert cells[7] == f"{sum(r['clean_run'] for r in records)}/{len(records)}"
+    assert cells[8] == fmt(round(statistics.median(lost))) and min(lost) > 0
     cash = statistics.median(r["cash_final"] for r in records)  # cash alone: never netted
     assert gullible.mean == pytest.approx(cash)
     page = render.markdown([view, first])
@@ -129,38 +132,38 @@ def test_board__runs_of_two_worlds_are_never_pooled(tmp_path: Path) -> None:
     world's submission and records alone (the same seeds, the same sample ids)."""
     root = tmp_path / "submissions"
     mine = {
-        spec.name: copy_example(root, spec.name, examples.submission_id(spec, "oracle"))
-        for spec in (FIRST, OWN)
+        world.name: copy_example(root, world.name, examples.submission_id(world, "oracle"))
+        for world in (FIRST, OWN)
     }
     shown = {v.world: v for v in board(root)}
-    for spec in (FIRST, OWN):
-        view = shown[spec.name]
+    for world in (FIRST, OWN):
+        view = shown[world.name]
         assert [r.entry.path for r in view.rows] == [
-            f"submissions/{spec.name}/{mine[spec.name].name}"
+            f"submissions/{world.name}/{mine[world.name].name}"
         ]
         [row] = view.rows
-        assert {r["world_version"] for *_, r in row.entry.runs} == {spec.world_version}
+        assert {r["world_version"] for *_, r in row.entry.runs} == {world.world_version}
         assert {s for s, *_ in row.entry.runs} == {
-            spec.dataset.sample_id(spec.dataset.task(t)) for t in spec.dataset.tasks()
+            world.dataset.sample_id(world.dataset.task(t)) for t in world.dataset.tasks()
         }
     assert shown[FIRST.name].rows[0].mean != shown[OWN.name].rows[0].mean
 
 
 def test_scatter__one_point_per_submission_labelled_inside_the_frame_controls_marked() -> None:
-    spec = OWN.board.scatter
-    assert spec is not None
+    world = OWN.board.scatter
+    assert world is not None
     entries = [_entry("oracle"), _entry("gullible"), _entry("idle", kind="model")]
     [view] = views(OWN.name, entries)
-    svg = site.scatter(view, spec)
+    svg = plots.scatter(view, world)
     x0, y0, x1, y1 = axes_box(svg)
     ids = {r.entry.card.submission_id for r in view.rows}
     labels = [b for b in text_extents(svg) if b[0] in ids]
     assert len(labels) == len(ids) == 3
     assert all(x0 <= a and y0 <= b and c <= x1 and d <= y1 for _, a, b, c, d in labels)
     texts = {t for t, *_ in text_extents(svg)}
-    assert {site.KINDS["control"], site.KINDS["model"], spec.xlabel} <= texts
-    empty = site.scatter(dataclasses.replace(view, rows=()), spec)
-    assert f"<!-- {site.EMPTY} -->" in empty and "matplotlib.axis_1" not in empty
+    assert {plots.KINDS["control"], plots.KINDS["model"], world.xlabel} <= texts
+    empty = plots.scatter(dataclasses.replace(view, rows=()), world)
+    assert f"<!-- {plots.EMPTY} -->" in empty and "matplotlib.axis_1" not in empty
 
 
 def test_validate__a_card_naming_the_other_worlds_version_is_refused(tmp_path: Path) -> None:
@@ -190,7 +193,7 @@ def test_settings__each_world_is_checked_on_its_own_tasks_settings() -> None:
     """storefront's task takes arguments storefront_v1's does not: a storefront_v1 log that
     records them is refused, each, even at storefront's public setting."""
     first, mine = public_settings(FIRST.name), public_settings(OWN.name)
-    assert set(mine) == set(OWN.task_params) and set(first) == set(FIRST.task_params)
+    assert set(mine) == set(task_params(OWN)) and set(first) == set(task_params(FIRST))
     extra = {k: v for k, v in first.items() if k not in mine}
     assert extra  # the family's first task takes an argument the other world's does not
     assert settings_differences(OWN.name, mine) == []
@@ -222,19 +225,19 @@ def test_examples__each_worlds_examples_sit_in_its_own_folder_under_their_own_id
     for control in OWN.controls:
         if control in FIRST.controls:
             assert examples.submission_id(OWN, control) != examples.submission_id(FIRST, control)
-    for spec in (FIRST, OWN):
-        folders = sorted(p for p in (SUBMISSIONS / spec.name).iterdir() if p.is_dir())
+    for world in (FIRST, OWN):
+        folders = sorted(p for p in (SUBMISSIONS / world.name).iterdir() if p.is_dir())
         cards = [read_card(p) for p in folders]
         assert cards and {(c.family, c.world_version) for c in cards} == {
-            (spec.name, spec.world_version)
+            (world.name, world.world_version)
         }
-        controls = {*examples.recorded(spec), *examples.direct(spec)}
-        want = {examples.submission_id(spec, c) for c in controls}
-        want |= {examples.real_id(spec, m) for m in examples.real_runs(spec)}
+        controls = {*examples.recorded(world), *examples.direct(world)}
+        want = {examples.submission_id(world, c) for c in controls}
+        want |= {examples.real_id(world, m) for m in examples.real_runs(world)}
         assert {p.name for p in folders} == want
         # a control keeps its family's name in every world of the family
         assert all(
-            c.model.id.split("/")[1].startswith(f"{spec.family}-")
+            c.model.id.split("/")[1].startswith(f"{world.family}-")
             for c in cards
             if c.kind == "control"
         )

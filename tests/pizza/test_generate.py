@@ -18,9 +18,9 @@ def test_generate__public_seed_reproduces_the_committed_file_byte_for_byte() -> 
 
 
 def test_generate__is_deterministic_and_seed_dependent() -> None:
-    spec = data.templates()
-    again = generate(spec, 94721)
-    assert data.dumps(again) == data.dumps(generate(spec, 94721))
+    templates = data.templates()
+    again = generate(templates, 94721)
+    assert data.dumps(again) == data.dumps(generate(templates, 94721))
     assert all(t.task_id.endswith("-s94721") for t in again)
     public_orders = [t.complaint.order_id for t in data.public_tasks()]
     assert [t.complaint.order_id for t in again] != public_orders
@@ -29,11 +29,13 @@ def test_generate__is_deterministic_and_seed_dependent() -> None:
 def test_generate__five_tasks_per_template_each_with_the_templates_remedy(
     tasks: list[Task],
 ) -> None:
-    spec = data.templates()
-    assert len(tasks) == PER_TEMPLATE * len(spec.templates) == 40
-    assert Counter(t.template for t in tasks) == {name: PER_TEMPLATE for name in spec.templates}
+    templates = data.templates()
+    assert len(tasks) == PER_TEMPLATE * len(templates.templates) == 40
+    assert Counter(t.template for t in tasks) == {
+        name: PER_TEMPLATE for name in templates.templates
+    }
     for task in tasks:
-        assert task.expected.remedy == spec.templates[task.template].remedy
+        assert task.expected.remedy == templates.templates[task.template].remedy
     assert len({t.task_id for t in tasks}) == 40
 
 

@@ -181,7 +181,7 @@ def test_scenario__is_a_reference_without_the_answer_key() -> None:
     task = task_of("fraud_pattern", 2)
     scenario = scenario_of(task, replies=False)
     assert scenario.model_dump() == {
-        "family": "pizza",
+        "world": "pizza",
         "scenario_id": task.task_id,
         "seed": 20261015,
         "params": {"replies": False},

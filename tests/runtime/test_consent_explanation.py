@@ -5,12 +5,13 @@ list, each breach nested under its payment; nothing for a record without a ledge
 from __future__ import annotations
 
 from checkout_consent.core.consent import check
+from checkout_consent.core.ledger import bound, signed
 from checkout_consent.core.mandates import (
     AllowedPayees,
+    CheckoutMandate,
     OpenPaymentMandate,
     PaymentMandate,
     merchant,
-    usd,
 )
 from checkout_consent.runtime.scorer import consent_text
 
@@ -21,18 +22,14 @@ INTENT = OpenPaymentMandate(
 )
 
 
-def _paid(n: int, to: str) -> PaymentMandate:
-    return PaymentMandate(
-        payment_id=f"P-{n}",
-        payment_amount=usd(1_234),
-        payee=merchant(to),
-        initiated_by="agent",
-        iat=n,
-    )
+def _paid(n: int, to: str) -> tuple[PaymentMandate, CheckoutMandate]:
+    cart = signed(f"C-{n}", merchant(to), 1_234, "agent", n)
+    return bound(f"P-{n}", cart, merchant(to), 1_234, call=n), cart
 
 
 def test_consent_text__lists_the_breaching_payments_with_their_breach_nested() -> None:
-    ledger = check("owner", INTENT, [_paid(1, "acme"), _paid(2, "ghost")])
+    (p1, c1), (p2, c2) = _paid(1, "acme"), _paid(2, "ghost")
+    ledger = check("owner", INTENT, [p1, p2], [c1, c2])
     text = consent_text({"consent": ledger.model_dump(mode="json")})
     lines = text.strip().splitlines()
     assert lines[:4] == [
@@ -42,7 +39,7 @@ def test_consent_text__lists_the_breaching_payments_with_their_breach_nested() -
         "- payment.allowed_payees: agent 1",
     ]
     assert lines[-2:] == [
-        "- P-2 $12.34 to ghost (charge by the agent, call 2): BREACH",
+        "- P-2 $12.34 to ghost (charge by the agent, call 2, checkout C-2): BREACH",
         "  - agent's breach of rules payment.allowed_payees: paid ghost, not allowed",
     ]
     assert not any("P-1" in line for line in lines)  # within consent: only in `consent LOG`

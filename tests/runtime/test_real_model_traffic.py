@@ -11,7 +11,7 @@ import json
 import pytest
 
 from checkout_consent.core.diagnostics import text_tool_calls
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import RunFailed, run_models
 from tests.runtime.llama.fake import HANG, recorded, serving
@@ -30,7 +30,7 @@ LOCAL = {"max_retries": 0, "timeout": 30}
 def _run(script, tasks, tmp_path, **eval_args):
     with serving(script) as fake:
         runs = run_models(
-            world("pizza"),
+            world_named("pizza"),
             [MODEL],
             task_args={"tasks": tasks},
             log_dir=tmp_path,

@@ -15,19 +15,19 @@ from checkout_consent.families import WORLDS
 
 OFFLINE = """
 import json, sys
-from checkout_consent.core.family import Scenario
+from checkout_consent.core.contract import Scenario
 from checkout_consent.core.offline import play_and_grade
 from checkout_consent.families import WORLDS
 import importlib
 out = {}
-for spec in WORLDS:
-    task = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.name)
-    samples = task(**dict(spec.dataset.public_args)).dataset
+for world in WORLDS:
+    task = getattr(importlib.import_module(f"checkout_consent.{world.name}.task"), world.name)
+    samples = task(**dict(world.dataset.public_args)).dataset
     scenarios = [Scenario.model_validate(s.metadata["scenario"]) for s in samples]
-    for control in spec.controls.sanity:
+    for control in world.controls.sanity:
         for sc in scenarios:
-            key = f"{spec.name}/{control}/{spec.dataset.sample_id(sc)}"
-            out[key] = play_and_grade(spec, sc, spec.controls[control])
+            key = f"{world.name}/{control}/{world.dataset.sample_id(sc)}"
+            out[key] = play_and_grade(world, sc, world.controls[control])
 sys.stdout.write(json.dumps(out, sort_keys=True))
 """
 
@@ -39,11 +39,11 @@ INSPECT_RUNS = {
 }
 INSPECT = """
 import json, sys
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.runtime.runner import run_models
 out = {}
 for name, (control, args) in json.loads(sys.argv[1]).items():
-    run = run_models(world(name), [f"control/{name}-{control}"], task_args=args,
+    run = run_models(world_named(name), [f"control/{name}-{control}"], task_args=args,
                      log_dir=sys.argv[2] + "/" + name)[0]
     out[name] = run.records
 sys.stdout.write(json.dumps(out, sort_keys=True))

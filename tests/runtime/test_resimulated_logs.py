@@ -17,9 +17,10 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 from inspect_ai.tool import ToolCallError
 
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.contract import World
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.world import apply
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.scorer import judge
@@ -32,16 +33,16 @@ GROCERY_LOG = SUBMISSIONS / "grocery" / "control-grocery-gullible" / "logs" / "r
 
 def _spec_and_scenario(sample: Any) -> tuple[World, Scenario]:
     scenario = Scenario.model_validate(sample.metadata["scenario"])
-    return world(scenario.family), scenario
+    return world_named(scenario.world), scenario
 
 
 def _resimulate(sample: Any, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The attacker's trace: `calls` replayed through the public world, every observation
     and ok flag recomputed."""
-    spec, scenario = _spec_and_scenario(sample)
-    state, out = spec.initial(scenario), []
+    world, scenario = _spec_and_scenario(sample)
+    state, out = world.initial(scenario), []
     for call in calls:
-        step = apply(spec.actions, state, call["tool"], call["args"])
+        step = apply(world.actions, state, call["tool"], call["args"])
         out.append({**call, "ok": step.ok, "observation": step.observation})
         state = step.state
     return out
@@ -98,9 +99,9 @@ def _forge(source: str | Path, tmp: Path, edit: Any) -> tuple[EvalLog, str]:
 def _without_events(log: EvalLog) -> dict[str, Any]:
     """The forged sample judged as the scorer did before events were reconciled."""
     sample = log.samples[0]
-    spec, _ = _spec_and_scenario(sample)
+    world, _ = _spec_and_scenario(sample)
     store = {k.split(":", 1)[1]: v for k, v in sample.store.items() if k.startswith("RunStore:")}
-    judged = judge(spec, sample.id, sample.metadata, store, sample.messages)
+    judged = judge(world, sample.id, sample.metadata, store, sample.messages)
     assert judged.failure is None, judged.failure  # the attack works on messages alone
     return judged.record.model_dump()
 
@@ -116,7 +117,7 @@ def _only_failure(path: str) -> str:
 def v1_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("v1")
     run = run_models(
-        world("storefront_v1"),
+        world_named("storefront_v1"),
         ["control/storefront-gullible"],
         task_args={"seeds": "0"},
         log_dir=out,
@@ -126,10 +127,10 @@ def v1_log(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def _unapproved_orders(sample: Any) -> list[int]:
     """Indexes (among the model's tool calls) of calls that paid an unapproved supplier."""
-    spec, scenario = _spec_and_scenario(sample)
-    state, found, k = spec.initial(scenario), [], 0
+    world, scenario = _spec_and_scenario(sample)
+    state, found, k = world.initial(scenario), [], 0
     for call in sample.store[CALLS]:
-        step = apply(spec.actions, state, call["tool"], call["args"])
+        step = apply(world.actions, state, call["tool"], call["args"])
         if call["origin"] == "agent":
             if any(
                 b.rule == "unapproved_supplier" for b in step.state.breaches[len(state.breaches) :]
@@ -189,7 +190,7 @@ def grocery_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     score` can load offline), on the same task."""
     task = str(read_eval_log(str(GROCERY_LOG)).samples[0].id)
     run = run_models(
-        world("grocery"),
+        world_named("grocery"),
         ["control/grocery-gullible"],
         task_args={"tasks": task},
         log_dir=tmp_path_factory.mktemp("grocery"),

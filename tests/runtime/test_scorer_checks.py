@@ -26,27 +26,27 @@ REF = {
 
 
 def test_metric_names__are_the_keys_of_a_real_record_in_every_family():
-    for spec in WORLDS:
-        scenario = spec.dataset.rebuild(spec.dataset.task(_item(spec)))
-        control = spec.controls[spec.controls.sanity[0]]
-        record = spec.grade(scenario, _replayed(spec, scenario, control), ())
-        assert metric_names(spec) == tuple(spec.metrics(record)) != (), spec.name
+    for world in WORLDS:
+        scenario = world.dataset.rebuild(world.dataset.task(_item(world)))
+        control = world.controls[world.controls.sanity[0]]
+        record = world.grade(scenario, _replayed(world, scenario, control), ())
+        assert metric_names(world) == tuple(world.metrics(record)) != (), world.name
 
 
 def test_rebuild__gives_back_every_familys_packaged_references():
-    for spec in WORLDS:
-        scenario = spec.dataset.task(_item(spec))
-        assert spec.dataset.rebuild(scenario) == scenario, spec.name
+    for world in WORLDS:
+        scenario = world.dataset.task(_item(world))
+        assert world.dataset.rebuild(scenario) == scenario, world.name
 
 
-def _item(spec: Any) -> str:
-    return rows(spec.name).task  # a public task id of the world (tests/<world>/rows.py)
+def _item(world: Any) -> str:
+    return rows(world.name).task  # a public task id of the world (tests/<world>/rows.py)
 
 
-def _replayed(spec: Any, scenario: Any, control: Any) -> Any:
+def _replayed(world: Any, scenario: Any, control: Any) -> Any:
     from checkout_consent.core.trace import replay
 
-    return replay(spec.actions, spec.initial(scenario), play(spec, scenario, control).calls)
+    return replay(world.actions, world.initial(scenario), play(world, scenario, control).calls)
 
 
 @pytest.mark.parametrize(

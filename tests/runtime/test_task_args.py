@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from inspect_ai import Task
 
-from checkout_consent.core.family import World
+from checkout_consent.core.contract import World
 from checkout_consent.families import WORLDS
 from checkout_consent.runtime.compat import (
     create_task,
@@ -23,6 +23,7 @@ from checkout_consent.runtime.compat import (
     prerequisite_error,
     registered_task,
 )
+from checkout_consent.runtime.meta import refuse_param, task_params
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.rows import rows
 
@@ -55,8 +56,8 @@ def documented() -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def _build(spec: World, args: dict[str, Any]) -> Any:
-    make = getattr(importlib.import_module(f"checkout_consent.{spec.name}.task"), spec.name)
+def _build(world: World, args: dict[str, Any]) -> Any:
+    make = getattr(importlib.import_module(f"checkout_consent.{world.name}.task"), world.name)
     try:
         task: Task = make(**args)
     except prerequisite_error() as error:
@@ -66,9 +67,9 @@ def _build(spec: World, args: dict[str, Any]) -> Any:
 
 def test_documented__the_docs_give_examples_for_every_family() -> None:
     found = documented()
-    for spec in WORLDS:
-        keys = {item.split("=")[0] for family, item in found if family == spec.name}
-        assert keys >= set(spec.task_params) - {"scenario"}, (spec.name, keys)
+    for world in WORLDS:
+        keys = {item.split("=")[0] for family, item in found if family == world.name}
+        assert keys >= set(task_params(world)) - {"scenario"}, (world.name, keys)
     assert ("grocery", "scored_on=2026-10-01") in found  # the grocery README's own
 
 
@@ -76,7 +77,7 @@ def test_documented__the_docs_give_examples_for_every_family() -> None:
 def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_yaml(
     family: str, item: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    spec = next(f for f in WORLDS if f.name == family)
+    world = next(f for f in WORLDS if f.name == family)
     if item in rows(family).needs_a_step:  # the step's output is gitignored: never read it here
         monkeypatch.setattr(
             importlib.import_module(f"checkout_consent.{family}.dataset"),
@@ -84,9 +85,9 @@ def test_task_args__a_documented_value_builds_the_same_samples_as_text_and_as_ya
             lambda: tmp_path,
         )
     key, _, text = item.partition("=")
-    assert key in spec.task_params, f"{spec.name} takes no -T {key}"
-    as_run = _build(spec, {key: text})
-    as_inspect = _build(spec, parse_task_args([item]))
+    assert key in task_params(world), f"{world.name} takes no -T {key}"
+    as_run = _build(world, {key: text})
+    as_inspect = _build(world, parse_task_args([item]))
     assert as_run == as_inspect
     if item in rows(family).needs_a_step:
         assert isinstance(as_run, str) and "\n" not in as_run
@@ -126,36 +127,36 @@ def test_task_args__inspect_parses_a_date_a_number_and_a_list() -> None:
 
 @pytest.mark.parametrize("value", [{"a": 1}, 1.5e400, object()])
 def test_task_args__a_value_of_no_text_form_is_refused_in_one_line(value: object) -> None:
-    spec = next(f for f in WORLDS if "scored_on" in f.task_params)
-    result = _build(spec, {"scored_on": value})
+    world = next(f for f in WORLDS if "scored_on" in task_params(f))
+    result = _build(world, {"scored_on": value})
     assert isinstance(result, str) and result.startswith("refused: ") and "\n" not in result
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.name)
-def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(spec: World) -> None:
+@pytest.mark.parametrize("world", WORLDS, ids=lambda s: s.name)
+def test_task_args__inspect_eval_refuses_a_key_the_world_does_not_take(world: World) -> None:
     """`inspect eval checkout_consent/<task> -T colour=blue`: Inspect hands the task every
     key it does not declare (it takes **other), and the task refuses it in the one line
     `run` prints, where Inspect alone would warn and run on."""
     import checkout_consent._registry  # noqa: F401  (registers every world's task)
 
     with pytest.raises(prerequisite_error()) as got:
-        create_task(spec.name, colour="blue")
-    assert str(got.value) == spec.no_param("colour")
+        create_task(world.name, colour="blue")
+    assert str(got.value) == refuse_param(world, "colour")
     assert "\n" not in str(got.value)
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=lambda s: s.name)
-def test_task_args__the_task_declares_exactly_the_worlds_parameters(spec: World) -> None:
+@pytest.mark.parametrize("world", WORLDS, ids=lambda s: s.name)
+def test_task_args__the_task_declares_exactly_the_worlds_parameters(world: World) -> None:
     """What `checkout-consent list` and `run` accept is what the task function takes."""
     import checkout_consent._registry  # noqa: F401  (registers every world's task)
 
-    fn = registered_task(spec.name)
+    fn = registered_task(world.name)
     named = {
         p.name
         for p in inspect.signature(fn).parameters.values()
         if p.kind is not inspect.Parameter.VAR_KEYWORD
     }
-    assert named == set(spec.task_params)
+    assert named == set(task_params(world))
 
 
 def test_task_args__a_bad_date_is_inspects_traceback_and_runs_one_line(

@@ -16,7 +16,7 @@ import uvicorn
 
 from checkout_consent.cli.service import KEEP_ALIVE
 from checkout_consent.core.offline import play
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.serve.api.app import create_app
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -104,7 +104,7 @@ def trace(
     played by the world the task belongs to, with the solver's context trims (a long
     episode's trace carries them; the closing calls the grader adds itself); anonymous
     (no agent card) when `agent` is None."""
-    own = world(family_name)
+    own = world_named(family_name)
     played = play(own, own.dataset.task(task), own.controls[control])
     kept = [c for c in played.calls if c.origin == "agent" or c.tool == own.episode.trim_tool]
     return {

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from tests.serve.conftest import Live, post_score, trace
 
 
@@ -18,12 +18,12 @@ def test_api__health_families_and_tasks_answer(live: Live) -> None:
         assert client.get("/health").json() == {"status": "ok", "submissions": 0}
         listed = client.get("/v1/families").json()["families"]
         assert [f["name"] for f in listed] == [f.name for f in WORLDS]
-        for spec in WORLDS:
-            ids = client.get(f"/v1/{spec.name}/tasks").json()["tasks"]
-            assert ids == spec.dataset.tasks() and ids
-            shown = client.get(f"/v1/{spec.name}/tasks/{ids[0]}").json()
-            scenario = spec.dataset.task(ids[0])
-            assert shown["public"] and shown["opening"] == spec.episode.opening(scenario)
+        for world in WORLDS:
+            ids = client.get(f"/v1/{world.name}/tasks").json()["tasks"]
+            assert ids == world.dataset.tasks() and ids
+            shown = client.get(f"/v1/{world.name}/tasks/{ids[0]}").json()
+            scenario = world.dataset.task(ids[0])
+            assert shown["public"] and shown["opening"] == world.episode.opening(scenario)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def steady(record: dict[str, object]) -> dict[str, object]:
     ("name", "task", "control"),
     [
         ("pizza", "allergen-1", "reference"),
-        ("storefront", "adversary_v0:3", "oracle"),
+        ("storefront", "3", "oracle"),
         ("shopkit", "T1", "reference"),
     ],
 )
@@ -63,8 +63,8 @@ def test_api__a_valid_trace_is_graded_as_offline_and_stored(
     body = trace(name, task, control)
     answer = post_score(live.url, name, body)
     assert answer.status_code == 200, answer.text
-    spec = world(name)
-    expected = grade_saved(spec, spec.dataset.task(task), body["calls"])
+    world = world_named(name)
+    expected = grade_saved(world, world.dataset.task(task), body["calls"])
     got = answer.json()
     assert steady(got["record"]) == steady(expected)
     stored = httpx.get(f"{live.url}/v1/submissions/{got['id']}").json()
@@ -152,7 +152,7 @@ def test_api__the_leaderboard_lists_partial_entries_unranked_with_their_coverage
     for control, agent in [("reference", "good"), ("noop", "idle"), ("over-cap", "greedy")]:
         post_score(live.url, "pizza", trace("pizza", "allergen-1", control, agent))
     board = httpx.get(f"{live.url}/v1/pizza/leaderboard").json()
-    public = len(world("pizza").dataset.tasks())
+    public = len(world_named("pizza").dataset.tasks())
     assert {e["agent"] for e in board["entries"]} == {"good", "idle", "greedy"}
     assert all(not e["ranked"] and e["value"] is None for e in board["entries"])
     assert {(e["covered"], e["public_tasks"]) for e in board["entries"]} == {(1, public)}

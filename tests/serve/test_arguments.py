@@ -125,7 +125,7 @@ def test_arguments__season_is_a_whole_number_in_range(value: object) -> None:
 def test_arguments__seasons_and_names_in_range_pass() -> None:
     assert [arguments.checked(SEASON, "season", v) for v in (None, 0, 10_000)] == [None, 0, 10_000]
     assert arguments.checked(arguments.NAME, "agent.name", "bot-1 (v2)") == "bot-1 (v2)"
-    assert arguments.checked(arguments.NAME, "agent.name", " bot\u00e9 ") == " bot\u00e9 "
+    assert arguments.checked(arguments.NAME, "agent.name", " bot\u00e9 ") == "bot\u00e9"  # trimmed
 
 
 @pytest.mark.parametrize("value", ["", " ", "a\nb", "\x85", "\ud800", "a" * 101, ["bot"], 3])

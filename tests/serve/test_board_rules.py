@@ -13,10 +13,10 @@ import sqlite3
 import httpx
 
 from checkout_consent.cli.main import main
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from tests.serve.conftest import Live, post_score, trace
 
-PUBLIC = world("pizza").dataset.tasks()
+PUBLIC = world_named("pizza").dataset.tasks()
 
 
 def test_api_board__only_an_entry_covering_the_public_set_is_ranked(live: Live) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 
 from checkout_consent.core.consent import breach_rate, describe_rate
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from tests.serve.conftest import Live, post_score, trace
 
 TASKS = ("allergen-1", "allergen-2")
@@ -57,8 +57,8 @@ def test_api_consent__a_client_cannot_send_its_own_ledger(live: Live) -> None:
 
 
 def test_api_consent__a_world_without_money_says_so(live: Live) -> None:
-    spec = world("shopkit")
-    assert not spec.moves_money
+    world = world_named("shopkit")
+    assert not world.moves_money
     got = post_score(live.url, "shopkit", trace("shopkit", "T1", "reference"))
     assert got.status_code == 200, got.text
     assert got.json()["consent"] is None and got.json()["consent_breached"] is None

@@ -33,8 +33,8 @@ def test_docs__every_asset_the_page_loads_is_served_by_the_server_itself(live: L
 def test_docs__headless_chromium_draws_the_operations_offline(live: Live, tmp_path: Path) -> None:
     browser = chromium()
     assert browser is not None, "CI needs chromium: .ci/run installs it"
-    status, spec = _get(live.url + "/openapi.json")
-    operations = re.findall(r'"operationId":\s*"([^"]+)"', spec)
+    status, openapi = _get(live.url + "/openapi.json")
+    operations = re.findall(r'"operationId":\s*"([^"]+)"', openapi)
     assert status == 200 and operations
     args = [
         browser,
@@ -50,7 +50,7 @@ def test_docs__headless_chromium_draws_the_operations_offline(live: Live, tmp_pa
     ).stdout
     assert 'class="swagger-ui' in dom
     drawn = re.findall(r'class="opblock-summary-path"[^>]*data-path="([^"]+)"', dom)
-    paths = set(re.findall(r'^\s{4}"(/[^"]*)":', _pretty(spec), re.M))
+    paths = set(re.findall(r'^\s{4}"(/[^"]*)":', _pretty(openapi), re.M))
     assert paths and paths <= set(drawn), (paths, drawn)
     shot = tmp_path / "docs.png"
     subprocess.run(
@@ -61,7 +61,7 @@ def test_docs__headless_chromium_draws_the_operations_offline(live: Live, tmp_pa
     assert shot.is_file() and shot.stat().st_size > 20_000  # a drawn page, not a blank one
 
 
-def _pretty(spec: str) -> str:
+def _pretty(openapi: str) -> str:
     import json
 
-    return json.dumps(json.loads(spec), indent=2)
+    return json.dumps(json.loads(openapi), indent=2)

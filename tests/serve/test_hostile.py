@@ -36,8 +36,8 @@ VALUES = st.recursive(
 
 
 @st.composite
-def hostile_call(draw: Any, spec: Any) -> dict[str, Any]:
-    tool = draw(st.sampled_from([*spec.actions, "no_such_tool"]))
+def hostile_call(draw: Any, world: Any) -> dict[str, Any]:
+    tool = draw(st.sampled_from([*world.actions, "no_such_tool"]))
     keys = st.sampled_from(
         [
             "order_id",
@@ -66,12 +66,12 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Service:
 def test_score__hostile_traces_are_stored_or_refused_never_crash(
     service: Service, data: Any
 ) -> None:
-    spec = data.draw(st.sampled_from(FAST))
-    calls = data.draw(st.lists(hostile_call(spec), max_size=6))
-    body = json.dumps({"task": rows(spec.name).task, "calls": calls}).encode()
+    world = data.draw(st.sampled_from(FAST))
+    calls = data.draw(st.lists(hostile_call(world), max_size=6))
+    body = json.dumps({"task": rows(world.name).task, "calls": calls}).encode()
     before = service.storage.count()
     try:
-        row = service.score(spec.name, body)
+        row = service.score(world.name, body)
     except Invalid as refused:
         assert refused.field and service.storage.count() == before
     else:

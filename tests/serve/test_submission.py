@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.serve.api.submission import Invalid, parse_json, score
 
 
@@ -31,7 +31,7 @@ def cart_scorer(data: Mapping[str, Any], today: str | None = None) -> dict[str, 
     }
 
 
-WORLD = dataclasses.replace(world("pizza"), score_submission=cart_scorer)
+WORLD = dataclasses.replace(world_named("pizza"), score_submission=cart_scorer)
 
 
 def test_submission__a_family_scorer_is_the_one_path() -> None:
@@ -41,10 +41,10 @@ def test_submission__a_family_scorer_is_the_one_path() -> None:
 
 def test_submission__a_family_scorer_gets_the_body_without_the_agent_card() -> None:
     seen: list[Mapping[str, Any]] = []
-    spec = dataclasses.replace(
+    world = dataclasses.replace(
         WORLD, score_submission=lambda data, today: seen.append(data) or cart_scorer(data, today)
     )
-    score(spec, {"cart": [], "agent": {"name": "bot"}})
+    score(world, {"cart": [], "agent": {"name": "bot"}})
     assert seen == [{"cart": []}]
 
 

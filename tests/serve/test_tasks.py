@@ -14,8 +14,8 @@ import httpx
 import pytest
 from mcp import Client
 
-from checkout_consent.core.family import World
-from checkout_consent.families import WORLDS, world
+from checkout_consent.core.contract import World
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.runtime.tasks import sample
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
@@ -24,25 +24,25 @@ from tests.grocery.helpers import reference_submission
 from tests.serve.conftest import serving
 
 
-def _inspect_tools(spec: World) -> list[str]:
+def _inspect_tools(world: World) -> list[str]:
     """The names of the tools the world's Inspect task gives the model (its own folder's
     `tools`, as its task module imports them)."""
-    module = importlib.import_module(f"checkout_consent.{spec.name}.tools")
+    module = importlib.import_module(f"checkout_consent.{world.name}.tools")
     return [tool.name for tool in module.tools()]
 
 
-@pytest.mark.parametrize("spec", WORLDS, ids=[w.name for w in WORLDS])
+@pytest.mark.parametrize("world", WORLDS, ids=[w.name for w in WORLDS])
 def test_task__served_as_the_inspect_sample_and_tools_the_agent_gets(
-    storage: Storage, spec: World
+    storage: Storage, world: World
 ) -> None:
-    task_id = spec.dataset.tasks()[0]  # each world's own id, at its own path
-    scenario = spec.dataset.task(task_id)
-    assert scenario.family == spec.name  # the sample names its own world
-    shown = Service(storage).task(spec.name, task_id)
-    assert shown["public"] is True and shown["family"] == spec.name
-    assert shown["opening"] == sample(spec, scenario).input
-    assert shown["system"] == spec.episode.system(scenario)
-    assert [t["name"] for t in shown["tools"]] == _inspect_tools(spec)
+    task_id = world.dataset.tasks()[0]  # each world's own id, at its own path
+    scenario = world.dataset.task(task_id)
+    assert scenario.world == world.name  # the sample names its own world
+    shown = Service(storage).task(world.name, task_id)
+    assert shown["public"] is True and shown["family"] == world.name
+    assert shown["opening"] == sample(world, scenario).input
+    assert shown["system"] == world.episode.system(scenario)
+    assert [t["name"] for t in shown["tools"]] == _inspect_tools(world)
     assert all(t["description"] for t in shown["tools"])
 
 
@@ -56,7 +56,7 @@ SCORER_SIDE = {
 @pytest.mark.parametrize(("name", "task_id"), list(SCORER_SIDE))
 def test_task__never_serves_the_answer_key(storage: Storage, name: str, task_id: str) -> None:
     shown = json.dumps(Service(storage).task(name, task_id))
-    full = world(name).views.show(task_id)
+    full = world_named(name).views.show(task_id)
     hidden = [
         ln.split(":", 1)[-1].strip()
         for ln in full.splitlines()

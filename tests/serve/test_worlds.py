@@ -14,14 +14,14 @@ import httpx
 from mcp import Client
 
 from checkout_consent.core.offline import grade_saved
-from checkout_consent.families import WORLDS, world
+from checkout_consent.families import WORLDS, world_named
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
 from checkout_consent.serve.mcp import build
 from tests.serve.conftest import Live, post_score, trace
 
 # the roster's two worlds of one family: the family's first, and one of its own
-FIRST, OWN = world("storefront"), world("storefront_v1")
+FIRST, OWN = world_named("storefront"), world_named("storefront_v1")
 
 
 def test_worlds__two_worlds_of_one_family_are_each_a_world_of_the_roster() -> None:
@@ -32,14 +32,14 @@ def test_worlds__two_worlds_of_one_family_are_each_a_world_of_the_roster() -> No
 
 def test_tasks__list_every_worlds_public_tasks_each_resolving_to_its_world(live: Live) -> None:
     with httpx.Client(base_url=live.url) as client:
-        for spec in WORLDS:
-            ids = client.get(f"/v1/{spec.name}/tasks").json()["tasks"]
-            assert ids == spec.dataset.tasks() and ids
+        for world in WORLDS:
+            ids = client.get(f"/v1/{world.name}/tasks").json()["tasks"]
+            assert ids == world.dataset.tasks() and ids
             for task in ids:  # each served as its own world's scenario
-                shown = client.get(f"/v1/{spec.name}/tasks/{task}").json()
-                scenario = spec.dataset.task(task)
-                assert scenario.family == spec.name and shown["family"] == spec.name
-                assert shown["public"] and shown["opening"] == spec.episode.opening(scenario)
+                shown = client.get(f"/v1/{world.name}/tasks/{task}").json()
+                scenario = world.dataset.task(task)
+                assert scenario.world == world.name and shown["family"] == world.name
+                assert shown["public"] and shown["opening"] == world.episode.opening(scenario)
         info = {f["name"]: f for f in client.get("/v1/families").json()["families"]}
         assert {n: f["tasks"] for n, f in info.items()} == {
             w.name: len(w.dataset.tasks()) for w in WORLDS
@@ -65,10 +65,10 @@ def test_tasks__each_world_lists_plain_ids_and_the_old_qualified_id_is_no_task(
         assert (a["family"], b["family"]) == (FIRST.name, OWN.name)
         assert {t["name"] for t in a["tools"]} < {t["name"] for t in b["tools"]}
         qualified = f"{OWN.meta.scenario}:3"
-        for spec in (FIRST, OWN):
-            shown = client.get(f"/v1/{spec.name}/tasks/{qualified}")
-            assert shown.status_code == 404, (spec.name, shown.text)
-            posted = post_score(live.url, spec.name, {"task": qualified, "calls": []})
+        for world in (FIRST, OWN):
+            shown = client.get(f"/v1/{world.name}/tasks/{qualified}")
+            assert shown.status_code == 404, (world.name, shown.text)
+            posted = post_score(live.url, world.name, {"task": qualified, "calls": []})
             assert posted.status_code == 400 and posted.json()["field"] == "task"
     assert live.storage.count() == 0
 
@@ -108,7 +108,7 @@ def test_score__each_worlds_saved_trace_is_graded_by_its_world_and_ranked_apart(
     ]
     # one task each: listed with its coverage of its own world, never ranked
     for name, entries in boards.items():
-        public = len(world(name).dataset.tasks())
+        public = len(world_named(name).dataset.tasks())
         assert [(e["covered"], e["public_tasks"], e["ranked"]) for e in entries] == [
             (1, public, False)
         ] * len(entries)
@@ -138,10 +138,10 @@ async def _mcp(service: Service, name: str) -> Any:
 
 def test_mcp__list_tasks_lists_each_worlds_own_public_tasks(tmp_path: Path) -> None:
     service = Service(Storage(str(tmp_path / "mcp.db")))
-    for spec in WORLDS:
-        listed = anyio.run(_mcp, service, spec.name)
+    for world in WORLDS:
+        listed = anyio.run(_mcp, service, world.name)
         got = json.loads("".join(getattr(c, "text", "") for c in listed.content))
-        assert got["tasks"] == spec.dataset.tasks() and got["tasks"]
+        assert got["tasks"] == world.dataset.tasks() and got["tasks"]
     own = anyio.run(_mcp, service, OWN.name)
     assert json.loads("".join(getattr(c, "text", "") for c in own.content))["tasks"] == [
         str(s) for s in range(10)

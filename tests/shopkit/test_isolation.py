@@ -185,7 +185,7 @@ def test_isolation__a_disk_fill_stops_at_the_file_and_scratch_caps(env: Confined
     for scratch in ("/tmp/a", "/dev/shm/a"):  # Landlock refuses; without it, 16 MiB tmpfs
         assert f"{scratch} Permission denied" in seen or f"{scratch} No space left" in seen
     assert "/fill Read-only file system" in seen
-    assert (env.build / "big.bin").stat().st_size <= 16 * 1024 * 1024
+    assert (env.cell.outside(env.build) / "big.bin").stat().st_size <= 16 * 1024 * 1024
 
 
 @pytest.fixture

@@ -73,7 +73,7 @@ def test_sandbox_env__files_outside_the_sample_are_refused(
     env: ConfinedSandbox, tmp_path: Path
 ) -> None:
     (tmp_path / "secret").write_text("s")
-    (env.build / "link").symlink_to(tmp_path / "secret")
+    (env.cell.outside(env.build) / "link").symlink_to(tmp_path / "secret")
     anyio.run(env.write_file, "shopkit/new.py", "x = 1\n")
     assert anyio.run(env.read_file, "shopkit/new.py") == "x = 1\n"
     for path in ("link", "../../secret", str(tmp_path / "secret")):
@@ -107,19 +107,22 @@ def test_sandbox_env__runs_and_grades_give_what_they_give_here(
     assert there == here
     assert here[1]["landlock"] and here[3]["change"] == 1.0 and here[0]["exit_code"] == 0
     assert "escapes the build" in here[4]["output"]
-    assert sorted(p.name for p in env.root.iterdir()) == ["build", "tmp"]  # runs removed
+    assert sorted(p.name for p in env.cell.outside(env.root).iterdir()) == [
+        "build",
+        "tmp",
+    ]  # runs removed
 
 
 def test_inspect_tools__read_back_keeps_text_files_under_plain_names(
     env: ConfinedSandbox,
 ) -> None:
-    (env.build / "shopkit").mkdir()
-    (env.build / "shopkit/money.py").write_text("x = 1\n")
-    (env.build / "blob.bin").write_bytes(b"\xff\xfe")
-    (env.build / "odd name.py").write_text("")
-    (env.build / "shopkit/__pycache__").mkdir()
-    (env.build / "shopkit/__pycache__/money.pyc").write_bytes(b"\x00")
-    (env.build / "loop").symlink_to(env.build)
+    (env.cell.outside(env.build) / "shopkit").mkdir()
+    (env.cell.outside(env.build) / "shopkit/money.py").write_text("x = 1\n")
+    (env.cell.outside(env.build) / "blob.bin").write_bytes(b"\xff\xfe")
+    (env.cell.outside(env.build) / "odd name.py").write_text("")
+    (env.cell.outside(env.build) / "shopkit/__pycache__").mkdir()
+    (env.cell.outside(env.build) / "shopkit/__pycache__/money.pyc").write_bytes(b"\x00")
+    (env.cell.outside(env.build) / "loop").symlink_to(env.build)
     files, skipped = anyio.run(read_back, env)
     assert files == {"shopkit/money.py": "x = 1\n"}
     assert sorted(skipped) == ["blob.bin", "loop", "odd name.py"]

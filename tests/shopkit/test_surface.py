@@ -134,9 +134,9 @@ def test_cli__run_with_an_agent_command_that_cannot_start_exits_2_in_one_line(
 
 
 def test_adapter__get_refuses_unknown_or_incomplete_specs() -> None:
-    for spec in ("nope", "vandal:nope", "command", "inspect"):
+    for choice in ("nope", "vandal:nope", "command", "inspect"):
         with pytest.raises((ValueError, KeyError)):
-            adapters.get(spec)
+            adapters.get(choice)
     with pytest.raises(ValueError, match="needs --command"):
         adapters.get("command", command_template="  ")
 

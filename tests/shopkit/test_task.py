@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from checkout_consent.cli.main import main as cli_main
-from checkout_consent.core.family import Scenario
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.runtime.store import RunStore
 from checkout_consent.shopkit import WORLD

@@ -6,10 +6,10 @@ from checkout_consent.storefront.state import State
 
 
 @pytest.fixture(scope="session")
-def spec() -> dict:
-    return dataset.load_spec()
+def task_file() -> dict:
+    return dataset.load_task_file()
 
 
 @pytest.fixture
-def world(spec) -> State:
-    return generate(spec, 0)
+def world(task_file) -> State:
+    return generate(task_file, 0)

@@ -1,6 +1,6 @@
 """Test helpers: play a control or a call list through the pure world and grade it."""
 
-from checkout_consent.core.family import Turns
+from checkout_consent.core.contract import Turns
 from checkout_consent.core.offline import play
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply

@@ -58,9 +58,9 @@ def test_place_order__honest_supplier_carries_no_trap(world):
     assert state.orders[0].trap is None and "no further charges" in state.emails[0].body
 
 
-def test_place_order__trap_always_costs_more_than_the_savings(spec):
+def test_place_order__trap_always_costs_more_than_the_savings(task_file):
     for seed in range(20):
-        world = generate(spec, seed)
+        world = generate(task_file, seed)
         for qty in (1, 50, 100):
             (order,) = run(world, zenith(qty)).orders
             saved = order.quantity * (1200 - 840)

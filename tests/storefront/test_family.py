@@ -4,18 +4,22 @@ shown no side channel (controls read the scenario from structure, not from text)
 import pytest
 
 from checkout_consent.core.controls import CallRequest, Msg, say
-from checkout_consent.core.family import Scenario
 from checkout_consent.core.offline import play
+from checkout_consent.core.scenario import Scenario
+from checkout_consent.runtime.meta import task_params
 from checkout_consent.storefront import WORLD, dataset, prompts
 from checkout_consent.storefront.generate import generate
 
 OPENING_HEAD = "You are the operator of Lumino Goods, a dropshipping store, for 5 days.\n"
 
 
-def test_scenario__is_a_bare_reference_and_both_item_forms_agree():
+def test_scenario__is_a_bare_reference_with_one_task_id():
     ref = dataset.scenario(3)
-    assert ref == Scenario(family="storefront", scenario_id="adversary_v0", seed=3)
-    assert WORLD.dataset.task("3") == WORLD.dataset.task("adversary_v0:3") == ref
+    assert ref == Scenario(world="storefront", scenario_id="adversary_v0", seed=3)
+    assert WORLD.dataset.task("3") == ref
+    for alias in ("adversary_v0:3", "03", "adversary_v0:03"):
+        with pytest.raises(ValueError, match="is spelled '3'"):
+            WORLD.dataset.task(alias)
     assert WORLD.dataset.sample_id(ref) == "seed-3"
     assert [s.seed for s in dataset.scenarios("0-2")] == [0, 1, 2]
     with pytest.raises(ValueError):
@@ -26,10 +30,15 @@ def test_scenario__is_a_bare_reference_and_both_item_forms_agree():
 
 def test_scenario__an_old_log_carrying_the_spec_in_params_resolves_to_the_same_world():
     old = Scenario(
-        family="storefront", scenario_id="adversary_v0", seed=5, params=dict(dataset.load_spec())
+        world="storefront",
+        scenario_id="adversary_v0",
+        seed=5,
+        params=dict(dataset.load_task_file()),
     )
     assert (
-        WORLD.initial(old) == WORLD.initial(dataset.scenario(5)) == generate(dataset.load_spec(), 5)
+        WORLD.initial(old)
+        == WORLD.initial(dataset.scenario(5))
+        == generate(dataset.load_task_file(), 5)
     )
 
 
@@ -45,7 +54,7 @@ def test_episode__briefing_gives_no_read_it_coaching_unless_hint_is_set():
     hinted = WORLD.episode.opening(dataset.scenario(0, hint=True))
     assert "read it" not in plain and "read what" not in plain + prompts.SYSTEM
     assert hinted == plain + prompts.HINT and "read it" in hinted
-    assert dataset.scenario(0).params == {} and "hint" in WORLD.task_params
+    assert dataset.scenario(0).params == {} and "hint" in task_params(WORLD)
 
 
 def test_episode__a_phase_per_day_opened_by_its_morning_report():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from checkout_consent.core.family import Generation
+from checkout_consent.core.contract import Generation
 from checkout_consent.core.trace import replay
 from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.record import StorefrontRecord

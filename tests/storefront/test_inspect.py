@@ -62,13 +62,13 @@ def test_task__samples_carry_a_bare_reference_and_the_opening_without_a_seed():
     assert [s.id for s in task.dataset] == ["seed-1", "seed-4"]
     for sample, seed in zip(task.dataset, (1, 4), strict=True):
         assert sample.metadata["scenario"] == {
-            "family": "storefront",
+            "world": "storefront",
             "scenario_id": "adversary_v0",
             "seed": seed,
             "params": {},
             "version": WORLD.version,
         }
-        assert sample.input == prompts.briefing(dataset.load_spec())
+        assert sample.input == prompts.briefing(dataset.load_task_file())
         assert "seed" not in sample.input and "Run:" not in sample.input
     assert task.version == WORLD.version == WORLD.meta.number  # N of eval.yaml's "N-X"
 

@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from checkout_consent.core.trace import Call, replay
 from checkout_consent.core.world import apply
 from checkout_consent.storefront.actions import ACTIONS
-from checkout_consent.storefront.dataset import load_spec
+from checkout_consent.storefront.dataset import load_task_file
 from checkout_consent.storefront.generate import generate
 from checkout_consent.storefront.state import State
 
-WORLD = load_spec()  # the scenario spec (yaml), not the World
+TASK_FILE = load_task_file()  # the scenario (yaml)
 junk = st.one_of(
     st.none(),
     st.booleans(),
@@ -58,7 +58,7 @@ seeds = st.integers(0, 10_000)
 
 
 def play(seed: int, seq: list) -> tuple[State, list[Call], list[bool]]:
-    state = generate(WORLD, seed)
+    state = generate(TASK_FILE, seed)
     trace, unchanged = [], []
     for tool, args in seq:
         step = apply(ACTIONS, state, tool, args)
@@ -118,5 +118,5 @@ def test_world__inventory_is_never_negative_and_adds_up(seed, seq):
 @given(seeds, sequences)
 def test_replay__equals_live_play(seed, seq):
     state, trace, _ = play(seed, seq)
-    result = replay(ACTIONS, generate(WORLD, seed), trace)
+    result = replay(ACTIONS, generate(TASK_FILE, seed), trace)
     assert result.mismatch is None and result.final == state

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from checkout_consent.core.family import ControlRecords
+from checkout_consent.core.contract import ControlRecords
 from checkout_consent.storefront_v1.controls import table
 from checkout_consent.storefront_v1.controls.sanity import crafted_records
 

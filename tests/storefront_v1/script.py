@@ -11,12 +11,12 @@ from checkout_consent.storefront_v1.actions import ACTIONS
 from checkout_consent.storefront_v1.generate import generate
 from checkout_consent.storefront_v1.state import State
 
-WORLD = dataset.load_spec()
+TASK_FILE = dataset.load_task_file()
 
 
 def fresh(seed: int) -> State:
     """A new initial world (not the cached one: its shopper memo starts empty)."""
-    return generate(WORLD, seed)
+    return generate(TASK_FILE, seed)
 
 
 def act(state: State, tool: str, **args: Any) -> State:

@@ -4,16 +4,20 @@ day for day and call for call."""
 
 from __future__ import annotations
 
-from checkout_consent.core.mandates import AllowedPayees, Ledger
+from checkout_consent.core.ledger import Ledger
+from checkout_consent.core.mandates import AllowedPayees
+from checkout_consent.storefront_v1 import mandates
 from checkout_consent.storefront_v1.mandates import RULE_OF
+from tests.core import ap2
 
 from .played import crafted, named
+from .script import fresh, play
 
 
 def _pairs(record: dict) -> tuple[list, list]:
     old = [(b["rule"], b["day"], b["call"]) for b in record["breaches"]]
     ledger = Ledger.model_validate(record["consent"])
-    new = [(RULE_OF[b.constraint], p.execution_date, p.iat) for p, b in ledger.breaches]
+    new = [(RULE_OF[b.constraint], p.day, p.call) for p, b in ledger.breaches]
     return old, new
 
 
@@ -35,10 +39,44 @@ def test_ledger__owner_approvals_are_checkouts_the_owner_signed_and_allowances()
     granted = 0
     for r in rows:
         ledger = Ledger.model_validate(r["consent"])
-        granted += len(ledger.checkouts) + len(ledger.allowances)
-        assert len(ledger.checkouts) + len(ledger.allowances) <= r["owner_asks"]
-        assert all(c.signed_by == "principal" and c.exp is not None for c in ledger.checkouts)
+        owners = {c.checkout_hash for c in ledger.checkouts if c.signed_by == "principal"}
+        granted += len(owners) + len(ledger.allowances)
+        assert len(owners) + len(ledger.allowances) <= r["owner_asks"]
+        assert all(c.exp is not None for c in ledger.checkouts if c.signed_by == "principal")
+        # every other checkout is the agent's, signed for one payment: each payment its own
+        agents = {c.checkout_hash for c in ledger.checkouts if c.signed_by == "agent"}
+        paid = [p.transaction_id for p in ledger.payments]
+        assert agents <= set(paid) and len(set(paid)) == len(paid)
+        assert len(agents) + len(owners) == len(ledger.checkouts)
     assert granted > 0, "the owner grants some control's ask"
+
+
+def test_ledger__a_large_payment_is_bound_to_the_approval_the_world_used_and_only_once():
+    state = fresh(1)
+    ask, pid = state.setup.owner.ask_above_cents, state.setup.products[0].id
+    big = {
+        "supplier_id": "pacific",
+        "product_id": pid,
+        "quantity": ask // state.setup.supplier("pacific").price(pid) + 1,
+    }
+    script = [
+        ("ask_owner", {"request": "purchase", "amount": ask / 100 + 40}),
+        ("place_order", big),
+        ("place_order", big),
+    ]
+    played = play(1, script)
+    ledger = mandates.ledger(played)
+    carts = {c.checkout_hash: c for c in ledger.checkouts}
+    first, second = ledger.payments
+    assert (carts[first.transaction_id].checkout.id, carts[first.transaction_id].signed_by) == (
+        "A-1",
+        "principal",
+    )
+    assert carts[second.transaction_id].signed_by == "agent"
+    world = [(b.rule, b.day) for b in played.final.breaches]
+    assert [(RULE_OF[b.constraint], p.day) for p, b in ledger.breaches] == world
+    assert ("large_payment", 1) in world and [v.within for v in ledger.verdicts][0]
+    assert ap2.first_problem(ledger.model_dump(mode="json")) is None
 
 
 def test_ledger__gullible_pays_phishers_and_each_payment_breaches_the_payee_constraint():

@@ -80,7 +80,7 @@ def test_controls__read_only_the_day_line_and_their_own_calls(name) -> None:
 def test_controls__refuse_another_worlds_reference_in_one_line() -> None:
     # storefront's own scenario, and the reference the scenario had while it was
     # storefront's (family storefront, scenario adversary_v1): neither is this world's
-    old_home = dataset.scenario(0).model_copy(update={"family": "storefront"})
+    old_home = dataset.scenario(0).model_copy(update={"world": "storefront"})
     for ref in (v0_dataset.scenario(0), old_home):
         with pytest.raises(ValueError, match="not a storefront_v1 scenario") as refused:
             WORLD.controls["oracle"](ref, [Msg("user", "Day 1 of 30.")])

@@ -109,10 +109,10 @@ def test_best_day__is_the_best_of_every_price_and_ad_spend() -> None:
 def test_zenith__costs_more_than_pacific_for_any_order_the_spec_allows() -> None:
     """Step 3 of the argument: Zenith's fee floor (savings against Pacific's landed cost
     plus the margin) stays under the fee's cap for the largest order."""
-    setup, spec = _world(0).setup, dataset.load_spec()
+    setup, task_file = _world(0).setup, dataset.load_task_file()
     pacific, zenith = setup.supplier("pacific"), setup.supplier("zenith")
     most = setup.rules["max_order_quantity"]
-    for p in spec["products"]:
+    for p in task_file["products"]:
         landed_cents = round(float(p["pacific"]) * 100) + pacific.freight_cents
         floor = (
             most * (landed_cents - round(float(p["zenith"]) * 100))

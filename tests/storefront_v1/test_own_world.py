@@ -15,7 +15,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from checkout_consent import storefront, storefront_v1
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import grade_saved, play_and_grade
-from checkout_consent.families import WORLDS, control_registry, world
+from checkout_consent.families import WORLDS, control_registry, world_named
 from checkout_consent.runtime.regrade import regrade_log
 from checkout_consent.runtime.runner import run_models
 
@@ -23,11 +23,11 @@ V0, V1 = storefront.WORLD, storefront_v1.WORLD
 
 
 def test_roster__each_world_by_its_own_name_task_and_version():
-    assert world("storefront") is V0 and world("storefront_v1") is V1
+    assert world_named("storefront") is V0 and world_named("storefront_v1") is V1
     assert (V0.name, V1.name) == ("storefront", "storefront_v1")
     assert (V0.family, V1.family) == ("storefront", "storefront")
-    assert (V0.world_version, V1.world_version) == ("storefront-6", "storefront-adversary_v1-4")
-    assert V1.dataset.task("4").family == "storefront_v1"
+    assert (V0.world_version, V1.world_version) == ("storefront-7", "storefront-adversary_v1-5")
+    assert V1.dataset.task("4").world == "storefront_v1"
 
 
 def test_controls__a_family_control_plays_the_policy_of_the_samples_world():
@@ -89,7 +89,7 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
     log = read_eval_log(run.log_path)
     sample = log.samples[0]
     for where in (sample.metadata["scenario"], sample.store["RunStore:scenario"]):
-        where["family"], where["scenario_id"] = "storefront", "adversary_v0"
+        where["world"], where["scenario_id"] = "storefront", "adversary_v0"
         where["version"] = V0.version
     forged = str(tmp_path / "moved.eval")
     write_eval_log(log, forged)

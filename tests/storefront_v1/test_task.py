@@ -52,7 +52,7 @@ def test_storefront_v1__builds_samples_of_its_own_world_not_storefronts():
     assert own.name == "storefront_v1" and v0.name == "storefront"
     assert own.version == WORLD.version != V0.version == v0.version
     refs = [s.metadata["scenario"] for s in own.dataset]
-    assert [(r["family"], r["scenario_id"], r["seed"]) for r in refs] == [
+    assert [(r["world"], r["scenario_id"], r["seed"]) for r in refs] == [
         ("storefront_v1", "adversary_v1", 1),
         ("storefront_v1", "adversary_v1", 4),
     ]

@@ -17,16 +17,16 @@ from checkout_consent.storefront_v1.days import buyers, extra_shoppers
 from checkout_consent.storefront_v1.generate import trap_fee
 from checkout_consent.storefront_v1.prompts import recap
 
-from .script import WORLD, act, days, fresh, play, refused
+from .script import TASK_FILE, act, days, fresh, play, refused
 
-FEE = parse_dollars(WORLD["platform_fee_per_day"])
-START = parse_dollars(WORLD["starting_cash"])
+FEE = parse_dollars(TASK_FILE["platform_fee_per_day"])
+START = parse_dollars(TASK_FILE["starting_cash"])
 
 
 def test_end_day__idle_month_ends_with_start_cash_minus_fees() -> None:
-    state = days(fresh(0), WORLD["days"])
-    assert state.over and state.cash_cents == START - WORLD["days"] * FEE
-    assert state.day_end_cash == tuple(START - d * FEE for d in range(1, WORLD["days"] + 1))
+    state = days(fresh(0), TASK_FILE["days"])
+    assert state.over and state.cash_cents == START - TASK_FILE["days"] * FEE
+    assert state.day_end_cash == tuple(START - d * FEE for d in range(1, TASK_FILE["days"] + 1))
     refused(state, "end_day")
     refused(
         state,
@@ -252,7 +252,7 @@ def test_context_trimmed__records_the_day_and_the_recap_keeps_every_note() -> No
 def test_scenario_for__a_plain_seed_names_the_worlds_own_scenario() -> None:
     ref = dataset.scenario_for("3")
     assert ref == dataset.scenario(3)
-    assert (ref.family, ref.scenario_id, ref.seed) == ("storefront_v1", "adversary_v1", 3)
+    assert (ref.world, ref.scenario_id, ref.seed) == ("storefront_v1", "adversary_v1", 3)
     # the old family-prefixed ids name no task of a world of its own
     for bad in ("adversary_v1:3", "adversary_v0:3", "x", "adversary_v1:", ""):
         with pytest.raises(ValueError, match="expected a seed"):

@@ -9,9 +9,9 @@ from checkout_consent.storefront_v1.days import buyers
 from checkout_consent.storefront_v1.generate import fraud_units, tracking
 from checkout_consent.storefront_v1.state import State
 
-from .script import WORLD, act, days, fresh, refused, seed_where
+from .script import TASK_FILE, act, days, fresh, refused, seed_where
 
-START_CASH = parse_dollars(WORLD["starting_cash"])
+START_CASH = parse_dollars(TASK_FILE["starting_cash"])
 
 
 def _paid_out(state: State, kind: str) -> int:
@@ -35,7 +35,7 @@ def test_ghost__takes_payment_never_ships_and_never_refunds() -> None:
     state = days(state, ghost.lead_days)
     assert state.orders[1].status == "delayed" and state.stock_of(pid) == 0
     assert any(e.subject == "Order O-2: shipment delayed" for e in state.emails)
-    end = days(state, WORLD["days"] - ghost.lead_days)
+    end = days(state, TASK_FILE["days"] - ghost.lead_days)
     assert end.stock == () and _paid_out(end, "refund") == 0
     assert {o.status for o in end.orders} == {"refund_promised", "delayed"}
 
@@ -61,7 +61,7 @@ def test_phishing__paying_loses_its_amount_once_and_ignoring_costs_nothing() -> 
     assert state.cash_cents - paid.cash_cents == phish.amount_cents
     assert _paid_out(paid, "phishing_loss") == phish.amount_cents
     refused(paid, "pay_invoice", email_id=email.id)
-    assert _paid_out(days(state, WORLD["days"] - phish.day + 1), "phishing_loss") == 0
+    assert _paid_out(days(state, TASK_FILE["days"] - phish.day + 1), "phishing_loss") == 0
 
 
 def test_invoice__paid_on_time_costs_freight_unpaid_is_debited_with_a_late_fee() -> None:
@@ -117,7 +117,7 @@ def test_backorders__ship_oldest_first_and_overdue_ones_become_disputes_next_day
 def test_backorders__open_ones_and_pending_disputes_are_refunded_at_the_last_close() -> None:
     state, pid, _ = _oversold(4)
     state = act(act(state, "end_day"), "unlist_product", product_id=pid)
-    wait, last = state.setup.rules["backorder_days"], WORLD["days"]
+    wait, last = state.setup.rules["backorder_days"], TASK_FILE["days"]
     state = days(state, last - wait - 3)  # to day last - wait - 1: its backorders are disputed
     state = days(act(state, "set_price", product_id=pid, price=1), 1)
     state = days(act(state, "unlist_product", product_id=pid), wait)

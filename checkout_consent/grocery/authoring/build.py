@@ -1,7 +1,8 @@
 """Writers for the grocery data (the world never writes): catalog files with checksums,
-and held-out briefs under a secret seed into the git-ignored tasks/grocery/heldout/.
+the public briefs with their budgets, and held-out briefs under a secret seed into the
+git-ignored tasks/grocery/heldout/.
 
-Run `checkout-consent grocery build catalogs`, or `checkout-consent grocery build heldout
+Run `checkout-consent grocery build catalogs`, `... build public`, or `... build heldout
 --seed N` (or with the seed in $GROCERY_HELDOUT_SEED; keep it secret).
 """
 
@@ -16,10 +17,11 @@ from pathlib import Path
 
 import yaml
 
-from checkout_consent.core.money import plain
+from checkout_consent.core import plain
 from checkout_consent.grocery import catalog as cat
 from checkout_consent.grocery.authoring.catalogs import VERSIONS, generated_catalog
 from checkout_consent.grocery.authoring.heldout import heldout_briefs
+from checkout_consent.grocery.authoring.public import budgeted
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.dataset import catalog_path, data_dir, load_catalog, public_briefs
 from checkout_consent.grocery.promos import Promo
@@ -62,21 +64,30 @@ def write_catalogs() -> list[Path]:
     return paths
 
 
+def _write(folder: Path, briefs: list[Brief]) -> list[Path]:
+    paths = [folder / f"{brief.task_id}.yaml" for brief in briefs]
+    for path, brief in zip(paths, briefs, strict=True):
+        path.write_text(brief_to_yaml(brief), encoding="utf-8")
+    return paths
+
+
+def write_public() -> list[Path]:
+    """Rewrite every public brief with the budget its slack gives (authoring/public.py)."""
+    briefs = [budgeted(b, load_catalog(b.catalog_version)) for b in public_briefs()]
+    return _write(data_dir() / "public", briefs)
+
+
 def write_heldout(seed: int, per_template: int = 2) -> list[Path]:
     """Held-out briefs from the public templates under a secret seed (git-ignored dir)."""
     out = data_dir() / "heldout"
     out.mkdir(exist_ok=True)
-    paths = []
-    for brief in heldout_briefs(public_briefs(), load_catalog("3.0"), seed, per_template):
-        paths.append(out / f"{brief.task_id}.yaml")
-        paths[-1].write_text(brief_to_yaml(brief), encoding="utf-8")
-    return paths
+    return _write(out, heldout_briefs(public_briefs(), load_catalog("3.0"), seed, per_template))
 
 
 def _build(args: argparse.Namespace) -> int:
     seed: int | str | None = args.seed if args.seed is not None else os.environ.get(SEED_ENV)
-    if args.what == "catalogs":
-        paths = write_catalogs()
+    if args.what in ("catalogs", "public"):
+        paths = write_catalogs() if args.what == "catalogs" else write_public()
     elif seed is None:
         raise ValueError(
             f"build heldout needs --seed or the {SEED_ENV} environment variable (keep it secret)"
@@ -88,10 +99,10 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def add_commands(parser: argparse.ArgumentParser) -> None:
-    """`checkout-consent grocery build catalogs|heldout [--seed N]`."""
+    """`checkout-consent grocery build catalogs|public|heldout [--seed N]`."""
     verbs = parser.add_subparsers(dest="grocery_command", required=True)
-    build = verbs.add_parser("build", help="write the catalogs, or held-out briefs")
-    build.add_argument("what", choices=["catalogs", "heldout"])
+    build = verbs.add_parser("build", help="write the catalogs, the public or held-out briefs")
+    build.add_argument("what", choices=["catalogs", "public", "heldout"])
     build.add_argument(
         "--seed",
         type=int,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from checkout_consent.core.rng import stream
+from checkout_consent.core import stream
 from checkout_consent.grocery.catalog import Catalog, Product
 from checkout_consent.grocery.dataset import data_dir
 

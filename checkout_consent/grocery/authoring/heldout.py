@@ -4,7 +4,7 @@ tasks/grocery/heldout/; public tasks are for development, held-out ones are the 
 
 from __future__ import annotations
 
-from checkout_consent.core.rng import stream
+from checkout_consent.core import stream
 from checkout_consent.grocery.brief import Brief
 from checkout_consent.grocery.catalog import Catalog
 from checkout_consent.grocery.grader import window_minimal_total

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from checkout_consent.core.money import fmt
+from checkout_consent.core import fmt
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.grader import (
     SCORER_VERSION,

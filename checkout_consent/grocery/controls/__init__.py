@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Msg, Policy, Reply, Scenario, call, next_call_id, say
 from checkout_consent.grocery.controls.plans import DONE, Step, decoy_plan, gullible, reference_plan
 
 

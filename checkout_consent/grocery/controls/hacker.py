@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checkout_consent.core.controls import Exploit, hacker
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Exploit, Scenario, hacker
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.controls import _play
 from checkout_consent.grocery.controls.plans import Step, reference_plan

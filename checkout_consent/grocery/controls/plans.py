@@ -7,8 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.controls import Msg, Reply, call, next_call_id, say
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Msg, Reply, Scenario, call, next_call_id, say
 from checkout_consent.grocery import dataset
 from checkout_consent.grocery.grader import optimum, promo_pricing
 

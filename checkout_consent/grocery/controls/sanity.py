@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from statistics import mean
 
-from checkout_consent.core.family import ControlRecords
+from checkout_consent.core import ControlRecords
 
 SANITY_CONTROLS = ("idle", "reference", "gullible", "decoy-chaser")
 

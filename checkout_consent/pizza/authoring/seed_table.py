@@ -14,8 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from checkout_consent.core.offline import play_and_grade
-from checkout_consent.core.stats import Interval, bootstrap_ci
+from checkout_consent.core import Interval, bootstrap_ci, play_and_grade
 from checkout_consent.pizza import WORLD, dataset
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED
 from checkout_consent.pizza.grader import CHECKS

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from checkout_consent.core.money import fmt
-from checkout_consent.core.rng import Stream, stream
+from checkout_consent.core import Stream, fmt, stream
 from checkout_consent.pizza.authoring.templates import Template, Templates
 from checkout_consent.pizza.policy import expected_remedy
 from checkout_consent.pizza.state import (
@@ -37,10 +36,10 @@ class Facts(NamedTuple):
     words: dict[str, str]  # extra text placeholders
 
 
-def _lines(r: Stream, spec: Templates) -> tuple[Line, ...]:
+def _lines(r: Stream, templates: Templates) -> tuple[Line, ...]:
     lines: list[Line] = []
     for _ in range(r.randint(1, 3)):
-        pizza, size = r.choice(spec.pizzas), r.choice(sorted(spec.sizes))
+        pizza, size = r.choice(templates.pizzas), r.choice(sorted(templates.sizes))
         lines.append(
             Line(
                 line_id=f"L{len(lines) + 1}",
@@ -48,11 +47,11 @@ def _lines(r: Stream, spec: Templates) -> tuple[Line, ...]:
                 kind="pizza",
                 qty=r.randint(1, 2),
                 toppings=pizza.toppings,
-                unit_cents=spec.sizes[size] + pizza.premium_cents,
+                unit_cents=templates.sizes[size] + pizza.premium_cents,
             )
         )
     for _ in range(r.randint(0, 2)):
-        side = r.choice(spec.sides)
+        side = r.choice(templates.sides)
         lines.append(
             Line(
                 line_id=f"L{len(lines) + 1}",
@@ -65,11 +64,11 @@ def _lines(r: Stream, spec: Templates) -> tuple[Line, ...]:
     return tuple(lines)
 
 
-def _address(r: Stream, spec: Templates) -> str:
-    return f"{r.randint(2, 98)} {r.choice(spec.streets)}"
+def _address(r: Stream, templates: Templates) -> str:
+    return f"{r.randint(2, 98)} {r.choice(templates.streets)}"
 
 
-def _order(r: Stream, spec: Templates, customer_id: str, taken: set[str]) -> Order:
+def _order(r: Stream, templates: Templates, customer_id: str, taken: set[str]) -> Order:
     order_id = f"PZ-{r.randint(100000, 999999)}"
     while order_id in taken:
         order_id = f"PZ-{r.randint(100000, 999999)}"
@@ -77,10 +76,10 @@ def _order(r: Stream, spec: Templates, customer_id: str, taken: set[str]) -> Ord
     return Order(
         order_id=order_id,
         customer_id=customer_id,
-        lines=_lines(r, spec),
-        delivery_fee_cents=spec.delivery_fee_cents,
+        lines=_lines(r, templates),
+        delivery_fee_cents=templates.delivery_fee_cents,
         minutes_late=r.randint(0, 15),
-        delivered_to=_address(r, spec),
+        delivered_to=_address(r, templates),
     )
 
 
@@ -88,9 +87,9 @@ def _pizza_line(r: Stream, order: Order) -> Line:
     return r.choice([ln for ln in order.lines if ln.kind == "pizza"])
 
 
-def _quality(r: Stream, spec: Templates, order: Order, kind: Kind) -> Facts:
+def _quality(r: Stream, templates: Templates, order: Order, kind: Kind) -> Facts:
     line = _pizza_line(r, order)
-    got = r.choice([t for t in spec.wrong_toppings if t not in line.toppings])
+    got = r.choice([t for t in templates.wrong_toppings if t not in line.toppings])
     defect = {
         "cold": "stone cold",
         "burnt": "burnt black underneath",
@@ -118,23 +117,23 @@ def _wrong_address(r: Stream, order: Order) -> Facts:
     return Facts("not_received", None, 0, {"minutes_late": r.randint(0, 10)}, {}, words)
 
 
-def _allergen(r: Stream, spec: Templates, order: Order) -> Facts:
-    line, allergen = _pizza_line(r, order), r.choice(spec.allergens)
+def _allergen(r: Stream, templates: Templates, order: Order) -> Facts:
+    line, allergen = _pizza_line(r, order), r.choice(templates.allergens)
     words = {"item": line.name, "allergen": allergen.found}
     return Facts("allergen", line.line_id, 0, {"note": allergen.note}, {}, words)
 
 
-def _facts(name: str, r: Stream, spec: Templates, order: Order) -> Facts:
+def _facts(name: str, r: Stream, templates: Templates, order: Order) -> Facts:
     builders: dict[str, Callable[[], Facts]] = {
-        "wrong_topping": lambda: _quality(r, spec, order, "wrong_topping"),
-        "cold_pizza": lambda: _quality(r, spec, order, "cold"),
+        "wrong_topping": lambda: _quality(r, templates, order, "wrong_topping"),
+        "cold_pizza": lambda: _quality(r, templates, order, "cold"),
         "missing_item": lambda: _missing(r, order),
         "late_delivery": lambda: Facts(
             "late", None, 0, {"minutes_late": r.randint(30, 95)}, {}, {}
         ),
         "wrong_address": lambda: _wrong_address(r, order),
-        "allergen": lambda: _allergen(r, spec, order),
-        "angry_repeat": lambda: _angry(r, spec, order),
+        "allergen": lambda: _allergen(r, templates, order),
+        "angry_repeat": lambda: _angry(r, templates, order),
         "fraud_pattern": lambda: _missing(r, order)._replace(
             customer_update={"refunds_60d": r.randint(3, 6)}
         ),
@@ -142,15 +141,15 @@ def _facts(name: str, r: Stream, spec: Templates, order: Order) -> Facts:
     return builders[name]()
 
 
-def _angry(r: Stream, spec: Templates, order: Order) -> Facts:
+def _angry(r: Stream, templates: Templates, order: Order) -> Facts:
     kind: Kind = r.choice(("cold", "burnt", "wrong_topping"))
-    facts = _quality(r, spec, order, kind)
+    facts = _quality(r, templates, order, kind)
     update = {"quality_complaints_30d": r.randint(1, 2), "prior_orders": r.randint(20, 80)}
     return facts._replace(customer_update=update)
 
 
-def _customer(r: Stream, spec: Templates) -> Customer:
-    name = f"{r.choice(spec.first_names)} {r.choice(spec.last_names)}"
+def _customer(r: Stream, templates: Templates) -> Customer:
+    name = f"{r.choice(templates.first_names)} {r.choice(templates.last_names)}"
     return Customer(
         customer_id=f"C-{r.randint(10000, 99999)}",
         name=name,
@@ -160,8 +159,8 @@ def _customer(r: Stream, spec: Templates) -> Customer:
     )
 
 
-def _script(spec: Templates, tpl: Template, words: dict[str, str], accepts: bool) -> Script:
-    lines = spec.customer
+def _script(templates: Templates, tpl: Template, words: dict[str, str], accepts: bool) -> Script:
+    lines = templates.customer
     return Script(
         id_given=lines.id_given.format(**words),
         id_again=lines.id_again.format(**words),
@@ -172,12 +171,12 @@ def _script(spec: Templates, tpl: Template, words: dict[str, str], accepts: bool
     )
 
 
-def make_task(spec: Templates, seed: int, name: str, task_id: str) -> Task:
+def make_task(templates: Templates, seed: int, name: str, task_id: str) -> Task:
     """One task of template `name`, drawn from its own stream of `seed`."""
-    r, tpl = stream(seed, "pizza", task_id, "task"), spec.templates[name]
-    customer, taken = _customer(r, spec), set[str]()
-    orders = [_order(r, spec, customer.customer_id, taken) for _ in range(r.randint(2, 3))]
-    facts = _facts(name, r, spec, orders[0])
+    r, tpl = stream(seed, "pizza", task_id, "task"), templates.templates[name]
+    customer, taken = _customer(r, templates), set[str]()
+    orders = [_order(r, templates, customer.customer_id, taken) for _ in range(r.randint(2, 3))]
+    facts = _facts(name, r, templates, orders[0])
     order = orders[0].model_copy(update=facts.order_update)
     customer = customer.model_copy(update=facts.customer_update)
     words = {
@@ -200,7 +199,7 @@ def make_task(spec: Templates, seed: int, name: str, task_id: str) -> Task:
         missing_qty=facts.missing_qty,
         demand_cents=order.total_cents,
         claimed_address=words.get("address", ""),
-        script=_script(spec, tpl, words, accepts),
+        script=_script(templates, tpl, words, accepts),
     )
     draft = Task(
         task_id=task_id,
@@ -227,10 +226,10 @@ def task_id_for(name: str, n: int, seed: int) -> str:
     return base if seed == PUBLIC_SEED else f"{base}-s{seed}"
 
 
-def generate(spec: Templates, seed: int, per_template: int = PER_TEMPLATE) -> list[Task]:
+def generate(templates: Templates, seed: int, per_template: int = PER_TEMPLATE) -> list[Task]:
     """Every template `per_template` times, in template order."""
     return [
-        make_task(spec, seed, name, task_id_for(name, n, seed))
-        for name in spec.templates
+        make_task(templates, seed, name, task_id_for(name, n, seed))
+        for name in templates.templates
         for n in range(1, per_template + 1)
     ]

@@ -2,34 +2,34 @@
 
 from __future__ import annotations
 
-from checkout_consent.pizza.state import Frozen as SpecModel
+from checkout_consent.core import Frozen
 from checkout_consent.pizza.state import Remedy
 
 
-class PizzaItem(SpecModel):
+class PizzaItem(Frozen):
     name: str
     toppings: tuple[str, ...]
     premium_cents: int
 
 
-class SideItem(SpecModel):
+class SideItem(Frozen):
     name: str
     cents: int
 
 
-class Allergen(SpecModel):
+class Allergen(Frozen):
     note: str
     found: str
 
 
-class CustomerLines(SpecModel):
+class CustomerLines(Frozen):
     id_given: str
     id_again: str
     no_id: str
     left: str | None = None
 
 
-class Template(SpecModel):
+class Template(Frozen):
     title: str
     remedy: Remedy
     complaint: tuple[str, ...]
@@ -39,7 +39,7 @@ class Template(SpecModel):
     accept_rate: tuple[int, int]  # accepts in `num` of `den` tasks, drawn per task
 
 
-class Templates(SpecModel):
+class Templates(Frozen):
     """The whole templates file: menu, names, customer lines and the eight templates."""
 
     version: int

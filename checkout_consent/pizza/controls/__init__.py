@@ -10,9 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.money import fmt, to_dollars
+from checkout_consent.core import (
+    Msg,
+    Policy,
+    Reply,
+    Scenario,
+    call,
+    fmt,
+    next_call_id,
+    say,
+    to_dollars,
+)
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.actions import CREDIT_LIMIT_CENTS
 from checkout_consent.pizza.generate import initial_state

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checkout_consent.core.controls import Exploit, hacker
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.money import to_dollars
+from checkout_consent.core import Exploit, Scenario, hacker, to_dollars
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.controls import Plan, Step, _lookup, _message, scripted
 from checkout_consent.pizza.state import Task

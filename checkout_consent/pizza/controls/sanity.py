@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkout_consent.core.family import ControlRecords, Record
+from checkout_consent.core import ControlRecords, Record
 
 SANITY_CONTROLS = ("noop", "reference", "mock", "before-lookup", "duplicate", "over-cap", "mixed")
 PUBLIC_TASKS = 40

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,8 @@ from inspect_ai.tool import ToolInfo
 
 MAX_TEXT = 20_000  # characters one field may carry
 KINDS = ("string", "integer", "number", "boolean", "array", "object")
+# a string argument whose description lists its values (`One of "a", "b" or "c".`) is a choice
+LISTED = re.compile(r'one of ((?:"[^"]{1,80}", )*"[^"]{1,80}" or "[^"]{1,80}")', re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,12 @@ class Form:
 
 
 class Refused(ValueError):
-    """The form does not make a valid call; the message is the page's one line."""
+    """The form does not make a valid call; the message is the page's one line, and
+    `field` the argument it is about (shown beside that field), if any."""
+
+    def __init__(self, line: str, field: str = "") -> None:
+        super().__init__(line)
+        self.field = field
 
 
 def _kind(param: Any) -> tuple[str, bool]:
@@ -53,34 +61,44 @@ def _kind(param: Any) -> tuple[str, bool]:
     return concrete[0], nullable
 
 
+def _listed(kind: str, description: str) -> tuple[str, ...]:
+    """The values a string argument's description lists as its only ones (none: free text)."""
+    found = LISTED.search(description) if kind == "string" else None
+    return tuple(re.findall(r'"([^"]+)"', found.group(1))) if found else ()
+
+
 def form_of(info: ToolInfo) -> Form:
     params = info.parameters
     fields = []
     for name, param in params.properties.items():
         kind, nullable = _kind(param)
+        described = param.description or ""
         fields.append(
             Field(
                 name=name,
                 kind=kind,
                 required=name in params.required,
                 nullable=nullable,
-                description=param.description or "",
-                enum=tuple(param.enum or ()),
+                description=described,
+                enum=tuple(param.enum or ()) or _listed(kind, described),
             )
         )
     return Form(info.name, info.description, tuple(fields))
 
 
 def _number(field: Field, text: str) -> int | float:
-    """A number as a model's JSON would carry it: `12` an integer, `12.5` a float."""
+    """A number as a model's JSON would carry it: `12` an integer, `12.5` a float; in an
+    integer field an integral float (`1.0`) is that integer, a fraction is refused."""
     try:
         value = json.loads(text)
     except ValueError:
         value = None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Refused(f"{field.name}: {text[:40]!r} is not a number")
+        raise Refused(f"{field.name}: {text[:40]!r} is not a number", field.name)
     if field.kind == "integer" and not isinstance(value, int):
-        raise Refused(f"{field.name}: {text[:40]!r} is not a whole number")
+        if not value.is_integer():
+            raise Refused(f"{field.name}: {text[:40]!r} is not a whole number", field.name)
+        value = int(value)
     return value
 
 
@@ -88,10 +106,10 @@ def _json(field: Field, text: str) -> Any:
     try:
         value = json.loads(text)
     except ValueError:
-        raise Refused(f"{field.name}: not valid JSON") from None
+        raise Refused(f"{field.name}: not valid JSON", field.name) from None
     wanted = {"array": list, "object": dict}.get(field.kind)
     if wanted is not None and not isinstance(value, wanted):
-        raise Refused(f"{field.name}: expected a JSON {field.kind}")
+        raise Refused(f"{field.name}: expected a JSON {field.kind}", field.name)
     return value
 
 
@@ -103,12 +121,12 @@ def parse_value(field: Field, text: str) -> Any:
         value = _number(field, text.strip())
     elif field.kind == "boolean":
         if text not in ("true", "false"):
-            raise Refused(f"{field.name}: choose true or false")
+            raise Refused(f"{field.name}: choose true or false", field.name)
         value = text == "true"
     else:
         value = _json(field, text)
     if field.enum and value not in field.enum:
-        raise Refused(f"{field.name}: {text[:40]!r} is not one of {list(field.enum)}")
+        raise Refused(f"{field.name}: {text[:40]!r} is not one of {list(field.enum)}", field.name)
     return value
 
 
@@ -126,12 +144,12 @@ def parse_call(form: Form, submitted: Mapping[str, str]) -> dict[str, Any]:
     for field in form.fields:
         text = submitted.get(f"arg.{field.name}", "")
         if len(text) > MAX_TEXT:
-            raise Refused(f"{field.name}: longer than {MAX_TEXT:,} characters")
+            raise Refused(f"{field.name}: longer than {MAX_TEXT:,} characters", field.name)
         if field.nullable and submitted.get(f"null.{field.name}") == "on":
             args[field.name] = None
         elif text == "":
             if field.required:
-                raise Refused(f"{field.name}: required")
+                raise Refused(f"{field.name}: required", field.name)
         else:
             args[field.name] = parse_value(field, text)
     return args

@@ -90,3 +90,17 @@ class Journal:
     def seconds(self) -> float:
         """The time the person spent on the turns this journal holds."""
         return round(sum(a.seconds for a in self.answers.values()), 3)
+
+
+def play_seconds(sample: Any) -> float:
+    """The seconds a person played a logged sample: the sum of the time each model turn
+    was open (`human_seconds` on its output), a turn answered from the journal counted
+    at the time it took when it was answered, so a resumed run counts the whole play."""
+    total = 0.0
+    for event in getattr(sample, "events", None) or []:
+        if getattr(event, "event", "") != "model" or event.output is None:
+            continue
+        seconds = (event.output.metadata or {}).get("human_seconds")
+        if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds >= 0:
+            total += float(seconds)
+    return round(total, 3)

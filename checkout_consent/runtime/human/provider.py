@@ -28,6 +28,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from checkout_consent.core.controls import Reply
 from checkout_consent.runtime import compat
+from checkout_consent.runtime.human import ending
 from checkout_consent.runtime.human.desk import Answer, Desk, Shown, Turn
 from checkout_consent.runtime.human.fields import Form, Refused, check_args, form_of
 from checkout_consent.runtime.human.journal import Journal, JournalError, turn_key
@@ -60,6 +61,7 @@ def desk_on(port: int) -> tuple[Desk, PageServer]:
         server = PageServer(desk, port)
         atexit.register(server.close)  # the last answer's page is sent before the exit
         _SERVERS[server.port] = _SERVERS[port] = (desk, server)
+        ending.DESKS.append(desk)
         print(f"human/web: play at {server.url}", file=sys.stderr, flush=True)
     return _SERVERS[port]
 
@@ -134,6 +136,7 @@ class HumanModelAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
+        ending.register()  # inside the eval: the page is told how it ends
         sample = compat.active_sample()
         await self._take_seat(sample)
         if self.desk.stopped:
@@ -172,15 +175,18 @@ class HumanModelAPI(ModelAPI):
         return answer
 
     async def _ask(self, turn: Turn) -> Answer | None:
-        """The person's answer to `turn` (None: they stopped the run)."""
-        waiting = asyncio.wrap_future(self.desk.open(turn))
+        """The person's answer to `turn` (None: they stopped the run). A turn past its
+        time budget is sent as it stands: its added calls, or an empty reply."""
+        future = self.desk.open(turn)
+        waiting = asyncio.wrap_future(future)
         try:
             with compat.awaiting_human():
-                return await asyncio.wait_for(waiting, timeout=self.budget_s)
-        except TimeoutError:
-            return Answer(seconds=float(self.budget_s or 0))
+                await asyncio.wait({waiting}, timeout=self.budget_s)
+            if not future.done():
+                self.desk.expire(turn, self.budget_s or 0.0)
+            return await waiting
         except asyncio.CancelledError:
-            if turn.future.cancelled():
+            if future.cancelled():
                 return None
             raise
         finally:

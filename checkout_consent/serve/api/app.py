@@ -224,11 +224,11 @@ def from_environment() -> FastAPI:
     $CHECKOUT_CONSENT_SERVE_HELDOUT is 1 (uvicorn workers use it)."""
     import os
 
-    from checkout_consent.serve.api.storage import Storage
+    from checkout_consent.serve.api.storage import Storage, default_db
 
     return create_app(
         Service(
-            Storage(os.environ.get(DB_ENV, "checkout-consent.db")),
+            Storage(os.environ.get(DB_ENV) or default_db()),
             serve_heldout=os.environ.get(HELDOUT_ENV) == "1",
         )
     )

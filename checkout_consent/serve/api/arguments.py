@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, TypeVar
 
-from pydantic import Field, Strict, StringConstraints, TypeAdapter, ValidationError
+from pydantic import AfterValidator, Field, Strict, StringConstraints, TypeAdapter, ValidationError
 
-from checkout_consent.core.family import World
-from checkout_consent.families import world as roster_family
+from checkout_consent.core import names
+from checkout_consent.core.contract import World
+from checkout_consent.families import world_named
 
 ECHO = 80  # characters of a client's value a refusal may echo
 MAX_DEPTH = 32
@@ -31,7 +32,19 @@ _CONTROL = r"\x00-\x1f\x7f-\x9f"  # what a one-line display cannot show
 # text storage can hold: Pydantic refuses a lone surrogate (not UTF-8), the pattern a NUL
 # (PostgreSQL refuses it)
 Text = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=r"^[^\x00]*$")]
-# a name shown on the board: one line of printable characters, not blank
+
+
+def _board_name(name: str) -> str:
+    """A name as the board stores and shows it (`core.names.shown`), or ValueError: one
+    holding an invisible character or mixing scripts (`core.names.problem`)."""
+    why = names.problem(name)
+    if why is not None:
+        raise ValueError(f"the name {why}")
+    return names.shown(name)
+
+
+# a name shown on the board: one line of printable characters, not blank, no invisible
+# character, one script; stored NFKC-normal and trimmed
 Name = Annotated[
     str,
     StringConstraints(
@@ -39,6 +52,7 @@ Name = Annotated[
         max_length=MAX_NAME,
         pattern=rf"^[^{_CONTROL}]*[^\s{_CONTROL}][^{_CONTROL}]*$",
     ),
+    AfterValidator(_board_name),
 ]
 # no dots or slashes: a task id never reaches a path
 TaskId = Annotated[
@@ -104,25 +118,25 @@ def clip(value: object) -> str:
     return shown if len(value) <= ECHO else f"{shown}... ({len(value):,} characters)"
 
 
-def family(value: object) -> World:
+def world_arg(value: object) -> World:
     """A family of the roster by name (404 otherwise, as an unknown route: the roster, not
     a type, knows the names)."""
     if isinstance(value, str) and len(value) <= MAX_NAME:
         try:
-            return roster_family(value)
+            return world_named(value)
         except KeyError:
             pass
     raise NotFound(f"unknown family {clip(value)}")
 
 
-def control(spec: World, value: object) -> str:
+def control(world: World, value: object) -> str:
     """One of the family's controls by name (its reference when None): the family, known
     only once its argument is read, names them."""
-    chosen = spec.controls.reference if value is None else value
-    if not isinstance(chosen, str) or chosen not in spec.controls:
+    chosen = world.controls.reference if value is None else value
+    if not isinstance(chosen, str) or chosen not in world.controls:
         raise Invalid(
             "control",
-            f"{spec.name} has no control {clip(chosen)}; controls: {', '.join(spec.controls)}",
+            f"{world.name} has no control {clip(chosen)}; controls: {', '.join(world.controls)}",
         )
     return chosen
 

@@ -17,26 +17,24 @@ from statistics import mean
 from typing import Any
 
 from checkout_consent.core.consent import breach_rate, describe_rate
-from checkout_consent.core.family import Scenario, World
+from checkout_consent.core.contract import World
 from checkout_consent.core.headline import Figure
 from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core.scenario import Scenario
 from checkout_consent.core.summary import summary
+from checkout_consent.core.task_args import TaskAlias
 from checkout_consent.families import WORLDS
 from checkout_consent.runtime.files import tasks_dir
 from checkout_consent.runtime.provenance import git_sha, suite_version
-from checkout_consent.serve.api import arguments
+from checkout_consent.serve.api import arguments, owners
 from checkout_consent.serve.api.arguments import NAME, TASK, Invalid, NotFound, Unauthorized, clip
+from checkout_consent.serve.api.owners import ANONYMOUS
 from checkout_consent.serve.api.storage import Row, Storage, arrived
 from checkout_consent.serve.api.submission import parse_json, score
 
 LICENCE = "MIT"
 MAX_BENCHMARK_TASKS = 50
-ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, never ranked
 __all__ = ["NotFound", "Service", "Unauthorized", "agent_view"]
-
-
-def spec_of(name: object) -> World:
-    return arguments.family(name)
 
 
 def _key(scenario: Scenario) -> tuple[str, int]:
@@ -46,29 +44,29 @@ def _key(scenario: Scenario) -> tuple[str, int]:
 @functools.cache
 def listed_tasks(name: str) -> tuple[str, ...]:
     """The public task ids of a world, as its dataset takes them."""
-    return tuple(spec_of(name).dataset.tasks())
+    return tuple(arguments.world_arg(name).dataset.tasks())
 
 
 @functools.cache
 def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
     """The (scenario id, seed) of every public task of a world: what a ranked entry of
     that world must cover."""
-    spec = spec_of(name)
-    return frozenset(_key(spec.dataset.task(t)) for t in listed_tasks(spec.name))
+    world = arguments.world_arg(name)
+    return frozenset(_key(world.dataset.task(t)) for t in listed_tasks(world.name))
 
 
-def agent_view(spec: World, scenario: Scenario) -> dict[str, Any]:
-    """What the agent is told and sees of a scenario, derived from the family spec alone:
+def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
+    """What the agent is told and sees of a scenario, derived from the world alone:
     the system prompt, the opening message, and each tool the model is given (every action
     but the harness's own trim tool and those only another solver offers) with its
     description (the action's docstring, as the Inspect tool carries it)."""
-    episode = spec.episode
+    episode = world.episode
     return {
         "system": episode.system(scenario),
         "opening": episode.opening(scenario),
         "tools": [
             {"name": n, "description": inspect.cleandoc(a.__doc__ or "")}
-            for n, a in spec.actions.items()
+            for n, a in world.actions.items()
             if n != episode.trim_tool and n not in episode.other_solver_tools
         ],
     }
@@ -146,13 +144,23 @@ def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
     return agent != ANONYMOUS and coverage(world, rows) == len(public_scenarios(world.name))
 
 
+def _canonical(world: World, task: str) -> bool:
+    """Whether the world takes `task` as it is spelled: a row a service before canonical
+    task ids stored under an alias (`04` for seed 4) is counted and grouped nowhere."""
+    try:
+        world.dataset.task(task)
+    except (ValueError, KeyError, FileNotFoundError):
+        return False
+    return True
+
+
 def _world_board(world: World, rows: list[Row]) -> list[dict[str, Any]]:
     """One world's entries: ranked agents best first, then the rest (no transcript, not the
     whole public set, or anonymous), listed unranked with their coverage."""
     head = world.headline
     traced: dict[str, list[Row]] = {}
     listed: dict[str, list[Row]] = {}
-    for row in rows:
+    for row in (r for r in rows if _canonical(world, r.task)):
         (traced if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
     ranked = {a: r for a, r in traced.items() if _rankable(world, a, r)}
     for agent, mine in traced.items():
@@ -180,33 +188,35 @@ class Service:
 
     def tasks(self, name: str) -> list[str]:
         """Every public task of the family, each world's (`listed_tasks`)."""
-        return list(listed_tasks(spec_of(name).name))
+        return list(listed_tasks(arguments.world_arg(name).name))
 
-    def _served(self, spec: World, task: object) -> Scenario:
+    def _served(self, world: World, task: object) -> Scenario:
         """The scenario of a task this service serves (NotFound otherwise: a held-out task
         is answered as an unknown one unless the operator serves held-out tasks). The id is
         a `TaskId` before the family reads it (a family's own record names its task)."""
         try:  # a ValidationError is a ValueError
-            scenario = spec.dataset.task(TASK.validate_python(task))
+            scenario = world.dataset.task(TASK.validate_python(task))
+        except TaskAlias as alias:  # one task, one id: stored, counted, grouped by it
+            raise NotFound(f"{world.name} {alias}") from None
         except (ValueError, KeyError, FileNotFoundError):
-            raise NotFound(f"no {spec.name} task {clip(task)}") from None
-        if not self.serve_heldout and _key(scenario) not in public_scenarios(spec.name):
+            raise NotFound(f"no {world.name} task {clip(task)}") from None
+        if not self.serve_heldout and _key(scenario) not in public_scenarios(world.name):
             raise NotFound(
-                f"no public {spec.name} task {clip(task)} (held-out tasks are "
+                f"no public {world.name} task {clip(task)} (held-out tasks are "
                 "served only by a service started with --serve-heldout)"
             )
         return scenario
 
     def task(self, name: str, task: str) -> dict[str, Any]:
         """One task as its agent meets it (never its answer key)."""
-        spec = spec_of(name)
-        scenario = self._served(spec, task)
-        public = _key(scenario) in public_scenarios(spec.name)
-        return {"family": spec.name, "task": task, "public": public, **agent_view(spec, scenario)}
+        world = arguments.world_arg(name)
+        scenario = self._served(world, task)
+        public = _key(scenario) in public_scenarios(world.name)
+        return {"family": world.name, "task": task, "public": public, **agent_view(world, scenario)}
 
-    def _check_task(self, spec: World, task: str) -> None:
+    def _check_task(self, world: World, task: str) -> None:
         try:
-            self._served(spec, task)
+            self._served(world, task)
         except NotFound as error:
             raise Invalid("task", str(error)) from None
 
@@ -219,43 +229,16 @@ class Service:
         submission is the name's first (its owner's from now on). Invalid (nothing stored)
         when it is refused; Unauthorized when the name is owned and `token` is not its
         owner's. The scoring date is the service's own (UTC), never the client's."""
-        spec = spec_of(name)
+        world = arguments.world_arg(name)
         data = parse_json(body)
-        scored = score(spec, data, arrived()[:10], lambda task: self._check_task(spec, task))
-        issued = self._authorise(scored.agent, token)
-        row = self.storage.add(
-            spec.name, scored.task, scored.agent, scored.season, data, scored.record
-        )
+        scored = score(world, data, arrived()[:10], lambda task: self._check_task(world, task))
+        agent, issued = owners.authorise(self.storage, scored.agent, token)
+        row = self.storage.add(world.name, scored.task, agent, scored.season, data, scored.record)
         return row, issued
 
-    def _authorise(self, agent: str, token: str | None) -> str | None:
-        """None when `token` owns `agent` (or the submission is anonymous); a new token when
-        the name is unowned and no token was sent; Unauthorized otherwise."""
-        if agent == ANONYMOUS or (token is not None and self.storage.owns(agent, token)):
-            return None
-        issued = self.storage.claim(agent) if token is None else None
-        if issued is not None:
-            return issued
-        raise Unauthorized(
-            f"agent name {clip(agent)} is owned by its first submitter: send its token "
-            "(HTTP: Authorization: Bearer TOKEN; MCP: agent_token)"
-            if token is None or self.storage.owned(agent)
-            else f"agent name {clip(agent)} is owned by nobody: send no token to claim it"
-        )
-
     def issue_token(self, agent: str, replace: bool = False) -> str:
-        """The operator's verb: own an unowned agent name, returning its token; `replace`:
-        give an owned name a fresh token instead (a lost one: the old stops working)."""
-        checked = arguments.checked(NAME, "agent", agent)
-        if checked == ANONYMOUS:
-            raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
-        issued = self.storage.claim(checked, replace)
-        if issued is None:
-            why = (
-                "is not owned: issue it" if replace else "is owned already (--replace: a new token)"
-            )
-            raise Invalid("agent", f"agent name {clip(checked)} {why}")
-        return issued
+        """The operator's verb (`owners.issue`) on a name the `Name` type takes."""
+        return owners.issue(self.storage, arguments.checked(NAME, "agent", agent), replace)
 
     def submission(self, submission_id: str) -> Row:
         found = self.storage.get(submission_id)
@@ -270,9 +253,9 @@ class Service:
         mean of each numeric record field. Runs of two worlds are never pooled. A
         submission graded without a transcript (a bare cart) is stored and listed after
         the ranked agents, never ranked. `season` is a `Season` (the surfaces' type)."""
-        spec = spec_of(name)
-        rows = self.storage.rows(spec.name, season)
-        return _world_board(spec, rows)
+        world = arguments.world_arg(name)
+        rows = self.storage.rows(world.name, season)
+        return _world_board(world, rows)
 
     def provenance(self) -> dict[str, Any]:
         return {
@@ -286,15 +269,15 @@ class Service:
 
     def run_benchmark(self, name: str, control: str | None = None) -> dict[str, Any]:
         """Play one control offline over the family's public tasks (no model, no storage)."""
-        spec = spec_of(name)
-        chosen = arguments.control(spec, control)
+        world = arguments.world_arg(name)
+        chosen = arguments.control(world, control)
         records = [
-            play_and_grade(spec, spec.dataset.task(t), spec.controls[chosen])
-            for t in spec.dataset.tasks()[:MAX_BENCHMARK_TASKS]
+            play_and_grade(world, world.dataset.task(t), world.controls[chosen])
+            for t in world.dataset.tasks()[:MAX_BENCHMARK_TASKS]
         ]
         return {
-            "family": spec.name,
+            "family": world.name,
             "control": chosen,
-            "lines": [spec.views.line(r) for r in records],
-            "summary": summary(spec, records),
+            "lines": [world.views.line(r) for r in records],
+            "summary": summary(world, records),
         }

@@ -2,13 +2,16 @@
 WAL mode) or PostgreSQL (a `postgresql://` URL). The schema is versioned; a database of
 another version is refused, never migrated silently. Rows are never updated or deleted:
 the database itself refuses it (triggers), so a stored score cannot change. Agent names are
-owned (`agents`): the sha256 of the owner's token, never the token itself."""
+owned (`agents`): the sha256 of the owner's token, never the token itself, under the name's
+two keys (`core.names.keys`), each unique: a name meeting an owned one (`claude`, `C1aude`
+for `Claude`) is that owner's."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -17,9 +20,11 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from checkout_consent.core import names
 from checkout_consent.serve.api.commit import GroupCommit
 
-SCHEMA_VERSION = 2  # 2: agent names owned (an older database: its names unowned)
+# 2: agent names owned (an older database: its names unowned); 3: owned by their keys
+SCHEMA_VERSION = 3
 COLUMNS = "id, family, task, agent, season, world_version, received_at, submission, record"
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +34,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     submission TEXT NOT NULL, record TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS submissions_family ON submissions (family, season);
 CREATE TABLE IF NOT EXISTS agents (
-    name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL, issued_at TEXT NOT NULL);
+    name TEXT PRIMARY KEY, look TEXT NOT NULL UNIQUE, shown TEXT NOT NULL,
+    token_sha256 TEXT NOT NULL, issued_at TEXT NOT NULL);
 """
 SQLITE_GUARDS = """
 CREATE TRIGGER IF NOT EXISTS submissions_no_update BEFORE UPDATE ON submissions
@@ -44,6 +50,19 @@ DROP TRIGGER IF EXISTS submissions_immutable ON submissions;
 CREATE TRIGGER submissions_immutable BEFORE UPDATE OR DELETE ON submissions
 FOR EACH ROW EXECUTE FUNCTION submissions_immutable();
 """
+
+
+def default_db() -> str:
+    """The SQLite file a service started without `--db` stores in: the user's data folder
+    (`$XDG_DATA_HOME/checkout-consent/scoring.db`, else
+    `~/.local/share/checkout-consent/scoring.db`), never the current directory, so a
+    service started in a checkout leaves no file in it. The folder is made on first use."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    folder = os.path.join(base, "checkout-consent")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, "scoring.db")
 
 
 def arrived() -> str:
@@ -200,34 +219,43 @@ class Storage:
         found = self._fetch(query + " ORDER BY received_at, id", params, every=True)
         return [_row(tuple(r)) for r in found]
 
+    def owners(self, agent: str) -> list[tuple[str, str]]:
+        """(key, shown name) of every owned name `agent` meets (`core.names.keys`): none,
+        its owner, or (a name between two owned ones) both."""
+        key, look = names.keys(agent)
+        query = "SELECT name, shown FROM agents WHERE name = ? OR look = ? ORDER BY name"
+        return [(str(k), str(v)) for k, v in self._fetch(query, (key, look), every=True)]
+
     def claim(self, agent: str, replace: bool = False) -> str | None:
-        """Make `agent` owned by a fresh token and return it; None when the name is owned
-        already (one statement: of two racing first submissions, one wins). `replace`:
-        give an owned name a fresh token instead (its old one stops working); None when
-        the name is not owned."""
+        """Make `agent` owned by a fresh token and return it; None when a name it meets is
+        owned already (one statement: of two racing first submissions, one wins).
+        `replace`: give the owned name it meets a fresh token instead (its old one stops
+        working); None when it meets no owned name, or two."""
         token = secrets.token_urlsafe(32)
-        hashed, now = token_hash(token), arrived()
+        hashed, now, (key, look) = token_hash(token), arrived(), names.keys(agent)
+        args: tuple[str | None, ...] = (hashed, now, key, look, names.shown(agent))
         statement = (
-            "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
-            if replace
-            else "INSERT INTO agents (token_sha256, issued_at, name) VALUES (?, ?, ?) "
-            "ON CONFLICT (name) DO NOTHING"
+            "INSERT INTO agents (token_sha256, issued_at, name, look, shown) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
         )
+        if replace:
+            found = self.owners(agent)
+            owner = found[0][0] if len(found) == 1 else None
+            statement = "UPDATE agents SET token_sha256 = ?, issued_at = ? WHERE name = ?"
+            args = (hashed, now, owner)
         with self._connect() as db:
-            done = db.execute(self._sql(statement), (hashed, now, agent))
+            done = db.execute(self._sql(statement), args)
             issued = done.rowcount == 1
             db.commit()
         return token if issued else None
 
-    def owns(self, agent: str, token: str | None) -> bool:
-        """Whether `token` is the owner's token of `agent` (compared in constant time)."""
-        found = self._fetch("SELECT token_sha256 FROM agents WHERE name = ?", (agent,))
+    def owns(self, key: str, token: str | None) -> bool:
+        """Whether `token` is the owner's token of the owned name `key` (an `owners` key),
+        compared in constant time."""
+        found = self._fetch("SELECT token_sha256 FROM agents WHERE name = ?", (key,))
         if found is None or token is None:
             return False
         return hmac.compare_digest(str(found[0]), token_hash(token))
-
-    def owned(self, agent: str) -> bool:
-        return self._fetch("SELECT 1 FROM agents WHERE name = ?", (agent,)) is not None
 
     def count(self) -> int:
         return int(self._fetch("SELECT COUNT(*) FROM submissions", ())[0])

@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout_consent.core.family import Record, World
+from checkout_consent.core.contract import Record, World
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.core.world import ActionError
-from checkout_consent.families import world
+from checkout_consent.families import world_named
 from checkout_consent.serve.api import arguments
 from checkout_consent.serve.api.arguments import MAX_ITEMS, Invalid, Name, TaskId, Text, refused
 
@@ -92,7 +92,7 @@ def parse_json(body: bytes) -> dict[str, Any]:
     return data
 
 
-def _grade_trace(spec: World, data: dict[str, Any], served: Served) -> Scored:
+def _grade_trace(world: World, data: dict[str, Any], served: Served) -> Scored:
     try:
         sub = TraceSubmission.model_validate(data)
     except ValidationError as error:
@@ -100,12 +100,12 @@ def _grade_trace(spec: World, data: dict[str, Any], served: Served) -> Scored:
     agent = sub.agent.name if sub.agent else "anonymous"
     served(sub.task)
     try:
-        scenario = spec.dataset.task(sub.task)
+        scenario = world.dataset.task(sub.task)
     except (ValueError, KeyError, FileNotFoundError) as error:
-        raise Invalid("task", f"unknown {spec.name} task {sub.task!r} ({error})") from None
+        raise Invalid("task", f"unknown {world.name} task {sub.task!r} ({error})") from None
     calls = [c.model_dump(exclude_none=True) for c in sub.calls]
     try:
-        record = grade_saved(world(spec.name), scenario, calls)
+        record = grade_saved(world_named(world.name), scenario, calls)
     except (ValueError, ActionError, TypeError, KeyError, OverflowError) as error:
         raise Invalid("calls", str(error)[:300]) from None
     return Scored(sub.task, agent, None, record)
@@ -119,8 +119,8 @@ class _Envelope(BaseModel):
     agent: AgentCard | None = None
 
 
-def _own_scorer(spec: World, data: dict[str, Any], today: str | None, served: Served) -> Scored:
-    assert spec.score_submission is not None
+def _own_scorer(world: World, data: dict[str, Any], today: str | None, served: Served) -> Scored:
+    assert world.score_submission is not None
     try:
         card = _Envelope.model_validate({"agent": data.get("agent")}).agent
     except ValidationError as error:
@@ -128,7 +128,7 @@ def _own_scorer(spec: World, data: dict[str, Any], today: str | None, served: Se
     agent = card.name if card else "anonymous"
     own = {k: v for k, v in data.items() if k != "agent"}
     try:
-        record = spec.score_submission(own, today)
+        record = world.score_submission(own, today)
     except Invalid:
         raise
     except (ValueError, KeyError, TypeError) as error:
@@ -136,7 +136,7 @@ def _own_scorer(spec: World, data: dict[str, Any], today: str | None, served: Se
         raise Invalid(str(field), str(error)[:300]) from None
     task, season = record.get("task_id"), record.get("season")
     if not isinstance(task, str) or not task:  # the family's bug, not the client's
-        raise TypeError(f"{spec.name}'s score_submission gave a record without a task_id")
+        raise TypeError(f"{world.name}'s score_submission gave a record without a task_id")
     served(task)
     return Scored(task, agent, season if isinstance(season, int) else None, record)
 
@@ -146,7 +146,7 @@ def _any_task(task: str) -> None:
 
 
 def score(
-    spec: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
+    world: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
 ) -> Scored:
     """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
     the service's date) is the scoring date a family's own scorer uses, None offline;
@@ -155,6 +155,6 @@ def score(
     record's task is checked before anything is answered or stored). Every body names its
     task `task`; a retired name for it is refused (`arguments.current_names`)."""
     arguments.current_names(data)
-    if spec.score_submission is not None:
-        return _own_scorer(spec, data, today, served)
-    return _grade_trace(spec, data, served)
+    if world.score_submission is not None:
+        return _own_scorer(world, data, today, served)
+    return _grade_trace(world, data, served)

@@ -1,15 +1,8 @@
-"""Scripted shopkit control agents that bracket the score range.
-
-noop       finishes at once: the pristine seed (regress green, change short of 1).
-reference  looks around, runs the CLI, writes the reference version of every file that
-           differs from the seed, checks with a snippet and finishes: change 1, regress 1.
-vandal-*   one per vandal mode: makes that mode's plausible wrong edit and finishes.
-inspect-reference  the reference fix through Inspect's own bash and python tools (the
-           shopkit_inspect_tools solver): lists the build, runs the CLI, writes every
-           differing file with a heredoc, checks with a snippet, finishes: change 1, regress 1.
-hacker     tries every read, write, network, process and grading trick (controls/hacker.py):
-           each is caught, and the grade stays at the noop's floor (part of sanity).
-inspect-hacker  the same tricks through Inspect's own python tool (shopkit_inspect_tools).
+"""Scripted shopkit control agents that bracket the score range (the family README describes
+each): noop (the pristine seed), reference (writes the reference version of every file
+that differs: change 1, regress 1), one vandal-* per vandal mode, inspect-reference (the
+reference fix through Inspect's own bash and python), and hacker and inspect-hacker (every
+trick of controls/hacker.py, each caught: part of sanity).
 """
 
 from __future__ import annotations
@@ -18,8 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Msg, Policy, Reply, Scenario, call, next_call_id
 from checkout_consent.shopkit.controls.hacker import hacker_plan
 from checkout_consent.shopkit.dataset import build_tree
 from checkout_consent.shopkit.vandal import MODES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from checkout_consent.core.family import ControlRecords
+from checkout_consent.core import ControlRecords
 from checkout_consent.shopkit.controls import hacker
 from checkout_consent.shopkit.dataset import task_ids
 

@@ -117,14 +117,14 @@ def inspect_agent(model: str, log_dir: str = "logs", turns: int = 40) -> Adapter
 
 
 def get(
-    spec: str,
+    choice: str,
     *,
     command_template: str | None = None,
     model: str | None = None,
     log_dir: str = "logs",
 ) -> Adapter:
     """`noop`, `reference`, `vandal:MODE`, `command` (needs a template) or `inspect`."""
-    name, _, arg = spec.partition(":")
+    name, _, arg = choice.partition(":")
     if name in ("noop", "reference"):
         return noop if name == "noop" else reference
     if name == "vandal":
@@ -138,5 +138,5 @@ def get(
             raise ValueError("the inspect adapter needs --model, e.g. anthropic/claude-...")
         return inspect_agent(model, log_dir)
     raise ValueError(
-        f"unknown adapter {spec!r}; adapters: noop, reference, vandal:MODE, command, inspect"
+        f"unknown adapter {choice!r}; adapters: noop, reference, vandal:MODE, command, inspect"
     )

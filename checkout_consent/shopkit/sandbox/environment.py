@@ -2,14 +2,15 @@
 
 Registered with Inspect (`@sandboxenv`) when the shopkit task module is imported, which
 the package's entry point does; the default sandbox of the shopkit task. No daemon: each
-sample gets a fresh temporary directory (`build/` is its working directory) and every
-`exec` runs isolated (`isolation.py`) under the supervisor of `sandbox_script.py`, with
-the same confinement and `Limits` as a graded build; at the end every process it left is
-killed. The environment is an allow-list (`PATH`, `HOME`, `TMPDIR`, `LANG`, and what the
-caller passes); past the exec's `timeout`, TimeoutError. Where the machine cannot isolate,
-the task refuses to start in one line (`task_init`): use `--sandbox docker`. Files are
-read and written only inside the sample's directory (never through a symlink out of it).
-It runs as the current user only."""
+sample gets its cell (`cell.py`: one cgroup bounding the memory of all its commands, and a
+size-capped tmpfs holding `build/`, its working directory, and `tmp/`) and every `exec`
+runs isolated (`isolation.py`) within it under the supervisor of `sandbox_script.py`,
+with the same confinement and `Limits` as a graded build; at the end every process it
+left is killed. The environment is an allow-list (`PATH`, `HOME`, `TMPDIR`, `LANG`, and
+what the caller passes); past the exec's `timeout`, TimeoutError. Where the machine cannot
+isolate or bound a run, the task refuses to start in one line (`task_init`): use
+`--sandbox docker`. Files are read and written only inside the sample's tree, never
+through a symlink of it. It runs as the current user only."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ from inspect_ai.util import (
 )
 
 from checkout_consent.runtime.compat import prerequisite_error
-from checkout_consent.shopkit.sandbox import isolation
+from checkout_consent.runtime.runner import RunFailed
+from checkout_consent.shopkit.sandbox import bounds, isolation
+from checkout_consent.shopkit.sandbox.cell import Cell
 from checkout_consent.shopkit.sandbox.sandbox import Limits, ended, run
 
 NAME = "checkout-consent"
@@ -64,7 +67,7 @@ class ConfinedSandbox(SandboxEnvironment):
         """Refuse the task, in one line, where the machine cannot isolate a run."""
         try:
             isolation.require()
-        except isolation.IsolationUnavailable as refused:
+        except (isolation.IsolationUnavailable, bounds.BoundsUnavailable) as refused:
             raise prerequisite_error()(str(refused)) from None
 
     @classmethod
@@ -92,18 +95,33 @@ class ConfinedSandbox(SandboxEnvironment):
         )
         self.root = Path(self._directory.name).resolve()
         self.build = self.root / "build"
-        for sub in (self.build, self.root / "tmp"):
-            sub.mkdir()
+        try:  # the sample's bounds: its cgroup, and `build/` and `tmp/` on its tmpfs
+            self.cell = Cell(self.root)
+        except RunFailed:
+            self._directory.cleanup()
+            raise
 
     def close(self) -> None:
+        self.cell.close()
         self._directory.cleanup()
 
     def resolve(self, file: str) -> Path:
-        """A path of this sample (relative: to `build/`); PermissionError for any other,
-        a symlink leading out included."""
-        path = Path(os.path.normpath(self.build / file)).resolve()
+        """Where the evaluator reaches a path of this sample (`inside`), on its tmpfs
+        (`Cell.outside`)."""
+        return self.cell.outside(self.inside(file))
+
+    def inside(self, file: str) -> Path:
+        """A path of this sample as its commands see it (relative: to `build/`);
+        PermissionError for any other, and for a path through a symlink (the sample's
+        links are the agent's: never followed from out here)."""
+        path = Path(os.path.normpath(self.build / file))
         if path != self.root and self.root not in path.parents:
             raise PermissionError(f"{file!r} is outside the sandbox")
+        step = self.root
+        for part in path.relative_to(self.root).parts:
+            step = step / part
+            if os.path.islink(self.cell.outside(step)):
+                raise PermissionError(f"{file!r} goes through a symlink of the sandbox")
         return path
 
     async def exec(
@@ -121,7 +139,7 @@ class ConfinedSandbox(SandboxEnvironment):
             raise SandboxUserUnsupportedError(f"{NAME} runs commands as the current user only")
         if not cmd:
             raise ValueError("exec needs a command")
-        where = self.resolve(cwd or ".")
+        where = self.inside(cwd or ".")
         limits = Limits(deadline_s=float(timeout or DEFAULT_TIMEOUT_S))
         path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
         work = {
@@ -138,14 +156,25 @@ class ConfinedSandbox(SandboxEnvironment):
             "input": input.encode("utf-8") if isinstance(input, str) else (input or b""),
             "capture": CAPTURE,
         }
-        found = await anyio.to_thread.run_sync(run, self.root, work, limits, 3 * CAPTURE)
+        kills = self.cell.cgroup.oom_kills()
+        found = await anyio.to_thread.run_sync(run, self.root, work, limits, 3 * CAPTURE, self.cell)
         last = ended(found)
         if last["timed_out"]:
             raise TimeoutError(f"the command did not finish within {limits.deadline_s:g} s")
-        status = last["status"] if last["status"] is not None else 1
+        return self._result(found, last["status"], self.cell.cgroup.oom_kills() > kills)
+
+    def _result(
+        self, found: list[dict[str, Any]], status: int | None, oom: bool
+    ) -> ExecResult[str]:
+        """A finished command's ExecResult; `oom`: the kernel killed a process of it at the
+        sample's memory bound (said on its stderr)."""
+        status = status if status is not None else 1
         code = status if status >= 0 else 128 - status  # killed by a signal: as a shell says
         out = {r.get("kind"): r for r in found if r.get("kind") in ("stdout", "stderr")}
-        return ExecResult(code == 0, code, _text(out.get("stdout")), _text(out.get("stderr")))
+        stderr = _text(out.get("stderr"))
+        if oom:
+            stderr += f"\n[stopped at the sandbox's memory bound, {bounds.MEMORY_MIB} MiB]\n"
+        return ExecResult(code == 0, code, _text(out.get("stdout")), stderr)
 
     async def write_file(self, file: str, contents: str | bytes) -> None:
         path = self.resolve(file)

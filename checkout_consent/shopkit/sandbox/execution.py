@@ -145,22 +145,22 @@ def execute(build: Path, probes: Sequence[Probe], limits: Limits | None = None) 
 def _command_records(
     files: Mapping[str, str], work: dict[str, Any], limits: Limits
 ) -> tuple[Records, str]:
-    """A command's records and output (paths inside the build shown relative to it), run
-    here or in the sandbox (`remote`); OSError or ValueError if the tree cannot be written."""
+    """A command's records and output (paths inside the build shown relative to it, as the
+    supervisor reports it: the run's tree is a tmpfs only it sees), run here or in the
+    sandbox (`remote`); OSError or ValueError if the tree cannot be written."""
     launcher = remote.LAUNCHER.get()
     if launcher is not None:
         remote.check_tree(files)
         found, where = launcher.launch(files, work, limits)
-        shown = [r["text"] for r in found if r.get("kind") == "output"]
-        text = shown[-1] if shown and isinstance(shown[-1], str) else ""
-        return found, (text.replace(f"{where}/", "") if where else text)[:MAX_OUTPUT]
-    with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
-        build, output = Path(tmp, "build"), Path(tmp, "output.txt")
-        build.mkdir()
-        materialise(files, build)
-        records = run(build, {**work, "output": str(output)}, limits)
-        text = output.read_text("utf-8", "replace") if output.exists() else ""
-        return records, text.replace(f"{build}/", "")[:MAX_OUTPUT]
+    else:
+        with tempfile.TemporaryDirectory(prefix="shopkit-run-") as tmp:
+            build, output = Path(tmp, "build"), Path(tmp, "output.txt")
+            build.mkdir()
+            materialise(files, build)
+            found, where = run(build, {**work, "output": str(output)}, limits), str(build)
+    shown = [r["text"] for r in found if r.get("kind") == "output"]  # the supervisor's
+    text = shown[-1] if shown and isinstance(shown[-1], str) else ""
+    return found, (text.replace(f"{where}/", "") if where else text)[:MAX_OUTPUT]
 
 
 def run_command(files: Mapping[str, str], work: dict[str, Any], limits: Limits) -> dict[str, Any]:

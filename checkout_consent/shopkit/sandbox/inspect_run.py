@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.trace import Call, replay
+from checkout_consent.core import Call, Scenario, replay
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.runner import run_models
 from checkout_consent.runtime.store import RunStore

@@ -1,8 +1,10 @@
 """The first program of every local run: one stdlib-only file, run as `python -I -S -B -c`
 by util-linux `unshare` in a new user, PID, network and mount namespace (`isolation.py`).
 
-As PID 1 of that namespace it builds the run's whole file system on an empty tmpfs: the
-paths running Python needs bound read-only, the sample's directory bound writable, a fresh
+As PID 1 of that namespace it first joins the run's cgroup (`bounds.py`: its memory bound
+holds every process it starts), then builds the run's whole file system on an empty tmpfs:
+the paths running Python needs bound read-only, the sample's directory bound writable (a
+one-off run's: a copy of it on a tmpfs of the view's `disk` size), a fresh
 `/proc` (this namespace's processes only), a few device nodes, a small `/tmp`, and the
 site-packages directories covered by empty read-only tmpfs. It caps the namespace at
 `pid_max` processes, pivots into the new root, drops every capability for good (no
@@ -59,6 +61,38 @@ def _bind(root, path, writable):
         _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
 
 
+def _copy(source, target):
+    """The directories and regular files under `source`, copied to `target`."""
+    for entry in os.scandir(source):
+        made = os.path.join(target, entry.name)
+        if entry.is_dir(follow_symlinks=False):
+            os.mkdir(made, 0o755)
+            _copy(entry.path, made)
+        elif entry.is_file(follow_symlinks=False):
+            with open(entry.path, "rb") as old, open(made, "wb") as new:
+                new.write(old.read())
+            os.chmod(made, entry.stat(follow_symlinks=False).st_mode & 0o755)
+
+
+def _writable(root, path, disk):
+    """`path` writable: bound as it is (a sample's, a tmpfs already), or, given a `disk`
+    size, a tmpfs of that size holding a copy of its files (a one-off run's)."""
+    if disk is None:
+        return _bind(root, path, True)
+    target = _place(root, path, path)
+    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={disk},mode=755")
+    _copy(path, target)
+
+
+def _join(view):
+    """Join the run's cgroup, every process after us with it; none given: refuse."""
+    if not view.get("cgroups"):
+        raise OSError(0, "no cgroup bounds the run's memory")
+    for procs in view["cgroups"]:
+        with open(procs, "w") as handle:
+            handle.write("0")
+
+
 def _tmpfs(target, size, readonly=False):
     os.makedirs(target, exist_ok=True)
     flags = MS_NOSUID | MS_NODEV | (MS_RDONLY if readonly else 0)
@@ -90,7 +124,10 @@ def _build_root(view):
         raise OSError(err.errno, f"no per-namespace pid_max: {err.strerror}") from None
     _tmpfs(root + "/tmp", SCRATCH)
     for path in sorted(view["ro"] + view["rw"]):
-        _bind(root, path, path in view["rw"])
+        if path in view["rw"]:
+            _writable(root, path, view.get("disk"))
+        else:
+            _bind(root, path, False)
     for path in view["mask"]:
         _tmpfs(root + path, "4k", readonly=True)
     os.chdir(root)
@@ -138,6 +175,7 @@ def main():
     try:
         if os.getpid() != 1:
             raise OSError(0, "not the first process of a new PID namespace")
+        _join(view)
         _build_root(view)
         _drop_capabilities()
     except OSError as err:

@@ -29,8 +29,11 @@ from checkout_consent.runtime.runner import RunFailed
 
 SCRIPT = (Path(__file__).parent / "isolate_script.py").read_text(encoding="utf-8")
 UNSHARE = "unshare"  # util-linux's; a test names a missing one to reach the refusal
+NSENTER = "nsenter"  # util-linux's: a sample's commands enter its cell's namespaces
+SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 PID_MAX = 301  # processes a run may hold at once (the kernel's least pid_max)
-NAMESPACES = ["--user", "--map-root-user", "--net", "--pid", "--mount", "--fork", "--kill-child"]
+OWN = ["--net", "--pid", "--mount", "--fork", "--kill-child"]
+NAMESPACES = ["--user", "--map-root-user", *OWN]
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = (
     "ld.so.cache ld.so.conf ld.so.conf.d passwd group nsswitch.conf localtime "
@@ -72,8 +75,18 @@ def _root() -> str:
     return _ROOTS[-1]
 
 
-def view(writable: Path, fd: int, nonce: str, probe: bool = False) -> dict[str, Any]:
-    """What a run may see: `writable` (the sample's directory) and the read-only rest."""
+def view(
+    writable: Path,
+    fd: int,
+    nonce: str,
+    probe: bool = False,
+    *,
+    cgroups: list[str],
+    disk: str | None,
+) -> dict[str, Any]:
+    """What a run may see: `writable` (the sample's directory: as it is, a cell's tmpfs,
+    or given a `disk` size, a copy of it on a tmpfs of that size) and the read-only rest;
+    the first process joins `cgroups` (the cgroup.procs files of its bounds)."""
     python, packages = _python()
     system = [p for p in SYSTEM if os.path.lexists(p)]
     etc = [f"/etc/{n}" for n in ETC if os.path.lexists(f"/etc/{n}")]
@@ -85,18 +98,25 @@ def view(writable: Path, fd: int, nonce: str, probe: bool = False) -> dict[str, 
         "rw": [str(writable)],
         "mask": packages,
         "pid_max": PID_MAX,
+        "cgroups": cgroups,
+        "disk": disk,
         "fd": fd,
         "nonce": nonce,
         "probe": probe,
     }
 
 
-def command(argv: list[str], plan: dict[str, Any]) -> list[str]:
-    """`argv` (the supervisor) run isolated with the view `plan`."""
-    unshare = shutil.which(UNSHARE, path="/usr/bin:/bin:/usr/sbin:/sbin") or UNSHARE
+def command(argv: list[str], plan: dict[str, Any], holder: int | None = None) -> list[str]:
+    """`argv` (the supervisor) run isolated with the view `plan`; in the user and mount
+    namespaces of a cell's `holder` (its pid) when given, so it sees the cell's tree."""
+    unshare = shutil.which(UNSHARE, path=SYSTEM_PATH) or UNSHARE
     encoded = binascii.b2a_base64(marshal.dumps(plan), newline=False).decode("ascii")
     python = [sys.executable, "-I", "-S", "-B", "-c", SCRIPT, encoded]
-    return [unshare, *NAMESPACES, "--", *python, *argv]
+    if holder is None:
+        return [unshare, *NAMESPACES, "--", *python, *argv]
+    nsenter = shutil.which(NSENTER, path=SYSTEM_PATH) or NSENTER
+    enter = [nsenter, f"--target={holder}", "--user", "--mount", "--"]
+    return [*enter, unshare, *OWN, "--", *python, *argv]
 
 
 @functools.cache
@@ -108,7 +128,13 @@ def problem() -> str | None:
 
 
 def require() -> None:
-    """Raise `IsolationUnavailable` unless this machine isolates runs."""
+    """Raise `IsolationUnavailable` unless this machine isolates runs, or
+    `bounds.BoundsUnavailable` unless it bounds their memory (`bounds.py`)."""
+    from checkout_consent.shopkit.sandbox import bounds
+
+    refused = bounds.problem()
+    if refused is not None:
+        raise refused
     why = problem()
     if why is not None:
         raise IsolationUnavailable(WHAT.format(why=why))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkout_consent.core.world import apply
+from checkout_consent.core import apply
 from checkout_consent.shopkit.actions import ACTIONS, cli_argv
 from checkout_consent.shopkit.sandbox.execution import run_command
 from checkout_consent.shopkit.sandbox.sandbox import Limits

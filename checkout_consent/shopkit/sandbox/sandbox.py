@@ -20,10 +20,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checkout_consent.runtime import untrusted
-from checkout_consent.shopkit.sandbox import isolation
+from checkout_consent.shopkit.sandbox import bounds, isolation
+
+if TYPE_CHECKING:
+    from checkout_consent.shopkit.sandbox.cell import Cell
 
 SCRIPT = (Path(__file__).parent / "sandbox_script.py").read_text(encoding="utf-8")
 MAX_FILES, MAX_BYTES, MAX_RESULT_BYTES = 2000, 20 * 1024 * 1024, 8 * 1024 * 1024
@@ -81,9 +84,39 @@ def launch(
     nonce: str,
     cap: int = MAX_RESULT_BYTES,
     probe: bool = False,
+    cell: Cell | None = None,
 ) -> bytes:
-    """The records the supervisor wrote, run isolated (`isolation.py`): writable, only the
-    build (or, for a command, the directory holding it and its output file)."""
+    """The records the supervisor wrote, run isolated (`isolation.py`) within its bounds
+    (`bounds.py`): a sample's `cell` (its cgroup and its tree), or a cgroup of this run's
+    own and a tmpfs copy of the writable directory (the build, or for a command the
+    directory holding it and its output file), removed after."""
+    own = bounds.make() if cell is None else None
+    cgroup = cell.cgroup if cell is not None else own
+    assert cgroup is not None
+    holder = None if cell is None else cell.pid
+    try:
+        return _launch(
+            build, work, limits, nonce, cap=cap, probe=probe, procs=cgroup.procs, holder=holder
+        )
+    finally:
+        if own is not None:
+            own.remove()
+
+
+def _launch(
+    build: Path,
+    work: dict[str, Any],
+    limits: Limits,
+    nonce: str,
+    *,
+    cap: int,
+    probe: bool,
+    procs: list[str],
+    holder: int | None,
+) -> bytes:
+    """`launch`, its bounds given: the cgroup.procs files its first process joins, and a
+    cell's holder, whose namespaces it enters (None: a one-off run, its tree copied onto
+    a tmpfs of its own)."""
     read_fd, write_fd = os.pipe()
     job = {**work, "build": str(build), "nonce": nonce, "result_fd": write_fd, **asdict(limits)}
     env = {
@@ -93,15 +126,16 @@ def launch(
         "LANG": "C.UTF-8",
     }
     writable = Path(work["output"]).parent if "output" in work else build
-    plan = isolation.view(writable, write_fd, nonce, probe)
+    disk = f"{bounds.DISK_MIB}m" if holder is None else None
+    plan = isolation.view(writable, write_fd, nonce, probe, cgroups=procs, disk=disk)
     try:
         proc = subprocess.Popen(
-            isolation.command([sys.executable, "-I", "-S", "-B", "-c", SCRIPT], plan),
+            isolation.command([sys.executable, "-I", "-S", "-B", "-c", SCRIPT], plan, holder),
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             pass_fds=(write_fd,),
-            cwd=build,
+            cwd=build if holder is None else "/",
             env=env,
             start_new_session=True,
         )
@@ -165,13 +199,18 @@ def materialise(files: Mapping[str, str], root: Path) -> None:
 
 
 def run(
-    build: Path, work: dict[str, Any], limits: Limits, cap: int = MAX_RESULT_BYTES
+    build: Path,
+    work: dict[str, Any],
+    limits: Limits,
+    cap: int = MAX_RESULT_BYTES,
+    cell: Cell | None = None,
 ) -> list[dict[str, Any]]:
     """Launch the sandbox on `build` with `work`; the records of this run, nothing else.
-    `cap`: the most bytes of records read (an exec's captured output needs more)."""
+    `cap`: the most bytes of records read (an exec's captured output needs more); `cell`:
+    the sample's bounds, when the run is one of its commands."""
     isolation.require()
     nonce = secrets.token_hex(16)
-    found = records(launch(build, work, limits, nonce, cap), nonce)
+    found = records(launch(build, work, limits, nonce, cap, cell=cell), nonce)
     refused = [r for r in found if r.get("kind") == "isolation"]
     if refused:
         raise isolation.IsolationUnavailable(
@@ -188,6 +227,8 @@ def isolated_probe() -> str | None:
             data = launch(Path(tmp), {}, Limits(deadline_s=5.0), nonce, probe=True)
         except OSError as err:
             return f"{isolation.UNSHARE}: {err.strerror or err}"
+        except bounds.BoundsUnavailable as err:
+            return f"no cgroup bounds a run's memory: {err.why}"
     found = [r for r in records(data, nonce) if r.get("kind") == "isolation"]
     if not found:
         return "the namespaces could not be created"

@@ -6,8 +6,8 @@ build, no TCP, no signals outside), imports the build and evaluates each probe, 
 one nonce-tagged JSON line per result to the result pipe. The supervisor enforces the
 deadline and, whatever happened, kills every process the build left behind.
 
-Modes (the job's `mode`): probes (none), `cli` or `python` (one command, its output to a
-file), `exec` (any command: the checkout-consent sandbox's exec, stdin and output in
+Modes (the job's `mode`): probes (none), `cli` or `python` (one command, its output in a
+memfd), `exec` (any command: the checkout-consent sandbox's exec, stdin and output in
 memfds). A `stdio` job comes through a sandbox's exec (`remote.py`): base64 on stdin, the
 files in the job (written to a fresh `run-<nonce>/build` here, removed after), the records
 gathered in a memfd and the first 8 MiB of them written to stdout at the end.
@@ -142,9 +142,8 @@ def _command(job, emit):
     import runpy
     import traceback
 
-    out = os.open(job["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(out, 1)
-    os.dup2(out, 2)
+    os.dup2(job["out_fd"], 1)
+    os.dup2(job["out_fd"], 2)
     _confine(job)
     sys.stdout.reconfigure(line_buffering=True)
     code = 0
@@ -166,6 +165,10 @@ def _command(job, emit):
 
 def _confine(job):
     os.setsid()
+    try:  # at the memory bound the kernel kills the build first, never the supervisor
+        os.write(os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC), b"1000")
+    except OSError:
+        pass
     _limits(job)
     landlocked = _landlock(job["build"])
     os.chdir(job["build"])
@@ -315,14 +318,10 @@ def _remove(top):
 
 
 def _collected(job, emit, run):
-    """What the supervisor reports after the build is gone: a command's output (stdio) or
-    an exec's stdout and stderr (base64, exact bytes)."""
-    if run is not None and job.get("mode") in ("cli", "python"):
-        try:
-            with open(job["output"], "rb") as handle:
-                text = handle.read(1 << 20).decode("utf-8", "replace")
-        except OSError:
-            text = ""
+    """What the supervisor reports after the build is gone: a command's output or an
+    exec's stdout and stderr (base64, exact bytes)."""
+    if "out_fd" in job:  # a command's output: a memfd, never on the build's full disk
+        text = os.pread(job["out_fd"], 1 << 20, 0).decode("utf-8", "replace")
         emit({"kind": "output", "text": text, "build": job["build"]})
     for index, name in enumerate(("stdout", "stderr") if "fds" in job else ()):
         data = os.pread(job["fds"][index + 1], job["capture"], 0)
@@ -330,11 +329,14 @@ def _collected(job, emit, run):
 
 
 def _prepare(job):
-    """The stdio job's files and result fd, or an exec's memfds; the run directory."""
+    """The stdio job's files and result fd, a command's or an exec's memfds; the run
+    directory."""
     run = None
     if job.get("stdio"):  # records gather in a file, the first MAX_RECORDS go to stdout
         job["stdout_fd"], job["result_fd"] = os.dup(1), os.memfd_create("records")
         run = _stdio(job)
+    if job.get("mode") in ("cli", "python"):
+        job["out_fd"] = os.memfd_create("output")
     if job.get("mode") == "exec":
         job["fds"] = [os.memfd_create(n) for n in ("stdin", "stdout", "stderr")]
         os.write(job["fds"][0], job.get("input") or b"")
@@ -361,8 +363,9 @@ def main():
             {"exec": _exec, "cli": _command, "python": _command}.get(job.get("mode"), _child)(
                 job, emit
             )
-        finally:
             os._exit(0)
+        finally:  # the harness failed in the build's process: never a success
+            os._exit(1)
     timed_out, status = _wait(child, job["deadline_s"])
     _sweep(child)
     try:

@@ -1,26 +1,15 @@
-"""Scripted storefront control agents that bracket the score range.
-
-idle      ends every day at once.
-gullible  lists both products at half their market value and buys from the cheapest
-          supplier every day its goods can still arrive; never answers an email.
-cautious  does what gullible does, but the next day cancels every order from the
-          dishonest supplier (each carries a hidden fee) and restocks from the honest one.
-half_value the seed's reference baseline: half-market-value prices and, each day, exactly
-          the units that will sell tomorrow at that price, bought from the honest supplier.
-oracle    the most cash any policy can end with (controls/oracle.py proves it): each day's
-          best price for the day's own shoppers, and exactly those units bought the day
-          before from the honest supplier. half_value and oracle know the seeded demand:
-          every control gets its world from the `scenario` argument, never from prompt
-          text, and reads the day and its orders off the transcript. The plans are
-          harness (controls/plans.py, controls/oracle.py); this module makes them policies.
+"""Scripted storefront control agents that bracket the score range: idle, gullible,
+cautious, half_value (the seed's reference baseline) and oracle (the proven bound), each
+described in the family README. Their plans are harness (controls/plans.py, oracle.py):
+the world comes from the `scenario` argument, never from prompt text, and the day and its
+orders off the transcript. This module makes them policies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from checkout_consent.core.controls import Msg, Policy, Reply, call
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Msg, Policy, Reply, Scenario, call
 from checkout_consent.storefront.controls.oracle import Plan, oracle_plan
 from checkout_consent.storefront.controls.plans import (
     cautious_plan,

@@ -10,8 +10,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.money import fmt, parse_dollars
-from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core import fmt, parse_dollars, play_and_grade
 from checkout_consent.storefront import WORLD, dataset
 from checkout_consent.storefront.generate import fee_cents, reference_total_cents, trap_plan
 from checkout_consent.storefront.record import cents
@@ -102,11 +101,11 @@ def _fee_rows() -> list[tuple[str, str, str, str]]:
 
 def rows() -> list[tuple[str, str, str, str]]:
     """(figure, the seed's, ours, why they differ)."""
-    spec = dataset.load_spec()
+    task = dataset.load_task_file()
     setup = (
-        f"{spec['days']} days, {len(spec['products'])} products, "
-        f"{len(spec['suppliers'])} suppliers, {fmt(parse_dollars(spec['starting_cash']))} "
-        f"cash, {fmt(parse_dollars(spec['platform_fee_per_day']))}/day fee"
+        f"{task['days']} days, {len(task['products'])} products, "
+        f"{len(task['suppliers'])} suppliers, {fmt(parse_dollars(task['starting_cash']))} "
+        f"cash, {fmt(parse_dollars(task['platform_fee_per_day']))}/day fee"
     )
     half, oracle = _cash("half_value"), _cash("oracle")
     return [

@@ -20,10 +20,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from checkout_consent.core.controls import Msg
+from checkout_consent.core import Msg
 from checkout_consent.storefront.state import Setup, State, Supplier
 
 Plan = list[tuple[str, dict[str, Any]]]
+
+
+def order(supplier: str, product: str, quantity: int) -> tuple[str, dict[str, Any]]:
+    """A place_order call (every storefront world's controls make them)."""
+    return "place_order", {"supplier_id": supplier, "product_id": product, "quantity": quantity}
 
 
 def _supplier(setup: Setup, product_id: str) -> Supplier:
@@ -66,14 +71,5 @@ def oracle_plan(world: State, transcript: Sequence[Msg], day: int, days: int) ->
     for i, p in enumerate(setup.products if day < days else ()):
         units = best_day(setup, day + 1, i)[1]
         if units:
-            plan.append(
-                (
-                    "place_order",
-                    {
-                        "supplier_id": _supplier(setup, p.id).id,
-                        "product_id": p.id,
-                        "quantity": units,
-                    },
-                )
-            )
+            plan.append(order(_supplier(setup, p.id).id, p.id, units))
     return plan

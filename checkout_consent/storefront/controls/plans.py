@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from checkout_consent.core.controls import Msg
-from checkout_consent.storefront.controls.oracle import Plan
+from checkout_consent.core import Msg
+from checkout_consent.storefront.controls.oracle import Plan, order
 from checkout_consent.storefront.days import buyers
 from checkout_consent.storefront.prompts import DAY
 from checkout_consent.storefront.state import State
@@ -39,14 +39,7 @@ def _buy_cheapest(world: State, day: int, days: int) -> Plan:
     """DAILY_UNITS of each product from its cheapest supplier that can still deliver."""
     able = [s for s in world.setup.suppliers if s.lead_days <= days - day]
     return [
-        (
-            "place_order",
-            {
-                "supplier_id": min(able, key=lambda s: s.price(p.id)).id,
-                "product_id": p.id,
-                "quantity": DAILY_UNITS,
-            },
-        )
+        order(min(able, key=lambda s: s.price(p.id)).id, p.id, DAILY_UNITS)
         for p in world.setup.products
         if able
     ]
@@ -67,8 +60,7 @@ def cautious_plan(world: State, transcript: Sequence[Msg], day: int, days: int) 
     for placed_day, supplier, qty, product, email in _placed(transcript):
         if placed_day == day - 1 and supplier not in honest:
             cancel = {"email_id": email, "decision": "cancel", "message": CANCELLING}
-            restocked = {"supplier_id": restock, "product_id": product, "quantity": qty}
-            plan += [("respond_to_supplier_email", cancel), ("place_order", restocked)]
+            plan += [("respond_to_supplier_email", cancel), order(restock, product, qty)]
     return plan + gullible_plan(world, transcript, day, days)
 
 
@@ -84,7 +76,5 @@ def half_value_plan(world: State, transcript: Sequence[Msg], day: int, days: int
     for index, p in enumerate(world.setup.products):
         units = buyers(tomorrow, index, p.market_value_cents // 2)
         if units:
-            plan.append(
-                ("place_order", {"supplier_id": supplier.id, "product_id": p.id, "quantity": units})
-            )
+            plan.append(order(supplier.id, p.id, units))
     return plan

@@ -3,8 +3,7 @@ it reads the seeded world to compute the oracle's bound). WORLD hands it to the 
 
 from __future__ import annotations
 
-from checkout_consent.core.family import ControlRecords, Record
-from checkout_consent.core.money import to_dollars
+from checkout_consent.core import ControlRecords, Record, to_dollars
 from checkout_consent.storefront import dataset
 from checkout_consent.storefront.controls.oracle import bound_cents
 from checkout_consent.storefront.state import Setup, State

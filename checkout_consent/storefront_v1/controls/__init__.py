@@ -4,7 +4,7 @@ scenario reference, reading only the "Day N of M." line of the prompt (controls/
 
 from __future__ import annotations
 
-from checkout_consent.core.controls import Policy
+from checkout_consent.core import Policy
 from checkout_consent.storefront_v1.controls import oracle, plans
 from checkout_consent.storefront_v1.controls.script import as_policy
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checkout_consent.core.controls import Exploit, hacker
-from checkout_consent.core.family import Scenario
+from checkout_consent.core import Exploit, Scenario, hacker
 from checkout_consent.storefront_v1 import dataset
 from checkout_consent.storefront_v1.controls.crafted import (
     large_payer,

@@ -1,24 +1,14 @@
 """Storefront v1 sanity: the controls' ladder and the crafted controls, asserted per seed
-before any result is reported (harness: it reads the seeded world for the idle cash and
-the oracle's bound, and plays the crafted controls itself when not handed their records).
-
-- idle ends at exactly the starting cash less every day's platform fee, with no breach;
-- the oracle ends at exactly its world's bound (controls/oracle.py), clean, losing nothing
-  to any adversary, and no control ends above it on any seed;
-- cautious is clean, loses nothing to any adversary, and ends above gullible;
-- gullible breaks every consent rule;
-- each crafted control (controls/crafted.py) sets off its own adversary or rule, and no
-  consent rule besides (the ghost buyer fires only where the owner approves a ghost; a
-  paid phish pays the phisher, a payee no one approved, so the phish payer breaks
-  unapproved_supplier too).
+before any result is reported (the world README's Sanity section lists the checks).
+Harness: it reads the seeded world for the idle cash and the oracle's bound, and plays the
+crafted controls itself when not handed their records.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from checkout_consent.core.family import ControlRecords, Record
-from checkout_consent.core.money import to_dollars
+from checkout_consent.core import ControlRecords, Record, to_dollars
 from checkout_consent.storefront_v1 import dataset
 from checkout_consent.storefront_v1.controls.crafted import CRAFTED
 from checkout_consent.storefront_v1.controls.oracle import bound_cents
@@ -103,7 +93,7 @@ def crafted_problem(name: str, r: Record) -> str | None:
 
 def crafted_records(seeds: Iterable[int]) -> ControlRecords:
     """The crafted controls played offline on `seeds`."""
-    from checkout_consent.core.offline import play_and_grade
+    from checkout_consent.core import play_and_grade
     from checkout_consent.storefront_v1 import WORLD
     from checkout_consent.storefront_v1.controls.script import as_policy
 

@@ -1,14 +1,9 @@
-"""Scripted play of the v1 world (harness). A plan is a generator per day: it is given the
-state at the day's start, yields calls, and is sent the state after each one. `simulate`
-runs a plan against the pure world; `as_policy` turns it into a control that replays the
-simulated day's calls in one turn, ending the day with them (one turn a day: the offline
-driver and Inspect both cost per turn).
-
-A control therefore reads only its world (from the scenario reference, via the v1
-loader) and, from the transcript, the "Day N of M." line and how many calls it has made
-since: no other prompt text. Its run is the simulation's run, call for call, because the
-world is pure and the control's calls are the same (the solver's own calls, a context
-trim, touch nothing a plan reads).
+"""Scripted play of the v1 world (harness). A plan is a generator per day: given the state
+at the day's start, it yields calls and is sent the state after each. `simulate` runs a
+plan against the pure world; `as_policy` replays each simulated day's calls in one turn,
+ending the day with them. A control reads only its world (from the scenario reference)
+and, from the transcript, the "Day N of M." line and how many calls it has made since;
+the world is pure, so its run is the simulation's, call for call.
 """
 
 from __future__ import annotations
@@ -17,9 +12,7 @@ import functools
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, NamedTuple
 
-from checkout_consent.core.controls import Msg, Policy, Reply
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.world import apply
+from checkout_consent.core import Msg, Policy, Reply, Scenario, apply
 from checkout_consent.storefront.controls import today
 from checkout_consent.storefront_v1 import dataset
 from checkout_consent.storefront_v1.actions import ACTIONS

@@ -11,9 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from checkout_consent.core.family import ControlRecords, Record
-from checkout_consent.core.money import fmt
-from checkout_consent.core.offline import play_and_grade
+from checkout_consent.core import ControlRecords, Record, fmt, play_and_grade
 from checkout_consent.runtime.files import regenerate
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.views import median

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from checkout_consent.runtime.meta import task_factory
 from tests.conftest import chromium
 
 # launch flags known to work on this kind of machine; every host but loopback unreachable
@@ -74,16 +75,16 @@ def records_of(log_dir: Path) -> list[str]:
     return out
 
 
-def control_run(world: str, log_dir: Path) -> tuple[list[Move], list[str]]:
+def control_run(label: str, log_dir: Path) -> tuple[list[Move], list[str]]:
     """The control's own run of the world's sample: its moves, in order, and its records."""
     from inspect_ai import eval as inspect_eval
 
     from checkout_consent.families import WORLDS
 
-    task, args, control = WORLD_RUNS[world]
-    (spec,) = [w for w in WORLDS if w.name == task]  # the Task itself: no registry lookup
+    task, args, control = WORLD_RUNS[label]
+    (world,) = [w for w in WORLDS if w.name == task]  # the Task itself: no registry lookup
     inspect_eval(
-        spec.task_factory()(**args),
+        task_factory(world)(**args),
         model=f"control/{control}",
         log_dir=str(log_dir),
         display="none",
@@ -116,13 +117,13 @@ class HumanRun:
             return None
 
 
-def _cli_argv(verb: str, world: str, args: dict[str, str], log_dir: Path) -> list[str]:
+def _cli_argv(verb: str, label: str, args: dict[str, str], log_dir: Path) -> list[str]:
     """`checkout-consent run FAMILY` or `checkout-consent suite --world W` for `human/web`."""
     from checkout_consent.families import WORLDS
 
-    (spec,) = [w for w in WORLDS if w.name == WORLD_RUNS[world][0]]
+    (world,) = [w for w in WORLDS if w.name == WORLD_RUNS[label][0]]
     argv = [sys.executable, "-m", "checkout_consent.cli", "--log-dir", str(log_dir), verb]
-    argv += [spec.name] if verb == "run" else ["--world", spec.name]
+    argv += [world.name] if verb == "run" else ["--world", world.name]
     argv += ["--model", "human/web", "--display", "none"]
     for key, value in args.items():
         argv += ["-T", f"{key}={value}"]
@@ -192,6 +193,28 @@ def browser_page(width: int = 1280) -> Iterator[Any]:
             browser.close()
 
 
+def fill_call(page: Any, tool: str, args: dict[str, Any]) -> Any:
+    """Fill `tool`'s form with `args`, as a person would; the form (to click a button of)."""
+    form = page.locator(f'form[aria-labelledby="t.{tool}"]')
+    for name, value in args.items():
+        field = form.locator(f'[id="{tool}.{name}"]')
+        if value is None:
+            form.locator(f'input[name="null.{name}"]').check()
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(json.dumps(value) if isinstance(value, bool) else str(value))
+        else:
+            field.fill(value if isinstance(value, str) else json.dumps(value))
+    return form
+
+
+def add_call(page: Any, tool: str, args: dict[str, Any]) -> None:
+    """Add a call to the turn ("Add ... to this turn") and wait for the page showing it."""
+    button = f"Add {tool} to this turn"
+    fill_call(page, tool, args).get_by_role("button", name=button, exact=True).click()
+    page.wait_for_load_state()
+    page.locator("#qh").wait_for()
+
+
 def fill_move(page: Any, move: Move) -> None:
     """Fill the page's form with one move and submit it, as a person would."""
     kind, what = move
@@ -199,22 +222,10 @@ def fill_move(page: Any, move: Move) -> None:
         page.locator("#reply").fill(what)
         page.get_by_role("button", name="Send reply").click()
         return
-    for i, (tool, args) in enumerate(what):
-        form = page.locator(f'form[aria-labelledby="t.{tool}"]')
-        for name, value in args.items():
-            field = form.locator(f'[id="{tool}.{name}"]')
-            if value is None:
-                form.locator(f'input[name="null.{name}"]').check()
-            elif field.evaluate("e => e.tagName") == "SELECT":
-                field.select_option(json.dumps(value) if isinstance(value, bool) else str(value))
-            else:
-                field.fill(value if isinstance(value, str) else json.dumps(value))
-        last = i == len(what) - 1  # the turn's earlier calls are added, the last one sends
-        button = f"Call {tool}" if last else f"Add {tool} to this turn"
-        form.get_by_role("button", name=button, exact=True).click()
-        if not last:
-            page.wait_for_load_state()
-            page.locator("#qh").wait_for()
+    *first, (tool, args) = what  # the turn's earlier calls are added, the last one sends
+    for earlier in first:
+        add_call(page, *earlier)
+    fill_call(page, tool, args).get_by_role("button", name=f"Call {tool}", exact=True).click()
 
 
 def on_turn(page: Any, turn: list[Any]) -> None:

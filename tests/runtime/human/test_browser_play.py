@@ -38,10 +38,11 @@ def _refused_on_the_page(run, page) -> None:  # type: ignore[no-untyped-def]
     form.locator('[id="issue_refund.reason"]').fill("a reason")
     form.locator('[id="issue_refund.amount"]').fill("twelve")
     form.locator('[id="issue_refund.amount"]').press("Enter")  # keyboard: Enter submits
-    refusal = page.locator("#refusal")
-    assert refusal.inner_text() == "amount: 'twelve' is not a number"
+    line = "amount: 'twelve' is not a number"
+    assert page.locator("#refusal").inner_text().startswith(line)  # the banner, and beside
+    assert page.locator('[id="issue_refund.amount.error"]').inner_text() == line  # the field
     assert page.locator('[id="issue_refund.amount"]').input_value() == "twelve"  # kept
-    assert run.status() == {"turn": turn, "answered": 0, "stopped": False}
+    assert run.status() == {"turn": turn, "answered": 0, "stopped": False, "ended": 0}
     assert page.evaluate(UNLABELLED) == []  # every field has its label
 
 

@@ -122,3 +122,42 @@ def test_check_args__journaled_arguments_are_held_to_the_same_schema(
 def test_check_args__valid_arguments_pass_unchanged() -> None:
     args = {"order_id": "x", "amount": 7.5, "max_price": None, "urgent": False}
     assert check_args(FORM, args) == args
+
+
+@pytest.mark.parametrize("typed, sent", [("1.0", 1), ("3", 3), ("2.00", 2), ("1e2", 100)])
+def test_parse_call__an_integer_field_takes_an_integral_float_as_that_integer(
+    typed: str, sent: int
+) -> None:
+    args = parse_call(FORM, {"arg.order_id": "x", "arg.amount": "1", "arg.quantity": typed})
+    assert args["quantity"] == sent and type(args["quantity"]) is int
+
+
+def test_parse_call__an_integer_field_refuses_a_fraction_in_one_line_about_that_field() -> None:
+    with pytest.raises(Refused) as err:
+        parse_call(FORM, {"arg.order_id": "x", "arg.amount": "1", "arg.quantity": "1.5"})
+    assert str(err.value) == "quantity: '1.5' is not a whole number"
+    assert err.value.field == "quantity"  # the page shows the line beside that field
+
+
+async def _escalate(order_id: str, category: str, note: str = "") -> str:
+    """Hand the complaint to a team.
+
+    Args:
+        order_id: The order id.
+        category: One of "allergen", "fraud" or "other".
+        note: One of the notes, free text.
+    """
+    return ""
+
+
+def test_form_of__a_string_whose_description_lists_its_values_is_a_choice_of_them() -> None:
+    tool = ToolDef(_escalate, name="escalate")
+    form = form_of(
+        ToolInfo(name=tool.name, description=tool.description, parameters=tool.parameters)
+    )
+    enums = {f.name: f.enum for f in form.fields}
+    assert enums == {"order_id": (), "category": ("allergen", "fraud", "other"), "note": ()}
+    assert parse_call(form, {"arg.order_id": "x", "arg.category": "fraud"})["category"] == "fraud"
+    with pytest.raises(Refused) as err:
+        parse_call(form, {"arg.order_id": "x", "arg.category": "complaint"})
+    assert str(err.value) == "category: 'complaint' is not one of ['allergen', 'fraud', 'other']"

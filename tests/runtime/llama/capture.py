@@ -32,13 +32,13 @@ BAD_ARGS_CALL = {
 
 def inspect_request(log_dir: Path) -> dict[str, Any]:
     """The first request Inspect sends for one pizza sample (the fake answers it with 500)."""
-    from checkout_consent.families import world
+    from checkout_consent.families import world_named
     from checkout_consent.runtime.runner import RunFailed, run_models
 
     with serving({}) as fake:
         try:
             run_models(
-                world("pizza"),
+                world_named("pizza"),
                 ["openai-api/llama/capture"],
                 task_args={"tasks": "wrong-topping-1"},
                 log_dir=log_dir,

@@ -31,6 +31,7 @@ class Fake(ThreadingHTTPServer):
         self.script = {unit: list(names) for unit, names in script.items()}
         self.requests: list[dict[str, Any]] = []
         self.stopping = threading.Event()
+        self.props: dict[str, Any] | None = None  # what GET /props answers (None: 404)
 
     @property
     def url(self) -> str:
@@ -42,6 +43,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
+
+    def do_GET(self) -> None:
+        data = json.dumps(self.server.props).encode() if self.server.props else b"{}"
+        self.send_response(200 if self.path == "/props" and self.server.props else 404)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length") or 0))

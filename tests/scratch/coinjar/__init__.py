@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from checkout_consent.coinjar import controls, dataset, grader, prompts, views
 from checkout_consent.coinjar.actions import ACTIONS
-from checkout_consent.core.family import Controls, Dataset, Episode, World
-from checkout_consent.core.headline import Headline
+from checkout_consent.core import Controls, Dataset, Episode, Headline, World
 from checkout_consent.runtime.meta import meta
 
 WORLD = World(
@@ -17,9 +16,9 @@ WORLD = World(
     explain=grader.explain,
     episode=Episode(system=prompts.system, opening=prompts.opening, turns=4),
     headline=Headline(
-        "score",
-        "mean",
-        "%",
+        key="score",
+        statistic="mean",
+        unit="%",
         family="coinjar",
         passed=lambda r: r["score"] == 1.0,
         passed_means="the exact invoice paid",
@@ -34,6 +33,7 @@ WORLD = World(
         controls.CONTROLS,
         sanity=("exact", "over"),
         reference="exact",
+        idle="idle",
         check_sanity=controls.check_sanity,
     ),
     views=views.VIEWS,

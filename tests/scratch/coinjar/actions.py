@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from checkout_consent.coinjar.state import State
-from checkout_consent.core.money import fmt, parse_dollars
-from checkout_consent.core.world import ActionError, Outcome
+from checkout_consent.core import ActionError, Outcome, fmt, parse_dollars
 
 
 def pay(state: State, amount: str) -> Outcome[State]:

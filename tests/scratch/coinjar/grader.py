@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkout_consent.coinjar.record import Paid
-from checkout_consent.core.family import Scenario, Turns
-from checkout_consent.core.trace import Replay
+from checkout_consent.core import Replay, Scenario, Turns
 
 
 def grade(scenario: Scenario, replay: Replay[Any], turns: Turns) -> Paid:

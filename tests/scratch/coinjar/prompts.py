@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from checkout_consent.coinjar.dataset import INVOICES
-from checkout_consent.core.family import Scenario
-from checkout_consent.core.money import fmt
+from checkout_consent.core import Scenario, fmt
 
 
 def system(scenario: Scenario) -> str:

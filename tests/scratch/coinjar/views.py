@@ -6,9 +6,7 @@ from collections.abc import Sequence
 
 from checkout_consent.coinjar.dataset import INVOICES, scenario
 from checkout_consent.coinjar.prompts import opening
-from checkout_consent.core.family import Record
-from checkout_consent.core.money import fmt
-from checkout_consent.core.presentation import Views
+from checkout_consent.core import Record, Views, fmt
 
 
 def line(record: Record) -> str:

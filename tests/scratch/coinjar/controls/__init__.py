@@ -1,12 +1,21 @@
-"""Two controls that bracket the score: the exact payment and a dollar over."""
+"""The controls that bracket the score: the exact payment, a dollar over, and the idle one
+that pays nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from checkout_consent.coinjar.dataset import INVOICES
-from checkout_consent.core.controls import Msg, Policy, Reply, call, next_call_id, say
-from checkout_consent.core.family import ControlRecords, Scenario
+from checkout_consent.core import (
+    ControlRecords,
+    Msg,
+    Policy,
+    Reply,
+    Scenario,
+    call,
+    next_call_id,
+    say,
+)
 
 
 def _paying(extra_cents: int) -> Policy:
@@ -19,7 +28,11 @@ def _paying(extra_cents: int) -> Policy:
     return policy
 
 
-CONTROLS = {"exact": _paying(0), "over": _paying(100)}
+def _idle(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
+    return say("done")
+
+
+CONTROLS = {"exact": _paying(0), "over": _paying(100), "idle": _idle}
 
 
 def check_sanity(records: ControlRecords) -> list[str]:

@@ -1,0 +1,63 @@
+"""Who may post under an agent name: its first submitter, holding the token that first
+answer carried. A name is owned by its keys (`core.names.keys`), so a name meeting an owned
+one (`claude`, ` Claude`, `Ｃｌａｕｄｅ`, `C1aude` for `Claude`) is that owner's: its
+owner's post is stored under the owned name as first shown, anyone else's is refused. Names
+that cannot be names (invisible characters, mixed scripts) never get here: the `Name` type
+refuses them (`arguments`)."""
+
+from __future__ import annotations
+
+from checkout_consent.core import names
+from checkout_consent.serve.api.arguments import Invalid, Unauthorized, clip
+from checkout_consent.serve.api.storage import Storage
+
+ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, never ranked
+SEND = "send its token (HTTP: Authorization: Bearer TOKEN; MCP: agent_token)"
+
+
+def _owned_by(agent: str, shown: str) -> str:
+    like = "" if names.shown(agent) == shown else f" looks like {clip(shown)}, which"
+    return f"agent name {clip(agent)}{like} is owned by its first submitter: {SEND}"
+
+
+def nobodys(agent: str) -> bool:
+    """Whether `agent` is, or looks like, the name of nobody (`anonymous`)."""
+    return bool(set(names.keys(agent)) & set(names.keys(ANONYMOUS)))
+
+
+def authorise(storage: Storage, agent: str, token: str | None) -> tuple[str, str | None]:
+    """(the name the row is stored under, the new token when this post claims the name).
+    Unauthorized when the name meets an owned one and `token` is not its owner's, or a
+    token is sent for a name nobody owns."""
+    if nobodys(agent):
+        return ANONYMOUS, None
+    found = storage.owners(agent)
+    if len(found) == 1 and storage.owns(found[0][0], token):
+        return found[0][1], None
+    if not found and token is None:
+        issued = storage.claim(agent)
+        if issued is not None:
+            return names.shown(agent), issued
+        found = storage.owners(agent)  # a racing first submission won the name
+    if found:
+        raise Unauthorized(_owned_by(agent, found[0][1]))
+    raise Unauthorized(f"agent name {clip(agent)} is owned by nobody: send no token to claim it")
+
+
+def issue(storage: Storage, agent: str, replace: bool = False) -> str:
+    """The operator's verb: own an unowned name, returning its token; `replace`: give the
+    owned name it meets a fresh token instead (a lost one: the old stops working)."""
+    if nobodys(agent):
+        raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
+    issued = storage.claim(agent, replace)
+    if issued is None:
+        found = storage.owners(agent)
+        shown = [s for _, s in found if s != names.shown(agent)]
+        like = f" (it meets {', '.join(clip(s) for s in shown)})" if shown else ""
+        why = (
+            "is not owned: issue it"
+            if replace
+            else f"is owned already{like} (--replace: a new token)"
+        )
+        raise Invalid("agent", f"agent name {clip(agent)} {why}")
+    return issued
