@@ -17,6 +17,10 @@
 # TEMP, SEED and EPOCHS change the sampling (default greedy, seed 0, one epoch): the noise
 # floor is TEMP=0.8 SEED=-1 (a fresh seed each request) EPOCHS=4; such a run's model name
 # gets SUFFIX (e.g. -t0.8) so it never shares a cassette or a row with the greedy run.
+# THREADS sets the server's CPU threads (default 1, leaving a core to Inspect and the grader).
+# FIRST=K starts at the K-th public task (0-based), for a run that already covers the first
+# K: a committed cassettes/<world>/<model-slug>/ is then kept as a part and joined with the
+# new parts (`cassettes merge` refuses parts recorded under other settings or that overlap).
 set -euo pipefail
 RUNG=${1:?usage: bash docs/record-ladder.sh RUNG WORLD [TASKS_PER_PART]}
 WORLD=${2:?usage: bash docs/record-ladder.sh RUNG WORLD [TASKS_PER_PART]}
@@ -28,6 +32,8 @@ SLOTS=${SLOTS:-4}
 TEMP=${TEMP:-0}
 SEED=${SEED:-0}
 EPOCHS=${EPOCHS:-1}
+THREADS=${THREADS:-1}
+FIRST=${FIRST:-0}
 case "$RUNG" in
   smollm2-135m-fenced) FILE=smollm2-135m-instruct-q4_1.gguf CTX=8192
     SHA=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53 ;;
@@ -43,9 +49,16 @@ MODEL=$MODEL${SUFFIX:-}
 SLUG=${MODEL//\//--}
 OUT=cassettes/$WORLD/$SLUG
 ROOT=$PARTS/$WORLD/$SLUG
-[ -e "$OUT" ] && { echo "record-ladder: $OUT exists; move it away first" >&2; exit 2; }
 mkdir -p "$ROOT"
+kept=()
+if [ -e "$OUT" ]; then
+  [ "$FIRST" -gt 0 ] || { echo "record-ladder: $OUT exists; move it away first, or FIRST=K to add to it" >&2; exit 2; }
+  [ -e "$ROOT/committed" ] && { echo "record-ladder: $ROOT/committed exists; move it away first" >&2; exit 2; }
+  mv "$OUT" "$ROOT/committed" && kept=("$ROOT/committed")
+  echo "record-ladder: $OUT kept as a part ($ROOT/committed)"
+fi
 IFS=, read -r -a ALL <<< "$TASKS"
+ALL=("${ALL[@]:FIRST}")
 part_args=()
 for ((i = 0; i < ${#ALL[@]}; i += PER)); do
   chunk=("${ALL[@]:i:PER}")
@@ -54,7 +67,7 @@ done
 part_args=("${part_args[@]:0:${MAX_PARTS:-${#part_args[@]}}}")
 parts_script=$(mktemp)
 {
-  echo 'set -u; ok=()'
+  echo "set -u; ok=(${kept[*]:-})"
   n=0
   for p in "${part_args[@]}"; do
     n=$((n + 1))
@@ -75,6 +88,6 @@ parts_script=$(mktemp)
   echo "echo \"record-ladder: \${#ok[@]} of ${#part_args[@]} part(s) joined into $OUT\""
 } > "$parts_script"
 checkout-consent local-model serve --server "$LLM/build/bin/llama-server" \
-  --weights "$LLM/$FILE" --sha256 "$SHA" --template "$TEMPLATE" --ctx $((CTX * SLOTS)) --threads 1 \
+  --weights "$LLM/$FILE" --sha256 "$SHA" --template "$TEMPLATE" --ctx $((CTX * SLOTS)) --threads "$THREADS" \
   --parallel "$SLOTS" --temp "$TEMP" --seed "$SEED" --n-predict 1024 --port "$PORT" \
   --server-log "$ROOT/llama-server.log" -- bash "$parts_script"
