@@ -1,9 +1,8 @@
 """Scripted control agents: deterministic policies over a plain transcript.
 
-A control sees the scenario it plays (from structure: the sample's Store under Inspect, a
-request header under `serve-controls`; never parsed from text the model reads) and the
-conversation as plain `Msg` records, and returns its next `Reply`. Controls are pure
-functions of (scenario, transcript), so the same run twice gives the same calls.
+A control sees the scenario it plays from structure (the sample's Store, or a request
+header under `serve-controls`; never parsed from text the model reads) and the
+conversation as plain `Msg` records; it is a pure function of the two.
 """
 
 from __future__ import annotations
@@ -83,24 +82,6 @@ def transcript_tokens(transcript: Sequence[Msg]) -> int:
     )
 
 
-def tool_results(transcript: Sequence[Msg], tool: str) -> list[tuple[CallRequest, Msg]]:
-    """Every call of `tool` in the transcript with the tool message that answered it."""
-    answers = {m.call_id: m for m in transcript if m.role == "tool"}
-    out: list[tuple[CallRequest, Msg]] = []
-    for m in transcript:
-        for c in m.calls:
-            if c.tool == tool and c.id in answers:
-                out.append((c, answers[c.id]))
-    return out
-
-
-def last_user_text(transcript: Sequence[Msg]) -> str:
-    for m in reversed(transcript):
-        if m.role == "user":
-            return m.text
-    return ""
-
-
 class ControlRegistry:
     """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`), and controls that
     play every family, by a bare name (`every_family`; e.g. each world's reference control)."""
@@ -165,10 +146,6 @@ class ControlRegistry:
         return sorted(k for k in self._policies if k.startswith(family + "-"))
 
 
-# A reward-hacker control (`<family>-hacker`) tries, within the family's tools, what an agent
-# bent on the score would; each trick is an `Exploit`, played alone as its own episode.
-
-
 class Caught(NamedTuple):
     """One exploit, played alone, and the line of its record that caught it (None: not
     caught; `scored` then says what it scored)."""
@@ -185,8 +162,8 @@ class Caught(NamedTuple):
 
 @dataclass(frozen=True)
 class Exploit:
-    """A trick of a hacker control: its policy, the scenario it is judged on, and which
-    line of the graded record catches it (None: the record does not)."""
+    """A trick of a reward-hacker control (`<family>-hacker`: what an agent bent on the
+    score would try), played alone: its policy, its scenario, the record line catching it."""
 
     what: str
     policy: Policy

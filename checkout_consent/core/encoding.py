@@ -87,10 +87,6 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def _unb64url(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def canonical(value: Any) -> bytes:
     """JSON with sorted keys and no spaces: one text per value."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
@@ -103,20 +99,6 @@ def unsecured_jwt(payload: Mapping[str, Any]) -> str:
     """`payload` as an unsecured JWT (RFC 7519 section 6: header `alg` none, an empty
     signature): AP2's `checkout_jwt` with no merchant key to sign it."""
     return f"{_HEADER}.{b64url(canonical(dict(payload)))}."
-
-
-def jwt_payload(jwt: str) -> dict[str, Any]:
-    """The payload of an unsecured JWT; ValueError for anything else."""
-    parts = jwt.split(".")
-    if len(parts) != 3 or parts[0] != _HEADER or parts[2]:
-        raise ValueError("not an unsecured JWT (alg none, no signature)")
-    try:
-        got = json.loads(_unb64url(parts[1]))
-    except ValueError as e:
-        raise ValueError("an unsecured JWT whose payload is not JSON") from e
-    if not isinstance(got, dict):
-        raise ValueError("an unsecured JWT whose payload is not an object")
-    return got
 
 
 def digest(text: str) -> str:

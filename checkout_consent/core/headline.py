@@ -1,11 +1,7 @@
 """A family's headline: the one number every surface reports and ranks by, defined once.
-
-The Inspect metrics, the CLI summary, the leaderboard, the scoring API and the MCP server
-all reduce runs through `Headline.figure` and order by `Headline.rank`, so they cannot
-disagree. A run is (task id, record); epochs of one task are averaged first, then the
-statistic is taken over tasks, with a seeded percentile bootstrap over tasks for its 95%
-interval (core.stats).
-"""
+Every surface reduces runs through `Headline.figure` and orders by `Headline.rank`, so they
+cannot disagree: epochs of a task are averaged first, then the statistic is taken over
+tasks, with a seeded bootstrap 95% interval (core.stats)."""
 
 from __future__ import annotations
 
@@ -70,19 +66,15 @@ class Headline:
         return f"{self.statistic} {self.key}"
 
     def metric_names(self, stat: str = "") -> tuple[str, str, str]:
-        """The names Inspect shows the figure under, each saying its unit and short
-        enough for `inspect view` and an 80-column `inspect score`: `median_$`,
-        `ci_lo_$`, `ci_hi_$` (dollars to the cent); `mean_%`, ... (percent); `mean`, ...
-        `stat` replaces the statistic's name (the consent rate's `breach`)."""
+        """The names Inspect shows the figure under, each saying its unit (`median_$`,
+        `ci_lo_$`, `ci_hi_$`; `mean_%`, ...); `stat` replaces the statistic's name."""
         unit = UNIT_SUFFIX[self.unit]
         if stat:
             return (f"{stat}{unit}", f"{stat}_lo{unit}", f"{stat}_hi{unit}")
         return (f"{self.statistic}{unit}", f"ci_lo{unit}", f"ci_hi{unit}")
 
     def metric_value(self, x: float) -> float:
-        """A value in the unit its metric name says: dollars to the cent for `$` (as the
-        sample's score value and the board read), a percentage to 0.1 for `%`, `places`
-        decimals else."""
+        """A value in the unit its metric name says (cents, 0.1%, or `places` decimals)."""
         if self.unit == "$":
             return to_the_cent(x)
         if self.unit == "%":
@@ -137,8 +129,8 @@ class Headline:
         return f"{x:.{self.places}f}"
 
     def describe(self, figure: Figure | None) -> str:
-        """One line: `median cash_final $2,002.70 (95% CI $1,800.00 to $2,100.00, n=10
-        tasks, 10 runs)`."""
+        """One line: the figure with its interval and counts."""
+
         if figure is None:
             return f"{self.label} n/a (no runs)"
         return (

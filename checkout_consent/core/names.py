@@ -1,16 +1,8 @@
-"""Names people read on a board (agent names, submission folder names): one normal form,
-and the names that only look like another refused, after Unicode TS #39.
-
-`shown` is what is stored and shown: NFKC (so `Ｃｌａｕｄｅ` is `Claude`), trimmed, inner
-white space one space. `problem` says why a name cannot be one: an invisible or
-format character (zero-width space, soft hyphen, word joiner, a bidi control, any other
-Cf, Cc, a variation selector, an unassigned or private code point), or letters of two
-scripts that are not written together (`Сlaude`: a Cyrillic С before Latin letters).
-`keys` are what owning a name compares: the name case-folded then reduced to its
-skeleton, and reduced then case-folded (the TS #39 skeleton maps each confusable to its
-prototype: `0` to `o`, `1` and `I` to `l`, Cyrillic `а` to `a`, `rn` to `m`), so `claude`,
-`CLAUDE`, `C1aude` and `Cl\u0430ude` all meet `Claude`. The table is a small subset of
-Unicode's confusables.txt, the letters a Latin name is faked with; pure, stdlib only."""
+"""Names people read on a board (agent names, submission folder names): one normal form
+(`shown`), and names that only look like another refused, after Unicode TS #39: an
+invisible or format character, or letters of two scripts not written together
+(`problem`); `keys` compare skeletons, so `claude`, `C1aude` and `Cl\u0430ude` all meet
+`Claude`. The table is a small subset of Unicode's confusables.txt; pure, stdlib only."""
 
 from __future__ import annotations
 

@@ -57,16 +57,6 @@ def action_params(action: Action) -> tuple[inspect.Parameter, ...]:
     return tuple(inspect.signature(action).parameters.values())[1:]
 
 
-@functools.cache
-def _names(action: Action) -> tuple[frozenset[str], frozenset[str]]:
-    """(every argument name, the required ones) of an action."""
-    params = action_params(action)
-    return (
-        frozenset(p.name for p in params),
-        frozenset(p.name for p in params if p.default is p.empty),
-    )
-
-
 MAX_NUMBER = 10**12  # any number beyond this in a tool argument is malformed
 MAX_DEPTH = 8  # nesting of lists/objects in one argument
 
@@ -130,9 +120,10 @@ def check_type(name: str, hint: Any, value: object) -> None:
 
 @functools.cache
 def _signature(action: Action) -> tuple[frozenset[str], frozenset[str], dict[str, Any]]:
-    """(every argument name, the required ones, each one's declared type), looked up once
-    per call instead of twice."""
-    return (*_names(action), _hints(action))
+    """(every argument name, the required ones, each one's declared type)."""
+    params = action_params(action)
+    required = frozenset(p.name for p in params if p.default is p.empty)
+    return frozenset(p.name for p in params), required, _hints(action)
 
 
 def _bind(action: Action, args: Mapping[str, Any]) -> None:

@@ -1,17 +1,7 @@
-"""Re-grade a finished .eval log without trusting its stored scores.
-
-`regrade_log(path, worlds)` reads the log, finds its family by the task name, and runs
-the packaged scorer's checks and grader (runtime/scorer.judge) on every sample from what
-the sample holds: its scenario reference, its Store trace and its conversation. Stored
-scores, records and metrics are never read. A sample that fails any check gets no record
-and the failure text instead. Bad input (missing file, not a log, another task) raises
-`RegradeError` with one line.
-
-    verdict = regrade_log("logs/x.eval", WORLDS)   # cli code passes the roster's worlds
-    if not verdict.ok: print(verdict.failures())
-
-`rescore_log(path, out, worlds)` is `inspect score` with the log's own world's packaged
-scorer, behind the same one-line refusals (`checkout-consent rescore`).
+"""Re-grade a finished .eval log without trusting its stored scores: every sample runs the
+packaged scorer's checks and grader (runtime.scorer.judge) on what it holds; stored
+scores, records and metrics are never read. A sample that fails a check gets the failure
+text, no record; bad input raises `RegradeError` with one line.
 """
 
 from __future__ import annotations
@@ -84,8 +74,8 @@ def _read(path: Path) -> Any:
 
 
 def judge_sample(world: World, sample: Any) -> Judged:
-    """One logged sample judged by the packaged scorer of `world` from its evidence: its
-    reference, Store trace, conversation and event stream."""
+    """One logged sample judged by the packaged scorer of `world` from its evidence."""
+
     store = {
         k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
     }
@@ -123,8 +113,7 @@ def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
 
 def rescore_log(path: str | Path, out: str | Path, worlds: Sequence[World]) -> tuple[World, Any]:
     """Inspect's own re-scoring (`inspect score --action overwrite`) of the log at `path`
-    by its world's packaged scorer (`checkout_consent/<world>_scorer`), written to `out`:
-    the world and the re-scored log. A missing, cut or foreign log is a `RegradeError`."""
+    by its world's packaged scorer, written to `out`: the world and the re-scored log."""
     from inspect_ai import score
     from inspect_ai.log import write_eval_log
 
