@@ -130,7 +130,6 @@ class Headline:
 
     def describe(self, figure: Figure | None) -> str:
         """One line: the figure with its interval and counts."""
-
         if figure is None:
             return f"{self.label} n/a (no runs)"
         return (

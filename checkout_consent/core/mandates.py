@@ -226,7 +226,6 @@ def sealed(
 ) -> CheckoutMandate:
     """The closed Checkout Mandate of `checkout`, its JWT and digest derived."""
     jwt = _jwt(checkout)
-
     return CheckoutMandate(
         checkout_jwt=jwt,
         checkout_hash=encoding.digest(jwt),

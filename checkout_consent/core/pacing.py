@@ -74,7 +74,6 @@ _Step = Generator[Command, Turned | None, Any]
 def _shown(event: Turned | None) -> int:
     """Characters the world showed the agent in these calls: their observations, never what
     the model wrote (docs/design.md, "Context trimming")."""
-
     return 0 if event is None else sum(len(c.observation) for c in event.calls)
 
 
@@ -116,7 +115,6 @@ def pace(episode: Episode, state: Callable[[], Any], *, silent: bool = False) ->
     """The episode, phase by phase. From a context overflow on, or from the start when
     `silent` (a saved trace that stopped there), the agent has gone: the remaining phases
     are only closed, so the run is scored."""
-
     shown = 0
     while (phase := episode.phase(state())) is not None:
         if not silent:

@@ -82,5 +82,4 @@ class Board:
     card_example: Mapping[str, Any] | None = None  # the section on the example cards
     # controls whose example submissions are played through the control provider directly,
     # with no cassette (a month's cassette costs review and test time for no new point)
-
     direct_examples: tuple[str, ...] = ()

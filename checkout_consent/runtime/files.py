@@ -15,9 +15,8 @@ TASKS_PACKAGE = "checkout_consent.tasks_data"  # tasks/ of the repository, as pa
 
 @functools.cache
 def tasks_root() -> Path:
-    """The packaged scenario data: tasks/ at the top of the repository, installed as the
-    package `checkout_consent.tasks_data` (a wheel holds a copy; an editable install maps
-    the checkout's tasks/ there), found through importlib.resources."""
+    """The packaged scenario data: the repository's tasks/, installed as the package
+    `checkout_consent.tasks_data`."""
     try:
         root = importlib.resources.files(TASKS_PACKAGE)
     except ModuleNotFoundError:

@@ -1,11 +1,6 @@
-"""What a local model server applied to a run, asked of the server itself.
-
-A run against llama-server on loopback records its setting: the chat template (named by
-`chat_template.describe`: shipped adapted, the model's own, or unrecognised), sampling
-(temperature, seed), context per slot, slots, the weights' file name and the server's
-build, and the flags `local-model serve` started it with (`FLAGS_ENV`). It goes into the
-cassette's run.json and the run's log, and every surface labels the row with it.
-"""
+"""What a local model server applied to a run, asked of the server itself: its chat
+template, sampling, context, slots, weights, build and flags, for the cassette's run.json
+and the run's log."""
 
 from __future__ import annotations
 

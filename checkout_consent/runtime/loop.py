@@ -19,9 +19,8 @@ from checkout_consent.runtime.store import live, record_generation
 
 
 def run_config(state: TaskState) -> GenerateConfig:
-    """Per-sample generate config: tags each request with its run unit (for cassettes) and
-    its scenario reference (for `serve-controls`, whose controls read the scenario from
-    structure). Headers are never shown to the model."""
+    """Per-sample generate config: each request's run unit (for cassettes) and scenario
+    reference (for `serve-controls`), as headers the model never sees."""
     scenario = json.dumps(state.metadata["scenario"], sort_keys=True, separators=(",", ":"))
     return GenerateConfig(
         extra_headers={
@@ -73,8 +72,7 @@ def overflowed(phase: int, reason: str | None) -> Turned:
 async def generate(
     model: Model, seen: list[Any], tools: Sequence[ToolDef], config: GenerateConfig, phase: int
 ) -> ModelOutput | Turned:
-    """The model's output, or the overflow recorded when the context could not take it (the
-    sample's token limit, or the server's context refusal); any other error propagates."""
+    """The model's output, or the overflow recorded when the context could not take it."""
     try:
         return await model.generate(seen, list(tools), config=config)
     except LimitExceededError:
@@ -102,12 +100,9 @@ async def take_turn(
     phase: int,
     window: int = 0,
 ) -> Turned:
-    """One model turn within `phase`: generate, record the turn, run its tool calls.
-
-    After a context trim the model is sent the opening two messages and those from
-    `window` on; the sample keeps (and the log shows) every message. A context overflow
-    (the limit, or a reply cut at the model's length) is reported, its calls not run.
-    """
+    """One model turn within `phase`: generate, record the turn, run its tool calls. After
+    a trim the model is sent the opening two messages and those from `window` on; after a
+    context overflow its calls are not run."""
     seen = state.messages if not window else [*state.messages[:2], *state.messages[window:]]
     output = await generate(model, seen, tools, config, phase)
     if isinstance(output, Turned):

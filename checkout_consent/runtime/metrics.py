@@ -147,7 +147,6 @@ def consent_metrics(world: World) -> list[Any]:
 def money_details(equity: str, traps: str) -> list[Any]:
     """What a money-keeping run reports beside its headline: the median of `equity`, the
     pooled trap catch rate, the bankrupt share, then every value's mean."""
-
     return [
         median_of(equity, "eq_med_$", dollars=True),
         pooled_rate(f"{traps}_caught", f"{traps}_total", "catch_%", "traps_met"),

@@ -19,8 +19,7 @@ def _checkout() -> Path | None:
 
 CHECKOUT = _checkout()
 # Where the checkout-side folders are read and written (cassettes/, leaderboard/, README.md):
-# the checkout, or for an installed wheel the current directory. The scenario data is never
-# looked up here: it is packaged (runtime/files.py).
+# the checkout, or for an installed wheel the current directory (never the scenario data).
 REPO_ROOT = CHECKOUT or Path.cwd()
 
 

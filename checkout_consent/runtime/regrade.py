@@ -75,7 +75,6 @@ def _read(path: Path) -> Any:
 
 def judge_sample(world: World, sample: Any) -> Judged:
     """One logged sample judged by the packaged scorer of `world` from its evidence."""
-
     store = {
         k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
     }

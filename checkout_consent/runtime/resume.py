@@ -166,7 +166,6 @@ def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]])
     """Rename out of Inspect's sight every log of this run's tasks (`wanted`: task name ->
     (world, Expected)) that fails its checks, one line each; ResumeRefused for a log of
     another run of the same task."""
-
     from checkout_consent.runtime.logs import read_header
 
     lines = []

@@ -96,7 +96,6 @@ def refused(models: str, err: BaseException) -> RunFailed:
 
 def build_task(world: World, task_args: dict[str, Any] | None = None) -> Any:
     """The world's Inspect Task, built by its registered factory."""
-
     arguments = dict(world.dataset.public_args) if task_args is None else task_args
     return task_factory(world)(**arguments)
 
