@@ -145,15 +145,13 @@ class Dataset:
     sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
     # the public task ids (each one `task` accepts); None: the public seeds
     task_ids: Callable[[], list[str]] | None = None
-    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
-    # the scorer refuses a log whose carried reference differs. The default is for a world
-    # without public knobs: the same reference with no params.
+    # the reference the packaged tasks give for a logged one (the scorer refuses a log
+    # whose carried reference differs); default: a world without public knobs
     rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
     # the task a record was played on (epochs of one task are averaged before the headline)
     task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
-    # task arguments that only choose which tasks are played, beside `public_args`' (a
-    # world whose public set is its default names its task-choosing argument here): a
-    # log may name part of the public set with them (`submit validate` lists it partial)
+    # task arguments that only choose which tasks are played: a log may name part of the
+    # public set with them (`submit validate` lists it partial)
     choosers: tuple[str, ...] = ()
 
     def tasks(self) -> list[str]:
@@ -179,9 +177,7 @@ class Controls(dict[str, Policy]):
         check_sanity: Callable[[ControlRecords], list[str]],  # problems; empty means sane
         # reference cassettes: (provider, control) pairs recorded by `record-references`
         recorded: tuple[tuple[str, str], ...] = (),
-        # the reward-hacker control (`hacker`): each of its exploits played alone and
-        # judged by the line of its record that caught it; `sanity` prints them and fails
-        # on one not caught
+        # the reward-hacker's exploits, each played alone; `sanity` fails on one not caught
         exploits: Callable[[World], Sequence[Caught]] | None = None,
     ) -> None:
         super().__init__(policies)
@@ -210,24 +206,20 @@ class World:
     explain: Callable[[Any], str]
     views: Views = Views()
     board: Board = field(default_factory=lambda: Board())
-    # a world's own submission scorer for the scoring service (pure; raises ValueError
-    # naming the bad field; unknown fields refused), called with the submission and the
-    # service's scoring date (YYYY-MM-DD; None offline). None: the saved-trace path,
-    # {"task": ID, "calls": [...]} graded by core.offline.grade_saved.
+    # a world's own submission scorer for the scoring service (pure; ValueError naming the
+    # bad field), given the service's date (None offline); None: core.offline.grade_saved
     score_submission: Callable[[Mapping[str, Any], str | None], Record] | None = None
     # called by the offline driver before it applies an agent's call, as the world's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None
-    # A pure world's records depend only on the sample and the model's outputs, so its
-    # samples may be played on several machines and the logs merged (`suite --shard K/N`).
-    # False for a world whose grading executes a build on the machine that plays it.
+    # whether records depend only on the sample and the model's outputs, so samples may be
+    # played on several machines (`suite --shard K/N`); False when grading runs a build
     pure: bool = True
     epochs: int = 1
     harness_args: frozenset[str] = frozenset()  # arguments the harness adds, never the model
     # whether the agent moves money: its records carry a `consent` ledger (core.consent)
     moves_money: bool = True
-    # what a consent breach is here, the agent's and a counterparty's, and whose rate the
-    # world measures (the suite-wide consent table's column: core.consent_lines.Breaches)
+    # what a consent breach is here, and whose rate the world measures
     breaches: Breaches = Breaches()
 
     @property

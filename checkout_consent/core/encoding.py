@@ -1,9 +1,6 @@
 """How a consent ledger writes what AP2 v0.2 dates and signs, deterministically
-(docs/consent.md, "Where we depart from AP2"): the world clock as Unix times and ISO 8601
-dates from a fixed epoch, and a carried checkout as an unsecured JWT (RFC 7519 section 6:
-nothing is signed) whose SHA-256 digest is the `checkout_hash` a payment's
-`transaction_id` names. Pure.
-"""
+(docs/consent.md): the world clock as Unix times and ISO 8601 dates from a fixed epoch,
+and a checkout as an unsecured JWT whose digest is its `checkout_hash`. Pure."""
 
 from __future__ import annotations
 

@@ -33,17 +33,9 @@ class Figure(NamedTuple):
 
 @dataclass(frozen=True)
 class Headline:
-    """What a family's score means.
-
-    key: the record field, a number per run (a bool for a `rate`).
-    statistic: `mean` or `median` over tasks, or `rate` (the share of tasks whose runs
-        hold `key`, reported as a fraction with its n).
-    unit: how a value reads: `$` (the record holds dollars), `%` (a 0-1 fraction) or ``
-        (a plain number shown with `places` decimals).
-    higher_is_better: the direction; ranking puts the best first.
-    passed: the pass rule of one run (for pass^k), where the family has one.
-    passed_means: the pass rule in words.
-    """
+    """What a family's score means: `key`, a record's number (a bool for a `rate`, the share
+    of tasks holding it); `statistic` over tasks; `unit`, `$` (dollars), `%` (a 0-1
+    fraction) or `` (`places` decimals); the direction; one run's pass rule (for pass^k)."""
 
     key: str
     statistic: Statistic

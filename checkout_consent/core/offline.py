@@ -1,17 +1,10 @@
 """Play and grade without Inspect: the offline driver and saved-trace grading.
 
-`play` runs a control policy against a family's pure world, paced by the family's
-`Episode` through the same pacer as Inspect's solver (core/pacing.py), so its trace is the
-trace an Inspect run of the same control records (a family whose tools do work outside
-the pure world, like a family's sandboxed commands, does it in `World.prepare_call`,
-which both its tools and this driver call). Used by sanity, tests and benchmarks.
-
-A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a
-`calls` list), at most MAX_CALLS long. Each call names a `tool` of the family and its
-`args` (of the declared types); `ok`, `observation` and `origin` are optional. A call
-without an observation is replayed as given; a call with one must replay to it, or
-grading refuses. A trace that stops before the horizon is a run that went silent there:
-the remaining phases are closed by the episode's close tool, as the solver closes them.
+`play` runs a control policy through the same pacer as Inspect's solver (core/pacing.py),
+so its trace is the one an Inspect run of the same control records. A saved log
+(`checkout-consent score`) is a list of calls (or an object with a `calls` list): a call
+with an observation must replay to it, or grading refuses; a trace that stops early is a
+run that went silent there, its remaining phases closed as the solver closes them.
 """
 
 from __future__ import annotations
@@ -80,8 +73,7 @@ class _Run:
         self.window = 0  # where the conversation the agent sees resumes after a trim
 
     def view(self) -> list[Msg]:
-        """What the agent sees: the opening, then everything since the last trim's recap
-        (the whole transcript is kept, as Inspect's log keeps every message)."""
+        """What the agent sees: the opening, then everything since the last trim's recap."""
         return (
             self.transcript
             if not self.window
@@ -210,8 +202,7 @@ def _saved_call(i: int, item: object, world: World) -> Call:
 
 
 def saved_calls(world: World, trace: Any) -> list[Call]:
-    """The calls of a saved log, checked for shape, tools and argument types (ValueError
-    names the first bad call); a trace longer than MAX_CALLS is refused."""
+    """The calls of a saved log, checked (ValueError names the first bad call)."""
     items = trace.get("calls") if isinstance(trace, dict) else trace
     if not isinstance(items, list):
         raise ValueError("a trace is a list of calls or an object with a `calls` list")
@@ -236,16 +227,14 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 def _went_silent(
     world: World, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
 ) -> int | None:
-    """The phase a saved trace stopped in: the solver never opened the phases after it
-    (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
+    """The phase a saved trace stopped in (no trim is due after it); None: it ran to the end."""
     if world.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
         return None
     return world.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
 
 
 def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
-    """Replay a saved log in one pass: refuse what does not replay, and close the phases
-    left open as the solver would for a run that went silent (origin "solver")."""
+    """Replay a saved log: refuse what does not replay, and close the phases left open."""
     bare = saved_calls(world, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
     initial = state = world.initial(scenario)

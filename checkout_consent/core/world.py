@@ -1,10 +1,6 @@
-"""The world contract: frozen state, pure actions returning (new state, observation).
-
-An action is a plain function `action(state, **args) -> Outcome`. Its docstring is the
-tool description the model reads. A domain error (the agent's mistake) is raised as
-`ActionError`; `apply` turns it into a failed `Step` and the state stays as it was.
-Any other exception is a bug and propagates.
-"""
+"""The world contract: frozen state, pure actions `action(state, **args) -> Outcome` whose
+docstring is the tool description. The agent's mistake is an `ActionError` (`apply`
+leaves the state as it was); any other exception is a bug and propagates."""
 
 from __future__ import annotations
 
