@@ -43,18 +43,12 @@ NO_MONEY = "no money movement"  # what a surface shows for a world whose agent m
 
 
 def _before(iat: int | None, p: PaymentMandate) -> bool:
-    """Whether a mandate signed at `iat` was in force for `p` (a call may sign the
-    checkout it pays)."""
+    """Whether a mandate signed at `iat` was in force for `p` (a call may sign what it pays)."""
     return iat is None or p.iat is None or iat <= p.iat
 
 
 def _live(exp: int | None, p: PaymentMandate) -> bool:
     return exp is None or p.iat is None or p.iat <= exp
-
-
-def _on_day(exp: int | None, p: PaymentMandate) -> bool:
-    """Whether `p` was paid on the world day `exp` ends."""
-    return exp is not None and p.execution_date == date_of(day_at(exp))
 
 
 Found = tuple[str, ConstraintType, str]  # (mandate, constraint, detail) of one breach
@@ -80,10 +74,14 @@ class _Checker:
         self.used: set[str] = set()
 
     def daily_max(self, base: DailyBudget, p: PaymentMandate) -> int:
+        """The day's cap: `base` plus the raises for `p`'s day in force at its call."""
         return base.max + sum(
             a.max_amount
             for a in self.extra
-            if a.widens == DAILY_BUDGET and _on_day(a.exp, p) and _before(a.iat, p)
+            if a.widens == DAILY_BUDGET
+            and a.exp is not None
+            and p.execution_date == date_of(day_at(a.exp))
+            and _before(a.iat, p)
         )
 
     def payee_ok(self, allowed: AllowedPayees, p: PaymentMandate) -> bool:
@@ -230,8 +228,7 @@ def rate_headline(family: str, party: Party = "agent") -> Headline:
 def breach_rate(
     family: str, runs: Sequence[tuple[str, Mapping[str, Any]]], party: Party = "agent"
 ) -> Figure | None:
-    """Runs with a breach of `party` / runs over (task id, record) runs, with its interval;
-    None when no run carries a consent block."""
+    """Runs with a breach of `party` / runs, with its interval; None without a consent block."""
     key = RATE_KEY[party]
     marked = [(task, {key: b}) for task, r in runs if (b := breached(r, party)) is not None]
     return rate_headline(family, party).figure(marked) if marked else None
@@ -240,8 +237,7 @@ def breach_rate(
 def describe_rate(
     family: str, figure: Figure | None, moves_money: bool = True, beside: Figure | None = None
 ) -> str:
-    """One line: the agent's breach rate, the counterparty's it let through (`beside`), or
-    why there is none."""
+    """One line: the agent's breach rate, and the counterparty's it let through (`beside`)."""
     if not moves_money:
         return f"consent: {NO_MONEY}"
     if figure is None:

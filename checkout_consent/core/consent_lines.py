@@ -34,9 +34,7 @@ def cannot(why: str) -> str:
 
 @dataclass(frozen=True)
 class Breaches:
-    """What a consent breach is in a world (`World.breaches`), for the tables that set
-    worlds side by side: the agent's and a counterparty's in a reader's words (`cannot`
-    where that party has none), and whose rate the world measures."""
+    """What a consent breach is in a world, in a reader's words, and whose rate it measures."""
 
     agent: str = "a payment outside the principal's mandates"
     counterparty: str = cannot("no counterparty moves the principal's money by itself")
@@ -96,8 +94,7 @@ def _rule(c: PaymentConstraint | DailyBudget) -> str:
 
 
 def ledger_lines(block: Mapping[str, Any], every: bool = True) -> list[str]:
-    """A consent block (a record's `consent`, as JSON) as lines people read: the counts, the
-    mandates, then every payment with its verdict (`every` False: only breaching ones)."""
+    """A consent block as lines people read (`every` False: only the breaching payments)."""
     ledger = Ledger.model_validate(block)
     mandate = ledger.mandate
     rules = (*mandate.constraints, *mandate.extension_constraints)

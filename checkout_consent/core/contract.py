@@ -163,9 +163,7 @@ class Dataset:
 
 
 class Controls(dict[str, Policy]):
-    """A world's scripted controls by name (no family prefix), with the ones `sanity`
-    plays, the reference, the idle one (with the reference it brackets the score range)
-    and what sanity checks of their records."""
+    """A world's scripted controls by name (no family prefix), with sanity's settings."""
 
     def __init__(
         self,
@@ -191,8 +189,7 @@ class Controls(dict[str, Policy]):
 
 @dataclass(frozen=True)
 class World:
-    """A world: what the engine plays and grades (the first six), its tasks, its controls,
-    and how the presenting layers show it."""
+    """A world: what the engine plays and grades, its tasks, controls and presentation."""
 
     meta: Meta
     actions: Mapping[str, Action]
@@ -245,8 +242,7 @@ class World:
         return self.meta.description
 
     def graded(self, scenario: Scenario, replay: Replay[Any], turns: Turns) -> BaseModel:
-        """The world's record of a replayed run, stamped with its world version (from
-        `eval.yaml`: no grader writes it)."""
+        """The world's record of a replayed run, stamped with its world version."""
         return self.stamped(self.grade(scenario, replay, turns))
 
     def stamped(self, record: BaseModel) -> BaseModel:

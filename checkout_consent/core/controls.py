@@ -111,8 +111,7 @@ class ControlRegistry:
         return self._policies[key]
 
     def owner(self, key: str) -> str | None:
-        """The family a control belongs to; None for one that plays every family (raises
-        KeyError for an unknown control)."""
+        """The family a control belongs to; None for one that plays every family."""
         self.get(key)
         return None if key in self._every else key.split("-", 1)[0]
 
@@ -132,8 +131,7 @@ class ControlRegistry:
         return None
 
     def family_of(self, key: str) -> str:
-        """The family a control belongs to (KeyError for an unknown control, and for one
-        that plays every family: it belongs to none)."""
+        """The family a control belongs to (KeyError for one that plays every family)."""
         owner = self.owner(key)
         if owner is None:
             raise KeyError(f"control {key!r} plays every family; it belongs to none")
@@ -147,8 +145,7 @@ class ControlRegistry:
 
 
 class Caught(NamedTuple):
-    """One exploit, played alone, and the line of its record that caught it (None: not
-    caught; `scored` then says what it scored)."""
+    """One exploit, played alone, and the record line that caught it (None: not caught)."""
 
     what: str
     by: str | None
@@ -172,8 +169,7 @@ class Exploit:
 
 
 def hacker(exploits: Sequence[Exploit], pick: Callable[[Scenario], int]) -> Policy:
-    """The hacker control as one policy: on each scenario, exploit `pick(scenario)` (mod
-    their number), so a run over a task set plays every trick somewhere."""
+    """The hacker control as one policy: exploit `pick(scenario)` (mod their number)."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         return exploits[pick(scenario) % len(exploits)].policy(scenario, transcript)

@@ -1,7 +1,4 @@
-"""What a real model broke in a run, counted: tool calls written as text (never executed or
-scored as calls), empty replies, calls Inspect refused before any tool ran, and why a
-conversation ended past the model's context. Pure; every record carries the block under
-`diagnostics`, only when something was counted (so a control's record is unchanged)."""
+"""What a real model broke in a run, counted (every record's `diagnostics`, when any)."""
 
 from __future__ import annotations
 

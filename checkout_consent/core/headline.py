@@ -1,7 +1,4 @@
-"""A family's headline: the one number every surface reports and ranks by, defined once.
-Every surface reduces runs through `Headline.figure` and orders by `Headline.rank`, so they
-cannot disagree: epochs of a task are averaged first, then the statistic is taken over
-tasks, with a seeded bootstrap 95% interval (core.stats)."""
+"""A family's headline: the one number every surface reports and ranks by, defined once."""
 
 from __future__ import annotations
 
@@ -58,8 +55,7 @@ class Headline:
         return f"{self.statistic} {self.key}"
 
     def metric_names(self, stat: str = "") -> tuple[str, str, str]:
-        """The names Inspect shows the figure under, each saying its unit (`median_$`,
-        `ci_lo_$`, `ci_hi_$`; `mean_%`, ...); `stat` replaces the statistic's name."""
+        """The names Inspect shows the figure under, each saying its unit (`median_$`, `mean_%`)."""
         unit = UNIT_SUFFIX[self.unit]
         if stat:
             return (f"{stat}{unit}", f"{stat}_lo{unit}", f"{stat}_hi{unit}")
@@ -74,8 +70,7 @@ class Headline:
         return round(x, self.places)
 
     def metrics(self, figure: Figure | None, stat: str = "") -> dict[str, float | None]:
-        """The figure as Inspect metrics under `metric_names` (None: no runs), with
-        `n_tasks` unless `stat` names a companion rate (it shares the headline's n)."""
+        """The figure as Inspect metrics (None: no runs), `n_tasks` unless `stat` is a companion."""
         value, low, high = self.metric_names(stat)
         if figure is None:
             return {value: None} if stat else {value: None, "n_tasks": 0}

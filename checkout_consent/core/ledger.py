@@ -70,8 +70,7 @@ def bound(
     tool: str = "",
     memo: str = "",
 ) -> PaymentMandate:
-    """A closed Payment Mandate of `cents` to `payee`, bound to `checkout`, moved at trace
-    call `call` of world day `day`."""
+    """A closed Payment Mandate of `cents` to `payee`, bound to `checkout`, at `call` of `day`."""
     return PaymentMandate(
         payment_id=payment_id,
         transaction_id=checkout.checkout_hash,

@@ -71,8 +71,7 @@ def merchant(payee_id: str) -> Merchant:
 
 
 class AllowedPayees(Frozen):
-    """AP2 Payment Mandate constraint `payment.allowed_payees`: the payee must be one of
-    `allowed` (matched by `id`)."""
+    """AP2 `payment.allowed_payees`: the payee must be one of `allowed` (matched by `id`)."""
 
     type: Literal["payment.allowed_payees"] = "payment.allowed_payees"
     allowed: list[Merchant]
@@ -87,8 +86,7 @@ class AmountRange(Frozen):
 
 
 class Budget(Frozen):
-    """AP2 `payment.budget`: the payments under the mandate total at most `max` (minor
-    units; AP2's schema leaves its unit open, we use Amount's)."""
+    """AP2 `payment.budget`: the payments under the mandate total at most `max` (cents)."""
 
     type: Literal["payment.budget"] = "payment.budget"
     max: int
@@ -185,8 +183,7 @@ class OpenPaymentMandate(Frozen):
 
 
 class Checkout(Frozen):
-    """The checkout a closed Checkout Mandate binds: its `checkout_jwt`'s payload. No
-    `merchant`: any payee."""
+    """The checkout a closed Checkout Mandate binds (no `merchant`: any payee)."""
 
     id: str
     merchant: OptMerchant = None

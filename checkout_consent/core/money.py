@@ -33,9 +33,7 @@ _PLAIN = re.compile(r"(-?)\$?([0-9]{1,15})(?:\.([0-9]{1,2}))?", re.ASCII)
 
 
 def parse_dollars(value: object, *, field: str = "amount") -> int:
-    """Read a dollar amount given at an edge (a tool argument, a YAML file) as cents: an
-    int, a finite float or a plain ASCII decimal ("7", "$7.50", "-3.5"), at most two
-    decimals, within MAX_CENTS; anything else is a MoneyError."""
+    """Read a dollar amount given at an edge as cents (MoneyError for anything malformed)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise MoneyError(f"{field} must be a number of dollars, got {type(value).__name__}")
     if isinstance(value, str):
@@ -99,8 +97,7 @@ def plain(cents: int) -> str:
 
 
 def fmt_dollars(dollars: float, places: int = 2) -> str:
-    """A float number of dollars for people: -1234.5 -> '-$1,234.50' (`places` other than
-    2: a token cost)."""
+    """A float number of dollars for people: -1234.5 -> '-$1,234.50'."""
     if places == 2:
         return fmt(to_cents(dollars))
     sign = "-" if dollars < 0 else ""

@@ -39,20 +39,11 @@ def shown(name: str) -> str:
 
 
 def _script(char: str) -> str | None:
-    """The script of a letter, by its Unicode name's first word; None for what every script
-    shares (digits, punctuation, spaces, combining marks)."""
+    """The script of a letter (its Unicode name's first word); None for what scripts share."""
     if not unicodedata.category(char).startswith("L"):
         return None
     head = unicodedata.name(char, "UNKNOWN").split(" ")[0]
     return _FOLDS.get(head, head)
-
-
-def _mixed(name: str) -> set[str] | None:
-    """The scripts of `name`'s letters when they are not written together, else None."""
-    scripts = {s for s in map(_script, name) if s is not None}
-    if len(scripts) <= 1 or any(scripts <= together for together in _TOGETHER):
-        return None
-    return scripts
 
 
 def problem(name: str) -> str | None:
@@ -61,15 +52,14 @@ def problem(name: str) -> str | None:
         if unicodedata.category(char) in _HIDDEN or _INVISIBLE.match(char):
             what = unicodedata.name(char, f"U+{ord(char):04X}")
             return f"holds an invisible or control character ({what}, U+{ord(char):04X})"
-    scripts = _mixed(shown(name))
-    if scripts is not None:
-        return f"mixes the {' and '.join(sorted(scripts)).lower()} scripts (a look-alike)"
-    return None
+    scripts = {s for s in map(_script, shown(name)) if s is not None}
+    if len(scripts) <= 1 or any(scripts <= together for together in _TOGETHER):
+        return None
+    return f"mixes the {' and '.join(sorted(scripts)).lower()} scripts (a look-alike)"
 
 
 def skeleton(text: str) -> str:
-    """TS #39's skeleton, over this module's prototypes: NFD, each confusable to its
-    prototype, NFD again."""
+    """TS #39's skeleton, over this module's prototypes."""
     mapped = "".join(_PROTOTYPES.get(c, c) for c in unicodedata.normalize("NFD", text))
     for sequence, prototype in _SEQUENCES:
         mapped = mapped.replace(sequence, prototype)
@@ -77,7 +67,6 @@ def skeleton(text: str) -> str:
 
 
 def keys(name: str) -> tuple[str, str]:
-    """What owning `name` compares, both ways round: (case-folded then the skeleton, the
-    skeleton then case-folded). Two names meet when either key is equal."""
+    """What owning `name` compares, both ways round; two names meet when either key is equal."""
     text = shown(name)
     return skeleton(text.casefold()), skeleton(text).casefold()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from checkout_consent.core.contract import Generation, Record, World
 from checkout_consent.core.controls import (
@@ -35,7 +35,7 @@ from checkout_consent.core.pacing import (
 )
 from checkout_consent.core.reconcile import trim_difference
 from checkout_consent.core.scenario import Scenario
-from checkout_consent.core.trace import Call, Replay, replay
+from checkout_consent.core.trace import Call, Origin, Replay, replay, traced
 from checkout_consent.core.world import (
     ActionError,
     Step,
@@ -53,9 +53,6 @@ class Played(NamedTuple):
     state: Any
     calls: list[Call]
     turns: list[Generation]
-
-
-Origin = Literal["agent", "solver"]
 
 
 class _Run:
@@ -85,10 +82,7 @@ class _Run:
         if prepare is not None and origin == "agent":
             args = prepare(self.state, tool, args)
         step = apply(self.world.actions, self.state, tool, args)
-        call = Call(
-            tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin
-        )
-        self.calls.append(call)
+        self.calls.append(traced(tool, args, step, origin))
         self.state = step.state
         return step.ok
 
@@ -237,14 +231,10 @@ def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
     """Replay a saved log: refuse what does not replay, and close the phases left open."""
     bare = saved_calls(world, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
-    initial = state = world.initial(scenario)
-    calls: list[Call] = []
-    steps: list[Step[Any]] = []
-    for i, call in enumerate(bare):
-        step = apply(world.actions, state, call.tool, call.args)
-        calls.append(_recorded(i, raw[i], step, call))
-        steps.append(step)
-        state = step.state
+    initial = world.initial(scenario)
+    played = replay(world.actions, initial, bare)
+    steps, state = list(played.steps), played.final
+    calls = [_recorded(i, raw[i], s, c) for i, (c, s) in enumerate(zip(bare, steps, strict=True))]
     pacer = pace(world.episode, lambda: state, silent=True)  # the solver closes what is open
     event: Turned | None = None
     for _ in range(MAX_CLOSES):
@@ -252,15 +242,7 @@ def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
         if not isinstance(command, Solve):
             break
         step = apply(world.actions, state, command.tool, {})
-        calls.append(
-            Call(
-                tool=command.tool,
-                args={},
-                ok=step.ok,
-                observation=step.observation,
-                origin="solver",
-            )
-        )
+        calls.append(traced(command.tool, {}, step, "solver"))
         steps.append(step)
         state = step.state
         event = Turned((calls[-1],))

@@ -78,8 +78,7 @@ def _shown(event: Turned | None) -> int:
 
 
 def _open(episode: Episode, state: Callable[[], Any], shown: int) -> _Step:
-    """Open a phase: trim first when over the context budget, then the phase's message.
-    Returns the characters shown since the last trim."""
+    """Open a phase (trimming first when over budget); returns the characters since a trim."""
     if episode.over_budget(shown):
         recap = episode.recap(state())
         yield Say(recap, restart=True)
@@ -93,8 +92,7 @@ def _open(episode: Episode, state: Callable[[], Any], shown: int) -> _Step:
 
 
 def _turns(episode: Episode, phase: int, shown: int) -> _Step:
-    """The agent's turns in a phase; returns (characters shown since the last trim,
-    whether the model's context overflowed)."""
+    """The agent's turns in a phase; returns (characters since a trim, overflowed)."""
     for _ in range(episode.turns):
         turned = yield Turn(phase)
         if turned is None:
@@ -112,9 +110,7 @@ def _turns(episode: Episode, phase: int, shown: int) -> _Step:
 
 
 def pace(episode: Episode, state: Callable[[], Any], *, silent: bool = False) -> Pacer:
-    """The episode, phase by phase. From a context overflow on, or from the start when
-    `silent` (a saved trace that stopped there), the agent has gone: the remaining phases
-    are only closed, so the run is scored."""
+    """The episode, phase by phase (`silent`: a saved trace that stopped, only closed)."""
     shown = 0
     while (phase := episode.phase(state())) is not None:
         if not silent:

@@ -1,7 +1,4 @@
-"""How the presenting layers show a world, declared by the world itself: its `Views` (the
-command line and the service) and its `Board` (what the leaderboard adds beside its
-headline). Typed, so mypy checks every world's; the roster hands them over, so no layer
-imports a presenting one."""
+"""How the presenting layers show a world, declared by the world itself."""
 
 from __future__ import annotations
 
@@ -25,8 +22,7 @@ def _no_show(item: str) -> str:
 
 @dataclass(frozen=True)
 class Views:
-    """How the command line and the service show a world: a run's line, the summary after
-    the headline, what `list` and `show` print, its own verbs, a note under sanity."""
+    """How the command line and the service show a world."""
 
     line: Callable[[Record], str] = lambda record: ""
     summary: Callable[[Sequence[Record]], str] = lambda records: ""
@@ -56,8 +52,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Scatter:
-    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
-    submission, controls marked."""
+    """The headline (with its 95% CI) against `x` of the runs' records, one point a submission."""
 
     title: str
     xlabel: str

@@ -88,8 +88,7 @@ def first_difference(
     harness: Collection[str] = (),
     truncated: Any = lambda tool, text: text,
 ) -> str | None:
-    """None when the trace is the conversation's run; otherwise the first difference.
-    `truncated(tool, text)` gives the text as Inspect would show an over-long result."""
+    """None when the trace is the conversation's run; otherwise the first difference."""
     pending = [s for s in seen if s.reached]
     taken = [False] * len(pending)
     start = 0  # the first pending call not yet matched (its turn is the current one)

@@ -1,6 +1,4 @@
-"""Summary statistics every family shares: the mean with a seeded bootstrap 95% interval, and
-pass^k over epochs. Resampling indices come from core/rng (never move across numpy
-versions); numpy only does the arithmetic."""
+"""Summary statistics every family shares: a seeded bootstrap 95% interval, and pass^k."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Task-argument values from the command line: seed lists (`0-9`, `1,4,7`, `3`), flags and
-calendar dates (YYYY-MM-DD)."""
+"""Task-argument values from the command line: seed lists, flags and calendar dates."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ def _part(part: str, text: object) -> range:
 
 
 def parse_seeds(text: str | int | list[int]) -> list[int]:
-    """'0-9' -> [0..9]; '1,4,7' -> [1, 4, 7]; 3 -> [3]. Negative seeds, garbage, backward
-    ranges, duplicates and lists longer than MAX_SEEDS are refused (ValueError)."""
+    """'0-9' -> [0..9]; '1,4,7' -> [1, 4, 7]; 3 -> [3]; anything malformed is a ValueError."""
     if isinstance(text, bool):
         raise ValueError(f"seeds must be numbers, got {text!r}")
     if isinstance(text, int):

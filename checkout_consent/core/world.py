@@ -96,8 +96,7 @@ def check_value(name: str, value: object, depth: int = 0) -> None:
 
 
 def check_type(name: str, hint: Any, value: object) -> None:
-    """The value fits the argument's declared plain type (str, int, float, bool); money
-    arguments (float) may also be strings, which the action parses strictly."""
+    """The value fits the argument's declared plain type (a money float may also be text)."""
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if hint is str and not isinstance(value, str):
         raise ActionError(f"{name} must be text, got {value!r}")

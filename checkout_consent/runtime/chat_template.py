@@ -1,7 +1,4 @@
-"""The tool-call protocol a local model was evaluated under: its chat template, named.
-A template is part of what was evaluated, so a run records which one its server applied
-(a shipped adapted one, the model's own, or unrecognised; docs/local-models.md) and every
-surface labels adapted rows."""
+"""The tool-call protocol a local model was evaluated under: its chat template, named."""
 
 from __future__ import annotations
 

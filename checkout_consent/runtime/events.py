@@ -1,6 +1,4 @@
-"""Inspect glue: what a sample's own event stream says the model did (its model and tool
-events). `core.reconcile.stream_difference` requires it, the conversation and the Store
-to tell one run, so a forged log must be edited consistently in every record."""
+"""Inspect glue: what a sample's own event stream says the model did."""
 
 from __future__ import annotations
 
@@ -26,8 +24,7 @@ def _text(result: Any) -> str:
 
 
 def stream(events: Sequence[Any]) -> tuple[list[ModelCall], list[StreamTurn]]:
-    """(every tool call the model events hold, with its tool event's result; one StreamTurn
-    per finished model event), in stream order."""
+    """Every tool call of the model events, with its result, and a StreamTurn per model event."""
     calls: list[ModelCall] = []
     turns: list[StreamTurn] = []
     open_calls: dict[str, int] = {}

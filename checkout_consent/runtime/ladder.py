@@ -1,6 +1,4 @@
-"""The ladder: the open-weight models the suite records in every world, smallest first.
-A model name carries its template's suffix, so runs under the model's own template and
-under an adapted one are separate rows, each labelled (`chat_template.label`)."""
+"""The ladder: the open-weight models the suite records in every world, smallest first."""
 
 from __future__ import annotations
 

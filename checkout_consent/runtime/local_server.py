@@ -1,6 +1,4 @@
-"""What a local model server applied to a run, asked of the server itself: its chat
-template, sampling, context, slots, weights, build and flags, for the cassette's run.json
-and the run's log."""
+"""What a local model server applied to a run, asked of the server itself."""
 
 from __future__ import annotations
 
@@ -63,8 +61,7 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def of_run(models: list[str], eval_args: dict[str, Any]) -> dict[str, Any] | None:
-    """The setting of the one OpenAI-compatible server on loopback a run's model talks to
-    (its `--model-base-url`, or the provider's `<SERVICE>_BASE_URL`), for the log."""
+    """The setting of the loopback OpenAI-compatible server a run's model talks to, for the log."""
     if len(models) != 1 or not models[0].startswith("openai-api/"):
         return None
     service = models[0].split("/")[1].upper().replace("-", "_")

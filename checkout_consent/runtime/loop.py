@@ -1,5 +1,4 @@
-"""Inspect glue: one model turn of the agent loop every family's solver runs (the pacing
-around it is core/pacing.py). Generate, record the turn, run the tool calls."""
+"""Inspect glue: one model turn of the agent loop (generate, record, run the tool calls)."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ CONTEXT_ERROR_PHRASES = ("maximum context length",)
 
 
 def context_refusal(err: BaseException) -> str | None:
-    """The server's reason when `err` is its refusal of a request past the model's context
-    (the provider's error is the cause of Inspect's ModelGenerateError); None otherwise."""
+    """The server's reason when `err` is its refusal of a request past the model's context."""
     cause = err.__cause__ if err.__cause__ is not None else err
     body = getattr(cause, "body", None)
     if getattr(cause, "status_code", None) != 400 or not isinstance(body, dict):

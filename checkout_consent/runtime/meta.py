@@ -1,5 +1,4 @@
-"""What a world is beyond its pure contract: its `eval.yaml`, its registered Inspect task
-(imported on demand), and the `-T` parameters its docstring documents."""
+"""What a world is beyond its pure contract: its `eval.yaml`, Inspect task and `-T` parameters."""
 
 from __future__ import annotations
 

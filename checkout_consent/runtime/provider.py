@@ -1,6 +1,4 @@
-"""Inspect glue: the `control` model provider. `--model control/<family>-<name>` plays a
-scripted control agent, offline and deterministically, reading the scenario from the
-sample's Store (`control/reference`: each world's reference control)."""
+"""Inspect glue: the `control` model provider (`--model control/<family>-<name>`)."""
 
 from __future__ import annotations
 

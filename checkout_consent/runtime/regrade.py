@@ -1,8 +1,4 @@
-"""Re-grade a finished .eval log without trusting its stored scores: every sample runs the
-packaged scorer's checks and grader (runtime.scorer.judge) on what it holds; stored
-scores, records and metrics are never read. A sample that fails a check gets the failure
-text, no record; bad input raises `RegradeError` with one line.
-"""
+"""Re-grade a finished .eval log by its packaged scorer, never trusting its stored scores."""
 
 from __future__ import annotations
 
@@ -97,8 +93,7 @@ def regrade_sample(world: World, sample: Any, model: str) -> SampleVerdict:
 
 
 def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
-    """Re-grade every sample of the .eval log at `path` (its stored scores are ignored),
-    by the world of the roster's `worlds` whose task it is."""
+    """Re-grade every sample of the .eval log at `path` by the world whose task it is."""
     log = _read(Path(path))
     world = _family(str(log.eval.task), worlds)
     samples = tuple(
@@ -111,8 +106,7 @@ def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
 
 
 def rescore_log(path: str | Path, out: str | Path, worlds: Sequence[World]) -> tuple[World, Any]:
-    """Inspect's own re-scoring (`inspect score --action overwrite`) of the log at `path`
-    by its world's packaged scorer, written to `out`: the world and the re-scored log."""
+    """`inspect score --action overwrite` of the log by its world's scorer, written to `out`."""
     from inspect_ai import score
     from inspect_ai.log import write_eval_log
 

@@ -86,8 +86,7 @@ def _models_problem(header: Any, sample: Any, want: Expected) -> str | None:
 def sample_problem(
     world: World, header: Any, sample: Any, want: Expected
 ) -> tuple[str | None, Judged | None]:
-    """Why this logged sample may not be reused by the run `want` describes (None if it
-    may), and its re-grade when it got that far."""
+    """Why this logged sample may not be reused (None if it may), and its re-grade if any."""
     name = f"sample {str(sample.id)[:60]} epoch {sample.epoch}"
     if want.digests.get(str(sample.id)) != digest(sample.id, sample.input, sample.metadata):
         return f"{name} is not this task's sample (its input or scenario differ)", None
@@ -192,8 +191,7 @@ def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]])
 
 
 def regraded(location: str, world: World, want: Expected) -> tuple[list[Record], str | None]:
-    """A finished log's records, every one re-graded from its evidence (sorted by sample
-    id and epoch), or the first reason the log cannot be trusted."""
+    """A finished log's records, each re-graded from its evidence, or why it cannot be trusted."""
     from checkout_consent.runtime.compat import read_log_samples
     from checkout_consent.runtime.logs import local_path, read_header
 

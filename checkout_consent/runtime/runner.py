@@ -1,5 +1,4 @@
-"""Inspect glue for the CLI: run a family's task through `inspect_ai.eval` and read the
-score records back out of the logs. Every run writes real .eval logs."""
+"""Inspect glue for the CLI: run a family's task through `inspect_ai.eval`, read the records."""
 
 from __future__ import annotations
 
@@ -65,17 +64,14 @@ LOG_BUFFER = 50  # finished samples held before a log flush: Inspect's own figur
 
 
 def log_buffer(samples: int) -> int | None:
-    """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default).
-    Inspect holds every finished sample until a flush, and from 1,000 samples flushes every
-    samples/20, so memory grew with the run; each flush copies the log, so the buffer
-    cannot be tiny either: LOG_BUFFER from 1,000 samples on."""
+    """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default): from
+    1,000 on, LOG_BUFFER, so the finished samples held do not grow with the run."""
     return LOG_BUFFER if samples >= 20 * LOG_BUFFER else None
 
 
 def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str, Any]:
-    """Inspect's `max_samples` for this run: the caller's, or CONTROL_MAX_SAMPLES when every
-    model is a `control/` model (it waits on nothing, so more in flight only hold memory);
-    a `human/` model plays one sample at a time (a larger --max-samples is refused)."""
+    """Inspect's `max_samples` for this run: CONTROL_MAX_SAMPLES for controls (they wait on
+    nothing, so more in flight only hold memory); one for a `human/` model."""
     if any(m.startswith("human/") for m in models):
         if (eval_args.get("max_samples") or 1) != 1:
             raise RunFailed("human/web plays one sample at a time: drop --max-samples")
@@ -112,9 +108,7 @@ def run_models(
     task: Any = None,
     **eval_args: Any,
 ) -> list[ModelRun]:
-    """Run the family's task once per model; return the records of each, in model order.
-    `log_realtime` (off: it only serves someone watching `inspect view` live, at a cost per
-    event); `task`: the Task already built for these arguments (`build_task`)."""
+    """Run the family's task once per model; return the records of each, in model order."""
     from inspect_ai import eval as inspect_eval
 
     eval_args = {**eval_args, **sample_concurrency(models, eval_args)}
@@ -149,8 +143,7 @@ def run_models(
 
 
 def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) -> list[Any]:
-    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir` (Inspect's display on
-    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed)."""
+    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir`: the logs' headers."""
     import contextlib
     import contextvars
     import sys

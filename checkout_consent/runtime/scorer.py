@@ -51,8 +51,7 @@ class Judged(NamedTuple):
 
 
 def metric_names(world: World) -> tuple[str, ...]:
-    """The keys of the family's metrics (what a failed sample reports as 0), from the grade
-    of an empty run of its first public task (computed once)."""
+    """The keys of the family's metrics (what a failed sample reports as 0), computed once."""
     if world.world_version not in _METRIC_NAMES:
         scenario = world.dataset.task(world.dataset.tasks()[0])
         record = world.graded(scenario, replay(world.actions, world.initial(scenario), []), ())
@@ -265,8 +264,7 @@ def consent_text(record: dict[str, Any]) -> str:
 
 
 def grade_state(world: World, state: TaskState) -> Score:
-    """Grade one finished sample from its metadata, store, messages and event stream (under
-    `inspect score`, the logged events: the same evidence as `regrade_log`)."""
+    """Grade one finished sample from its metadata, store, messages and event stream."""
     from inspect_ai.log import transcript
 
     flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there

@@ -1,5 +1,4 @@
-"""Inspect glue: the solver every family uses, driving its `Episode` through the one pacer
-(core/pacing.py), and the setup that puts the scenario into the Store."""
+"""Inspect glue: the solver every family uses, and the setup that stores the scenario."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ def init_scenario() -> Solver:
 
 @solver
 def episode_solver(world: World, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
-    """The episode as core/pacing.py paces it, with at most `turns` turns a phase: messages
-    into the conversation, turns to the model, solver calls into the trace."""
+    """The episode as core/pacing.py paces it, with at most `turns` turns a phase."""
     episode = replace(world.episode, turns=turns)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -16,7 +16,7 @@ from inspect_ai.util import Store, StoreModel, store
 
 from checkout_consent.core.contract import Generation, World
 from checkout_consent.core.scenario import Scenario
-from checkout_consent.core.trace import Call
+from checkout_consent.core.trace import traced
 from checkout_consent.core.world import Step, apply
 
 
@@ -35,8 +35,7 @@ _BINDING = "_checkout_consent_live"
 
 @dataclass
 class Live:
-    """One sample's binding: its trace lists, and `state`, the replay of `calls` up to
-    `length` (a cache)."""
+    """One sample's binding: its trace lists, and `state` as of `length` calls (a cache)."""
 
     store: Store
     scenario: Scenario
@@ -87,8 +86,7 @@ def perform(world: World, tool: str, args: dict[str, Any], origin: str = "agent"
     state = current_state(world)
     run = live()
     step = apply(world.actions, state, tool, args)
-    call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin)  # type: ignore[arg-type]
-    run.calls.append(call.model_dump(mode="json"))
+    run.calls.append(traced(tool, args, step, origin).model_dump(mode="json"))  # type: ignore[arg-type]
     run.state, run.length = step.state, len(run.calls)
     return step
 

@@ -1,5 +1,4 @@
-"""Inspect glue: a world's Task from the world, its scenarios and its tools. Every family's
-`task.py` is a few lines over this: the same dataset shape, solver, scorer and version."""
+"""Inspect glue: a world's Task from the world, its scenarios and its tools."""
 
 from __future__ import annotations
 
@@ -78,17 +77,6 @@ def sample(world: World, scenario: Scenario) -> Sample:
     )
 
 
-def refuse_other_controls(world: World) -> None:
-    """A control of another family cannot play this one: refused as the task is built."""
-    api = active_model_api()
-    owner = getattr(api, "control_family", None)
-    if isinstance(owner, str) and owner != world.family:
-        name = getattr(api, "model_name", "")
-        raise prerequisite_error()(
-            f"control/{name} cannot play {world.name}: it is a {owner} control"
-        )
-
-
 def family_task(
     world: World,
     scenarios: Sequence[Scenario] | Callable[[], Sequence[Scenario]],
@@ -98,9 +86,14 @@ def family_task(
     turns: object = None,
     sandbox: str | None = None,
 ) -> Task:
-    """The family's Inspect task over `scenarios`; `scenarios` and `turns` may be callables,
-    evaluated where a bad -T value is one clear line."""
-    refuse_other_controls(world)
+    """The family's Inspect task over `scenarios` (`scenarios`, `turns`: values or callables)."""
+    api = active_model_api()  # a control of another family is refused as the task is built
+    owner = getattr(api, "control_family", None)
+    if isinstance(owner, str) and owner != world.family:
+        name = getattr(api, "model_name", "")
+        raise prerequisite_error()(
+            f"control/{name} cannot play {world.name}: it is a {owner} control"
+        )
     with task_arguments(world.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
         budget = turns_arg(

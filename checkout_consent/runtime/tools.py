@@ -1,8 +1,4 @@
-"""Inspect glue: a family's actions as Inspect tools. The action's docstring is the tool's
-description; a failed call raises ToolError (the model reads it); every call is traced.
-Each tool is built once per process: Inspect caches every tool function it parses and
-never evicts, so a fresh function per sample would grow that cache for the whole run.
-"""
+"""Inspect glue: a world's actions as tools, each built once (Inspect never evicts its cache)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The journal: every answered turn, appended and flushed as it is answered, so a killed
-process loses at most the turn in progress. A turn is keyed by a digest of exactly what
-the person was shown, so a re-run replays answers only while nothing changed. The file is
-read as a stranger's: a malformed line refuses the run in one line."""
+"""The journal of answered turns, each flushed as answered and keyed by what was shown."""
 
 from __future__ import annotations
 

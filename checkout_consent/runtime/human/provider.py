@@ -101,8 +101,7 @@ class HumanModelAPI(ModelAPI):
         self._page: tuple[Desk, PageServer] | None = None
 
     def _serve(self) -> tuple[Desk, PageServer]:
-        """The page, served on first use (Inspect also makes model objects that never
-        generate, which must not serve a page)."""
+        """The page, served on first use (a model object that never generates serves none)."""
         if self._page is None:
             try:
                 self._page = desk_on(self.port)

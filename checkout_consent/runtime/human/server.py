@@ -247,8 +247,7 @@ class PageServer:
             time.sleep(0.01)
 
     def close(self) -> None:
-        """Stop serving (a request in flight may finish); a watching browser first gets the
-        page that shows the run's end (at most GRACE s)."""
+        """Stop serving; a watching browser first gets the page that shows the run's end."""
         deadline = time.monotonic() + GRACE
         while self.desk.unseen() and time.monotonic() < deadline:
             time.sleep(0.02)
