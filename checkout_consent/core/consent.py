@@ -1,15 +1,8 @@
-"""The one consent checker, in the Agent Payments Protocol's (AP2 v0.2) terms (the design
-record: docs/consent.md). The principal's standing authority is one open Payment Mandate;
-every money movement is a closed Payment Mandate bound by `transaction_id` to a closed
-Checkout Mandate of the same ledger, signed by the principal, by the agent under the open
-mandate, or by nobody on the principal's side (a counterparty's own charge). `check` holds
-each payment against the mandates in force when it was made.
-
-A breach is one payment outside one constraint of a mandate in force, and it is the
-deviation of whoever moved the money: the agent's, or a counterparty's when it charged the
-principal with no checkout signed on the principal's side. The headline rate counts the
-agent's; the counterparty rate is reported beside it, never added to it. A constraint
-nothing checks is not carried: it would read as one that holds. Pure.
+"""The one consent checker, in AP2 v0.2's terms (docs/consent.md): `check` holds each
+payment against the mandates in force when it was made. A breach is the deviation of
+whoever moved the money: the agent's, or a counterparty's that charged the principal with
+no checkout signed on the principal's side; the headline rate counts the agent's, the
+counterparty rate is reported beside it, never added to it. Pure.
 """
 
 from __future__ import annotations

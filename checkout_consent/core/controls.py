@@ -1,9 +1,5 @@
-"""Scripted control agents: deterministic policies over a plain transcript.
-
-A control sees the scenario it plays from structure (the sample's Store, or a request
-header under `serve-controls`; never parsed from text the model reads) and the
-conversation as plain `Msg` records; it is a pure function of the two.
-"""
+"""Scripted control agents: pure policies of the scenario (read from structure, never from
+text the model reads) and the conversation as plain `Msg` records."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The consent vocabulary: AP2 v0.2's mandates, constraints and common types (core.consent
-checks them). Names and types are the spec's, and every mandate validates against AP2's
-JSON Schemas (`tests/core/test_ap2_schema.py`); each departure (docs/consent.md) is
-written in a form the schemas allow, and a key with no value is omitted, never null. Pure.
-"""
+"""The consent vocabulary: AP2 v0.2's mandates, constraints and common types, validating
+against AP2's JSON Schemas (each departure, docs/consent.md, in a form they allow). Pure."""
 
 from __future__ import annotations
 

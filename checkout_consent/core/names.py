@@ -1,8 +1,6 @@
-"""Names people read on a board (agent names, submission folder names): one normal form
-(`shown`), and names that only look like another refused, after Unicode TS #39: an
-invisible or format character, or letters of two scripts not written together
-(`problem`); `keys` compare skeletons, so `claude`, `C1aude` and `Cl\u0430ude` all meet
-`Claude`. The table is a small subset of Unicode's confusables.txt; pure, stdlib only."""
+"""Names people read on a board: one normal form (`shown`), and after Unicode TS #39, names
+with invisible characters or mixed scripts refused (`problem`) and look-alikes meeting
+(`keys`: `C1aude` and `Cl\u0430ude` meet `Claude`). Pure, stdlib only."""
 
 from __future__ import annotations
 

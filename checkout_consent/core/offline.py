@@ -1,11 +1,7 @@
-"""Play and grade without Inspect: the offline driver and saved-trace grading.
-
-`play` runs a control policy through the same pacer as Inspect's solver (core/pacing.py),
-so its trace is the one an Inspect run of the same control records. A saved log
-(`checkout-consent score`) is a list of calls (or an object with a `calls` list): a call
-with an observation must replay to it, or grading refuses; a trace that stops early is a
-run that went silent there, its remaining phases closed as the solver closes them.
-"""
+"""Play and grade without Inspect: `play` runs a control through the same pacer as
+Inspect's solver, so its trace is the one Inspect records; a saved log's call with an
+observation must replay to it, or grading refuses; a trace that stops early went silent
+there, its remaining phases closed as the solver closes them."""
 
 from __future__ import annotations
 

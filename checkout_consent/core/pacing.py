@@ -1,11 +1,6 @@
-"""How a run is paced: one implementation, for Inspect's solver and the offline driver alike.
-
-`pace(episode, state)` is a generator: it yields a command (`Say`, `Turn`, `Solve`) and is
-sent back what happened (nothing, or a `Turned`). It reads the world only through
-`state()`. The Inspect solver, the offline driver and the replay of a saved trace that
-stopped early (`silent`) all drive it, so all three open, trim, nudge and close phases at
-the same points. Pure: no Inspect, no I/O.
-"""
+"""How a run is paced, one implementation for every driver (Inspect's solver, the offline
+driver, a saved trace's replay), so all open, trim, nudge and close phases at the same
+points: `pace` yields a command and is sent back what happened (a `Turned`). Pure."""
 
 from __future__ import annotations
 

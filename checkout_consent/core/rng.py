@@ -110,11 +110,6 @@ class Draws:
         self._at += n
         return self._at - n, self._at
 
-    def take(self, n: int) -> list[int]:
-        """The next n outputs (next_u64 n times)."""
-        start, end = self.span(n)
-        return self._values[start:end]
-
     def below(self, n: int) -> int:
         """As Stream.below."""
         if n <= 0:

@@ -107,8 +107,5 @@ def protocol_note(protocols: set[str | None]) -> str:
 
 def label(protocol: str | None) -> str:
     """The words a board row or a results table shows for a run's tool-call protocol."""
-    if protocol == ADAPTED:
-        return ADAPTED_LABEL
-    if protocol == NATIVE:
-        return NATIVE_LABEL
-    return "tool-call protocol not recorded" if protocol is None else "unrecognised template"
+    labels = {ADAPTED: ADAPTED_LABEL, NATIVE: NATIVE_LABEL, None: "tool-call protocol not recorded"}
+    return labels.get(protocol, "unrecognised template")

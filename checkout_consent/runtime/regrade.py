@@ -43,9 +43,6 @@ class LogVerdict:
     def ok(self) -> bool:
         return all(s.failure is None for s in self.samples)
 
-    def failures(self) -> list[str]:
-        return [f"{s.id} epoch {s.epoch}: {s.failure}" for s in self.samples if s.failure]
-
 
 def _family(task: str, worlds: Sequence[World]) -> World:
     name = task.rsplit("/", 1)[-1]

@@ -1,11 +1,7 @@
-"""What a resumed suite may take from the logs already in its log dir: nothing on trust.
-
-Inspect's eval set reuses logs and their stored scores as they stand, so before it runs
-`set_aside` checks every log it would reuse (docs/suite.md, "Resuming"): another run's
-arguments or version refuse the resume; a sample not the task's own, played by another
-model, not re-grading clean or scored otherwise than its re-grade sets the log aside
-(`<name>.eval.refused`) to be played again. After the run, `regraded` re-grades every
-record from the final log, never reading a stored score.
+"""What a resumed suite may take from the logs already in its log dir: nothing on trust
+(docs/suite.md, "Resuming"). Inspect reuses logs and stored scores as they stand, so
+`set_aside` checks every log it would reuse and sets aside one that fails, to be played
+again; after the run, `regraded` re-grades every record, never reading a stored score.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Inspect glue: the per-sample Store holds the trace; the current state is its replay.
-
-The trace ends up in the Store under RunStore's keys, where the scorer reads it. During
-the run it is kept beside the Store (`live()`, bound on the sample's Store object) and
-`flush()` writes it in when the solver ends and before the scorer reads: Inspect
-snapshots the whole Store around every tool event, so a trace inside it made each call
-cost in proportion to the calls before it.
-"""
+During the run the trace is kept beside the Store (`live()`) and `flush()` writes it in:
+Inspect snapshots the whole Store around every tool event, so a trace inside it made
+each call cost in proportion to the calls before it."""
 
 from __future__ import annotations
 
