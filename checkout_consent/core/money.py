@@ -85,7 +85,8 @@ def to_dollars(cents: int) -> float:
 
 
 def to_the_cent(dollars: float) -> float:
-    """A float number of dollars (a median, a mean) rounded to the cent by the one rule."""
+    """A float number of dollars (a median, a mean) rounded to the cent by the one rule, so
+    a money metric reads as the sample's own score value does."""
     return to_dollars(to_cents(dollars))
 
 

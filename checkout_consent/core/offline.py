@@ -142,12 +142,9 @@ def play_and_grade(world: World, scenario: Scenario, policy: Policy) -> Record:
 
 def judge(world: World, exploits: Sequence[Exploit]) -> list[Caught]:
     """Each exploit played alone offline and graded; what caught it, or what it scored."""
-    out = []
-    for exploit in exploits:
-        record = play_and_grade(world, exploit.scenario(), exploit.policy)
-        scored = f"{world.headline.key} {record.get(world.headline.key)!r}"
-        out.append(Caught(exploit.what, exploit.caught(record), scored))
-    return out
+    key = world.headline.key
+    played = [(e, play_and_grade(world, e.scenario(), e.policy)) for e in exploits]
+    return [Caught(e.what, e.caught(r), f"{key} {r.get(key)!r}") for e, r in played]
 
 
 MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
