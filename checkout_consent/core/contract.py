@@ -95,8 +95,7 @@ class EvalTask(BaseModel):
 
 
 class EvalMetadata(BaseModel):
-    """What a run needs from the machine (`eval.yaml`'s `metadata`, inspect_evals' keys):
-    the parts of the task that run in a sandbox, and whether it reaches the internet."""
+    """What a run needs from the machine (`eval.yaml`'s `metadata`): sandboxes, internet."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -79,8 +79,7 @@ def transcript_tokens(transcript: Sequence[Msg]) -> int:
 
 
 class ControlRegistry:
-    """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`), and controls that
-    play every family, by a bare name (`every_family`; e.g. each world's reference control)."""
+    """Controls by full name (`<family>-<name>`), and those playing every family by bare name."""
 
     def __init__(
         self,

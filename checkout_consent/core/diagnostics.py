@@ -59,8 +59,7 @@ def _is_call(value: object) -> bool:
 
 
 def text_tool_calls(text: str) -> int:
-    """How many tool calls a reply's text holds as JSON objects with a `name` and an
-    `arguments` (or `parameters`), anywhere (fenced, tagged, nested), within the scan caps."""
+    """How many tool calls a reply's text holds as JSON objects (a `name` and `arguments`)."""
     decoder = json.JSONDecoder()
     scanned = text[:MAX_SCANNED_CHARS]
     found, position, tried = 0, 0, 0

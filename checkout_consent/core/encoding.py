@@ -93,12 +93,10 @@ _HEADER = b64url(canonical({"alg": "none", "typ": "JWT"}))
 
 
 def unsecured_jwt(payload: Mapping[str, Any]) -> str:
-    """`payload` as an unsecured JWT (RFC 7519 section 6: header `alg` none, an empty
-    signature): AP2's `checkout_jwt` with no merchant key to sign it."""
+    """`payload` as an unsecured JWT (RFC 7519 section 6): AP2's `checkout_jwt`, unsigned."""
     return f"{_HEADER}.{b64url(canonical(dict(payload)))}."
 
 
 def digest(text: str) -> str:
-    """base64url SHA-256 of `text` (AP2's `checkout_hash` of a `checkout_jwt`, sha-256
-    being its algorithm when no `_sd_alg` says otherwise)."""
+    """base64url SHA-256 of `text` (AP2's `checkout_hash` of a `checkout_jwt`)."""
     return b64url(hashlib.sha256(text.encode("utf-8")).digest())

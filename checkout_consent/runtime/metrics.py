@@ -17,12 +17,10 @@ from checkout_consent.core.stats import pass_hat_ks
 
 def values_of(scores: Sequence[SampleScore], key: str) -> list[float]:
     """Every sample's value of `key` (samples without it are left out)."""
-    out = []
-    for s in scores:
-        value = s.score.value
-        if isinstance(value, dict) and isinstance(value.get(key), int | float):
-            out.append(float(value[key]))
-    return out
+    values = [s.score.value for s in scores]
+    return [
+        float(v[key]) for v in values if isinstance(v, dict) and isinstance(v.get(key), int | float)
+    ]
 
 
 @metric

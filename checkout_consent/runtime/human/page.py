@@ -66,8 +66,7 @@ poll();})();
 
 
 def document(title: str, body: str, watch: tuple[str, int]) -> str:
-    """The page; `watch`: the open turn ("sample/epoch/number", "" for none) and how many
-    end lines it shows: the script reloads when the server's differ."""
+    """The page; `watch`: the open turn and its end lines' count (the script reloads on change)."""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
