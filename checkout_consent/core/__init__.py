@@ -1,9 +1,5 @@
-"""The pure engine's public face: the contract a world is written against (the `World`
-and its parts, the `Scenario` a sample carries, money, seeded randomness, traces and
-replay, argument checks, headlines and statistics, consent as AP2 mandates, the control
-policy types and the offline driver). No Inspect, no family, no I/O: a log re-grades
-offline. A world (`checkout_consent/<world>/`) imports core only from here
-(`tests/core/test_architecture.py` holds it); core's own modules import each other."""
+"""The pure engine's public face: the contract a world is written against. No Inspect, no
+family, no I/O: a log re-grades offline. A world imports core only from here."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""A consent ledger as lines people read (core.consent): the breaches counted per rule
-and per party first, then the mandates, then the payments with their verdicts; and what a
-breach is in each world, said once for every surface that compares worlds (`Breaches`).
-Pure."""
+"""A consent ledger as lines people read (core.consent), and what a breach is in each
+world, said once for every surface that compares worlds (`Breaches`). Pure."""
 
 from __future__ import annotations
 
@@ -36,10 +34,7 @@ def cannot(why: str) -> str:
 
 @dataclass(frozen=True)
 class Breaches:
-    """What a consent breach is in a world (`World.breaches`), for the tables that set
-    worlds side by side: the agent's and a counterparty's, in a reader's words (`cannot`
-    where that party has none), and whose rate the world measures, the one those tables
-    show: the agent's, or the counterparty breaches the agent let through."""
+    """What a consent breach is in a world, in a reader's words, and whose rate it measures."""
 
     agent: str = "a payment outside the principal's mandates"
     counterparty: str = cannot("no counterparty moves the principal's money by itself")
@@ -99,10 +94,7 @@ def _rule(c: PaymentConstraint | DailyBudget) -> str:
 
 
 def ledger_lines(block: Mapping[str, Any], every: bool = True) -> list[str]:
-    """A consent block (a record's `consent`, as JSON) as lines people read: the counts
-    per rule and per party, the open mandate and its constraints, the signed checkouts
-    and allowances, then every payment with its verdict (`every` False: only the
-    breaching ones)."""
+    """A consent block as lines people read (`every` False: only the breaching payments)."""
     ledger = Ledger.model_validate(block)
     mandate = ledger.mandate
     rules = (*mandate.constraints, *mandate.extension_constraints)

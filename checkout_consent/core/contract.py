@@ -1,9 +1,5 @@
-"""The family contract: what a family hands the engine, typed, in one object.
-
-A world is a folder with an `eval.yaml` (its `Meta`) and a `World` built in its `__init__`,
-and one line in the roster (`families.py`).
-Everything here is pure: no Inspect, no I/O, so a log can be re-graded offline.
-"""
+"""The family contract: what a world hands the engine, typed, in one object. Pure: no
+Inspect, no I/O, so a log can be re-graded offline."""
 
 from __future__ import annotations
 
@@ -48,54 +44,29 @@ Turns = tuple[Generation, ...]
 Grader = Callable[[Scenario, Replay[Any], Turns], BaseModel]
 
 
-def _one_phase(state: Any) -> int | None:
-    return 1
-
-
-def _no_message(state: Any) -> str | None:
-    return None
-
-
-def _no_recap(state: Any) -> str:
-    return "Earlier messages were trimmed to fit the context budget."
-
-
-def shown_chars(tool: str, args: Mapping[str, Any], observation: str) -> int:
-    """What one traced call's result put into the conversation, in characters: the world's
-    observation. The context budget counts this and the phase messages, never what the
-    model wrote (its text, its arguments: Inspect may fill in defaults or turn 5 into 5.0),
-    so the Inspect solver and the offline driver trim at the same phase openings."""
-    return len(observation)
-
-
 @dataclass(frozen=True)
 class Episode:
-    """How a run is paced, the same in Inspect's solver and in the offline driver.
-
-    A run is a sequence of phases (days, or one). Each phase may open with
-    a message, then the agent acts for at most `turns` turns; a successful call of a stop
-    tool, or a reply without calls (when there is no `nudge`), ends the phase. If the phase
-    is still the same afterwards, `close_tool` is called for the agent (origin "solver");
-    without a close tool the run ends there. `phase(state)` is None once the run is over.
-    """
+    """How a run is paced, the same in Inspect's solver and in the offline driver
+    (core.pacing; docs/design.md): phases, each of at most `turns` turns, ended by a stop
+    tool or a reply without calls; `close_tool` closes a phase left open, and
+    `phase(state)` is None once the run is over."""
 
     system: Callable[[Scenario], str]
     opening: Callable[[Scenario], str]
     turns: int
-    phase: Callable[[Any], int | None] = _one_phase
-    phase_message: Callable[[Any], str | None] = _no_message
+    phase: Callable[[Any], int | None] = lambda state: 1
+    phase_message: Callable[[Any], str | None] = lambda state: None
     close_tool: str | None = None
     stop_tools: tuple[str, ...] = ()
     nudge: str | None = None
-    # The context budget: characters the world has shown the agent since the run began or
-    # was last trimmed (phase messages and `shown_chars` of every call). When a phase would
-    # open above it, the conversation after the opening message is replaced by
-    # `recap(state)` (e.g. the agent's notes) and `trim_tool` is called for the agent
-    # (origin "solver"), so the trace, and so the record, says on which phase it happened.
-    # None: never trimmed.
+    # characters shown since the last trim above which a phase opens by replacing the
+    # conversation after the opening with `recap(state)` and calling `trim_tool` (origin
+    # "solver", so the trace says where); None: never trimmed
     context_budget: int | None = None
     trim_tool: str | None = None
-    recap: Callable[[Any], str] = _no_recap
+    recap: Callable[[Any], str] = lambda state: (
+        "Earlier messages were trimmed to fit the context budget."
+    )
     # actions the world also accepts from another solver's tools (e.g. Inspect's own bash on
     # a sandboxed build); the task's own agent is never shown them
     other_solver_tools: tuple[str, ...] = ()
@@ -124,8 +95,7 @@ class EvalTask(BaseModel):
 
 
 class EvalMetadata(BaseModel):
-    """What a run needs from the machine (`eval.yaml`'s `metadata`, inspect_evals' keys):
-    the parts of the task that run in a sandbox, and whether it reaches the internet."""
+    """What a run needs from the machine (`eval.yaml`'s `metadata`): sandboxes, internet."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -134,8 +104,7 @@ class EvalMetadata(BaseModel):
 
 
 class Meta(BaseModel):
-    """A world's static metadata: its `eval.yaml`, read once (the layout inspect_evals
-    uses). It feeds `Task(version=...)`, the listing, the board and the service."""
+    """A world's static metadata: its `eval.yaml` (inspect_evals' layout), read once."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -153,8 +122,7 @@ class Meta(BaseModel):
 
     @property
     def name(self) -> str:
-        """The world: its registered task (`inspect eval checkout_consent/<name>`), its
-        folder, its roster entry, its label everywhere."""
+        """The world: its registered task, folder, roster entry and label everywhere."""
         return self.tasks[0].name
 
     @property
@@ -169,23 +137,20 @@ class Meta(BaseModel):
 
 @dataclass(frozen=True)
 class Dataset:
-    """A world's tasks: the public set, one task by id, and the reference the packaged
-    tasks give for a logged one."""
+    """A world's tasks: the public set, one task by id, a logged one's packaged reference."""
 
     public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
     task: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
     sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
     # the public task ids (each one `task` accepts); None: the public seeds
     task_ids: Callable[[], list[str]] | None = None
-    # the reference the packaged tasks give for a logged one (same id, seed, public knobs);
-    # the scorer refuses a log whose carried reference differs. The default is for a world
-    # without public knobs: the same reference with no params.
+    # the reference the packaged tasks give for a logged one (the scorer refuses a log
+    # whose carried reference differs); default: a world without public knobs
     rebuild: Callable[[Scenario], Scenario] = lambda ref: ref.model_copy(update={"params": {}})
     # the task a record was played on (epochs of one task are averaged before the headline)
     task_of: Callable[[Record], str] = lambda record: str(record["task_id"])
-    # task arguments that only choose which tasks are played, beside `public_args`' (a
-    # world whose public set is its default names its task-choosing argument here): a
-    # log may name part of the public set with them (`submit validate` lists it partial)
+    # task arguments that only choose which tasks are played: a log may name part of the
+    # public set with them (`submit validate` lists it partial)
     choosers: tuple[str, ...] = ()
 
     def tasks(self) -> list[str]:
@@ -197,10 +162,7 @@ class Dataset:
 
 
 class Controls(dict[str, Policy]):
-    """A world's scripted controls by name (no family prefix), with the ones `sanity`
-    plays, the reference, the idle one (the control that does nothing: with the reference
-    it brackets the score range, and the board places every row against the two), and
-    what sanity checks of their records."""
+    """A world's scripted controls by name (no family prefix), with sanity's settings."""
 
     def __init__(
         self,
@@ -212,9 +174,7 @@ class Controls(dict[str, Policy]):
         check_sanity: Callable[[ControlRecords], list[str]],  # problems; empty means sane
         # reference cassettes: (provider, control) pairs recorded by `record-references`
         recorded: tuple[tuple[str, str], ...] = (),
-        # the reward-hacker control (`hacker`): each of its exploits played alone and
-        # judged by the line of its record that caught it; `sanity` prints them and fails
-        # on one not caught
+        # the reward-hacker's exploits, each played alone; `sanity` fails on one not caught
         exploits: Callable[[World], Sequence[Caught]] | None = None,
     ) -> None:
         super().__init__(policies)
@@ -228,9 +188,7 @@ class Controls(dict[str, Policy]):
 
 @dataclass(frozen=True)
 class World:
-    """A world: what the engine plays and grades (the first six), its tasks, its controls,
-    and how the presenting layers show it. Each is a folder with an `eval.yaml` and one
-    line in the roster (`checkout_consent.families`)."""
+    """A world: what the engine plays and grades, its tasks, controls and presentation."""
 
     meta: Meta
     actions: Mapping[str, Action]
@@ -244,30 +202,25 @@ class World:
     explain: Callable[[Any], str]
     views: Views = Views()
     board: Board = field(default_factory=lambda: Board())
-    # a world's own submission scorer for the scoring service (pure; raises ValueError
-    # naming the bad field; unknown fields refused), called with the submission and the
-    # service's scoring date (YYYY-MM-DD; None offline). None: the saved-trace path,
-    # {"task": ID, "calls": [...]} graded by core.offline.grade_saved.
+    # a world's own submission scorer for the scoring service (pure; ValueError naming the
+    # bad field), given the service's date (None offline); None: core.offline.grade_saved
     score_submission: Callable[[Mapping[str, Any], str | None], Record] | None = None
     # called by the offline driver before it applies an agent's call, as the world's
     # Inspect tools do before they trace it; None: the call is applied as made
     prepare_call: PrepareCall | None = None
-    # A pure world's records depend only on the sample and the model's outputs, so its
-    # samples may be played on several machines and the logs merged (`suite --shard K/N`).
-    # False for a world whose grading executes a build on the machine that plays it.
+    # whether records depend only on the sample and the model's outputs, so samples may be
+    # played on several machines (`suite --shard K/N`); False when grading runs a build
     pure: bool = True
     epochs: int = 1
     harness_args: frozenset[str] = frozenset()  # arguments the harness adds, never the model
     # whether the agent moves money: its records carry a `consent` ledger (core.consent)
     moves_money: bool = True
-    # what a consent breach is here, the agent's and a counterparty's, and whose rate the
-    # world measures (the suite-wide consent table's column: core.consent_lines.Breaches)
+    # what a consent breach is here, and whose rate the world measures
     breaches: Breaches = Breaches()
 
     @property
     def name(self) -> str:
-        """The world's name: its registered task (`inspect eval checkout_consent/<name>`),
-        its label everywhere, its roster entry (`Meta.name`)."""
+        """The world's name (`Meta.name`)."""
         return self.meta.name
 
     @property
@@ -288,8 +241,7 @@ class World:
         return self.meta.description
 
     def graded(self, scenario: Scenario, replay: Replay[Any], turns: Turns) -> BaseModel:
-        """The world's record of a replayed run, stamped with its world version (from
-        `eval.yaml`: no grader writes it)."""
+        """The world's record of a replayed run, stamped with its world version."""
         return self.stamped(self.grade(scenario, replay, turns))
 
     def stamped(self, record: BaseModel) -> BaseModel:

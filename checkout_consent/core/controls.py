@@ -1,10 +1,5 @@
-"""Scripted control agents: deterministic policies over a plain transcript.
-
-A control sees the scenario it plays (from structure: the sample's Store under Inspect, a
-request header under `serve-controls`; never parsed from text the model reads) and the
-conversation as plain `Msg` records, and returns its next `Reply`. Controls are pure
-functions of (scenario, transcript), so the same run twice gives the same calls.
-"""
+"""Scripted control agents: pure policies of the scenario (read from structure, never from
+text the model reads) and the conversation as plain `Msg` records."""
 
 from __future__ import annotations
 
@@ -83,27 +78,8 @@ def transcript_tokens(transcript: Sequence[Msg]) -> int:
     )
 
 
-def tool_results(transcript: Sequence[Msg], tool: str) -> list[tuple[CallRequest, Msg]]:
-    """Every call of `tool` in the transcript with the tool message that answered it."""
-    answers = {m.call_id: m for m in transcript if m.role == "tool"}
-    out: list[tuple[CallRequest, Msg]] = []
-    for m in transcript:
-        for c in m.calls:
-            if c.tool == tool and c.id in answers:
-                out.append((c, answers[c.id]))
-    return out
-
-
-def last_user_text(transcript: Sequence[Msg]) -> str:
-    for m in reversed(transcript):
-        if m.role == "user":
-            return m.text
-    return ""
-
-
 class ControlRegistry:
-    """Controls by full name, `<family>-<name>` (e.g. `<family>-idle`), and controls that
-    play every family, by a bare name (`every_family`; e.g. each world's reference control)."""
+    """Controls by full name (`<family>-<name>`), and those playing every family by bare name."""
 
     def __init__(
         self,
@@ -130,8 +106,7 @@ class ControlRegistry:
         return self._policies[key]
 
     def owner(self, key: str) -> str | None:
-        """The family a control belongs to; None for one that plays every family (raises
-        KeyError for an unknown control)."""
+        """The family a control belongs to; None for one that plays every family."""
         self.get(key)
         return None if key in self._every else key.split("-", 1)[0]
 
@@ -151,8 +126,7 @@ class ControlRegistry:
         return None
 
     def family_of(self, key: str) -> str:
-        """The family a control belongs to (KeyError for an unknown control, and for one
-        that plays every family: it belongs to none)."""
+        """The family a control belongs to (KeyError for one that plays every family)."""
         owner = self.owner(key)
         if owner is None:
             raise KeyError(f"control {key!r} plays every family; it belongs to none")
@@ -165,13 +139,8 @@ class ControlRegistry:
         return sorted(k for k in self._policies if k.startswith(family + "-"))
 
 
-# A reward-hacker control (`<family>-hacker`) tries, within the family's tools, what an agent
-# bent on the score would; each trick is an `Exploit`, played alone as its own episode.
-
-
 class Caught(NamedTuple):
-    """One exploit, played alone, and the line of its record that caught it (None: not
-    caught; `scored` then says what it scored)."""
+    """One exploit, played alone, and the record line that caught it (None: not caught)."""
 
     what: str
     by: str | None
@@ -185,8 +154,8 @@ class Caught(NamedTuple):
 
 @dataclass(frozen=True)
 class Exploit:
-    """A trick of a hacker control: its policy, the scenario it is judged on, and which
-    line of the graded record catches it (None: the record does not)."""
+    """A trick of a reward-hacker control (`<family>-hacker`: what an agent bent on the
+    score would try), played alone: its policy, its scenario, the record line catching it."""
 
     what: str
     policy: Policy
@@ -195,8 +164,7 @@ class Exploit:
 
 
 def hacker(exploits: Sequence[Exploit], pick: Callable[[Scenario], int]) -> Policy:
-    """The hacker control as one policy: on each scenario, exploit `pick(scenario)` (mod
-    their number), so a run over a task set plays every trick somewhere."""
+    """The hacker control as one policy: exploit `pick(scenario)` (mod their number)."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         return exploits[pick(scenario) % len(exploits)].policy(scenario, transcript)

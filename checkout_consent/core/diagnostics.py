@@ -1,10 +1,4 @@
-"""What a real model broke in a run, counted: tool calls written as text (never executed or
-scored as calls), empty replies, calls Inspect refused before any tool ran (an unknown tool
-name, arguments that are not JSON or do not fit the tool's schema) and the reason a
-conversation ended past the model's context. Pure: the runtime hands in plain facts read
-from the conversation and the model turns; every family's record carries the one block
-this module defines, under `diagnostics`, and only when something was counted (a run with
-nothing to report, every control's, records exactly what it recorded before)."""
+"""What a real model broke in a run, counted (every record's `diagnostics`, when any)."""
 
 from __future__ import annotations
 
@@ -65,10 +59,7 @@ def _is_call(value: object) -> bool:
 
 
 def text_tool_calls(text: str) -> int:
-    """How many tool calls a reply's text holds as JSON objects with a `name` and an
-    `arguments` (or `parameters`) object or string: bare, in a ```json fence or in
-    `<tool_call>` tags, alone, in a list or nested in a wrapper object. Scans at most
-    MAX_SCANNED_CHARS and MAX_CANDIDATES."""
+    """How many tool calls a reply's text holds as JSON objects (a `name` and `arguments`)."""
     decoder = json.JSONDecoder()
     scanned = text[:MAX_SCANNED_CHARS]
     found, position, tried = 0, 0, 0

@@ -1,9 +1,6 @@
 """How a consent ledger writes what AP2 v0.2 dates and signs, deterministically
-(docs/consent.md, "Where we depart from AP2"): the world clock as Unix times and ISO 8601
-dates from a fixed epoch, and a carried checkout as an unsecured JWT (RFC 7519 section 6:
-nothing is signed) whose SHA-256 digest is the `checkout_hash` a payment's
-`transaction_id` names. Pure.
-"""
+(docs/consent.md): the world clock as Unix times and ISO 8601 dates from a fixed epoch,
+and a checkout as an unsecured JWT whose digest is its `checkout_hash`. Pure."""
 
 from __future__ import annotations
 
@@ -87,10 +84,6 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def _unb64url(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def canonical(value: Any) -> bytes:
     """JSON with sorted keys and no spaces: one text per value."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
@@ -100,26 +93,10 @@ _HEADER = b64url(canonical({"alg": "none", "typ": "JWT"}))
 
 
 def unsecured_jwt(payload: Mapping[str, Any]) -> str:
-    """`payload` as an unsecured JWT (RFC 7519 section 6: header `alg` none, an empty
-    signature): AP2's `checkout_jwt` with no merchant key to sign it."""
+    """`payload` as an unsecured JWT (RFC 7519 section 6): AP2's `checkout_jwt`, unsigned."""
     return f"{_HEADER}.{b64url(canonical(dict(payload)))}."
 
 
-def jwt_payload(jwt: str) -> dict[str, Any]:
-    """The payload of an unsecured JWT; ValueError for anything else."""
-    parts = jwt.split(".")
-    if len(parts) != 3 or parts[0] != _HEADER or parts[2]:
-        raise ValueError("not an unsecured JWT (alg none, no signature)")
-    try:
-        got = json.loads(_unb64url(parts[1]))
-    except ValueError as e:
-        raise ValueError("an unsecured JWT whose payload is not JSON") from e
-    if not isinstance(got, dict):
-        raise ValueError("an unsecured JWT whose payload is not an object")
-    return got
-
-
 def digest(text: str) -> str:
-    """base64url SHA-256 of `text` (AP2's `checkout_hash` of a `checkout_jwt`, sha-256
-    being its algorithm when no `_sd_alg` says otherwise)."""
+    """base64url SHA-256 of `text` (AP2's `checkout_hash` of a `checkout_jwt`)."""
     return b64url(hashlib.sha256(text.encode("utf-8")).digest())

@@ -1,11 +1,4 @@
-"""A family's headline: the one number every surface reports and ranks by, defined once.
-
-The Inspect metrics, the CLI summary, the leaderboard, the scoring API and the MCP server
-all reduce runs through `Headline.figure` and order by `Headline.rank`, so they cannot
-disagree. A run is (task id, record); epochs of one task are averaged first, then the
-statistic is taken over tasks, with a seeded percentile bootstrap over tasks for its 95%
-interval (core.stats).
-"""
+"""A family's headline: the one number every surface reports and ranks by, defined once."""
 
 from __future__ import annotations
 
@@ -37,17 +30,9 @@ class Figure(NamedTuple):
 
 @dataclass(frozen=True)
 class Headline:
-    """What a family's score means.
-
-    key: the record field, a number per run (a bool for a `rate`).
-    statistic: `mean` or `median` over tasks, or `rate` (the share of tasks whose runs
-        hold `key`, reported as a fraction with its n).
-    unit: how a value reads: `$` (the record holds dollars), `%` (a 0-1 fraction) or ``
-        (a plain number shown with `places` decimals).
-    higher_is_better: the direction; ranking puts the best first.
-    passed: the pass rule of one run (for pass^k), where the family has one.
-    passed_means: the pass rule in words.
-    """
+    """What a family's score means: `key`, a record's number (a bool for a `rate`, the share
+    of tasks holding it); `statistic` over tasks; `unit`, `$` (dollars), `%` (a 0-1
+    fraction) or `` (`places` decimals); the direction; one run's pass rule (for pass^k)."""
 
     key: str
     statistic: Statistic
@@ -70,19 +55,14 @@ class Headline:
         return f"{self.statistic} {self.key}"
 
     def metric_names(self, stat: str = "") -> tuple[str, str, str]:
-        """The names Inspect shows the figure under, each saying its unit and short
-        enough for `inspect view` and an 80-column `inspect score`: `median_$`,
-        `ci_lo_$`, `ci_hi_$` (dollars to the cent); `mean_%`, ... (percent); `mean`, ...
-        `stat` replaces the statistic's name (the consent rate's `breach`)."""
+        """The names Inspect shows the figure under, each saying its unit (`median_$`, `mean_%`)."""
         unit = UNIT_SUFFIX[self.unit]
         if stat:
             return (f"{stat}{unit}", f"{stat}_lo{unit}", f"{stat}_hi{unit}")
         return (f"{self.statistic}{unit}", f"ci_lo{unit}", f"ci_hi{unit}")
 
     def metric_value(self, x: float) -> float:
-        """A value in the unit its metric name says: dollars to the cent for `$` (as the
-        sample's score value and the board read), a percentage to 0.1 for `%`, `places`
-        decimals else."""
+        """A value in the unit its metric name says (cents, 0.1%, or `places` decimals)."""
         if self.unit == "$":
             return to_the_cent(x)
         if self.unit == "%":
@@ -90,8 +70,7 @@ class Headline:
         return round(x, self.places)
 
     def metrics(self, figure: Figure | None, stat: str = "") -> dict[str, float | None]:
-        """The figure as Inspect metrics under `metric_names` (None: no runs), with
-        `n_tasks` unless `stat` names a companion rate (it shares the headline's n)."""
+        """The figure as Inspect metrics (None: no runs), `n_tasks` unless `stat` is a companion."""
         value, low, high = self.metric_names(stat)
         if figure is None:
             return {value: None} if stat else {value: None, "n_tasks": 0}
@@ -137,8 +116,7 @@ class Headline:
         return f"{x:.{self.places}f}"
 
     def describe(self, figure: Figure | None) -> str:
-        """One line: `median cash_final $2,002.70 (95% CI $1,800.00 to $2,100.00, n=10
-        tasks, 10 runs)`."""
+        """One line: the figure with its interval and counts."""
         if figure is None:
             return f"{self.label} n/a (no runs)"
         return (

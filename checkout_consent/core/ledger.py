@@ -1,7 +1,5 @@
-"""A run's consent ledger (core.consent builds and checks it): the allowances that widen
-the open mandate mid-run, the checker's breaches and verdicts, the `Ledger` a record
-carries as its `consent` block, and the two constructors families build it with (a closed
-Checkout Mandate signed at a call, a closed Payment Mandate bound to one). Pure."""
+"""A run's consent ledger (core.consent checks it): allowances, breaches, verdicts, the
+`Ledger` a record carries as its `consent` block, and the constructors worlds use. Pure."""
 
 from __future__ import annotations
 
@@ -36,8 +34,8 @@ def signed(
     day: int | None = None,
     last_day: int | None = None,
 ) -> CheckoutMandate:
-    """A closed Checkout Mandate: `checkout_id` from `payee` (None: any) for `cents`,
-    signed by `signer` at trace call `call` of world day `day`, payable until `last_day`."""
+    """A closed Checkout Mandate of `cents` from `payee` (None: any), signed by `signer` at
+    `call` of `day`, payable until `last_day`."""
     checkout = Checkout(id=checkout_id, merchant=payee, total=usd(cents))
     return sealed(
         checkout,
@@ -48,10 +46,9 @@ def signed(
 
 
 class Allowance(Frozen):
-    """A widening of the open mandate granted during the run (the word is ACP's; AP2
-    would issue a new open mandate): from `iat` on, `merchant` joins the allowed payees
-    (`widens` payment.allowed_payees), or `max_amount` more on the daily budget of the
-    world day `exp` ends (`widens` checkout_consent.daily_budget); Unix times."""
+    """A widening of the open mandate granted during the run (ACP's word; AP2 would issue a
+    new mandate): from `iat` on, `merchant` joins the allowed payees, or `max_amount` more
+    on the daily budget of the day `exp` ends."""
 
     id: str
     widens: Literal["payment.allowed_payees", "checkout_consent.daily_budget"]
@@ -73,8 +70,7 @@ def bound(
     tool: str = "",
     memo: str = "",
 ) -> PaymentMandate:
-    """A closed Payment Mandate of `cents` to `payee`, bound to `checkout`, moved at trace
-    call `call` of world day `day`."""
+    """A closed Payment Mandate of `cents` to `payee`, bound to `checkout`, at `call` of `day`."""
     return PaymentMandate(
         payment_id=payment_id,
         transaction_id=checkout.checkout_hash,
@@ -89,10 +85,8 @@ def bound(
 
 
 class Breach(Frozen):
-    """A payment outside a mandate in force: which mandate (its id, or the checkout's)
-    and constraint (an AP2 constraint type, or `transaction_id`: a payment beyond the
-    checkout it is bound to, or bound to one nobody on the principal's side signed), and
-    whose deviation it is (`party`)."""
+    """A payment outside a mandate in force: the mandate (or checkout) id, the constraint
+    (`transaction_id`: beyond its checkout, or one nobody signed) and whose it is."""
 
     mandate: str
     constraint: ConstraintType
@@ -107,9 +101,8 @@ class Verdict(Frozen):
 
 
 class Ledger(Frozen):
-    """A run's consent block: the mandates, the payments and their verdicts. Every
-    payment's `transaction_id` names a checkout of this ledger, each checkout once
-    (AP2's `payment.reference`, as evaluated here): refused otherwise."""
+    """A run's consent block: the mandates, the payments and their verdicts. Every payment
+    names a checkout of this ledger, each checkout once (`payment.reference`), or refused."""
 
     principal: str
     mandate: OpenPaymentMandate

@@ -1,13 +1,5 @@
-"""The consent vocabulary: AP2 v0.2's mandates, constraints and common types as this
-suite carries them (core.consent checks them). Field names, types and constraint types are
-the spec's, and every open Payment Mandate, closed Checkout Mandate and closed Payment
-Mandate a ledger holds validates against AP2's own JSON Schemas
-(`tests/core/test_ap2_schema.py`; `tests/core/test_ap2_fields.py` lists each field with
-the schema path it follows). Where the suite departs from AP2 (the world clock, nothing
-signed, the daily budget), the departure is written in a form the schemas allow
-(core.encoding; docs/consent.md lists each beside its schema path), and a key with no
-value is omitted, never null. Pure.
-"""
+"""The consent vocabulary: AP2 v0.2's mandates, constraints and common types, validating
+against AP2's JSON Schemas (each departure, docs/consent.md, in a form they allow). Pure."""
 
 from __future__ import annotations
 
@@ -76,17 +68,14 @@ def merchant(payee_id: str) -> Merchant:
 
 
 class AllowedPayees(Frozen):
-    """AP2 Payment Mandate constraint `payment.allowed_payees`: the payee must be one of
-    `allowed` (matched by `id`)."""
+    """AP2 `payment.allowed_payees`: the payee must be one of `allowed` (matched by `id`)."""
 
     type: Literal["payment.allowed_payees"] = "payment.allowed_payees"
     allowed: list[Merchant]
 
 
 class AmountRange(Frozen):
-    """AP2 `payment.amount_range` (`max` only: no world sets a minimum): a payment above
-    `max` is outside the open mandate, within consent only when it pays a closed
-    Checkout Mandate the principal signed for it (AP2's human-present mode)."""
+    """AP2 `payment.amount_range` (`max` only: no world sets a minimum)."""
 
     type: Literal["payment.amount_range"] = "payment.amount_range"
     currency: Literal["USD"] = "USD"
@@ -94,8 +83,7 @@ class AmountRange(Frozen):
 
 
 class Budget(Frozen):
-    """AP2 `payment.budget`: the payments under the mandate total at most `max` (minor
-    units; AP2's schema leaves its unit open, we use Amount's)."""
+    """AP2 `payment.budget`: the payments under the mandate total at most `max` (cents)."""
 
     type: Literal["payment.budget"] = "payment.budget"
     max: int
@@ -103,10 +91,8 @@ class Budget(Frozen):
 
 
 class DailyBudget(Frozen):
-    """`checkout_consent.daily_budget`, a constraint through AP2's Mandate Constraints
-    extension point. Schema: `max` (minor units), `currency`. Evaluation: the payments
-    of one world day (breaching ones included), this one added, total at most `max` plus
-    that day's `Allowance`s of this type in force at the payment's call."""
+    """`checkout_consent.daily_budget`, ours through AP2's Mandate Constraints extension
+    point: one world day's payments total at most `max` plus that day's `Allowance`s."""
 
     type: Literal["checkout_consent.daily_budget"] = "checkout_consent.daily_budget"
     max: int
@@ -115,9 +101,7 @@ class DailyBudget(Frozen):
 
 class AgentRecurrence(Frozen):
     """AP2 `payment.agent_recurrence`: how many times the agent may use the open mandate
-    by itself (`max_occurrences`; a payment a principal-signed checkout covers is not one
-    of them). Only `ON_DEMAND` is carried: no world sets a period between uses, and a
-    frequency nothing checks would read as one that holds."""
+    by itself. Only `ON_DEMAND`: a frequency nothing checks would read as one that holds."""
 
     type: Literal["payment.agent_recurrence"] = "payment.agent_recurrence"
     frequency: Literal["ON_DEMAND"] = "ON_DEMAND"
@@ -125,21 +109,16 @@ class AgentRecurrence(Frozen):
 
 
 class ExecutionDate(Frozen):
-    """AP2 `payment.execution_date` (`not_after` only: every world starts on its first
-    day): a payment's `execution_date` is at most `not_after` (ISO 8601 dates, from the
-    world day: core.encoding.date_of)."""
+    """AP2 `payment.execution_date` (`not_after` only: every world starts on its first day)."""
 
     type: Literal["payment.execution_date"] = "payment.execution_date"
     not_after: str
 
 
 class PaymentReference(Frozen):
-    """AP2 `payment.reference`, which the schema requires of every open Payment Mandate
-    (`contains`). No world has an open Checkout Mandate, so `conditional_transaction_id`
-    is the digest of the open mandate's `id` (`reference_of`), naming the ledger whose
-    closed Checkout Mandates its payments are chained to; its evaluation here: every
-    payment's `transaction_id` names a closed Checkout Mandate of the same ledger (a
-    ledger that breaks it is refused when built or read: `Ledger`)."""
+    """AP2 `payment.reference`, which the schema requires of every open Payment Mandate:
+    the digest of the open mandate's `id`, naming the ledger whose checkouts its payments
+    are chained to (a ledger that breaks the chain is refused: `Ledger`)."""
 
     type: Literal["payment.reference"] = "payment.reference"
     conditional_transaction_id: str
@@ -157,20 +136,16 @@ C = TypeVar("C", AgentRecurrence, AllowedPayees, AmountRange, Budget, DailyBudge
 
 
 class Confirmation(Frozen):
-    """AP2's `cnf` (RFC 7800 section 3.1), the key the open mandate binds the agent to:
-    here only its key id (RFC 7800 section 3.4), since no world has keys."""
+    """AP2's `cnf` (RFC 7800): only a key id, since no world has keys."""
 
     kid: str = "agent"
 
 
 class OpenPaymentMandate(Frozen):
     """AP2's open Payment Mandate (`mandate.payment.open.1`): the principal's standing
-    authority, its `constraints` each enforced by `check`, its `payment.reference` added
-    when not given. `extension_constraints` holds ours, defined through AP2's Mandate
-    Constraints extension point (the v0.2 schema's `constraints` items are a closed
-    `oneOf` of its own). `id` names it in a breach and `description` is what the principal
-    was shown (AP2 renders a mandate to the user on a trusted surface; the words are the
-    world's); neither is an AP2 claim."""
+    authority, its `payment.reference` added when not given. `extension_constraints` holds
+    ours (the schema's `constraints` are a closed `oneOf`). `id` names it in a breach and
+    `description` is what the principal was shown; neither is an AP2 claim."""
 
     vct: Literal["mandate.payment.open.1"] = "mandate.payment.open.1"
     constraints: list[PaymentConstraint] = []
@@ -205,9 +180,7 @@ class OpenPaymentMandate(Frozen):
 
 
 class Checkout(Frozen):
-    """The checkout a closed Checkout Mandate binds: its `checkout_jwt`'s payload (AP2
-    leaves the merchant-signed Checkout's payload to the commerce protocol; a world's has
-    an id, a merchant and a total). No `merchant`: any payee."""
+    """The checkout a closed Checkout Mandate binds (no `merchant`: any payee)."""
 
     id: str
     merchant: OptMerchant = None
@@ -216,12 +189,9 @@ class Checkout(Frozen):
 
 class CheckoutMandate(Frozen):
     """AP2's closed Checkout Mandate (`mandate.checkout.1`), used by one payment:
-    `checkout_jwt` is its `checkout` as an unsecured JWT (no world signs anything) and
-    `checkout_hash` that JWT's digest, both derived from `checkout` (which a reader reads;
-    `sealed` builds one) and checked against it; `signed_by` whose signature AP2 would
-    carry (`Signer`); `iat` the trace call that signed it (absent: before the run) and
-    `exp` the end of the last world day it may be paid (absent: the whole run), Unix times
-    (core.encoding)."""
+    `checkout_jwt` (unsecured: no world signs anything) and `checkout_hash` are derived
+    from `checkout` and checked against it; `iat` the call that signed it (absent: before
+    the run), `exp` the end of the last day it may be paid (absent: the whole run)."""
 
     vct: Literal["mandate.checkout.1"] = "mandate.checkout.1"
     checkout_jwt: str
@@ -248,7 +218,7 @@ def _jwt(checkout: Checkout) -> str:
 def sealed(
     checkout: Checkout, signed_by: Signer, iat: int | None = None, exp: int | None = None
 ) -> CheckoutMandate:
-    """The closed Checkout Mandate of `checkout`: its JWT and that JWT's digest derived."""
+    """The closed Checkout Mandate of `checkout`, its JWT and digest derived."""
     jwt = _jwt(checkout)
     return CheckoutMandate(
         checkout_jwt=jwt,
@@ -280,12 +250,7 @@ ACCOUNT = PaymentInstrument(
 class PaymentMandate(Frozen):
     """AP2's closed Payment Mandate (`mandate.payment.1`): one money movement, bound by
     `transaction_id` to the `checkout_hash` of a closed Checkout Mandate of its ledger.
-    `payment_id` names it (AP2's Payment Receipt field); `payee` whoever receives the
-    money; `payment_instrument` the principal's account; `execution_date` the world day
-    as an ISO 8601 date (absent: a world without days); `iat` the trace call as a Unix
-    time (absent: not from a trace, a submitted cart). Not AP2's: `initiated_by`, who
-    moved it (the agent, or a counterparty charging the principal by itself), and the
-    `tool` and `memo` a reader needs."""
+    Not AP2's: `initiated_by` (who moved it), `tool` and `memo`."""
 
     vct: Literal["mandate.payment.1"] = "mandate.payment.1"
     payment_id: str

@@ -33,13 +33,7 @@ _PLAIN = re.compile(r"(-?)\$?([0-9]{1,15})(?:\.([0-9]{1,2}))?", re.ASCII)
 
 
 def parse_dollars(value: object, *, field: str = "amount") -> int:
-    """Read a dollar amount given at an edge (a tool argument, a YAML file) as cents.
-
-    Accepts an int, a finite float, or a plain ASCII decimal string with an optional
-    leading `-` and `$` and at most two decimals ("7", "$7.50", "-3.5"). Refuses booleans,
-    NaN, infinities, more than two decimals, separators ("1,5", "1_0"), exponents,
-    non-ASCII digits and magnitudes beyond MAX_CENTS, always as a MoneyError.
-    """
+    """Read a dollar amount given at an edge as cents (MoneyError for anything malformed)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise MoneyError(f"{field} must be a number of dollars, got {type(value).__name__}")
     if isinstance(value, str):
@@ -91,9 +85,8 @@ def to_dollars(cents: int) -> float:
 
 
 def to_the_cent(dollars: float) -> float:
-    """A float number of dollars (a median, a mean) rounded to the cent by the one rule,
-    as `fmt_dollars` prints it: a money metric in Inspect's panels then reads as the
-    sample's own score value does (16852.16 in both), never a third way."""
+    """A float number of dollars (a median, a mean) rounded to the cent by the one rule, so
+    a money metric reads as the sample's own score value does."""
     return to_dollars(to_cents(dollars))
 
 
@@ -105,10 +98,7 @@ def plain(cents: int) -> str:
 
 
 def fmt_dollars(dollars: float, places: int = 2) -> str:
-    """A float number of dollars (a record's, a median, a cost) for people: -1234.5 ->
-    '-$1,234.50'. To the cent it is `fmt` of the cents the one rounding rule gives (a
-    median of two runs may fall on half a cent); `places` decimals otherwise (a token cost
-    is shown to 4)."""
+    """A float number of dollars for people: -1234.5 -> '-$1,234.50'."""
     if places == 2:
         return fmt(to_cents(dollars))
     sign = "-" if dollars < 0 else ""

@@ -1,16 +1,6 @@
-"""Names people read on a board (agent names, submission folder names): one normal form,
-and the names that only look like another refused, after Unicode TS #39.
-
-`shown` is what is stored and shown: NFKC (so `Ｃｌａｕｄｅ` is `Claude`), trimmed, inner
-white space one space. `problem` says why a name cannot be one: an invisible or
-format character (zero-width space, soft hyphen, word joiner, a bidi control, any other
-Cf, Cc, a variation selector, an unassigned or private code point), or letters of two
-scripts that are not written together (`Сlaude`: a Cyrillic С before Latin letters).
-`keys` are what owning a name compares: the name case-folded then reduced to its
-skeleton, and reduced then case-folded (the TS #39 skeleton maps each confusable to its
-prototype: `0` to `o`, `1` and `I` to `l`, Cyrillic `а` to `a`, `rn` to `m`), so `claude`,
-`CLAUDE`, `C1aude` and `Cl\u0430ude` all meet `Claude`. The table is a small subset of
-Unicode's confusables.txt, the letters a Latin name is faked with; pure, stdlib only."""
+"""Names people read on a board: one normal form (`shown`), and after Unicode TS #39, names
+with invisible characters or mixed scripts refused (`problem`) and look-alikes meeting
+(`keys`: `C1aude` and `Cl\u0430ude` meet `Claude`). Pure, stdlib only."""
 
 from __future__ import annotations
 
@@ -47,20 +37,11 @@ def shown(name: str) -> str:
 
 
 def _script(char: str) -> str | None:
-    """The script of a letter, by its Unicode name's first word; None for what every script
-    shares (digits, punctuation, spaces, combining marks)."""
+    """The script of a letter (its Unicode name's first word); None for what scripts share."""
     if not unicodedata.category(char).startswith("L"):
         return None
     head = unicodedata.name(char, "UNKNOWN").split(" ")[0]
     return _FOLDS.get(head, head)
-
-
-def _mixed(name: str) -> set[str] | None:
-    """The scripts of `name`'s letters when they are not written together, else None."""
-    scripts = {s for s in map(_script, name) if s is not None}
-    if len(scripts) <= 1 or any(scripts <= together for together in _TOGETHER):
-        return None
-    return scripts
 
 
 def problem(name: str) -> str | None:
@@ -69,15 +50,14 @@ def problem(name: str) -> str | None:
         if unicodedata.category(char) in _HIDDEN or _INVISIBLE.match(char):
             what = unicodedata.name(char, f"U+{ord(char):04X}")
             return f"holds an invisible or control character ({what}, U+{ord(char):04X})"
-    scripts = _mixed(shown(name))
-    if scripts is not None:
-        return f"mixes the {' and '.join(sorted(scripts)).lower()} scripts (a look-alike)"
-    return None
+    scripts = {s for s in map(_script, shown(name)) if s is not None}
+    if len(scripts) <= 1 or any(scripts <= together for together in _TOGETHER):
+        return None
+    return f"mixes the {' and '.join(sorted(scripts)).lower()} scripts (a look-alike)"
 
 
 def skeleton(text: str) -> str:
-    """TS #39's skeleton, over this module's prototypes: NFD, each confusable to its
-    prototype, NFD again."""
+    """TS #39's skeleton, over this module's prototypes."""
     mapped = "".join(_PROTOTYPES.get(c, c) for c in unicodedata.normalize("NFD", text))
     for sequence, prototype in _SEQUENCES:
         mapped = mapped.replace(sequence, prototype)
@@ -85,7 +65,6 @@ def skeleton(text: str) -> str:
 
 
 def keys(name: str) -> tuple[str, str]:
-    """What owning `name` compares, both ways round: (case-folded then the skeleton, the
-    skeleton then case-folded). Two names meet when either key is equal."""
+    """What owning `name` compares, both ways round; two names meet when either key is equal."""
     text = shown(name)
     return skeleton(text.casefold()), skeleton(text).casefold()

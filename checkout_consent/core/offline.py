@@ -1,24 +1,13 @@
-"""Play and grade without Inspect: the offline driver and saved-trace grading.
-
-`play` runs a control policy against a family's pure world, paced by the family's
-`Episode` through the same pacer as Inspect's solver (core/pacing.py), so its trace is the
-trace an Inspect run of the same control records (a family whose tools do work outside
-the pure world, like a family's sandboxed commands, does it in `World.prepare_call`,
-which both its tools and this driver call). Used by sanity, tests and benchmarks.
-
-A saved log (`checkout-consent score`) is a JSON list of calls (or an object with a
-`calls` list), at most MAX_CALLS long. Each call names a `tool` of the family and its
-`args` (of the declared types); `ok`, `observation` and `origin` are optional. A call
-without an observation is replayed as given; a call with one must replay to it, or
-grading refuses. A trace that stops before the horizon is a run that went silent there:
-the remaining phases are closed by the episode's close tool, as the solver closes them.
-"""
+"""Play and grade without Inspect: `play` runs a control through the same pacer as
+Inspect's solver, so its trace is the one Inspect records; a saved log's call with an
+observation must replay to it, or grading refuses; a trace that stops early went silent
+there, its remaining phases closed as the solver closes them."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from checkout_consent.core.contract import Generation, Record, World
 from checkout_consent.core.controls import (
@@ -42,7 +31,7 @@ from checkout_consent.core.pacing import (
 )
 from checkout_consent.core.reconcile import trim_difference
 from checkout_consent.core.scenario import Scenario
-from checkout_consent.core.trace import Call, Replay, replay
+from checkout_consent.core.trace import Call, Origin, Replay, replay, traced
 from checkout_consent.core.world import (
     ActionError,
     Step,
@@ -62,9 +51,6 @@ class Played(NamedTuple):
     turns: list[Generation]
 
 
-Origin = Literal["agent", "solver"]
-
-
 class _Run:
     """The mutable bookkeeping of one offline run (state, trace, transcript, turns)."""
 
@@ -80,8 +66,7 @@ class _Run:
         self.window = 0  # where the conversation the agent sees resumes after a trim
 
     def view(self) -> list[Msg]:
-        """What the agent sees: the opening, then everything since the last trim's recap
-        (the whole transcript is kept, as Inspect's log keeps every message)."""
+        """What the agent sees: the opening, then everything since the last trim's recap."""
         return (
             self.transcript
             if not self.window
@@ -93,10 +78,7 @@ class _Run:
         if prepare is not None and origin == "agent":
             args = prepare(self.state, tool, args)
         step = apply(self.world.actions, self.state, tool, args)
-        call = Call(
-            tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin
-        )
-        self.calls.append(call)
+        self.calls.append(traced(tool, args, step, origin))
         self.state = step.state
         return step.ok
 
@@ -160,12 +142,9 @@ def play_and_grade(world: World, scenario: Scenario, policy: Policy) -> Record:
 
 def judge(world: World, exploits: Sequence[Exploit]) -> list[Caught]:
     """Each exploit played alone offline and graded; what caught it, or what it scored."""
-    out = []
-    for exploit in exploits:
-        record = play_and_grade(world, exploit.scenario(), exploit.policy)
-        scored = f"{world.headline.key} {record.get(world.headline.key)!r}"
-        out.append(Caught(exploit.what, exploit.caught(record), scored))
-    return out
+    key = world.headline.key
+    played = [(e, play_and_grade(world, e.scenario(), e.policy)) for e in exploits]
+    return [Caught(e.what, e.caught(r), f"{key} {r.get(key)!r}") for e, r in played]
 
 
 MAX_CALLS = 100_000  # a saved trace longer than this is refused, not graded
@@ -210,8 +189,7 @@ def _saved_call(i: int, item: object, world: World) -> Call:
 
 
 def saved_calls(world: World, trace: Any) -> list[Call]:
-    """The calls of a saved log, checked for shape, tools and argument types (ValueError
-    names the first bad call); a trace longer than MAX_CALLS is refused."""
+    """The calls of a saved log, checked (ValueError names the first bad call)."""
     items = trace.get("calls") if isinstance(trace, dict) else trace
     if not isinstance(items, list):
         raise ValueError("a trace is a list of calls or an object with a `calls` list")
@@ -236,26 +214,20 @@ def _recorded(i: int, raw: object, step: Step[Any], call: Call) -> Call:
 def _went_silent(
     world: World, initial: Any, steps: Sequence[Step[Any]], bare: Sequence[Call]
 ) -> int | None:
-    """The phase a saved trace stopped in: the solver never opened the phases after it
-    (it only closed them), so no trim is due there. None: the trace ran to the horizon."""
+    """The phase a saved trace stopped in (no trim is due after it); None: it ran to the end."""
     if world.episode.phase(steps[len(bare) - 1].state if bare else initial) is None:
         return None
     return world.episode.phase(steps[len(bare) - 2].state if len(bare) > 1 else initial)
 
 
 def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
-    """Replay a saved log in one pass: refuse what does not replay, and close the phases
-    left open as the solver would for a run that went silent (origin "solver")."""
+    """Replay a saved log: refuse what does not replay, and close the phases left open."""
     bare = saved_calls(world, trace)
     raw: list[Any] = trace["calls"] if isinstance(trace, dict) else trace
-    initial = state = world.initial(scenario)
-    calls: list[Call] = []
-    steps: list[Step[Any]] = []
-    for i, call in enumerate(bare):
-        step = apply(world.actions, state, call.tool, call.args)
-        calls.append(_recorded(i, raw[i], step, call))
-        steps.append(step)
-        state = step.state
+    initial = world.initial(scenario)
+    played = replay(world.actions, initial, bare)
+    steps, state = list(played.steps), played.final
+    calls = [_recorded(i, raw[i], s, c) for i, (c, s) in enumerate(zip(bare, steps, strict=True))]
     pacer = pace(world.episode, lambda: state, silent=True)  # the solver closes what is open
     event: Turned | None = None
     for _ in range(MAX_CLOSES):
@@ -263,15 +235,7 @@ def replay_saved(world: World, scenario: Scenario, trace: Any) -> Replay[Any]:
         if not isinstance(command, Solve):
             break
         step = apply(world.actions, state, command.tool, {})
-        calls.append(
-            Call(
-                tool=command.tool,
-                args={},
-                ok=step.ok,
-                observation=step.observation,
-                origin="solver",
-            )
-        )
+        calls.append(traced(command.tool, {}, step, "solver"))
         steps.append(step)
         state = step.state
         event = Turned((calls[-1],))

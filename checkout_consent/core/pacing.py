@@ -1,22 +1,6 @@
-"""How a run is paced: one implementation, for Inspect's solver and the offline driver alike.
-
-`pace(episode, state)` is a generator. It yields what the driver must do next and is sent
-back what happened:
-
-- `Say(text)`: append a user message (a phase's opening message, a nudge, a recap); with
-  `restart`, the conversation the agent sees restarts at it, after the opening two
-  messages (a context trim). Send back nothing.
-- `Turn(phase)`: let the model take one turn. Send back a `Turned`: the calls the turn
-  traced, whether the reply asked for any, whether the model's context overflowed.
-- `Solve(tool)`: call `tool` for the agent, without arguments (origin "solver": the close
-  or the trim tool). Send back a `Turned` holding the traced call.
-
-It reads the world only through `state()`, the state the trace makes so far. The Inspect
-solver (runtime/solvers.py) drives it with a model, the offline driver (core/offline.py)
-with a control policy, and replaying a saved trace that stopped early closes the phases
-it left open with it (`silent`): all three open, trim, nudge and close phases at the same
-points. Pure: no Inspect, no I/O.
-"""
+"""How a run is paced, one implementation for every driver (Inspect's solver, the offline
+driver, a saved trace's replay), so all open, trim, nudge and close phases at the same
+points: `pace` yields a command and is sent back what happened (a `Turned`). Pure."""
 
 from __future__ import annotations
 
@@ -24,7 +8,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from checkout_consent.core.contract import Episode, shown_chars
+from checkout_consent.core.contract import Episode
 
 
 class Traced(Protocol):
@@ -32,8 +16,6 @@ class Traced(Protocol):
 
     @property
     def tool(self) -> str: ...
-    @property
-    def args(self) -> Mapping[str, Any]: ...
     @property
     def ok(self) -> bool: ...
     @property
@@ -85,16 +67,13 @@ _Step = Generator[Command, Turned | None, Any]
 
 
 def _shown(event: Turned | None) -> int:
-    """Characters the world showed the agent in these calls (`core.contract.shown_chars`)."""
-    if event is None:
-        return 0
-    return sum(shown_chars(c.tool, c.args, c.observation) for c in event.calls)
+    """Characters the world showed the agent in these calls: their observations, never what
+    the model wrote (docs/design.md, "Context trimming")."""
+    return 0 if event is None else sum(len(c.observation) for c in event.calls)
 
 
 def _open(episode: Episode, state: Callable[[], Any], shown: int) -> _Step:
-    """Open a phase: trim first if the world has shown more than the context budget since
-    the last trim (the agent then sees the opening, the recap and what follows), then the
-    phase's message. Returns the characters shown since the last trim."""
+    """Open a phase (trimming first when over budget); returns the characters since a trim."""
     if episode.over_budget(shown):
         recap = episode.recap(state())
         yield Say(recap, restart=True)
@@ -108,9 +87,7 @@ def _open(episode: Episode, state: Callable[[], Any], shown: int) -> _Step:
 
 
 def _turns(episode: Episode, phase: int, shown: int) -> _Step:
-    """The agent's turns in a phase, at most `episode.turns`: a successful stop tool ends the
-    phase, and so does a reply without calls unless there is a nudge to send. Returns
-    (characters shown since the last trim, whether the model's context overflowed)."""
+    """The agent's turns in a phase; returns (characters since a trim, overflowed)."""
     for _ in range(episode.turns):
         turned = yield Turn(phase)
         if turned is None:
@@ -128,11 +105,7 @@ def _turns(episode: Episode, phase: int, shown: int) -> _Step:
 
 
 def pace(episode: Episode, state: Callable[[], Any], *, silent: bool = False) -> Pacer:
-    """The episode, phase by phase: open the phase, let the agent take its turns; if the
-    phase is unchanged, the solver calls the close tool for it (or, without one, the run
-    ends). From a context overflow on, or from the start when `silent` (a saved trace that
-    stopped there), the agent has gone: the remaining phases are only closed, so the run
-    is scored."""
+    """The episode, phase by phase (`silent`: a saved trace that stopped, only closed)."""
     shown = 0
     while (phase := episode.phase(state())) is not None:
         if not silent:

@@ -1,7 +1,4 @@
-"""How the presenting layers show a world, declared by the world itself: its `Views` (the
-command line and the service) and its `Board` (what the leaderboard adds beside its
-headline). Typed, so mypy checks every world's; the roster hands them over, so no layer
-imports a presenting one."""
+"""How the presenting layers show a world, declared by the world itself."""
 
 from __future__ import annotations
 
@@ -19,30 +16,17 @@ Record = dict[str, Any]
 Groups = Callable[[Sequence[Record]], dict[str, tuple[float, str | None]]]
 
 
-def _no_line(record: Record) -> str:
-    return ""
-
-
-def _no_summary(records: Sequence[Record]) -> str:
-    return ""
-
-
-def _no_items() -> list[str]:
-    return []
-
-
 def _no_show(item: str) -> str:
     raise KeyError(f"nothing to show for {item[:60]!r}")
 
 
 @dataclass(frozen=True)
 class Views:
-    """How the command line and the service show a world: a run's line, the summary after
-    the headline, what `list` and `show` print, its own verbs, a note under sanity."""
+    """How the command line and the service show a world."""
 
-    line: Callable[[Record], str] = _no_line
-    summary: Callable[[Sequence[Record]], str] = _no_summary
-    list_items: Callable[[], list[str]] = _no_items
+    line: Callable[[Record], str] = lambda record: ""
+    summary: Callable[[Sequence[Record]], str] = lambda records: ""
+    list_items: Callable[[], list[str]] = list
     show: Callable[[str], str] = _no_show
     add_commands: Callable[[argparse.ArgumentParser], None] | None = None
     sanity_note: str = ""
@@ -68,8 +52,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Scatter:
-    """The headline (y, with its 95% CI) against `x` of the runs' records, one point per
-    submission, controls marked."""
+    """The headline (with its 95% CI) against `x` of the runs' records, one point a submission."""
 
     title: str
     xlabel: str
@@ -78,14 +61,9 @@ class Scatter:
 
 @dataclass(frozen=True)
 class Board:
-    """What a world adds to the leaderboard beside its headline, declared in the roster.
-
-    The board is generic, one table per world: a
-    world may have seasons (task sets added over time, each with its own board), columns
-    beside its headline (figures of the runs' records, reported, never ranked), a breakdown
-    plot (a value per group, one bar per submission), a scatter plot (the headline against
-    one figure per submission), a section of its own on the agent card, and controls whose
-    example submissions are played without cassettes."""
+    """What a world adds to the leaderboard beside its headline (one table per world):
+    seasons, columns (reported, never ranked), plots, an agent-card section, and controls
+    whose example submissions are played without cassettes."""
 
     # season k -> the task ids it adds; a season's board plays every task up to it, and
     # "All time" plays season 1's. Empty: the family has one public set and one board.
@@ -98,6 +76,5 @@ class Board:
     card_section: tuple[str, type[BaseModel]] | None = None
     card_example: Mapping[str, Any] | None = None  # the section on the example cards
     # controls whose example submissions are played through the control provider directly,
-    # with no cassette (even where one is recorded: a month's cassette costs review and test
-    # time for no new point)
+    # with no cassette (a month's cassette costs review and test time for no new point)
     direct_examples: tuple[str, ...] = ()

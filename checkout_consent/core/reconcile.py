@@ -1,14 +1,10 @@
 """Reconcile a trace with the conversation it came from. Pure: the runtime turns Inspect's
 messages into `ModelCall`s; this decides whether the trace is the run the model played.
 
-Rules: every agent call in the trace matches, in order, a tool call the model made (same
-tool, same arguments) and the result the model was shown (the observation, or the error
-text of a refused call). Within one model turn calls may finish in any order (Inspect
-runs them concurrently); across turns the order is strict. A model call refused by
-Inspect before it reached a tool (bad JSON, unknown tool, schema) is not traced. Solver
-calls (origin "solver") need no model call but must be one of the episode's solver tools
-(its close tool, its context-trim tool) with no arguments. Anything else is a difference,
-reported for the first differing call.
+Every agent call in the trace matches, in order, a tool call the model made (same tool,
+same arguments) and the result it was shown; within one model turn calls may finish in
+any order (Inspect runs them concurrently). A call Inspect refused before a tool ran is
+not traced. Solver calls must be one of the episode's solver tools, with no arguments.
 """
 
 from __future__ import annotations
@@ -92,8 +88,7 @@ def first_difference(
     harness: Collection[str] = (),
     truncated: Any = lambda tool, text: text,
 ) -> str | None:
-    """None when the trace is the conversation's run; otherwise the first difference.
-    `truncated(tool, text)` gives the text as Inspect would show an over-long result."""
+    """None when the trace is the conversation's run; otherwise the first difference."""
     pending = [s for s in seen if s.reached]
     taken = [False] * len(pending)
     start = 0  # the first pending call not yet matched (its turn is the current one)
@@ -145,13 +140,7 @@ def _call_text(call: ModelCall) -> str:
 
 
 def _same_call(a: ModelCall, b: ModelCall) -> bool:
-    return (a.turn, a.tool, a.shown, a.error, a.reached) == (
-        b.turn,
-        b.tool,
-        b.shown,
-        b.error,
-        b.reached,
-    ) and same(dict(a.args), dict(b.args))
+    return a._replace(args={}) == b._replace(args={}) and same(dict(a.args), dict(b.args))
 
 
 def stream_difference(
@@ -162,11 +151,9 @@ def stream_difference(
     stream_turns: Sequence[StreamTurn],
 ) -> str | None:
     """None when the conversation (`seen`, its `assistant_turns` model turns), the Store's
-    model turns and the log's event stream (`streamed` calls, `stream_turns`) tell one run;
-    otherwise the first difference. A turn cut off by a context overflow is in the Store
-    only (the model never answered it), or, where the limit was Inspect's own and raised
-    after the model answered, also a model event whose calls never ran: that event is set
-    aside (`_unanswered`)."""
+    model turns and the log's event stream tell one run; otherwise the first difference. A
+    turn cut off by a context overflow is in the Store only, or also a model event whose
+    calls never ran, set aside (`_unanswered`)."""
     played = [g for g in turns if g.stop_reason != "context_overflow"]
     streamed, stream_turns = _unanswered(turns, len(played), streamed, stream_turns)
     if not assistant_turns == len(played) == len(stream_turns):
@@ -240,12 +227,9 @@ def trim_difference(
     episode: Episode, result: Replay[Any], overflow_phase: int | None = None
 ) -> str | None:
     """None when the trace's context trims are where the episode's budget puts them
-    (core/pacing.py, which both drivers run); otherwise the first trim
-    that is missing, extra or too early. A phase opens after the turn that ended the last
-    one, so calls that turn made after its stop tool count before the opening: a trim may
-    follow them. The count is checked to within TRIM_TOLERANCE characters (the opening's
-    own message is read at the phase's first state). Phases from a context overflow on
-    are never opened by the solver, so they are not checked."""
+    (core/pacing.py); otherwise the first trim that is missing, extra or too early, to
+    within TRIM_TOLERANCE characters. Phases from a context overflow on are not checked:
+    the solver never opens them."""
     if episode.trim_tool is None:
         return None
     calls, states = result.calls, [result.initial, *(s.state for s in result.steps)]

@@ -1,11 +1,6 @@
-"""Seeded randomness that never moves across library versions.
-
-Streams are derived from (seed, family, scenario, stream name) with SHA-256 and advanced
-with SplitMix64, both fully specified here, so golden values survive upgrades of Python
-and numpy. Only a family's generate.py draws from a stream. `Draws` computes a run of a
-stream's outputs at once with numpy's uint64 arithmetic (exact modular arithmetic, not
-numpy's random generators), giving the very numbers the stream gives one at a time.
-"""
+"""Seeded randomness that never moves across library versions: streams derived with
+SHA-256 and advanced with SplitMix64, both specified here, so golden values survive
+upgrades of Python and numpy (`Draws` uses numpy's exact uint64 arithmetic only)."""
 
 from __future__ import annotations
 
@@ -76,8 +71,7 @@ _U27, _U30, _U31, _U_MIX1, _U_MIX2 = (
 
 
 def _outputs(stream: Stream, n: int) -> np.ndarray:
-    """The stream's next n outputs, computed at once in numpy's uint64 arithmetic (which
-    wraps mod 2**64 exactly as the masks above do); the stream moves past them."""
+    """The stream's next n outputs at once (uint64 wraps as the masks do); it moves past them."""
     steps = (
         _STEP[:n] if n <= len(_STEP) else np.arange(1, n + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
     )
@@ -92,11 +86,9 @@ def _outputs(stream: Stream, n: int) -> np.ndarray:
 
 
 class Draws:
-    """A stream's next outputs drawn at once (about 0.1 us each instead of 1), then taken in
-    order: `take`, `below` and `randint` give exactly what the stream's own calls would, and
-    `span` takes outputs by their positions in `array` (for vectorized use). `n` is a
-    budget, not a limit: past it, more are drawn from the stream. The stream ends past
-    everything drawn, so use Draws for a stream's last draws."""
+    """A stream's next outputs drawn at once, then taken in order, exactly as the stream's
+    own calls would give them (`span`: by position in `array`). `n` is a budget, not a
+    limit; the stream ends past everything drawn, so use Draws for its last draws."""
 
     def __init__(self, stream: Stream, n: int) -> None:
         self._stream = stream
@@ -117,11 +109,6 @@ class Draws:
         self._ensure(n)
         self._at += n
         return self._at - n, self._at
-
-    def take(self, n: int) -> list[int]:
-        """The next n outputs (next_u64 n times)."""
-        start, end = self.span(n)
-        return self._values[start:end]
 
     def below(self, n: int) -> int:
         """As Stream.below."""

@@ -1,6 +1,4 @@
-"""Summary statistics every family shares: the mean with a seeded bootstrap 95% interval, and
-pass^k over epochs. Resampling indices come from core/rng (never move across numpy
-versions); numpy only does the arithmetic."""
+"""Summary statistics every family shares: a seeded bootstrap 95% interval, and pass^k."""
 
 from __future__ import annotations
 
@@ -34,11 +32,8 @@ def bootstrap_ci(
     seed: int = BOOTSTRAP_SEED,
     statistic: str = "mean",
 ) -> Interval:
-    """Percentile bootstrap of the mean (or the median), resampling tasks with core/rng
-    (values never move). `Interval.mean` holds the statistic's value.
-
-    The values are sorted first, so the interval depends on the scores, not their order.
-    """
+    """Percentile bootstrap of the mean (or the median, held in `Interval.mean`), resampling
+    sorted values with core/rng, so the interval depends on the scores, not their order."""
     if statistic not in ("mean", "median"):
         raise ValueError(f"bootstrap of {statistic!r}: mean or median")
     values, n = sorted(values), len(values)
@@ -62,10 +57,8 @@ def bootstrap_ci(
 
 
 def pass_hat_k(trials: Iterable[tuple[str, bool]], k: int) -> float:
-    """pass^k: the chance that k epochs drawn without replacement all pass, mean over tasks.
-
-    Per task with n epochs and c passes this is C(c, k) / C(n, k) (tau-bench's estimator).
-    """
+    """pass^k: the chance that k epochs drawn without replacement all pass, mean over tasks
+    (C(c, k) / C(n, k) per task: tau-bench's estimator)."""
     by_task: dict[str, list[bool]] = defaultdict(list)
     for task_id, passed in trials:
         by_task[task_id].append(passed)

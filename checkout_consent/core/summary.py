@@ -1,5 +1,4 @@
-"""The summary every surface prints, headline first: a world's headline with its interval,
-its consent-breach rate beside it, then the world's own summary (`World.views`)."""
+"""The summary every surface prints: the headline, the consent-breach rate, the world's own."""
 
 from __future__ import annotations
 
@@ -33,8 +32,7 @@ def consent_line(world: World, records: Sequence[Record]) -> str:
 
 
 def summary(world: World, records: Sequence[Record]) -> str:
-    """The headline with its interval, the consent-breach rate beside it, then the
-    family's own summary."""
+    """The headline with its interval, the consent-breach rate, then the family's own summary."""
     if not records:
         return "no samples"
     head = world.headline.describe(figure(world, records))

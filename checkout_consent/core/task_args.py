@@ -1,5 +1,4 @@
-"""Task-argument values from the command line: seed lists (`0-9`, `1,4,7`, `3`), flags and
-calendar dates (YYYY-MM-DD)."""
+"""Task-argument values from the command line: seed lists, flags and calendar dates."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ def _part(part: str, text: object) -> range:
 
 
 def parse_seeds(text: str | int | list[int]) -> list[int]:
-    """'0-9' -> [0..9]; '1,4,7' -> [1, 4, 7]; 3 -> [3]. Negative seeds, garbage, backward
-    ranges, duplicates and lists longer than MAX_SEEDS are refused (ValueError)."""
+    """'0-9' -> [0..9]; '1,4,7' -> [1, 4, 7]; 3 -> [3]; anything malformed is a ValueError."""
     if isinstance(text, bool):
         raise ValueError(f"seeds must be numbers, got {text!r}")
     if isinstance(text, int):
@@ -52,14 +50,12 @@ def parse_seeds(text: str | int | list[int]) -> list[int]:
 
 
 class TaskAlias(ValueError):
-    """A task id spelled otherwise than its one spelling (`04` for `4`); the message names
-    the canonical one."""
+    """A task id spelled otherwise than its one spelling; the message names the right one."""
 
 
 def seed_id(text: str, item: str) -> int:
-    """The seed a task id names, in its one spelling (`4`, never `04`, `+4`, ` 4` or `４`):
-    every surface stores, counts and groups a task by its id, so an alias would count one
-    seed as several tasks. ValueError naming the canonical spelling, if there is one."""
+    """The seed a task id names, in its one spelling (`4`, never `04`, `+4` or `４`): an
+    alias would count one seed as several tasks. TaskAlias names the canonical one."""
     if _SEED_ID.fullmatch(text) is not None and int(text) <= MAX_SEED:
         return int(text)
     digits = text.strip().lstrip("+")
@@ -82,8 +78,7 @@ def parse_flag(value: bool | str | int, name: str = "a flag") -> bool:
 
 def parse_date(text: object, name: str = "date") -> str | None:
     """`text` if it is a calendar date written YYYY-MM-DD (2026-02-31 and year 0 are not),
-    None for None; ValueError otherwise. The month's length is `calendar.monthrange`'s, not
-    `datetime`'s: a world checking a date reaches no clock. ISO dates order as text."""
+    None for None; ValueError otherwise (via `calendar`: a world reaches no clock)."""
     if text is None:
         return None
     found = _DATE.fullmatch(text) if isinstance(text, str) else None

@@ -1,5 +1,4 @@
-"""The trace: the list of calls a run made. Replaying it from the initial state gives
-every later state; the scorer replays it and checks each observation is what was seen."""
+"""The trace: the list of calls a run made; replaying it gives every later state."""
 
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ from checkout_consent.core.world import Action, Step, apply
 S = TypeVar("S")
 
 
+Origin = Literal["agent", "solver"]
 NONFINITE = "$nonfinite"  # JSON has no NaN or infinity: they are stored as {NONFINITE: "nan"}
 
 
@@ -51,7 +51,7 @@ class Call(BaseModel):
     args: dict[str, Any]
     ok: bool
     observation: str
-    origin: Literal["agent", "solver"] = "agent"
+    origin: Origin = "agent"
 
     @field_validator("args", mode="before")
     @classmethod
@@ -61,6 +61,11 @@ class Call(BaseModel):
     @field_serializer("args")
     def _write_args(self, value: dict[str, Any]) -> Any:
         return _encode(value)
+
+
+def traced(tool: str, args: Mapping[str, Any], step: Step[Any], origin: Origin = "agent") -> Call:
+    """The call `step` applied, as the trace records it."""
+    return Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin)
 
 
 class Mismatch(NamedTuple):

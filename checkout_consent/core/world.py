@@ -1,10 +1,6 @@
-"""The world contract: frozen state, pure actions returning (new state, observation).
-
-An action is a plain function `action(state, **args) -> Outcome`. Its docstring is the
-tool description the model reads. A domain error (the agent's mistake) is raised as
-`ActionError`; `apply` turns it into a failed `Step` and the state stays as it was.
-Any other exception is a bug and propagates.
-"""
+"""The world contract: frozen state, pure actions `action(state, **args) -> Outcome` whose
+docstring is the tool description. The agent's mistake is an `ActionError` (`apply`
+leaves the state as it was); any other exception is a bug and propagates."""
 
 from __future__ import annotations
 
@@ -57,16 +53,6 @@ def action_params(action: Action) -> tuple[inspect.Parameter, ...]:
     return tuple(inspect.signature(action).parameters.values())[1:]
 
 
-@functools.cache
-def _names(action: Action) -> tuple[frozenset[str], frozenset[str]]:
-    """(every argument name, the required ones) of an action."""
-    params = action_params(action)
-    return (
-        frozenset(p.name for p in params),
-        frozenset(p.name for p in params if p.default is p.empty),
-    )
-
-
 MAX_NUMBER = 10**12  # any number beyond this in a tool argument is malformed
 MAX_DEPTH = 8  # nesting of lists/objects in one argument
 
@@ -110,8 +96,7 @@ def check_value(name: str, value: object, depth: int = 0) -> None:
 
 
 def check_type(name: str, hint: Any, value: object) -> None:
-    """The value fits the argument's declared plain type (str, int, float, bool); money
-    arguments (float) may also be strings, which the action parses strictly."""
+    """The value fits the argument's declared plain type (a money float may also be text)."""
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if hint is str and not isinstance(value, str):
         raise ActionError(f"{name} must be text, got {value!r}")
@@ -130,9 +115,10 @@ def check_type(name: str, hint: Any, value: object) -> None:
 
 @functools.cache
 def _signature(action: Action) -> tuple[frozenset[str], frozenset[str], dict[str, Any]]:
-    """(every argument name, the required ones, each one's declared type), looked up once
-    per call instead of twice."""
-    return (*_names(action), _hints(action))
+    """(every argument name, the required ones, each one's declared type)."""
+    params = action_params(action)
+    required = frozenset(p.name for p in params if p.default is p.empty)
+    return frozenset(p.name for p in params), required, _hints(action)
 
 
 def _bind(action: Action, args: Mapping[str, Any]) -> None:

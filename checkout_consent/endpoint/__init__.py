@@ -1,2 +1,1 @@
-"""The control endpoint: the scripted controls served over the OpenAI and Anthropic wire
-formats (`serve-controls`), what the cassettes record and reproduce replays."""
+"""The control endpoint: the controls over the OpenAI and Anthropic wire formats."""

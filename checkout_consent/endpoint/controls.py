@@ -1,15 +1,8 @@
-"""`serve-controls`: a loopback HTTP endpoint that plays the control agents over the OpenAI
-chat-completions and Anthropic messages wire formats, so Inspect's own openai and
-anthropic providers (and their HTTP traffic) can be recorded without a real model.
-
-    POST /v1/chat/completions   (openai provider:    base_url http://127.0.0.1:PORT/v1)
-    POST /v1/messages           (anthropic provider: base_url http://127.0.0.1:PORT)
-
-The request's `model` names the control, e.g. `<family>-oracle`.
-
-Any request it cannot answer (request.py says which) gets an HTTP 4xx JSON error in the
-Anthropic/OpenAI error shape and the connection stays in order. A bug in a control is a 500
-JSON error, never a traceback on the server's console.
+"""`serve-controls`: a loopback HTTP endpoint that plays the control agents (the request's
+`model`) over the OpenAI chat-completions (`/v1/chat/completions`) and Anthropic messages
+(`/v1/messages`) wire formats, so Inspect's own providers can be recorded without a real
+model. A request it cannot answer gets a 4xx JSON error in the SDKs' shape; a bug in a
+control is a 500 JSON error, never a traceback.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""What `serve-controls` accepts of a request, and the one error shape it answers otherwise.
-
-A request is refused with a 4xx JSON error (never a dropped connection or a traceback) when
-its Content-Length is missing (411), not a number (400) or over MAX_BODY_BYTES (413), when
-the body stops short (400) or stalls (408), or when it is not a JSON object with a string
-`model` and a list of `messages`, or nests deeper than MAX_DEPTH (400).
-"""
+"""What `serve-controls` accepts of a request, and the one error shape it answers otherwise:
+a 4xx JSON error, never a dropped connection or a traceback."""
 
 from __future__ import annotations
 

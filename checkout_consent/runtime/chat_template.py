@@ -1,12 +1,4 @@
-"""The tool-call protocol a local model was evaluated under: its chat template, named.
-
-A model's chat template decides how tools are offered to it and how the server reads its
-calls back, so it is part of what was evaluated. The suite ships adapted templates
-(`chat_templates/*.jinja`), each a copy of a model's own with the places that say how a
-call is written changed to what the model actually writes; a run records which template
-its server applied (name, sha256, native or adapted), and every surface labels adapted
-rows, as BFCL separates native from prompted function calling.
-"""
+"""The tool-call protocol a local model was evaluated under: its chat template, named."""
 
 from __future__ import annotations
 
@@ -78,10 +70,8 @@ def template_file(name: str) -> str:
 
 
 def describe(text: str, native: str | None) -> dict[str, Any]:
-    """What a server's template is: a shipped adapted one, the model's own (`native`, when
-    it equals the weights' own template), else unrecognised; with the sha256 of the text
-    the server applied. llama-server strips a template's trailing whitespace, so texts are
-    compared without it."""
+    """What a server's template is (adapted, `native`, or unrecognised) with its sha256;
+    compared without trailing whitespace, which llama-server strips."""
     own = None if native is None else digest(native.rstrip())
     return {**identify(digest(text.rstrip()), own), "sha256": digest(text)}
 
@@ -117,8 +107,5 @@ def protocol_note(protocols: set[str | None]) -> str:
 
 def label(protocol: str | None) -> str:
     """The words a board row or a results table shows for a run's tool-call protocol."""
-    if protocol == ADAPTED:
-        return ADAPTED_LABEL
-    if protocol == NATIVE:
-        return NATIVE_LABEL
-    return "tool-call protocol not recorded" if protocol is None else "unrecognised template"
+    labels = {ADAPTED: ADAPTED_LABEL, NATIVE: NATIVE_LABEL, None: "tool-call protocol not recorded"}
+    return labels.get(protocol, "unrecognised template")

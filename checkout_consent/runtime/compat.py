@@ -9,16 +9,14 @@ from typing import Any
 
 
 def prerequisite_error() -> type[Exception]:
-    """Inspect's PrerequisiteError: raised for a bad `-T` or a missing provider key, and
-    printed by `inspect eval` as one line with no traceback."""
+    """Inspect's PrerequisiteError: `inspect eval` prints it as one line, no traceback."""
     from inspect_ai._util.error import PrerequisiteError
 
     return PrerequisiteError
 
 
 def active_model_api() -> object | None:
-    """The ModelAPI of the model `inspect eval` is building tasks for (Inspect sets it
-    before it calls each @task function), or None outside an eval."""
+    """The ModelAPI of the model `inspect eval` is building tasks for, or None."""
     from inspect_ai.model._model import active_model
 
     model = active_model()
@@ -26,9 +24,7 @@ def active_model_api() -> object | None:
 
 
 def create_task(name: str, **task_args: Any) -> Any:
-    """A registered task built as `inspect eval` builds it from `-T` (Inspect's own
-    registry call: a key the task does not take is warned about and dropped, unless the
-    task takes `**kwargs`)."""
+    """A registered task built as `inspect eval` builds it from `-T`."""
     from inspect_ai._eval.registry import task_create
 
     return task_create(name, **task_args)
@@ -42,16 +38,14 @@ def registered_task(name: str) -> Any:
 
 
 def parse_task_args(items: list[str]) -> dict[str, Any]:
-    """`-T key=value` items as `inspect eval` hands them to a task: each value parsed as
-    YAML (a date, a number, a bool), an unquoted `a,b` split into a list."""
+    """`-T key=value` items as `inspect eval` hands them to a task (values parsed as YAML)."""
     from inspect_ai._util.config import parse_cli_args
 
     return parse_cli_args(items)
 
 
 def task_args_of(task: Any) -> dict[str, Any]:
-    """The arguments a built Task was made with, as Inspect writes them into its log
-    (`eval.task_args_passed`, which names the task in an eval set)."""
+    """The arguments a built Task was made with, as its log's `eval.task_args_passed`."""
     from inspect_ai._eval.loader import resolve_task_args
 
     return resolve_task_args(task)
@@ -74,8 +68,7 @@ def shown_tool_output(tool: str, text: str) -> str:
 
 
 def tool_info_cache_size() -> int:
-    """How many tool functions Inspect has parsed and keeps for the life of the process
-    (its tool-info cache, never evicted): a long run must not grow it per sample."""
+    """How many tool functions Inspect has parsed and keeps (its never-evicted cache)."""
     from inspect_ai.tool._tool_info import _tool_info_cache
 
     return len(_tool_info_cache)
@@ -88,12 +81,8 @@ def read_log_samples(
     each: Callable[[Any], None],
 ) -> None:
     """Hand every (id, epoch) sample of a finished .eval log to `each`, parsed without
-    `exclude_fields`, one at a time (none is kept), through one zip reader.
-
-    Inspect's public `read_eval_log_samples` opens the file and parses its zip central
-    directory again for every sample, so reading a run back cost time in proportion to the
-    square of its size (a 10,000-sample run spent over 10 CPU-minutes there). Its recorder
-    takes a reader to reuse, which caches the directory; that is what this does."""
+    `exclude_fields`, one at a time, through one zip reader (Inspect's public reader parses
+    the zip directory again per sample: a cost quadratic in the run's size)."""
     import anyio
     from inspect_ai._util.async_zip import AsyncZipReader
     from inspect_ai._util.asyncfiles import AsyncFilesystem
@@ -114,8 +103,7 @@ def read_log_samples(
 
 @contextlib.contextmanager
 def zip_directory_reads() -> Iterator[list[str]]:
-    """Inside the block, every .eval file whose zip directory Inspect parses is listed (for
-    the test that reading a run back parses it once, not once per sample)."""
+    """Inside the block, every .eval file whose zip directory Inspect parses is listed."""
     from inspect_ai._util import async_zip
 
     seen: list[str] = []
@@ -148,8 +136,7 @@ def registered_sandbox(name: str) -> type:
 
 @contextlib.contextmanager
 def sandbox_in_context(environment: Any) -> Iterator[None]:
-    """Make `environment` the current sample's default sandbox, as a running sample has it,
-    so Inspect's own tools (`bash()`, `python()`) can be called on it outside an eval."""
+    """Make `environment` the current sample's default sandbox, outside an eval."""
     from inspect_ai.util._sandbox.context import (
         sandbox_default_context_var,
         sandbox_environments_context_var,
@@ -165,8 +152,7 @@ def sandbox_in_context(environment: Any) -> Iterator[None]:
 
 
 def active_sample() -> Any:
-    """The running sample's ActiveSample (None outside one): the human provider seats one
-    sample at a time on it, reads its id and epoch, and cancels it on a stop."""
+    """The running sample's ActiveSample (None outside one)."""
     from inspect_ai.log._samples import sample_active
 
     return sample_active()
@@ -187,8 +173,7 @@ def awaiting_human() -> contextlib.AbstractContextManager[None]:
 
 
 def task_path_excluded(path: str) -> bool:
-    """Whether `inspect list tasks` and `inspect eval <folder>` skip a path (Inspect leaves
-    out dot-folders, build output and the like): where `pip wheel .` must put its output."""
+    """Whether `inspect list tasks` and `inspect eval <folder>` skip a path."""
     from inspect_ai._eval.list import is_task_path_excluded
 
     return bool(is_task_path_excluded(path))

@@ -1,5 +1,4 @@
-"""Inspect glue: the facts `core.diagnostics` counts, read from a sample's conversation
-(what the model replied, which calls Inspect refused before any tool ran) and its turns."""
+"""Inspect glue: the facts `core.diagnostics` counts, read from a sample's conversation."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Inspect glue: what a sample's own event stream says the model did. A log holds each
-model turn twice more than the conversation does (a model event with the model's output,
-a tool event with each call's result), and the Store's turns count each turn's calls;
-`core.reconcile.stream_difference` requires them all to tell one run, so a forged log
-must be edited consistently in every record, not just in the Store and the messages."""
+"""Inspect glue: what a sample's own event stream says the model did."""
 
 from __future__ import annotations
 
@@ -28,8 +24,7 @@ def _text(result: Any) -> str:
 
 
 def stream(events: Sequence[Any]) -> tuple[list[ModelCall], list[StreamTurn]]:
-    """(every tool call the model events hold, with the result its tool event shows; one
-    StreamTurn per finished model event), in the order of the stream."""
+    """Every tool call of the model events, with its result, and a StreamTurn per model event."""
     calls: list[ModelCall] = []
     turns: list[StreamTurn] = []
     open_calls: dict[str, int] = {}

@@ -1,5 +1,4 @@
-"""Reading the packaged scenario data under tasks/<family>/ (the only files a family's
-dataset reads), with the safe YAML loader."""
+"""Reading the packaged scenario data under tasks/<family>/, with the safe YAML loader."""
 
 from __future__ import annotations
 
@@ -15,9 +14,7 @@ TASKS_PACKAGE = "checkout_consent.tasks_data"  # tasks/ of the repository, as pa
 
 @functools.cache
 def tasks_root() -> Path:
-    """The packaged scenario data: tasks/ at the top of the repository, installed as the
-    package `checkout_consent.tasks_data` (a wheel holds a copy; an editable install maps
-    the checkout's tasks/ there), found through importlib.resources."""
+    """The packaged scenario data: the repository's tasks/ (`checkout_consent.tasks_data`)."""
     try:
         root = importlib.resources.files(TASKS_PACKAGE)
     except ModuleNotFoundError:
@@ -61,8 +58,7 @@ def splice(text: str, begin: str, end: str, body: str) -> str:
 
 
 def regenerate(path: Path, blocks: list[tuple[str, str, str]], *, check: bool) -> bool:
-    """Write each generated block (begin marker, end marker, body) into the file at `path`;
-    with `check`, write nothing. True when the file already held exactly these blocks."""
+    """Write each generated block into the file (`check`: write nothing); True if unchanged."""
     text = path.read_text(encoding="utf-8")
     fresh = text
     for begin, end, body in blocks:

@@ -13,19 +13,7 @@ MAX_KEYS = 100_000
 MAX_STRING = 1 << 20  # bytes of one key or string value
 MAX_ARRAY = 1 << 24  # items of one array value
 # value type -> struct format of its scalar (8: string, 9: array)
-SCALARS = {
-    0: "B",
-    1: "b",
-    2: "H",
-    3: "h",
-    4: "I",
-    5: "i",
-    6: "f",
-    7: "?",
-    10: "Q",
-    11: "q",
-    12: "d",
-}
+SCALARS = {**dict(enumerate("BbHhIif?")), 10: "Q", 11: "q", 12: "d"}
 
 
 class NotGguf(ValueError):

@@ -1,10 +1,4 @@
-"""The ladder: the open-weight models the suite records in every world, smallest first.
-
-Each rung names the Inspect model its cassettes are recorded under, the weights (registry
-packages, checked by sha256), its size, and the chat template its server applied; the
-model name carries the template's suffix, so a run under the model's own template and one
-under an adapted template are separate rows, each labelled (`chat_template.label`).
-"""
+"""The ladder: the open-weight models the suite records in every world, smallest first."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""What a local model server applied to a run, asked of the server itself.
-
-A run against llama-server on loopback records its setting: the chat template (named by
-`chat_template.describe`: shipped adapted, the model's own, or unrecognised), sampling
-(temperature, seed), context per slot, slots, the weights' file name and the server's
-build, and the flags `local-model serve` started it with (`FLAGS_ENV`). It goes into the
-cassette's run.json and the run's log, and every surface labels the row with it.
-"""
+"""What a local model server applied to a run, asked of the server itself."""
 
 from __future__ import annotations
 
@@ -68,8 +61,7 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def of_run(models: list[str], eval_args: dict[str, Any]) -> dict[str, Any] | None:
-    """The setting of the one OpenAI-compatible server on loopback a run's model talks to
-    (its `--model-base-url`, or the provider's `<SERVICE>_BASE_URL`), for the log."""
+    """The setting of the loopback OpenAI-compatible server a run's model talks to, for the log."""
     if len(models) != 1 or not models[0].startswith("openai-api/"):
         return None
     service = models[0].split("/")[1].upper().replace("-", "_")

@@ -1,5 +1,4 @@
-"""Reading Inspect's .eval logs: the log itself, and the raw members of its zip (what the
-secret scan reads)."""
+"""Reading Inspect's .eval logs: the log itself, and the raw members of its zip."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Inspect glue: one model turn of the agent loop every family's solver runs (the pacing
-around it is core/pacing.py). Generate, record the turn, run the tool calls."""
+"""Inspect glue: one model turn of the agent loop (generate, record, run the tool calls)."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ from checkout_consent.runtime.store import live, record_generation
 
 
 def run_config(state: TaskState) -> GenerateConfig:
-    """Per-sample generate config: tags each request with its run unit (for cassettes) and
-    its scenario reference (for `serve-controls`, whose controls read the scenario from
-    structure). Headers are never shown to the model."""
+    """Per-sample generate config: each request's run unit (for cassettes) and scenario
+    reference (for `serve-controls`), as headers the model never sees."""
     scenario = json.dumps(state.metadata["scenario"], sort_keys=True, separators=(",", ":"))
     return GenerateConfig(
         extra_headers={
@@ -40,8 +38,7 @@ CONTEXT_ERROR_PHRASES = ("maximum context length",)
 
 
 def context_refusal(err: BaseException) -> str | None:
-    """The server's reason when `err` is its refusal of a request past the model's context
-    (the provider's error is the cause of Inspect's ModelGenerateError); None otherwise."""
+    """The server's reason when `err` is its refusal of a request past the model's context."""
     cause = err.__cause__ if err.__cause__ is not None else err
     body = getattr(cause, "body", None)
     if getattr(cause, "status_code", None) != 400 or not isinstance(body, dict):
@@ -73,8 +70,7 @@ def overflowed(phase: int, reason: str | None) -> Turned:
 async def generate(
     model: Model, seen: list[Any], tools: Sequence[ToolDef], config: GenerateConfig, phase: int
 ) -> ModelOutput | Turned:
-    """The model's output, or the overflow recorded when the context could not take it (the
-    sample's token limit, or the server's context refusal); any other error propagates."""
+    """The model's output, or the overflow recorded when the context could not take it."""
     try:
         return await model.generate(seen, list(tools), config=config)
     except LimitExceededError:
@@ -102,12 +98,9 @@ async def take_turn(
     phase: int,
     window: int = 0,
 ) -> Turned:
-    """One model turn within `phase`: generate, record the turn, run its tool calls.
-
-    After a context trim the model is sent the opening two messages and those from
-    `window` on; the sample keeps (and the log shows) every message. A context overflow
-    (the limit, or a reply cut at the model's length) is reported, its calls not run.
-    """
+    """One model turn within `phase`: generate, record the turn, run its tool calls. After
+    a trim the model is sent the opening two messages and those from `window` on; after a
+    context overflow its calls are not run."""
     seen = state.messages if not window else [*state.messages[:2], *state.messages[window:]]
     output = await generate(model, seen, tools, config, phase)
     if isinstance(output, Turned):

@@ -1,6 +1,4 @@
-"""What a world is beyond its pure contract: its `eval.yaml`, read once from its package
-(core's `Meta` is pure: no file), its registered Inspect task, imported on demand, and
-the `-T` parameters its docstring documents, read from the task's source (no import)."""
+"""What a world is beyond its pure contract: its `eval.yaml`, Inspect task and `-T` parameters."""
 
 from __future__ import annotations
 
@@ -39,8 +37,7 @@ def parse_meta(text: str, where: str) -> Meta:
 
 
 def task_module(world: World) -> ModuleType:
-    """The world's task module, `checkout_consent.<name>.task`: importing it registers the
-    task and its scorer (Inspect is imported then)."""
+    """The world's task module (importing it registers the task and its scorer)."""
     return importlib.import_module(f"checkout_consent.{world.name}.task")
 
 
@@ -51,8 +48,7 @@ def task_factory(world: World) -> Callable[..., Any]:
 
 
 def documented_params(doc: str | None) -> dict[str, str]:
-    """The `-T` parameters a `@task` docstring documents in its `Args:` section (the one
-    place they are written): name -> what it means."""
+    """The `-T` parameters a `@task` docstring's `Args:` section documents: name -> meaning."""
     params: dict[str, str] = {}
     inside, key, indent = False, None, None
     for line in (doc or "").splitlines():
@@ -80,9 +76,8 @@ def task_params(world: World) -> dict[str, str]:
 
 @functools.cache
 def task_doc(name: str) -> str | None:
-    """The `@task` function's docstring, read from its module's source (`ast`), so `list`,
-    `show` and a refused `-T` key never import Inspect for it; the same text as the
-    imported task's `__doc__` (a test holds it)."""
+    """The `@task` function's docstring, read from its module's source, so `list`, `show`
+    and a refused `-T` key never import Inspect for it."""
     try:
         found = importlib.util.find_spec(f"checkout_consent.{name}.task")
     except ModuleNotFoundError:  # no world package of that name
@@ -96,8 +91,7 @@ def task_doc(name: str) -> str | None:
 
 
 def refuse_param(world: World, key: str) -> str:
-    """The one line refusing a `-T` key the world does not take (`run` and the task
-    itself under `inspect eval`, where Inspect alone would drop it with a warning)."""
+    """The one line refusing a `-T` key the world does not take."""
     return (
         f"{world.name} has no task parameter {key[:60]!r}; parameters: "
         f"{', '.join(sorted(task_params(world)))}"

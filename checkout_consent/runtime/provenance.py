@@ -11,16 +11,14 @@ from checkout_consent import __version__
 
 
 def _checkout() -> Path | None:
-    """The source checkout the package runs from (an editable install: pyproject.toml and
-    tasks/ beside the package), or None for an installed wheel."""
+    """The source checkout the package runs from (an editable install), or None for a wheel."""
     here = Path(str(importlib.resources.files("checkout_consent"))).resolve().parent
     return here if (here / "pyproject.toml").is_file() and (here / "tasks").is_dir() else None
 
 
 CHECKOUT = _checkout()
 # Where the checkout-side folders are read and written (cassettes/, leaderboard/, README.md):
-# the checkout, or for an installed wheel the current directory. The scenario data is never
-# looked up here: it is packaged (runtime/files.py).
+# the checkout, or for an installed wheel the current directory (never the scenario data).
 REPO_ROOT = CHECKOUT or Path.cwd()
 
 

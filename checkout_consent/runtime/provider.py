@@ -1,8 +1,4 @@
-"""Inspect glue: the `control` model provider. `--model control/<family>-<name>` plays a
-scripted control agent, offline and deterministically, through plain Inspect
-(`control/reference`: each world's reference control, in every family). The provider
-runs inside the sample's context, so it reads the scenario from the sample's Store
-(parsed once per sample by `runtime.store.live`)."""
+"""Inspect glue: the `control` model provider (`--model control/<family>-<name>`)."""
 
 from __future__ import annotations
 
@@ -109,8 +105,7 @@ def control_api(registry: ControlRegistry) -> type[ModelAPI]:
 
         @property
         def control_family(self) -> str | None:
-            """The family this control plays (a task of another refuses it up front);
-            None for a control that plays every family."""
+            """The family this control plays; None for one that plays every family."""
             return registry.owner(self.model_name)
 
     return ControlModelAPI

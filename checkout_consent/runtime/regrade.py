@@ -1,18 +1,4 @@
-"""Re-grade a finished .eval log without trusting its stored scores.
-
-`regrade_log(path, worlds)` reads the log, finds its family by the task name, and runs
-the packaged scorer's checks and grader (runtime/scorer.judge) on every sample from what
-the sample holds: its scenario reference, its Store trace and its conversation. Stored
-scores, records and metrics are never read. A sample that fails any check gets no record
-and the failure text instead. Bad input (missing file, not a log, another task) raises
-`RegradeError` with one line.
-
-    verdict = regrade_log("logs/x.eval", WORLDS)   # cli code passes the roster's worlds
-    if not verdict.ok: print(verdict.failures())
-
-`rescore_log(path, out, worlds)` is `inspect score` with the log's own world's packaged
-scorer, behind the same one-line refusals (`checkout-consent rescore`).
-"""
+"""Re-grade a finished .eval log by its packaged scorer, never trusting its stored scores."""
 
 from __future__ import annotations
 
@@ -57,9 +43,6 @@ class LogVerdict:
     def ok(self) -> bool:
         return all(s.failure is None for s in self.samples)
 
-    def failures(self) -> list[str]:
-        return [f"{s.id} epoch {s.epoch}: {s.failure}" for s in self.samples if s.failure]
-
 
 def _family(task: str, worlds: Sequence[World]) -> World:
     name = task.rsplit("/", 1)[-1]
@@ -84,8 +67,7 @@ def _read(path: Path) -> Any:
 
 
 def judge_sample(world: World, sample: Any) -> Judged:
-    """One logged sample judged by the packaged scorer of `world` from its evidence: its
-    reference, Store trace, conversation and event stream."""
+    """One logged sample judged by the packaged scorer of `world` from its evidence."""
     store = {
         k.split(":", 1)[1]: v for k, v in (sample.store or {}).items() if k.startswith("RunStore:")
     }
@@ -108,8 +90,7 @@ def regrade_sample(world: World, sample: Any, model: str) -> SampleVerdict:
 
 
 def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
-    """Re-grade every sample of the .eval log at `path` (its stored scores are ignored),
-    by the world of the roster's `worlds` whose task it is."""
+    """Re-grade every sample of the .eval log at `path` by the world whose task it is."""
     log = _read(Path(path))
     world = _family(str(log.eval.task), worlds)
     samples = tuple(
@@ -122,9 +103,7 @@ def regrade_log(path: str | Path, worlds: Sequence[World]) -> LogVerdict:
 
 
 def rescore_log(path: str | Path, out: str | Path, worlds: Sequence[World]) -> tuple[World, Any]:
-    """Inspect's own re-scoring (`inspect score --action overwrite`) of the log at `path`
-    by its world's packaged scorer (`checkout_consent/<world>_scorer`), written to `out`:
-    the world and the re-scored log. A missing, cut or foreign log is a `RegradeError`."""
+    """`inspect score --action overwrite` of the log by its world's scorer, written to `out`."""
     from inspect_ai import score
     from inspect_ai.log import write_eval_log
 

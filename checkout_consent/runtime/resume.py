@@ -1,15 +1,7 @@
-"""What a resumed suite may take from the logs already in its log dir: nothing on trust.
-
-Inspect's eval set reuses a finished log whole and a partial (`started`) log's samples as
-they stand, stored scores included. Before the eval set runs, `set_aside` checks every log
-Inspect would reuse against the run being resumed: its task arguments and task version
-(else the run is refused: another run's log dir), then each sample from its evidence: the
-sample is the task's own (id, input and scenario digest), every model event names the run's
-model, the sample re-grades clean (trace, conversation and event stream reconciled, as
-`regrade_log` does) and its stored score is the re-grade's. A log that fails is renamed out
-of Inspect's sight (`<name>.eval.refused`), named in one line, and its samples are played
-again. After the run, `regraded` gives the summary its records: re-graded from the final
-log, one sample at a time, never read from a stored score.
+"""What a resumed suite may take from the logs already in its log dir: nothing on trust
+(docs/suite.md, "Resuming"). Inspect reuses logs and stored scores as they stand, so
+`set_aside` checks every log it would reuse and sets aside one that fails, to be played
+again; after the run, `regraded` re-grades every record, never reading a stored score.
 """
 
 from __future__ import annotations
@@ -48,15 +40,13 @@ def _canonical(value: object) -> str:
 
 
 def digest(sample_id: object, given: object, metadata: object) -> str:
-    """A sample's identity: its id, its input (text, or each message's role and text) and
-    its metadata (the scenario reference)."""
+    """A sample's identity: its id, its input and its metadata (the scenario reference)."""
     shown = given if isinstance(given, str) else [(m.role, m.text) for m in given or []]  # type: ignore[attr-defined]
     return hashlib.sha256(_canonical([str(sample_id), shown, metadata]).encode()).hexdigest()
 
 
 def expected(task: Any, model: str, samples: int) -> Expected:
-    """The run's identity for one built Task, the model playing it and how many (sample,
-    epoch) pairs it plays."""
+    """The run's identity for one built Task, its model and its (sample, epoch) count."""
     from checkout_consent.runtime.compat import task_args_of
 
     return Expected(
@@ -92,8 +82,7 @@ def _models_problem(header: Any, sample: Any, want: Expected) -> str | None:
 def sample_problem(
     world: World, header: Any, sample: Any, want: Expected
 ) -> tuple[str | None, Judged | None]:
-    """Why this logged sample may not be reused by the run `want` describes (None if it
-    may), and its re-grade when it got that far."""
+    """Why this logged sample may not be reused (None if it may), and its re-grade if any."""
     name = f"sample {str(sample.id)[:60]} epoch {sample.epoch}"
     if want.digests.get(str(sample.id)) != digest(sample.id, sample.input, sample.metadata):
         return f"{name} is not this task's sample (its input or scenario differ)", None
@@ -139,8 +128,8 @@ def logged_keys(path: Path) -> list[tuple[str, int]]:
 
 
 def log_problem(path: Path, header: Any, world: World, want: Expected) -> str | None:
-    """The first reason the log at `path` may not be reused, reading one sample at a time
-    (a partial log's unfinished or errored samples are never reused, so not read)."""
+    """The first reason the log at `path` may not be reused (a partial log's unfinished or
+    errored samples are never reused, so not read)."""
     from checkout_consent.runtime.compat import read_log_samples
 
     found: list[str] = []
@@ -169,9 +158,9 @@ def _owner(header: Any, wanted: Mapping[str, tuple[World, Expected]]) -> Any:
 
 
 def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]]) -> list[str]:
-    """Rename out of Inspect's sight every log of this run's tasks that fails its checks;
-    one line each. `wanted`: task name -> (its world, its Expected). ResumeRefused for a
-    log of another run of the same task (other arguments or version)."""
+    """Rename out of Inspect's sight every log of this run's tasks (`wanted`: task name ->
+    (world, Expected)) that fails its checks, one line each; ResumeRefused for a log of
+    another run of the same task."""
     from checkout_consent.runtime.logs import read_header
 
     lines = []
@@ -198,8 +187,7 @@ def set_aside(log_dir: str | Path, wanted: Mapping[str, tuple[World, Expected]])
 
 
 def regraded(location: str, world: World, want: Expected) -> tuple[list[Record], str | None]:
-    """A finished log's records, every one re-graded from its evidence (sorted by sample
-    id and epoch), or the first reason the log cannot be trusted."""
+    """A finished log's records, each re-graded from its evidence, or why it cannot be trusted."""
     from checkout_consent.runtime.compat import read_log_samples
     from checkout_consent.runtime.logs import local_path, read_header
 

@@ -1,5 +1,4 @@
-"""Inspect glue for the CLI: run a family's task through `inspect_ai.eval` and read the
-score records back out of the logs. Every run writes real .eval logs."""
+"""Inspect glue for the CLI: run a family's task through `inspect_ai.eval`, read the records."""
 
 from __future__ import annotations
 
@@ -26,11 +25,8 @@ class ModelRun:
 
 
 def log_records(log: Any) -> list[Record]:
-    """The score records of a finished log, read one sample at a time from its file (the
-    run returns the header only, so a 10,000-sample run never holds every sample), and of
-    each sample only its scores: Inspect skips the rest (transcript, messages, store) while
-    it parses, about a quarter of the cost of reading the whole sample. One zip reader
-    serves every sample (`runtime.compat.read_log_samples`)."""
+    """The score records of a finished log, read one sample at a time (a 10,000-sample run
+    never holds every sample), and of each only its scores (a quarter of the parse cost)."""
     from inspect_ai.log import EvalSample, read_eval_log
 
     header = read_eval_log(log.location, header_only=True)
@@ -68,22 +64,14 @@ LOG_BUFFER = 50  # finished samples held before a log flush: Inspect's own figur
 
 
 def log_buffer(samples: int) -> int | None:
-    """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default).
-
-    Inspect holds every finished sample, transcript and all (about 1 MB for a 5-day store),
-    until it flushes the log, and from 1,000 samples on it flushes every samples/20 of them:
-    500 held at 10,000, so a run's memory grew with its size. Each flush copies the whole
-    log file, so the buffer cannot be tiny either: from 1,000 samples on it stays at
-    LOG_BUFFER (about 200 flushes at 10,000); below, Inspect's default (at most 10)."""
+    """Inspect's `log_buffer` for a run of this many samples (None: Inspect's default): from
+    1,000 on, LOG_BUFFER, so the finished samples held do not grow with the run."""
     return LOG_BUFFER if samples >= 20 * LOG_BUFFER else None
 
 
 def sample_concurrency(models: list[str], eval_args: dict[str, Any]) -> dict[str, Any]:
-    """Inspect's `max_samples` for this run: the caller's, or CONTROL_MAX_SAMPLES when every
-    model is a `control/` model (and no connection limit is given). A control plays in this
-    process and waits on nothing, so samples in flight buy no speed; but Inspect's adaptive
-    concurrency lets up to about 100 of them run at once, each holding its transcript. A
-    `human/` model plays one sample at a time (a larger --max-samples is refused)."""
+    """Inspect's `max_samples` for this run: CONTROL_MAX_SAMPLES for controls (they wait on
+    nothing, so more in flight only hold memory); one for a `human/` model."""
     if any(m.startswith("human/") for m in models):
         if (eval_args.get("max_samples") or 1) != 1:
             raise RunFailed("human/web plays one sample at a time: drop --max-samples")
@@ -103,8 +91,7 @@ def refused(models: str, err: BaseException) -> RunFailed:
 
 
 def build_task(world: World, task_args: dict[str, Any] | None = None) -> Any:
-    """The world's Inspect Task, built by its registered factory (a bad -T value is the
-    factory's PrerequisiteError)."""
+    """The world's Inspect Task, built by its registered factory."""
     arguments = dict(world.dataset.public_args) if task_args is None else task_args
     return task_factory(world)(**arguments)
 
@@ -121,13 +108,7 @@ def run_models(
     task: Any = None,
     **eval_args: Any,
 ) -> list[ModelRun]:
-    """Run the family's task once per model; return the records of each, in model order.
-
-    `log_realtime` is off unless asked for: Inspect's realtime event buffer only serves
-    someone watching the run in `inspect view` while it runs (sanity, controls, replays and
-    tests have nobody watching; it costs CPU and memory per event). Samples in flight are
-    bounded for control models (`sample_concurrency`). `task`: the Task already built for
-    these arguments (`build_task`), handed to Inspect as the object."""
+    """Run the family's task once per model; return the records of each, in model order."""
     from inspect_ai import eval as inspect_eval
 
     eval_args = {**eval_args, **sample_concurrency(models, eval_args)}
@@ -162,10 +143,7 @@ def run_models(
 
 
 def run_eval_set(tasks: list[Any], *, log_dir: str, model: str, **options: Any) -> list[Any]:
-    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir` (Inspect's display on
-    stderr); the logs' headers, finished or not (a model Inspect refuses is RunFailed).
-    Inspect sets the model it resolves tasks for in the caller's context, where a task built
-    later (by this process) would see it: the eval set runs in a copy of the context."""
+    """The tasks as one resumable `inspect_ai.eval_set` over `log_dir`: the logs' headers."""
     import contextlib
     import contextvars
     import sys

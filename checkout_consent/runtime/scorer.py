@@ -1,11 +1,7 @@
 """Inspect glue: the replay scorer. Trust nothing the log carries beyond the scenario's
-reference: check the reference is the one the packaged tasks give (same world version,
-same id and seed, only public knobs), rebuild the initial world from it, replay the
-recorded trace through the same actions, reconcile each call with the conversation the
-model saw, then hand the replay to the family's pure grader and attach provenance once.
-
-Any failure zeroes that sample only: its Score carries every metric of the family at 0
-and `integrity` 0, so the other samples' metrics are still reduced and shown."""
+reference: check it is the one the packaged tasks give, rebuild the initial world from
+it, replay the trace through the same actions, reconcile each call with the conversation
+the model saw, then grade. Any failure zeroes that sample only (`integrity` 0)."""
 
 from __future__ import annotations
 
@@ -55,8 +51,7 @@ class Judged(NamedTuple):
 
 
 def metric_names(world: World) -> tuple[str, ...]:
-    """The keys of the family's metrics (what a failed sample reports as 0): those of a real
-    record, the grade of an empty run of the family's first public task (computed once)."""
+    """The keys of the family's metrics (what a failed sample reports as 0), computed once."""
     if world.world_version not in _METRIC_NAMES:
         scenario = world.dataset.task(world.dataset.tasks()[0])
         record = world.graded(scenario, replay(world.actions, world.initial(scenario), []), ())
@@ -96,13 +91,9 @@ def _validate(kind: type[BaseModel], raw: object, what: str) -> Any:
 
 
 def checked_scenario(world: World, sample_id: object, carried: object, stored: object) -> Scenario:
-    """The sample's reference, refused unless it is what the packaged tasks give.
-
-    `Scenario.world` names the world the sample was played in (`family` in logs written
-    before issue 43: both load). A reference naming another world is refused before
-    anything else is read of it: the scorer of one world never replays a trace through
-    another world's actions, even where the two share a family (a world beside its
-    family's first) and so their controls and task ids."""
+    """The sample's reference, refused unless it is what the packaged tasks give. One naming
+    another world is refused first: the scorer of one world never replays a trace through
+    another world's actions, even one of its family (sharing controls and task ids)."""
     scenario: Scenario = _validate(Scenario, carried, "the sample's scenario reference")
     if not _TOKEN.fullmatch(scenario.scenario_id) or ".." in scenario.scenario_id:
         raise IntegrityError(f"scenario id {scenario.scenario_id[:60]!r} is not a task name")
@@ -187,9 +178,7 @@ def judge(
     events: Sequence[Any] | None = None,
 ) -> Judged:
     """Grade one finished sample from what its log holds, trusting only the reference.
-    With `events` (the sample's event stream: every scorer and `regrade` pass it), the
-    conversation, the Store's model turns and the events must also tell one run
-    (core.reconcile.stream_difference)."""
+    With `events`, the conversation, the Store's turns and the events must tell one run."""
     turns: tuple[Generation, ...] = ()
     try:
         scenario = checked_scenario(
@@ -251,8 +240,7 @@ def as_score(world: World, judged: Judged, model: str, epoch: int) -> Score:
 
 
 def record_of(judged: Judged) -> dict[str, Any]:
-    """A judged sample's record as every surface holds it: the family's record, and the one
-    diagnostics block when non-empty (the Inspect score and every re-grade agree)."""
+    """A judged sample's record as every surface holds it, with its diagnostics block."""
     assert judged.record is not None
     dumped: dict[str, Any] = json.loads(judged.record.model_dump_json())
     dumped.update(_diagnosed(judged))
@@ -264,9 +252,7 @@ def _diagnosed(judged: Judged) -> dict[str, Any]:
 
 
 def consent_text(record: dict[str, Any]) -> str:
-    """The consent ledger under a score's explanation, as `inspect view` shows it: the
-    breaches counted per rule and per party, then the mandates and the breaching payments
-    (`checkout-consent consent LOG` prints every payment)."""
+    """The consent ledger under a score's explanation (only the breaching payments)."""
     block = record.get("consent")
     if not isinstance(block, dict):
         return ""
@@ -278,10 +264,7 @@ def consent_text(record: dict[str, Any]) -> str:
 
 
 def grade_state(world: World, state: TaskState) -> Score:
-    """Grade one finished sample from its metadata, store, messages and event stream. Live,
-    the sample's transcript is the stream being written; under `inspect score`, Inspect
-    loads the logged sample's events into the transcript before it calls the scorer, so a
-    re-score reconciles the same evidence as `regrade_log` (core.reconcile)."""
+    """Grade one finished sample from its metadata, store, messages and event stream."""
     from inspect_ai.log import transcript
 
     flush(state.store)  # a live sample's trace (whatever solver ran); a log's is there

@@ -1,6 +1,4 @@
-"""Inspect glue: the solver every family uses. It drives the family's `Episode` through the
-one pacer (core/pacing.py, which the offline driver drives too) and puts the scenario into
-the Store, where the tools and the control provider find it."""
+"""Inspect glue: the solver every family uses, and the setup that stores the scenario."""
 
 from __future__ import annotations
 
@@ -33,11 +31,7 @@ def init_scenario() -> Solver:
 
 @solver
 def episode_solver(world: World, tools: Callable[[], list[ToolDef]], turns: int) -> Solver:
-    """The episode as core/pacing.py paces it, with at most `turns` turns a phase: phase
-    messages and recaps go into the conversation (the log keeps every message; after a
-    trim the model sees the opening two and what follows), turns go to the model, solver
-    calls into the trace. After a context overflow the remaining phases are closed for the
-    agent, so the run is scored."""
+    """The episode as core/pacing.py paces it, with at most `turns` turns a phase."""
     episode = replace(world.episode, turns=turns)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -1,15 +1,7 @@
 """Inspect glue: the per-sample Store holds the trace; the current state is its replay.
-
-The trace ends up in the Store under RunStore's keys, as plain JSON lists, so the logged
-Store holds it and the scorer (live or `inspect score` on a finished log) reads it through
-`RunStore`. During the run it is kept beside the Store, not in it: `live()` binds the
-sample's lists once (held on the sample's Store object, so the binding dies with the
-sample), a call or a turn is one `list.append`, and `flush()` writes them into the Store
-when the solver ends and again before the scorer reads (so a solver swapped on the command
-line still leaves its trace). Inspect snapshots the whole Store around every tool event to
-record its changes; a trace inside the Store made each call cost in proportion to the
-calls before it (a 30-day run: about a fifth of its CPU).
-"""
+During the run the trace is kept beside the Store (`live()`) and `flush()` writes it in:
+Inspect snapshots the whole Store around every tool event, so a trace inside it made
+each call cost in proportion to the calls before it."""
 
 from __future__ import annotations
 
@@ -20,7 +12,7 @@ from inspect_ai.util import Store, StoreModel, store
 
 from checkout_consent.core.contract import Generation, World
 from checkout_consent.core.scenario import Scenario
-from checkout_consent.core.trace import Call
+from checkout_consent.core.trace import traced
 from checkout_consent.core.world import Step, apply
 
 
@@ -39,11 +31,7 @@ _BINDING = "_checkout_consent_live"
 
 @dataclass
 class Live:
-    """One sample's binding: its trace lists and the world they make.
-
-    `calls` and `turns` are the sample's trace (appending to them records; `flush` copies
-    them into the Store), and `state` is the replay of `calls` up to `length` (a cache:
-    replaying gives the same)."""
+    """One sample's binding: its trace lists, and `state` as of `length` calls (a cache)."""
 
     store: Store
     scenario: Scenario
@@ -71,8 +59,7 @@ def live() -> Live:
 
 
 def flush(s: Store) -> None:
-    """Write the sample's trace into its Store (a no-op for a Store never bound, e.g. a
-    finished log's, which already holds its trace)."""
+    """Write the sample's trace into its Store (a no-op for a Store never bound)."""
     bound: Live | None = getattr(s, _BINDING, None)
     if bound is not None:
         s.set(CALLS_KEY, list(bound.calls))
@@ -95,15 +82,13 @@ def perform(world: World, tool: str, args: dict[str, Any], origin: str = "agent"
     state = current_state(world)
     run = live()
     step = apply(world.actions, state, tool, args)
-    call = Call(tool=tool, args=dict(args), ok=step.ok, observation=step.observation, origin=origin)  # type: ignore[arg-type]
-    run.calls.append(call.model_dump(mode="json"))
+    run.calls.append(traced(tool, args, step, origin).model_dump(mode="json"))  # type: ignore[arg-type]
     run.state, run.length = step.state, len(run.calls)
     return step
 
 
 def record_generation(generation: Generation) -> None:
-    """Append one model turn to the trace (`detail` only when set: a turn of an ordinary
-    run is stored as it always was)."""
+    """Append one model turn to the trace (`detail` only when set)."""
     live().turns.append(
         generation.model_dump(exclude={"detail"} if not generation.detail else None)
     )

@@ -1,5 +1,4 @@
-"""Inspect glue: a world's Task from the world, its scenarios and its tools. Every family's
-`task.py` is a few lines over this: the same dataset shape, solver, scorer and version."""
+"""Inspect glue: a world's Task from the world, its scenarios and its tools."""
 
 from __future__ import annotations
 
@@ -34,16 +33,14 @@ def task_arguments(family: str) -> Iterator[None]:
 
 
 def no_other_args(world: World, given: dict[str, object]) -> None:
-    """A task function's `**given` (Inspect hands a task that takes `**kwargs` every `-T`
-    key): any key at all is one the world does not take, refused in one line as `run`
-    refuses it, where Inspect alone would run on with a warning."""
+    """A task function's `**given`: any key is one the world does not take, refused in one
+    line (Inspect alone would run on with a warning)."""
     if given:
         raise prerequisite_error()(refuse_param(world, sorted(given)[0]))
 
 
 def text_arg(name: str, value: object) -> str:
-    """A -T value as the text `run` passes: `inspect eval` parses -T as YAML, so `3` comes
-    as an int, `true` as a bool, `2026-10-01` as a date and `a,b` as a list of strings."""
+    """A -T value (which `inspect eval` parses as YAML) as the text `run` passes."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, datetime.date):  # a datetime too: its ISO text
@@ -71,26 +68,13 @@ def turns_arg(name: str, value: object) -> int:
 
 
 def sample(world: World, scenario: Scenario) -> Sample:
-    """One sample: its id, the opening message, and the scenario reference (stamped with
-    the world version it is played on) in metadata."""
+    """One sample: its id, the opening message, the versioned scenario reference."""
     versioned = scenario.model_copy(update={"version": world.version})
     return Sample(
         id=world.dataset.sample_id(scenario),
         input=world.episode.opening(scenario),
         metadata={"scenario": versioned.model_dump(mode="json")},
     )
-
-
-def refuse_other_controls(world: World) -> None:
-    """A control of another family cannot play this one: refused as the task is built,
-    before any sample runs, in one line (`inspect eval` and `inspect eval-set` alike)."""
-    api = active_model_api()
-    owner = getattr(api, "control_family", None)
-    if isinstance(owner, str) and owner != world.family:
-        name = getattr(api, "model_name", "")
-        raise prerequisite_error()(
-            f"control/{name} cannot play {world.name}: it is a {owner} control"
-        )
 
 
 def family_task(
@@ -102,10 +86,14 @@ def family_task(
     turns: object = None,
     sandbox: str | None = None,
 ) -> Task:
-    """The family's Inspect task over `scenarios`. `scenarios` and `turns` may be given as
-    callables: they are then evaluated here, where a bad -T value is one clear line.
-    `sandbox`: the Inspect sandbox type its tools and scorer run in (`--sandbox` overrides)."""
-    refuse_other_controls(world)
+    """The family's Inspect task over `scenarios` (`scenarios`, `turns`: values or callables)."""
+    api = active_model_api()  # a control of another family is refused as the task is built
+    owner = getattr(api, "control_family", None)
+    if isinstance(owner, str) and owner != world.family:
+        name = getattr(api, "model_name", "")
+        raise prerequisite_error()(
+            f"control/{name} cannot play {world.name}: it is a {owner} control"
+        )
     with task_arguments(world.name):
         chosen = list(scenarios() if callable(scenarios) else scenarios)
         budget = turns_arg(

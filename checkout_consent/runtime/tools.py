@@ -1,11 +1,4 @@
-"""Inspect glue: a family's actions as Inspect tools. The action's docstring is the tool's
-description; a failed call raises ToolError (the model reads it); every call is traced.
-
-Each (world, action) tool is built once per process and shared by every sample: Inspect
-caches the parsed description of every tool function it sees, keyed by the function and
-never evicted (`inspect_ai.tool._tool_info._tool_info_cache`), so a fresh function per
-sample would grow that cache by a few kilobytes per tool per sample for the whole run.
-"""
+"""Inspect glue: a world's actions as tools, each built once (Inspect never evicts its cache)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
-"""The one reader of files and trees a stranger may have made (a saved trace or cart, a play
-journal, an Inspect log, a cassette directory, a submission folder, an agent's build): a
-file is read only as a regular file (no symlink, device, fifo or socket) within its cap,
-opened with O_NOFOLLOW and O_NONBLOCK and checked again once open, so one swapped after its
-check is still neither followed nor waited on; a tree is walked without following a link,
-every entry held to the same rules, up to a cap on entries. A refusal is `Refused`, one
-line naming the path and why. (In runtime, not core: core reaches no I/O.)"""
+"""The one reader of files and trees a stranger may have made (a saved trace, a journal, a
+log, a cassette, a submission, an agent's build): a file is read only as a regular file
+(no symlink, device, fifo or socket) within its cap, opened with O_NOFOLLOW and O_NONBLOCK
+and checked again once open, so one swapped after its check is neither followed nor
+waited on; a tree is walked without following a link, every entry held to the same rules,
+up to a cap on entries. A refusal is `Refused`, one line naming the path and why."""
 
 from __future__ import annotations
 
@@ -110,10 +109,9 @@ def walk(
     skip: Collection[str] = (),
 ) -> list[Entry]:
     """Every entry under the folder `root`, sorted as paths, each as `regular` judges a file
-    (`limit` per file) and never followed if a link; a folder is entered `depth` levels
-    down at most (None: any), one deeper is refused; a folder named in `skip` is left out.
-    Refused when `root` is not a folder (or a link to one) or holds more than `max_entries`
-    entries, counted as they are found."""
+    and never followed if a link, entered `depth` levels down at most (None: any); a
+    folder named in `skip` is left out. Refused when `root` is not a folder or holds more
+    than `max_entries` entries, counted as they are found."""
     info = _lstat(root)
     if not stat.S_ISDIR(info.st_mode):
         raise Refused(root, LINK if stat.S_ISLNK(info.st_mode) else "is not a folder")
@@ -138,8 +136,7 @@ def walk(
 
 
 def files(root: Path, **walked: Any) -> list[Path]:
-    """The regular files `walk(root, **walked)` finds, refused at the first entry it
-    refuses."""
+    """The regular files `walk(root, **walked)` finds, refused at the first it refuses."""
     entries = walk(root, **walked)
     for entry in entries:
         if entry.why is not None:

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from checkout_consent.core.contract import shown_chars
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import grade_saved, play
 from checkout_consent.core.reconcile import first_difference
@@ -59,7 +58,7 @@ def test_context_budget__counts_what_the_world_showed_since_the_last_trim():
         if call.tool == "context_trimmed":
             assert shown > 1500
             shown = 0
-        shown += shown_chars(call.tool, call.args, call.observation)
+        shown += len(call.observation)
     assert shown < 1500 + 3000  # the last stretch never crossed a phase opening unnoticed
 
 

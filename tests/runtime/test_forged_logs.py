@@ -142,7 +142,7 @@ def test_inspect_score__pasted_trace_zeroes_one_sample_and_keeps_the_others(logs
 def test_regrade__honest_logs_give_the_logged_records(logs):
     for path in logs.values():
         verdict = regrade_log(path, WORLDS)
-        assert verdict.ok, verdict.failures()
+        assert verdict.ok, [s.failure for s in verdict.samples]
         logged = {
             s.id: next(iter(s.scores.values())).metadata["record"]
             for s in read_eval_log(path).samples

@@ -108,7 +108,7 @@ def _without_events(log: EvalLog) -> dict[str, Any]:
 
 def _only_failure(path: str) -> str:
     verdict = regrade_log(path, WORLDS)
-    [failure] = verdict.failures()
+    [failure] = [f"{s.id} epoch {s.epoch}: {s.failure}" for s in verdict.samples if s.failure]
     assert "\n" not in failure
     return failure
 

@@ -1,5 +1,4 @@
-"""The Anthropic messages wire format for `serve-controls`: request JSON -> the control
-transcript, a control's reply -> a message object or its server-sent event stream."""
+"""The Anthropic messages wire format for `serve-controls`."""
 
 from __future__ import annotations
 

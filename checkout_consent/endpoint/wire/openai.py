@@ -1,5 +1,4 @@
-"""The OpenAI chat-completions wire format for `serve-controls`: request JSON -> the
-control transcript, a control's reply -> a chat.completion object (deterministic)."""
+"""The OpenAI chat-completions wire format for `serve-controls`."""
 
 from __future__ import annotations
 

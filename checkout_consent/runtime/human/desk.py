@@ -1,9 +1,7 @@
 """Where the provider and the page meet: the turn waiting for the person, and their answer.
-
-The provider runs in Inspect's event loop and the page's server in a thread of its own, so
-the desk is guarded by a lock and an answer travels back as a `concurrent.futures.Future`.
-A turn carries a random token the page sends back with its answer: an answer to a turn
-that is no longer open (a stale tab, a second tab, a replayed form) is refused."""
+The provider and the page's server run in different threads, so the desk is guarded by a
+lock and an answer travels back as a Future. A turn carries a random token the page sends
+back: an answer to a turn no longer open (a stale tab, a replayed form) is refused."""
 
 from __future__ import annotations
 
@@ -53,8 +51,7 @@ class Turn:
     opened: float = field(default_factory=time.monotonic)
     future: Future[Answer] = field(default_factory=Future)
     queued: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # calls added
-    # the last refusal, shown once by the page the refused form redirects to: (the line,
-    # the argument it is about or "", the values typed)
+    # the last refusal, shown once: (the line, the argument it is about or "", values typed)
     refusal: tuple[str, str, dict[str, str]] | None = None
 
     def left_s(self) -> float | None:
@@ -97,8 +94,7 @@ class Desk:
                 self._shown = self._changed
 
     def unseen(self) -> bool:
-        """Whether a browser watching the page (a request in the last 30 s) has not yet
-        been shown its latest state (a closing server waits for that)."""
+        """Whether a browser watching the page (in the last 30 s) has not seen its latest state."""
         with self._lock:
             watching = time.monotonic() - self._asked < 30
             return watching and self._shown < self._changed
@@ -143,8 +139,7 @@ class Desk:
         return done
 
     def expire(self, turn: Turn, seconds: float) -> None:
-        """`turn` ran out of time: send the calls it holds (as the page promised) with no
-        reply text, and say so on the next page. No-op if it was answered meanwhile."""
+        """`turn` ran out of time: send the calls it holds with no reply text, and say so."""
         with self._lock:
             if self.turn is not turn or turn.future.done():
                 return
@@ -180,8 +175,7 @@ class Desk:
         return None
 
     def refuse(self, token: str, line: str, about: str, values: dict[str, str]) -> None:
-        """Keep a refusal (none if `line` is empty) for the page the refused form
-        redirects to: the open turn's, or the waiting page's notice."""
+        """Keep a refusal (none if `line` is empty) for the page the refused form shows."""
         if not line:
             return
         with self._lock:

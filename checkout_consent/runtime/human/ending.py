@@ -1,7 +1,5 @@
-"""The run's end on the page: each sample's score as the scorer gave it, the log's path,
-and the time the person played, from Inspect's hooks (a sample ended, a task ended), so
-the person's last page says what their play earned and where it is kept. The hooks are
-registered by the provider's first turn (`register`), never at import."""
+"""The run's end on the page (each sample's score, the log's path, the time played), from
+Inspect's hooks, registered by the provider's first turn (`register`), never at import."""
 
 from __future__ import annotations
 
@@ -55,9 +53,8 @@ _REGISTERED: list[type[Hooks]] = []
 
 
 def register() -> None:
-    """Register the hooks, once per process, from inside an eval (the provider's first
-    turn): Inspect lists the hooks registered before an eval starts in a banner on its
-    output, and a process that never plays a person must not change what evals print."""
+    """Register the hooks, once per process, from inside an eval: Inspect prints hooks
+    registered earlier in a banner, which a process with no person must not change."""
     if not _REGISTERED:
         _REGISTERED.append(
             hooks(name="checkout_consent_human_end", description="the human page's end")(HumanEnd)

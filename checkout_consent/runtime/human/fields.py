@@ -1,8 +1,5 @@
-"""A tool's JSON schema as form fields, and a submitted form checked against it.
-
-The page builds its forms from these fields; the server parses every submission here
-again (the browser is a stranger), so a malformed call never reaches the model's output:
-one line says what is wrong, and nothing is sent."""
+"""A tool's JSON schema as form fields, and a submitted form checked against it again (the
+browser is a stranger): a malformed call is one line saying what is wrong, never sent."""
 
 from __future__ import annotations
 
@@ -43,8 +40,7 @@ class Form:
 
 
 class Refused(ValueError):
-    """The form does not make a valid call; the message is the page's one line, and
-    `field` the argument it is about (shown beside that field), if any."""
+    """The form does not make a valid call: the page's one line, and the `field` it is about."""
 
     def __init__(self, line: str, field: str = "") -> None:
         super().__init__(line)
@@ -87,8 +83,7 @@ def form_of(info: ToolInfo) -> Form:
 
 
 def _number(field: Field, text: str) -> int | float:
-    """A number as a model's JSON would carry it: `12` an integer, `12.5` a float; in an
-    integer field an integral float (`1.0`) is that integer, a fraction is refused."""
+    """A number as a model's JSON would carry it (an integer field takes `1.0` as 1)."""
     try:
         value = json.loads(text)
     except ValueError:
@@ -131,10 +126,8 @@ def parse_value(field: Field, text: str) -> Any:
 
 
 def parse_call(form: Form, submitted: Mapping[str, str]) -> dict[str, Any]:
-    """The arguments of a call from a submitted form (Refused: the one line why).
-
-    An empty optional field is left out of the call, as a model leaves out an argument (an
-    empty required one is refused); a ticked "null" box sends null where the schema allows."""
+    """The arguments of a call from a submitted form (Refused: the one line why); an empty
+    optional field is left out, a ticked "null" box sends null."""
     known = {f"arg.{f.name}" for f in form.fields}
     known |= {f"null.{f.name}" for f in form.fields if f.nullable}
     unknown = set(submitted) - known

@@ -1,11 +1,4 @@
-"""The journal: every answered turn, appended and flushed as it is answered, so a killed
-process or a closed tab loses at most the turn in progress.
-
-A turn is keyed by its sample, epoch, turn number and a digest of exactly what the person
-was shown (conversation and tools). Re-running the same command replays the journal's
-answers while the digests match, and asks the person again from the first turn that
-differs (a changed world, prompt or tool shows a different turn, so no stale answer is
-reused). The file is read as a stranger's: a malformed line refuses the run in one line."""
+"""The journal of answered turns, each flushed as answered and keyed by what was shown."""
 
 from __future__ import annotations
 
@@ -93,9 +86,7 @@ class Journal:
 
 
 def play_seconds(sample: Any) -> float:
-    """The seconds a person played a logged sample: the sum of the time each model turn
-    was open (`human_seconds` on its output), a turn answered from the journal counted
-    at the time it took when it was answered, so a resumed run counts the whole play."""
+    """The seconds a person played a logged sample: each model turn's `human_seconds`."""
     total = 0.0
     for event in getattr(sample, "events", None) or []:
         if getattr(event, "event", "") != "model" or event.output is None:

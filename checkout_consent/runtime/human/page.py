@@ -1,11 +1,6 @@
-"""The page a person plays on: plain HTML forms and no asset from anywhere (the style is
-inline; the one inline script counts the time budget down and finds the next turn, and
-without script the waiting page reloads itself).
-
-It shows what the agent is shown, in order (the system prompt, the conversation, each
-tool's result, JSON as tables: `results`), and every tool as a form built from its JSON
-schema: a labelled field per argument, its description, required ones marked, a refusal
-beside the field it is about, plus a plain reply and a stop button."""
+"""The page a person plays on: plain HTML forms and no asset from anywhere (the style and
+the one script, a countdown and a poll for the next turn, are inline). It shows what the
+agent is shown, in order, and every tool as a form built from its JSON schema."""
 
 from __future__ import annotations
 
@@ -52,10 +47,8 @@ GONE = (
     "The page's server has closed: the run is over. This page stays as it is: what it "
     "shows of the run's end is all there is."
 )
-# The page never navigates to a server that may have closed (the browser would show "site
-# can't be reached"): it asks /status.json, and reloads only when the server answers with
-# a turn or an end it does not show yet (or its turn's time is up); when no answer comes,
-# the page says the run is over and stays as it is.
+# The page never navigates to a server that may have closed: it polls /status.json and
+# reloads only for a turn or an end it does not show yet; with no answer it stays as it is.
 WATCH = (
     """<script>
 (function(){var here=document.body.dataset,left=document.getElementById('left'),
@@ -73,8 +66,7 @@ poll();})();
 
 
 def document(title: str, body: str, watch: tuple[str, int]) -> str:
-    """The page; `watch`: the open turn ("sample/epoch/number", "" for none) and how many
-    end lines it shows: the script reloads when the server's differ."""
+    """The page; `watch`: the open turn and its end lines' count (the script reloads on change)."""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -191,8 +183,7 @@ def stop_form(token: str) -> str:
 
 
 def _queued(turn: Turn) -> str:
-    """The calls added to this turn so far, sent first with the turn's answer; each one
-    can be removed before it is sent."""
+    """The calls added to this turn so far, each removable before it is sent."""
     if not turn.queued:
         return ""
     token = escape(turn.token)
@@ -285,8 +276,7 @@ def _ended(lines: Sequence[tuple[str, str]]) -> str:
 
 
 def idle_page(desk: Desk) -> str:
-    """No turn open: stopped, waiting for the next turn, or the run's end (its scores and
-    the log's path, as they come in)."""
+    """No turn open: stopped, waiting for the next turn, or the run's end."""
     if desk.stopped:
         state = "The run is stopped. Run the same command again to resume it."
     elif desk.done:

@@ -1,10 +1,7 @@
 """Inspect glue: the `human` model provider. `--model human/web` answers each generate()
 call with a person's move on a page served on loopback; the output is built as a control's
-is (`runtime.provider.reply_output`: the same call ids, the same token count), so the
-solver, trace, scorer and record cannot tell a person from a model.
-
-Model args (`-M`): `port` (default 8765), `journal` (default logs/human/journal.jsonl),
-`turn_seconds` (a time budget per turn; none by default)."""
+is, so the solver, trace, scorer and record cannot tell a person from a model. Model args:
+`port`, `journal`, `turn_seconds` (docs/human-baseline.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +16,6 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
-    ChatMessageTool,
     GenerateConfig,
     ModelAPI,
     ModelOutput,
@@ -43,15 +39,9 @@ _SERVERS: dict[int, tuple[Desk, PageServer]] = {}  # one page per port per proce
 
 def shown(message: ChatMessage) -> Shown:
     """A chat message as the page shows it."""
-    if isinstance(message, ChatMessageAssistant):
-        calls = tuple(
-            (c.function, json.dumps(c.arguments, indent=1)) for c in message.tool_calls or []
-        )
-        return Shown("assistant", message.text, calls)
-    if isinstance(message, ChatMessageTool):
-        error = message.error.message if message.error else ""
-        return Shown("tool", message.text or error, error=bool(error))
-    return Shown(message.role, message.text)
+    m = to_msg(message)
+    calls = tuple((c.tool, json.dumps(c.args, indent=1)) for c in m.calls)
+    return Shown(m.role, m.text, calls, m.error)
 
 
 def desk_on(port: int) -> tuple[Desk, PageServer]:
@@ -111,9 +101,7 @@ class HumanModelAPI(ModelAPI):
         self._page: tuple[Desk, PageServer] | None = None
 
     def _serve(self) -> tuple[Desk, PageServer]:
-        """The page, served on first use: Inspect also makes model objects that never
-        generate (its event mapping builds `human/web` with no model args), and those must
-        not serve a page of their own."""
+        """The page, served on first use (a model object that never generates serves none)."""
         if self._page is None:
             try:
                 self._page = desk_on(self.port)
@@ -175,8 +163,7 @@ class HumanModelAPI(ModelAPI):
         return answer
 
     async def _ask(self, turn: Turn) -> Answer | None:
-        """The person's answer to `turn` (None: they stopped the run). A turn past its
-        time budget is sent as it stands: its added calls, or an empty reply."""
+        """The person's answer to `turn` (None: they stopped the run)."""
         future = self.desk.open(turn)
         waiting = asyncio.wrap_future(future)
         try:
@@ -193,8 +180,7 @@ class HumanModelAPI(ModelAPI):
             self.desk.close(turn)
 
     async def _take_seat(self, sample: Any) -> None:
-        """One sample at a time (per page, so across tasks and model instances too): wait
-        until the sample being played has ended."""
+        """One sample at a time per page: wait until the sample being played has ended."""
         desk = self.desk
         with compat.awaiting_human():
             while desk.seat not in (None, sample) and compat.sample_running(desk.seat):

@@ -1,6 +1,5 @@
-"""A tool's result as a person reads it: JSON shown as tables and lists (ten search hits as
-a table of ten rows, one record as a two-column table), any other text as it is; the exact
-text the agent receives is one click away beneath it, never replaced."""
+"""A tool's result as a person reads it: JSON as tables and lists, other text as it is; the
+exact text the agent receives is one click away beneath it, never replaced."""
 
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
 """The page's server: a small ASGI app on loopback, run by uvicorn in a thread of its own.
 
 Every request is a stranger's: its Host must be a loopback name the page is served on
-(another site's page reached through DNS rebinding gets nothing), a POST from another
-origin is refused, the body is bounded, the form is parsed here (no multipart, no
-framework), the turn's token must match for every change (a call, a reply, removing a
-queued call, stopping), and the call is checked against the tool's schema again. Every
-form is answered with a redirect to the page (post/redirect/get: a reload never sends a
-form twice); a refusal is shown there once, beside its field, with the values typed."""
+(DNS rebinding gets nothing), a POST from another origin is refused, the body is bounded
+and parsed here, the turn's token must match for every change, and the call is checked
+against the tool's schema again. Every form is answered with a redirect (a reload never
+sends a form twice); a refusal is shown there once, beside its field."""
 
 from __future__ import annotations
 
@@ -71,14 +69,12 @@ def _refused(line: str) -> Response:
 
 
 def _back() -> Response:
-    """Post/redirect/get: every form's answer is a redirect to the page, so a reload
-    re-shows the page and never re-sends the form."""
+    """Post/redirect/get: a reload re-shows the page and never re-sends the form."""
     return RedirectResponse("/", 303, headers=HEADERS)
 
 
 def _call(desk: Desk, form: dict[str, str]) -> Answer | tuple[str, dict[str, Any]]:
-    """The call the form makes: an answer sending it now (after any queued), or the call
-    alone, to be added to the turn."""
+    """The call the form makes: an answer sending it now, or the call alone, to queue."""
     turn = desk.turn
     if turn is None:
         raise Refused(GONE)
@@ -102,9 +98,9 @@ def _reply(desk: Desk, form: dict[str, str]) -> Answer:
 
 
 class Guard:
-    """Only this page's own origin may use it (DNS rebinding, cross-site forms): a request
-    whose Host is not a loopback name the page is served on gets no page, and a POST whose
-    Origin (or Fetch metadata) is another site's is refused before it is read."""
+    """Only this page's own origin may use it: a request whose Host is not a loopback name
+    the page is served on gets no page (DNS rebinding), and a POST whose Origin (or Fetch
+    metadata) is another site's is refused before it is read (cross-site forms)."""
 
     def __init__(self, app: Any, hosts: tuple[str, ...]) -> None:
         self.app, self.hosts = app, hosts
@@ -251,8 +247,7 @@ class PageServer:
             time.sleep(0.01)
 
     def close(self) -> None:
-        """Stop serving, letting a request in flight finish (at most 5 s); a browser still
-        watching first gets the page that shows the run's end (at most GRACE s)."""
+        """Stop serving; a watching browser first gets the page that shows the run's end."""
         deadline = time.monotonic() + GRACE
         while self.desk.unseen() and time.monotonic() < deadline:
             time.sleep(0.02)
