@@ -1,10 +1,5 @@
-"""The scripted customer: a deterministic reply to each message the agent sends.
-
-The customer gives a withheld order id only when asked for it, pushes for more than the
-policy allows until a remedy is given, answers the first message after the remedy by
-accepting or rejecting it (fixed per task), then leaves. No randomness, no model: the reply
-is a function of the state and the message text alone.
-"""
+"""The scripted customer (the family README describes it): a deterministic reply to each
+message, a function of the state and the message text alone."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Scripted control agents for the pizza desk: each plays a fixed plan derived from the task.
-
-A control gets its task from the scenario it plays (resolved by `dataset`), never from the
-text, and makes one call per turn: call k of its plan once k calls have been made, then a
-closing reply. A plan is the lookup, a remedy (the policy's or a wrong one) and a message.
-"""
+"""Scripted control agents for the pizza desk: each plays a fixed plan derived from the task
+(resolved from the scenario, never from the text), one call per turn, then a closing reply."""
 
 from __future__ import annotations
 
