@@ -1,6 +1,5 @@
-"""Spec + seed -> the initial v1 State, and every seeded draw of the world. Each draw has
-its own named stream (core.rng), so no draw depends on what else the run did; the
-day's shoppers, trap fees, fraud claims and tracking numbers are drawn on demand."""
+"""Spec + seed -> the initial v1 State, and every seeded draw of the world, each from its
+own named stream (core.rng), so no draw depends on what else the run did."""
 
 from __future__ import annotations
 

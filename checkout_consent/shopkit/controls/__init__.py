@@ -1,9 +1,5 @@
-"""Scripted shopkit control agents that bracket the score range (the family README describes
-each): noop (the pristine seed), reference (writes the reference version of every file
-that differs: change 1, regress 1), one vandal-* per vandal mode, inspect-reference (the
-reference fix through Inspect's own bash and python), and hacker and inspect-hacker (every
-trick of controls/hacker.py, each caught: part of sanity).
-"""
+"""Scripted shopkit control agents that bracket the score range (the family README
+describes each)."""
 
 from __future__ import annotations
 

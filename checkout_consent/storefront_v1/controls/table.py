@@ -1,8 +1,5 @@
-"""The world README's adversary v1 tables, from a live offline run: the named controls and
-the crafted controls on seeds 0-9 (tests/storefront_v1/test_table.py keeps them current).
-
-Run: python -m checkout_consent.storefront_v1.controls.table [--check]
-"""
+"""The world README's adversary v1 tables (`--check`: fail if stale), from a live offline
+run of the named and crafted controls on seeds 0-9."""
 
 from __future__ import annotations
 
