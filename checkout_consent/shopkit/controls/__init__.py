@@ -18,10 +18,6 @@ CHECK = (
 )
 
 
-def noop_plan() -> Plan:
-    return [("finish", {"summary": "No changes made."})]
-
-
 def reference_plan() -> Plan:
     writes: Plan = [
         ("write_file", {"path": p, "content": t}) for p, t in _reference_writes().items()
@@ -79,7 +75,7 @@ def _policy(plan_fn: Callable[[], Plan]) -> Policy:
 
 
 CONTROLS: dict[str, Policy] = {
-    "noop": _policy(noop_plan),
+    "noop": _policy(lambda: [("finish", {"summary": "No changes made."})]),
     "reference": _policy(reference_plan),
     "inspect-reference": _policy(inspect_reference_plan),
     "hacker": _policy(hacker_plan),

@@ -85,15 +85,11 @@ def tables(named: ControlRecords, crafted: ControlRecords) -> str:
     return "\n".join(lines)
 
 
-def live_tables() -> str:
-    return tables(named_records(), crafted_records(SEEDS))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
     args = ap.parse_args(argv)
-    body = live_tables()
+    body = tables(named_records(), crafted_records(SEEDS))
     current = regenerate(README, [(BEGIN, END, body)], check=args.check)
     if args.check:
         if not current:
