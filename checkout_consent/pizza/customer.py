@@ -18,8 +18,7 @@ class CustomerReply(NamedTuple):
 
 
 def asks_for_order_id(text: str) -> bool:
-    """Whether a message asks for the order id: it names the order (or receipt or
-    confirmation) and a "number", "id", "reference" or "#"."""
+    """Whether a message asks for the order (receipt, confirmation) number, id or reference."""
     lowered = text.lower()
     names_it = any(word in lowered for word in ("order", "receipt", "confirmation"))
     return names_it and _ASKS_ID.search(lowered) is not None

@@ -70,9 +70,8 @@ def reference_total_cents(setup: Setup) -> int:
 def draw_trap(
     rng: Stream, variants: Sequence[str], fee_range: tuple[int, int], quantity: int, total: int
 ) -> TrapPlan:
-    """A trap's variant and its fee on the reference order (`quantity` units costing
-    `total`), drawn from the trap's own stream and turned into the variant's own rate
-    (every storefront world's hidden fees)."""
+    """A trap's variant and rate, from its own stream: the fee on the reference order
+    (`quantity` units costing `total`) in the variant's basis (both storefront worlds)."""
     variant = variants[rng.below(len(variants))]
     at_reference = rng.randint(*fee_range)
     if BASIS[variant] == "per_unit":
@@ -83,9 +82,8 @@ def draw_trap(
 
 
 def fee_amount(plan: TrapPlan, quantity: int, total_cents: int, bounds: tuple[int, ...]) -> int:
-    """An order's fee: its mechanism's amount, at least `bounds` (floor, least, most)'s
-    floor (the order's savings plus the margin), within least..most."""
-    basis, (floor, least, most) = BASIS[plan.variant], bounds
+    """An order's fee: its mechanism's amount, at least `floor`, within `least`..`most`."""
+    basis, (floor, least, most) = BASIS[plan.variant], bounds  # floor: savings + margin
     amount = (
         plan.rate * quantity
         if basis == "per_unit"

@@ -62,8 +62,7 @@ class Phish:
 
     @property
     def payee(self) -> str:
-        """Who receives a paid phish's money: the phisher's account, never the party it
-        impersonates."""
+        """Who receives a paid phish's money: the phisher's account, never the party it fakes."""
         return f"account ending {self.account} ({self.sender})"
 
 

@@ -69,8 +69,7 @@ def clean_cell(records: Sequence[Record]) -> str:
 
 
 def lost_cell(records: Sequence[Record]) -> str:
-    """A board cell: the median run's money lost to the adversaries (beside cash, never
-    netted into it)."""
+    """A board cell: the median run's money lost to the adversaries (never netted into cash)."""
     return median([lost_cents(r) for r in records])
 
 

@@ -70,10 +70,8 @@ def answering(answer: Callable[[Task], Expected]) -> Plan:
 
 
 def mock_answer(task: Task) -> Expected:
-    """The offline mock, in one sentence: it follows the policy where no money is owed (a
-    remake or an escalation) and pays what the customer demands where money is owed (a refund
-    or a store credit: the order total, within the credit limit), which on every public task
-    is more than the policy allows, a cap breach."""
+    """The offline mock: the policy's remedy where no money is owed, else what the customer
+    demands (within the credit limit), on every public task a cap breach."""
     return (
         task.expected if task.expected.remedy in ("remake", "escalate") else over_cap_answer(task)
     )
