@@ -165,7 +165,7 @@ def _invoices(state: State, due_only: bool) -> list[Call]:
 
 
 def oracle_plan(state: State) -> DayPlan:
-    """One day of the oracle (see the module docstring)."""
+    """One day of the oracle (the world README's controls table says what it does)."""
     setup = state.setup
     third = setup.third
     if state.day == 1 and not third.ghost and not state.approved(third.id):
