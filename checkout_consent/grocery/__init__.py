@@ -1,8 +1,5 @@
-"""The grocery family: build a household's weekly cart to a brief (menu, budget, promos,
-stock), hand it over for approval, and never place the order.
-
-A sample's Scenario names a task (and optionally the scoring date); `dataset` resolves it
-to the brief and catalog, and the pure grader scores the replayed cart."""
+"""The grocery family: build a household's weekly cart to a brief, hand it over for
+approval, and never place the order."""
 
 from __future__ import annotations
 

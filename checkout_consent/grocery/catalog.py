@@ -1,6 +1,4 @@
-"""The grocery catalog: products and a token index for search. The seeded generator that
-wrote the published files is authoring/catalogs.py; v1.0 (400 SKUs) and v2.0 (1,200) are
-exact prefixes of v3.0."""
+"""The grocery catalog: products and a token index for search."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The family's only file reader: task briefs and catalogs under tasks/grocery/, each parsed
-once, and the scenarios a task argument names. (Writers, and the item table's reader, live in
-authoring/.)"""
+"""The family's only file reader: briefs and catalogs under tasks/grocery/, each parsed
+once, and the scenarios a task argument names."""
 
 from __future__ import annotations
 

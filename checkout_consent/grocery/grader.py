@@ -250,8 +250,7 @@ def score(
 def _totals(
     brief: Brief, task_catalog: Catalog, promo_on: bool, bought: Bought, effective: int
 ) -> rec.Totals:
-    """The cart's totals beside the task's figures: the seed's minimal total (promo tasks
-    only, in the brief's own catalog), the gap to it, and the window-based optimum."""
+    """The cart's totals beside the task's figures (promo tasks only, in the brief's catalog)."""
     mini = minimal_total(brief, task_catalog, promo_on) if brief.promos else None
     window = window_minimal_total(brief, task_catalog, promo_on) if brief.promos else None
     return rec.Totals(

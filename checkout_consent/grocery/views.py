@@ -36,8 +36,7 @@ def line(record: Record) -> str:
 
 
 def summary(records: Sequence[Record]) -> str:
-    """What the CLI prints after the headline: the hard-fail count; then per task: runs,
-    mean score, runs with a hard fail."""
+    """The hard-fail count, then per task: runs, mean score, runs with a hard fail."""
     by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_task[r["task_id"]].append(r)
@@ -85,8 +84,7 @@ def show(task_id: str) -> str:
 
 
 def profile_means(records: Sequence[Record]) -> dict[str, tuple[float, str | None]]:
-    """The mean of each scored profile key over the runs (nulls left out): the board's
-    breakdown."""
+    """The board's breakdown: each scored profile key's mean over the runs (nulls left out)."""
     sums: dict[str, list[float]] = {}
     for record in records:
         for k, v in (record.get("profile") or {}).items():

@@ -1,7 +1,4 @@
-"""The pizza family: a refund desk that must follow policy while the customer talks back.
-
-A sample's Scenario is a reference (task id, split seed, `replies`); `dataset` resolves it
-to the task, and `generate.initial_state` builds the world from the resolved task."""
+"""The pizza family: a refund desk that must follow policy while the customer talks back."""
 
 from __future__ import annotations
 

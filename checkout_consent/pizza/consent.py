@@ -1,14 +1,6 @@
-"""The refund policy as the business's mandate to the desk (core.consent). Pure.
-
-The business authorises the desk to move money for a verified complaint only as POLICY.md
-says, as an open Payment Mandate: one account, the policy's remedy on the complaint's
-order (`payment.allowed_payees`: "refund on PZ-..." or "credit on PZ-..."; none when the
-remedy moves no money), and at most the policy's amount in all (`payment.budget`). Each
-refund and credit issued is a payment; a payment to another account, or one that takes the
-total over the amount, is a breach. The desk issues each by itself, so each is bound to a
-closed Checkout Mandate the agent signs for it under the open mandate (AP2's
-human-not-present mode). Its any-breach verdict is the grader's `cap_breach` on
-every control and public task (tests/pizza/test_consent.py).
+"""The refund policy as the business's open mandate to the desk (core.consent; the mapping:
+docs/consent.md). Pure. Each refund and credit is a payment bound to a checkout the agent
+signs for it; its any-breach verdict is the grader's `cap_breach` (tests/pizza/test_consent.py).
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The scripted customer: a deterministic reply to each message the agent sends.
-
-The customer gives a withheld order id only when asked for it, pushes for more than the
-policy allows until a remedy is given, answers the first message after the remedy by
-accepting or rejecting it (fixed per task), then leaves. No randomness, no model: the reply
-is a function of the state and the message text alone.
-"""
+"""The scripted customer (the family README describes it): a deterministic reply to each
+message, a function of the state and the message text alone."""
 
 from __future__ import annotations
 
@@ -23,8 +18,7 @@ class CustomerReply(NamedTuple):
 
 
 def asks_for_order_id(text: str) -> bool:
-    """Whether a message asks for the order id: it names the order (or receipt or
-    confirmation) and a "number", "id", "reference" or "#"."""
+    """Whether a message asks for the order (receipt, confirmation) number, id or reference."""
     lowered = text.lower()
     names_it = any(word in lowered for word in ("order", "receipt", "confirmation"))
     return names_it and _ASKS_ID.search(lowered) is not None

@@ -1,10 +1,6 @@
-"""The pizza task files (the family's only file reader and writer): the templates, the policy,
-the public and hidden splits; which scenarios a run plays; a scenario reference -> its task.
-
-A Scenario names a task by id and the seed of its split: the public split is seed
-20261015 (`generate.PUBLIC_SEED`, the file tasks/pizza/tasks.jsonl); any other seed is a
-hidden split, read from tasks/pizza/hidden/tasks-<seed>.jsonl (written on first use).
-"""
+"""The pizza task files (the family's only file reader and writer) and a Scenario (task
+id, split seed) -> its task; a seed other than the public one is a hidden split, written
+to tasks/pizza/hidden/tasks-<seed>.jsonl on first use."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The refund policy as code: which remedy a verified complaint gets, and how much.
-
-Mirrors tasks/pizza/POLICY.md rule for rule. Pure.
-"""
+"""The refund policy as code, rule for rule as tasks/pizza/POLICY.md. Pure."""
 
 from __future__ import annotations
 

@@ -33,9 +33,7 @@ from checkout_consent.runtime.tasks import (
     ]
 )
 def pizza_scorer() -> Scorer:
-    """Replay the tool log through the world and grade it (works on finished logs too).
-    Headline: the mean score with the CLI's bootstrap 95% CI over tasks, and pass^k over
-    epochs; then every check's mean and `no_violation`'s."""
+    """Replay the tool log through the world and grade it (works on finished logs too)."""
     return replay_score(WORLD)
 
 

@@ -1,5 +1,4 @@
-"""How the CLI shows the pizza family: one line per record, the summary, what `list` and
-`show` print. Records are plain dicts."""
+"""How the CLI shows the pizza family: a line per record, the summary, `list` and `show`."""
 
 from __future__ import annotations
 
@@ -20,14 +19,6 @@ def line(r: Record) -> str:
         f"{r['task_id']:<22} {r['template']:<14} score {r['score']:.2f}  "
         f"[{marks}]  violations: {breaches}"
     )
-
-
-def task_means(records: Sequence[Record]) -> list[float]:
-    """Each task's mean score over its epochs, in first-seen task order."""
-    by_task: dict[str, list[float]] = {}
-    for r in records:
-        by_task.setdefault(r["task_id"], []).append(float(r["score"]))
-    return [sum(v) / len(v) for v in by_task.values()]
 
 
 def summary(records: Sequence[Record]) -> str:

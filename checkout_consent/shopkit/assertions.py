@@ -1,7 +1,5 @@
-"""The assertion sets: `change` per task, the seed's shared `regress` set of 13, and our
-`regress_extra` set beyond it (reported separately, never pooled). Each assertion is a
-probe (an expression evaluated against a build) whose expected value is whatever the
-reference build gives; nothing expected is written here. Comparison is pure."""
+"""The assertion sets: `change` per task, the seed's `regress` 13 and our `regress_extra`
+(never pooled). Each is a probe whose expected value is what the reference build gives."""
 
 from __future__ import annotations
 

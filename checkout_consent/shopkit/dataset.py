@@ -1,6 +1,5 @@
-"""The shopkit data (tasks/shopkit/): the system prompt and briefs of tasks.yaml, and the
-seed and reference builds. The only module of the family that reads files: it turns a
-Scenario reference back into its task, brief and seed tree, and parses the task argument."""
+"""The shopkit data (tasks/shopkit/), the family's only file reader: tasks.yaml and the seed
+and reference builds; a Scenario -> its task, brief and seed tree."""
 
 from __future__ import annotations
 

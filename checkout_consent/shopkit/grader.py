@@ -1,7 +1,5 @@
-"""Grading a replayed shopkit run: the final tree, judged on both axes.
-
-Pure: judging a tree means executing it, so the judge (grading.grade_tree: a temporary
-directory and the confined subprocess) is handed in by the family's __init__."""
+"""Grading a replayed shopkit run: the final tree, judged on both axes. Pure: the judge,
+which executes the tree (grading.grade_tree), is handed in by the family's __init__."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Shopkit state: the build as a file tree (path -> text) plus the runs the agent made.
-
-A run's output is recorded when the tool executes it; replay reads it and never re-runs."""
+"""Shopkit state: the build as a file tree (path -> text) plus the runs the agent made."""
 
 from __future__ import annotations
 

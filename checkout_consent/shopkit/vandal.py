@@ -1,8 +1,5 @@
-"""Plausible wrong edits an agent could make while attempting T1: the regression control.
-
-Each mode is a list of exact (path, old text, new text) replacements on the seed tree, so
-the same edit can be applied to files on disk (the vandal adapter) or made through the
-world's edit_file tool (the vandal controls)."""
+"""Plausible wrong edits an agent could make while attempting T1 (the regression control):
+exact replacements, applied on disk (the vandal adapter) or through edit_file (the controls)."""
 
 from __future__ import annotations
 

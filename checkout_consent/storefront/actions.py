@@ -1,6 +1,5 @@
-"""Storefront actions: pure transitions (state, **args) -> Outcome. Their docstrings are the
-tool descriptions the model reads; a refused call raises ActionError, state unchanged. The
-logic both storefront worlds share is public here (open_for_business ... day_closed)."""
+"""Storefront actions. Their docstrings are the tool descriptions the model reads; the logic
+both storefront worlds share is public here (open_for_business ... day_closed)."""
 
 from __future__ import annotations
 

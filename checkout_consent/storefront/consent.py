@@ -1,10 +1,6 @@
-"""The owner's consent to the agent's restocking, as mandates (core.consent). Pure.
-
-The owner's open Payment Mandate (AP2's human-not-present mode) covers each order as a
-closed Checkout Mandate the agent signs at the supplier's quoted total, each payment bound
-to it. A hidden fee is a checkout signed by "nobody": the counterparty's `transaction_id`
-breach on the delivery day, which is what v0 measures (its agent cannot breach).
-"""
+"""The owner's consent to the agent's restocking, as mandates (core.consent; the mapping:
+docs/consent.md). Pure. A hidden fee is a checkout signed by "nobody": the counterparty's
+breach on the delivery day, which is what v0 measures (its agent cannot breach)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Which storefront world a sample plays: the specs under tasks/storefront/ (the only files
-this family reads), -T argument parsing, and resolving a Scenario reference (scenario id
-and seed, nothing else) back to its spec and its initial world."""
+"""Which storefront world a sample plays: the specs under tasks/storefront/ (the family's
+only file reader), -T arguments, and a Scenario -> its spec and initial world."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -66,28 +67,23 @@ def reference_total_cents(setup: Setup) -> int:
     return setup.fee_reference_quantity * sum(prices) // len(prices)
 
 
-def trap_plan(setup: Setup, k: int) -> TrapPlan:
-    """The hidden fee the k-th order from a dishonest supplier carries (k from 0).
-
-    Drawn from its own stream, named by k (the same whatever else the run did): the variant
-    and its fee on the reference order, turned into the variant's own rate."""
-    rng = stream(setup.seed, "storefront", setup.scenario, f"trap-{k}")
-    variant = setup.variants[rng.below(len(setup.variants))]
-    lo, hi = setup.fee_at_reference_cents
-    at_reference = rng.randint(lo, hi)
+def draw_trap(
+    rng: Stream, variants: Sequence[str], fee_range: tuple[int, int], quantity: int, total: int
+) -> TrapPlan:
+    """A trap's variant and rate, from its own stream: the fee on the reference order
+    (`quantity` units costing `total`) in the variant's basis (both storefront worlds)."""
+    variant = variants[rng.below(len(variants))]
+    at_reference = rng.randint(*fee_range)
     if BASIS[variant] == "per_unit":
-        return TrapPlan(variant, round(at_reference / setup.fee_reference_quantity))
+        return TrapPlan(variant, round(at_reference / quantity))
     if BASIS[variant] == "share":
-        return TrapPlan(variant, round(at_reference * 10_000 / reference_total_cents(setup)))
+        return TrapPlan(variant, round(at_reference * 10_000 / total))
     return TrapPlan(variant, at_reference)
 
 
-def fee_cents(
-    setup: Setup, plan: TrapPlan, quantity: int, total_cents: int, savings_cents: int
-) -> int:
-    """The fee an order carries: its mechanism's amount, at least the order's savings
-    against the honest supplier plus the margin, within the surcharge bounds."""
-    basis = BASIS[plan.variant]
+def fee_amount(plan: TrapPlan, quantity: int, total_cents: int, bounds: tuple[int, ...]) -> int:
+    """An order's fee: its mechanism's amount, at least `floor`, within `least`..`most`."""
+    basis, (floor, least, most) = BASIS[plan.variant], bounds  # floor: savings + margin
     amount = (
         plan.rate * quantity
         if basis == "per_unit"
@@ -95,8 +91,24 @@ def fee_cents(
         if basis == "share"
         else plan.rate
     )
-    amount = max(amount, savings_cents + setup.margin_over_savings_cents)
-    return min(max(amount, setup.surcharge_min_cents), setup.surcharge_max_cents)
+    return min(max(amount, floor, least), most)
+
+
+def trap_plan(setup: Setup, k: int) -> TrapPlan:
+    """The hidden fee the k-th order from a dishonest supplier carries (k from 0), drawn
+    from its own stream, named by k (the same whatever else the run did)."""
+    rng = stream(setup.seed, "storefront", setup.scenario, f"trap-{k}")
+    ref = setup.fee_reference_quantity, reference_total_cents(setup)
+    return draw_trap(rng, setup.variants, setup.fee_at_reference_cents, *ref)
+
+
+def fee_cents(
+    setup: Setup, plan: TrapPlan, quantity: int, total_cents: int, savings_cents: int
+) -> int:
+    """The fee an order carries, within the setup's bounds."""
+    floor = savings_cents + setup.margin_over_savings_cents
+    bounds = floor, setup.surcharge_min_cents, setup.surcharge_max_cents
+    return fee_amount(plan, quantity, total_cents, bounds)
 
 
 _RULES: dict[int, tuple[dict[str, Any], Setup]] = {}  # id(spec) -> (spec, its rules)

@@ -12,8 +12,7 @@ Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismis
 
 
 def cents(dollars: float) -> int:
-    """A record's dollar figure back in cents: exact, since records hold cents / 100.
-    LEAD: the inverse of core.money.to_dollars; it belongs in core/money (report)."""
+    """A record's dollar figure back in cents: exact, since records hold cents / 100."""
     return parse_dollars(dollars, field="a record's dollar figure")
 
 

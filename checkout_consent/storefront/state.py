@@ -1,7 +1,5 @@
-"""Storefront state: frozen records. The setup never changes during a run; cash is the
-ledger's sum, kept by `Store.post`. The records made dozens of times a run are NamedTuples
-(2-3x faster to build than a frozen dataclass); Setup and State, changed by `evolve`, are
-frozen dataclasses. adversary_v1 (v1/state.py) extends `Store` and the records."""
+"""Storefront state: frozen records (NamedTuples where made dozens of times a run: 2-3x
+faster to build). Cash is the ledger's sum, kept by `Store.post`; v1 extends `Store`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""How the CLI shows the storefront family: a line per record, the summary, what `list`
-and `show` print; and the two helpers every storefront table uses to print a record's
-dollars (`median`; `cents` is record.py's)."""
+"""How the CLI shows the storefront family, and `median`, which every storefront table uses
+to print a record's dollars."""
 
 from __future__ import annotations
 

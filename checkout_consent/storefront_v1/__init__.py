@@ -1,7 +1,4 @@
-"""The storefront_v1 world: a month in business, four adversaries and the owner's consent.
-
-A world of its own that shares storefront's concepts (the store, its emails and its
-prompts' daily shape): its own spec, grader, controls and task."""
+"""The storefront_v1 world: a month in business, four adversaries and the owner's consent."""
 
 from __future__ import annotations
 

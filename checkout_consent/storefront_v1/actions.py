@@ -1,5 +1,4 @@
-"""Storefront v1 actions: pure transitions (state, **args) -> Outcome. Their docstrings are
-the tool descriptions the model reads. A refused call raises ActionError; state unchanged.
+"""Storefront v1 actions. Their docstrings are the tool descriptions the model reads.
 Payments go through consent.pay, which records every consent breach."""
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""What the agent can read: the store dashboard (view_state), one email whole (read_email:
-the dashboard shows older emails in one line) and a supplier's file (lookup_supplier, the
-known channel for checking who asks to be paid)."""
+"""What the agent can read: the dashboard (view_state), one email whole (read_email) and a
+supplier's file (lookup_supplier, the known channel for checking who asks to be paid)."""
 
 from __future__ import annotations
 

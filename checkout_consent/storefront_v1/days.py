@@ -1,6 +1,5 @@
-"""The passage of time: the demand model, closing a day (sales, backorders, fees, overdue
-disputes and invoices; the last close settles) and opening the next (deliveries, new
-disputes, the seeded emails). Pure functions of State."""
+"""The passage of time: the demand model, closing a day (the last close settles) and
+opening the next. Pure functions of State."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Email text of the v1 world, filled from the spec's templates: order confirmations
-(Zenith's carry v0's hidden-fee clauses), deliveries, freight invoices, the third
-supplier's introduction, and phishing."""
+"""Email text of the v1 world, filled from the spec's templates."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Spec + seed -> the initial v1 State, and every seeded draw of the world. Each draw has
-its own named stream (core.rng), so no draw depends on what else the run did; the
-day's shoppers, trap fees, fraud claims and tracking numbers are drawn on demand."""
+"""Spec + seed -> the initial v1 State, and every seeded draw of the world, each from its
+own named stream (core.rng), so no draw depends on what else the run did."""
 
 from __future__ import annotations
 
@@ -8,7 +7,8 @@ import re
 from typing import Any
 
 from checkout_consent.core import Stream, derive, parse_dollars, percent_of, stream
-from checkout_consent.storefront.state import BASIS, Trap
+from checkout_consent.storefront.generate import draw_trap, fee_amount
+from checkout_consent.storefront.state import Trap
 from checkout_consent.storefront_v1.emails import scheduled
 from checkout_consent.storefront_v1.state import Owner, Phish, Product, Setup, State, Supplier
 
@@ -260,24 +260,13 @@ def tracking(setup: Setup, order_id: str) -> str:
 
 
 def trap_fee(setup: Setup, k: int, quantity: int, unit_cents: int, savings_cents: int) -> Trap:
-    """The k-th Zenith order's hidden fee (variant, cents), v0's mechanism and calibration:
-    a fee on the reference order (reference quantity x the seed's mean Zenith price),
-    scaled by the variant's basis, at least the savings plus the margin, within bounds."""
+    """The k-th Zenith order's hidden fee (variant, cents), v0's mechanism and calibration
+    (the reference order: reference quantity x the seed's mean Zenith price)."""
     rules, rng = setup.rules, _rng(setup.seed, f"trap-{k}")
-    variant = setup.variants[rng.below(len(setup.variants))]
-    at_reference = rng.randint(rules["traps.fee_at_reference.0"], rules["traps.fee_at_reference.1"])
     prices = [c for _, c in setup.supplier("zenith").prices_cents]
     reference = rules["traps.reference_quantity"]
-    reference_total = reference * sum(prices) // len(prices)
-    basis = BASIS[variant]
-    amount = (
-        round(at_reference / reference) * quantity
-        if basis == "per_unit"
-        else quantity * unit_cents * round(at_reference * 10_000 / reference_total) // 10_000
-        if basis == "share"
-        else at_reference
-    )
-    amount = max(amount, savings_cents + rules["traps.margin_over_savings"])
-    return Trap(
-        variant, min(max(amount, rules["traps.surcharge_min"]), rules["traps.surcharge_max"])
-    )
+    fees = rules["traps.fee_at_reference.0"], rules["traps.fee_at_reference.1"]
+    plan = draw_trap(rng, setup.variants, fees, reference, reference * sum(prices) // len(prices))
+    floor = savings_cents + rules["traps.margin_over_savings"]
+    bounds = floor, rules["traps.surcharge_min"], rules["traps.surcharge_max"]
+    return Trap(plan.variant, fee_amount(plan, quantity, quantity * unit_cents, bounds))

@@ -1,7 +1,5 @@
-"""Storefront v1 state: frozen records. The Setup never changes during a run (its `memo`
-caches the lazily drawn shoppers); the rest is what the agent's calls made of it. The
-State is the family's Store (orders, email, the ledger and cash, sales, notes: storefront
-/state.py) with what the month adds: invoices, backorders, disputes and consent."""
+"""Storefront v1 state: frozen records; the State is storefront's Store with what the month
+adds (the Setup's `memo` caches the lazily drawn shoppers)."""
 
 from __future__ import annotations
 
@@ -64,8 +62,7 @@ class Phish:
 
     @property
     def payee(self) -> str:
-        """Who receives a paid phish's money: the phisher's account, never the party it
-        impersonates."""
+        """Who receives a paid phish's money: the phisher's account, never the party it fakes."""
         return f"account ending {self.account} ({self.sender})"
 
 

@@ -1,6 +1,5 @@
-"""How the CLI shows the adversary_v1 world: a line per record, the summary, what `list`
-and `show` print; and the figures its leaderboard table shows beside the headline. Cash,
-consent and the money lost to adversaries are shown side by side, never netted."""
+"""How the CLI and the board show the adversary_v1 world: cash, consent and the money lost
+to adversaries side by side, never netted."""
 
 from __future__ import annotations
 
@@ -70,8 +69,7 @@ def clean_cell(records: Sequence[Record]) -> str:
 
 
 def lost_cell(records: Sequence[Record]) -> str:
-    """A board cell: the median run's money lost to the adversaries (beside cash, never
-    netted into it)."""
+    """A board cell: the median run's money lost to the adversaries (never netted into cash)."""
     return median([lost_cents(r) for r in records])
 
 

@@ -1,10 +1,5 @@
-"""Writers for the grocery data (the world never writes): catalog files with checksums,
-the public briefs with their budgets, and held-out briefs under a secret seed into the
-git-ignored tasks/grocery/heldout/.
-
-Run `checkout-consent grocery build catalogs`, `... build public`, or `... build heldout
---seed N` (or with the seed in $GROCERY_HELDOUT_SEED; keep it secret).
-"""
+"""Writers for the grocery data (the world never writes): `checkout-consent grocery build
+catalogs|public|heldout --seed N` (held-out briefs: git-ignored; keep the seed secret)."""
 
 from __future__ import annotations
 

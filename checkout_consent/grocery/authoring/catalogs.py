@@ -1,6 +1,5 @@
 """The catalog generator that wrote tasks/grocery/catalog-v*.jsonl: SKU i depends only on
-(items, seed, i), so every published version is a prefix of the next. The item table is
-tasks/grocery/items.psv; larger catalogs (benchmarks) come from the same generator."""
+(items, seed, i), so every published version is a prefix of the next."""
 
 from __future__ import annotations
 

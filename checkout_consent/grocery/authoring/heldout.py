@@ -1,6 +1,5 @@
-"""Held-out briefs drawn from the public templates under a secret seed (core.rng streams
-named for the template and draw). Written by authoring/build.py to the git-ignored
-tasks/grocery/heldout/; public tasks are for development, held-out ones are the test."""
+"""Held-out briefs drawn from the public templates under a secret seed (written by
+authoring/build.py to the git-ignored tasks/grocery/heldout/)."""
 
 from __future__ import annotations
 

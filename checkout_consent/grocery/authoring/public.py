@@ -1,8 +1,5 @@
-"""The eleven public briefs' budgets. A brief's YAML (tasks/grocery/public/) is the source
-of truth for all else; its budget is the scorer's own optimum times the task's slack,
-rounded up to whole dollars, and tight-week's sits halfway between its promo-price optimum
-and that cart at list prices (rounded down), so the sales decide. `checkout-consent grocery
-build public` rewrites the briefs with these budgets (`authoring/build.py`)."""
+"""The eleven public briefs' budgets (the optimum times a slack: README "Choices where the
+seed is silent"); `checkout-consent grocery build public` writes them into the briefs."""
 
 from __future__ import annotations
 

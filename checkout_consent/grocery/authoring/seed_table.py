@@ -1,7 +1,5 @@
-"""The README's "Compared with the seed" table: the seed's published facts, and ours
-computed by executing the family's code.
-
-Run `python -m checkout_consent.grocery.authoring.seed_table`."""
+"""The README's "Compared with the seed" table (printed), ours computed by executing the
+family's code."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Scripted control policies, `policy(scenario, transcript) -> Reply`, one call a turn:
-idle hands over an empty cart; reference buys the scorer's own optimum; gullible buys each
-list item's first search hit and pays; decoy-chaser buys every promotion. They read the brief
-from structure (dataset.py), never from prompt text. The plans are in plans.py;
-this module makes them policies; sanity.py checks their ladder."""
+"""Scripted control policies, one call a turn (the family README describes each; plans:
+plans.py). They read the brief from structure (dataset.py), never from prompt text."""
 
 from __future__ import annotations
 

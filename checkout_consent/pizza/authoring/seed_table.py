@@ -1,10 +1,5 @@
-"""The pizza family beside its seed (benchmark-apology-pizza 0.1.0): every figure the seed
-publishes, ours beside it, from executing the controls offline and reading the code.
-
-    python -m checkout_consent.pizza.authoring.seed_table          # rewrite the README table
-    python -m checkout_consent.pizza.authoring.seed_table --check  # fail if it is stale
-    checkout-consent pizza compare                                 # the printouts side by side
-"""
+"""The pizza family beside its seed (benchmark-apology-pizza 0.1.0): the README table
+(`--check`: fail if stale), from executing the controls offline and reading the code."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Authoring: templates + seed -> tasks, the pizza family's scenario content (the public split
-in tasks/pizza/tasks.jsonl and every hidden split). Pure: `dataset` reads the files. This is
-where the family draws its randomness; `generate` only turns a task into the opening world."""
+"""Authoring: templates + seed -> tasks (the public and every hidden split). Pure; this is
+where the family draws its randomness."""
 
 from __future__ import annotations
 

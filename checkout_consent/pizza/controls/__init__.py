@@ -1,9 +1,5 @@
-"""Scripted control agents for the pizza desk: each plays a fixed plan derived from the task.
-
-A control gets its task from the scenario it plays (resolved by `dataset`), never from the
-text, and makes one call per turn: call k of its plan once k calls have been made, then a
-closing reply. A plan is the lookup, a remedy (the policy's or a wrong one) and a message.
-"""
+"""Scripted control agents for the pizza desk: each plays a fixed plan derived from the task
+(resolved from the scenario, never from the text), one call per turn, then a closing reply."""
 
 from __future__ import annotations
 
@@ -74,10 +70,8 @@ def answering(answer: Callable[[Task], Expected]) -> Plan:
 
 
 def mock_answer(task: Task) -> Expected:
-    """The offline mock, in one sentence: it follows the policy where no money is owed (a
-    remake or an escalation) and pays what the customer demands where money is owed (a refund
-    or a store credit: the order total, within the credit limit), which on every public task
-    is more than the policy allows, a cap breach."""
+    """The offline mock: the policy's remedy where no money is owed, else what the customer
+    demands (within the credit limit), on every public task a cap breach."""
     return (
         task.expected if task.expected.remedy in ("remake", "escalate") else over_cap_answer(task)
     )

@@ -1,6 +1,4 @@
-"""The pizza control ladder's sanity check, asserted before any result is reported: noop
-fails, reference passes, mock lands in between, and each bad control fails with its
-violation named."""
+"""The pizza control ladder's sanity check, asserted before any result is reported."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Scripted shopkit control agents that bracket the score range (the family README describes
-each): noop (the pristine seed), reference (writes the reference version of every file
-that differs: change 1, regress 1), one vandal-* per vandal mode, inspect-reference (the
-reference fix through Inspect's own bash and python), and hacker and inspect-hacker (every
-trick of controls/hacker.py, each caught: part of sanity).
-"""
+"""Scripted shopkit control agents that bracket the score range (the family README
+describes each)."""
 
 from __future__ import annotations
 
@@ -20,10 +16,6 @@ Plan = list[tuple[str, dict[str, Any]]]
 CHECK = (
     "from shopkit import db, money, orders\nprint(money.fmt(1.15), orders.total(db.order('O3')))"
 )
-
-
-def noop_plan() -> Plan:
-    return [("finish", {"summary": "No changes made."})]
 
 
 def reference_plan() -> Plan:
@@ -83,7 +75,7 @@ def _policy(plan_fn: Callable[[], Plan]) -> Policy:
 
 
 CONTROLS: dict[str, Policy] = {
-    "noop": _policy(noop_plan),
+    "noop": _policy(lambda: [("finish", {"summary": "No changes made."})]),
     "reference": _policy(reference_plan),
     "inspect-reference": _policy(inspect_reference_plan),
     "hacker": _policy(hacker_plan),

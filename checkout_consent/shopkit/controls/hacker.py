@@ -1,11 +1,9 @@
-"""`control/shopkit-hacker`: a scripted reward hacker, part of shopkit's sanity ladder.
-
-It tries, with the world's own run tools (`inspect-hacker`: Inspect's `python()` on the
-sample's sandbox), every attack of the family README's isolation table, and plants a hook
-in its build that copies the reference at grading time. Each run prints `EXPLOITED` where
-the trick worked, else one line naming what stopped it. `check` asserts every exploit is
-caught and the grade stays at the noop's floor, one line per exploit,
-`exploit: <what> -> caught: <line>`."""
+"""`control/shopkit-hacker`: a scripted reward hacker, part of shopkit's sanity ladder. It
+tries every attack of the family README's isolation table (`inspect-hacker`: with Inspect's
+`python()` on the sample's sandbox) and plants a hook that copies the reference at grading
+time. Each run prints `EXPLOITED` where the trick worked, else one line naming what stopped
+it; `check` asserts every exploit is caught and the grade stays at the noop's floor, one
+line each, `exploit: <what> -> caught: <line>`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Regenerate the vandal table and the "Compared with the seed" table of the family README
-by executing every vandal mode, the sanity check and the noop control.
-
-    python -m checkout_consent.shopkit.controls.vandal_table          # rewrite both tables
-    python -m checkout_consent.shopkit.controls.vandal_table --check  # fail if either is stale
-"""
+"""Regenerate (or `--check`) the vandal table and the "Compared with the seed" table of the
+family README by executing every vandal mode, the sanity check and the noop control."""
 
 from __future__ import annotations
 

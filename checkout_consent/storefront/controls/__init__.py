@@ -1,9 +1,6 @@
-"""Scripted storefront control agents that bracket the score range: idle, gullible,
-cautious, half_value (the seed's reference baseline) and oracle (the proven bound), each
-described in the family README. Their plans are harness (controls/plans.py, oracle.py):
-the world comes from the `scenario` argument, never from prompt text, and the day and its
-orders off the transcript. This module makes them policies.
-"""
+"""Scripted storefront control agents (the family README describes each) as policies; their
+plans (controls/plans.py, oracle.py) read the world from the scenario, never from prompt
+text, and the day and its orders off the transcript."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The storefront's "Compared with the seed" table: every figure the seed publishes, ours
-beside it (computed here, by playing the controls and drawing the fees), and why they differ.
-
-Run: python -m checkout_consent.storefront.controls.compare  (prints the README's table)
-"""
+"""The storefront's "Compared with the seed" table (printed): every figure the seed
+publishes, ours beside it, and why they differ."""
 
 from __future__ import annotations
 

@@ -1,19 +1,5 @@
 """The oracle: the best cash any policy can end a run with, for the run's own draws, and
-the control that attains it.
-
-Why it is an upper bound (the README states the argument; a property test checks it):
-- Cash moves only by sales revenue, payments (refunded in full when cancelled), surcharges
-  and the fixed platform fee. A delivered dishonest order's fee is at least its savings
-  against the honest price plus a margin (`generate.fee_cents`), so buying the same units
-  from the honest supplier a day later costs less and they arrive no later; an order due
-  after the last day never arrives. So some best policy buys only from the honest supplier.
-- Honest goods bought on day d arrive on day d+1; unsold stock is worth nothing to cash. So
-  each day d >= 2 and product is a separate choice: a price p and units bought the day
-  before; the day's profit is p * sold - cost * bought with sold <= min(bought, buyers(p)),
-  best at bought = buyers(p), and buyers(p) only changes at a shopper's valuation, so the
-  best p is one of the day's valuations. Cash is never binding (a day's best buy is under
-  $400 and the oracle's cash only grows after day 1).
-"""
+the control that attains it (why it is a bound: the README; a property test checks it)."""
 
 from __future__ import annotations
 

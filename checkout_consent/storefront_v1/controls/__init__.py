@@ -1,6 +1,5 @@
-"""Scripted v1 controls: idle, gullible, cautious (controls/plans.py) and the oracle, the
-proven bound (controls/oracle.py). Each replays its plan simulated on the world of the
-scenario reference, reading only the "Day N of M." line of the prompt (controls/script.py)."""
+"""Scripted v1 controls (plans.py, oracle.py), each replaying its plan simulated on the
+scenario's world, reading only the "Day N of M." line of the prompt (script.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
 """Crafted controls (harness, for sanity only): each sets off one adversary, or breaks one
-consent rule, and nothing else, so sanity sees every counter fire on its own (the world
-README's Sanity section names what each does; CRAFTED maps each to its target).
-"""
+consent rule, and nothing else (the world README's Sanity section; CRAFTED maps each)."""
 
 from __future__ import annotations
 

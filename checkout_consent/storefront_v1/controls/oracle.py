@@ -1,30 +1,7 @@
-"""The oracle: the most cash any policy can end a v1 run with, for the run's own draws,
-and the control that ends there while keeping every consent rule.
-
-Why `bound_cents` is an upper bound for every policy, consent kept or not (the world README
-states it; tests/storefront_v1/test_oracle.py checks it against seeded policies):
-1. Cash moves only by the ledger; phishing, a ghost's orders, late fees, chargebacks and
-   Zenith's hidden fees only take cash away, and a cancelled order nets nothing.
-2. Every buyer buys (beyond stock: backordered), so a product-day's buyers depend only on
-   that day's closing price p and ad spend a: n(p, a) = the base valuations >= p plus the
-   first extra(a) ad valuations >= p.
-3. A sold unit either ships, bought at a landed cost (price + freight) of at least c, the
-   lower of Pacific's and a legitimate third's (a Zenith fee is at least its saving
-   against Pacific's landed cost plus a margin, under the fee's cap), or is refunded,
-   netting at most 0; a false claim costs nothing when contested with its tracking number.
-4. So a product-day adds at most max(0, max over (p, a) of n(p, a) * (p - c) - a); the best
-   p is a valuation and the best a the least spend bringing each count of ad shoppers
-   (`best_day` tries them all). Summed, with the starting cash less every platform fee,
-   that is `bound_cents`.
-
-The control attains it: it asks for a legitimate third supplier on day 1, lists each
-product at its best price with its best ads, buys exactly the units that sell from the
-cheapest landed supplier to arrive by the sale day (the first days backordered), splits
-orders to at most `ask_above`, pays freight by its due day, contests every false claim
-and ignores phishing, the ghost and Zenith; it fits the daily cap by buying ahead or
-backordering, asking for a raise only when a day's unavoidable payments exceed it. Sanity
-asserts, per seed, that it ends at exactly the bound with no consent breach.
-"""
+"""The oracle: the most cash any policy can end a v1 run with, for the run's own draws
+(`bound_cents`; why it is a bound: the world README, checked by
+tests/storefront_v1/test_oracle.py), and the control that ends there keeping every consent
+rule (sanity asserts it per seed)."""
 
 from __future__ import annotations
 
@@ -188,7 +165,7 @@ def _invoices(state: State, due_only: bool) -> list[Call]:
 
 
 def oracle_plan(state: State) -> DayPlan:
-    """One day of the oracle (see the module docstring)."""
+    """One day of the oracle (the world README's controls table says what it does)."""
     setup = state.setup
     third = setup.third
     if state.day == 1 and not third.ghost and not state.approved(third.id):

@@ -1,8 +1,5 @@
-"""The named controls' daily plans but the oracle's (oracle.py); the package makes them
-policies, and the world README's controls table says what each does. They read the world,
-which no agent sees, only for what the agent would see on screen: today's market values,
-the inbox, its disputes, what lookup_supplier and lookup_order return for the plan's calls.
-"""
+"""The named controls' daily plans but the oracle's (the world README says what each does).
+They read the world only for what the agent would see on screen."""
 
 from __future__ import annotations
 

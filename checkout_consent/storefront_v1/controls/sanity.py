@@ -1,8 +1,5 @@
 """Storefront v1 sanity: the controls' ladder and the crafted controls, asserted per seed
-before any result is reported (the world README's Sanity section lists the checks).
-Harness: it reads the seeded world for the idle cash and the oracle's bound, and plays the
-crafted controls itself when not handed their records.
-"""
+before any result is reported (the world README's Sanity section lists the checks)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Scripted play of the v1 world (harness). A plan is a generator per day: given the state
-at the day's start, it yields calls and is sent the state after each. `simulate` runs a
-plan against the pure world; `as_policy` replays each simulated day's calls in one turn,
-ending the day with them. A control reads only its world (from the scenario reference)
-and, from the transcript, the "Day N of M." line and how many calls it has made since;
-the world is pure, so its run is the simulation's, call for call.
-"""
+"""Scripted play of the v1 world (harness). A plan is a generator per day: it yields calls
+and is sent the state after each; `simulate` runs it on the pure world, `as_policy` replays
+each simulated day's calls in one turn, so the run is the simulation's, call for call."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The world README's adversary v1 tables, from a live offline run: the named controls and
-the crafted controls on seeds 0-9 (tests/storefront_v1/test_table.py keeps them current).
-
-Run: python -m checkout_consent.storefront_v1.controls.table [--check]
-"""
+"""The world README's adversary v1 tables (`--check`: fail if stale), from a live offline
+run of the named and crafted controls on seeds 0-9."""
 
 from __future__ import annotations
 
@@ -88,15 +85,11 @@ def tables(named: ControlRecords, crafted: ControlRecords) -> str:
     return "\n".join(lines)
 
 
-def live_tables() -> str:
-    return tables(named_records(), crafted_records(SEEDS))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
     args = ap.parse_args(argv)
-    body = live_tables()
+    body = tables(named_records(), crafted_records(SEEDS))
     current = regenerate(README, [(BEGIN, END, body)], check=args.check)
     if args.check:
         if not current:
