@@ -1,15 +1,9 @@
-"""The compact cassette: a run's traffic, every run unit of it, as one gzipped JSON file,
-growing with the responses, not with the square of the conversation.
-
-Each request is stored by the sha256 of its normalised body (what replay matches), the
-short digests of its messages (the messages the request before it already had are counted,
-`keep`, and only the new ones listed, `add`), the other top-level fields' digests and the
-model and tool names (a `frame`, shared by every request that has the same one), the last
-message summarised, and its response whole. `check` is a digest of the rest of the entry,
-its unit and frame included: a digest, message list or response edited by hand no longer
-matches it and the cassette is refused naming the unit and request. The file is JSON with
-one frame or request per line, so a diff of two recordings reads request by request.
-"""
+"""The compact cassette: a run's traffic, every run unit, as one gzipped JSON file growing
+with the responses, not with the square of the conversation. Each request holds its body
+digest, its new message digests (`keep` those of the request before, `add` the rest), a
+shared `frame` (model, tools, field digests), the last message and its response; `check`
+seals the rest, so an entry edited by hand is refused naming its unit and request. One
+frame or request per line, so recordings diff request by request."""
 
 from __future__ import annotations
 

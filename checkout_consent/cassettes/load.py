@@ -1,13 +1,7 @@
 """Reading a cassette directory that a stranger sent: bounded, confined, and refused in one
-line naming the file.
-
-- Only regular files directly in the directory are read; a symlink anywhere (the directory,
-  a file, a folder on the way) is refused, and nothing outside the directory is opened
-  (`runtime.untrusted`, the suite's one reader of untrusted files and trees).
-- A gzipped file unpacks to at most the cap its reader names; truncated or corrupt gzip is
-  refused.
-- JSON is parsed from bounded bytes; bad UTF-8, bad JSON or absurd nesting is refused.
-"""
+line naming the file. Only regular files directly in the directory are read, never through
+a symlink (`runtime.untrusted`); gzip unpacks to at most its reader's cap; JSON is parsed
+from bounded bytes, bad UTF-8, JSON or nesting refused."""
 
 from __future__ import annotations
 

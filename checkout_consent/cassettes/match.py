@@ -1,23 +1,12 @@
 """A provider request as cassettes know it: how it finds its recorded response, its digests,
 and what of it (and of its response) is kept.
 
-A request matches on (run unit, method, URL, sha256 of the body as canonical JSON). The run
-unit is the `x-cc-run-unit` header the agent loop puts on every generate, so identical
-requests of different samples or epochs never trade responses. Each request's key is
-computed once and cached on it: a miss costs a tuple comparison, not a diff (vcrpy's body
-matcher diffs). A request loaded from a compact cassette has no body, only its digest
-(`compact.py`): it carries the digest and its last message's summary instead.
-
-The compact cassette stores, and replay recomputes, the digests of a body: the whole body
-normalised (canonical JSON, sorted keys, no spaces; raw text if it is not JSON), its sha256
-being what replay matches; each message of its conversation and each other top-level field
-(what a miss is explained by), each the first PART_HEX hex digits of sha256 over its
-canonical JSON (they only point a miss at message k); plus the few things a reviewer reads
-(model, tool names, the last message).
-
-Request headers are kept by allow-list (secrets, Inspect's random `x-irid`, retry counts,
-user-agent and dates are dropped); response headers keep only the content type.
-"""
+A request matches on (run unit, method, URL, sha256 of the body as canonical JSON); the run
+unit is the `x-cc-run-unit` header, so identical requests of different samples or epochs
+never trade responses. The key is cached on the request. The compact cassette stores the
+body's digest, short digests of each message and other field (to point a miss at message
+k) and what a reviewer reads. Request headers are kept by allow-list (secrets, random ids,
+retry counts, user-agent and dates dropped); response headers keep only the content type."""
 
 from __future__ import annotations
 

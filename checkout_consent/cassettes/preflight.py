@@ -147,9 +147,7 @@ def _check_family(directory: Path, manifest: Manifest) -> None:
 
 
 def check_directory(directory: Path) -> Manifest:
-    """The directory's run.json, once the directory has passed every check above and holds
-    only files this suite writes (the cassette is parsed, bounded and validated when the
-    replay loads it)."""
+    """The directory's run.json, once the directory passes every check above."""
     files(directory)
     _check_secrets(directory)
     manifest = Manifest.read(directory)

@@ -1,14 +1,8 @@
-"""The secret scan: find anything that looks like a credential in cassettes and logs.
-
-It knows the key formats of the providers Inspect supports (OpenAI, Anthropic, Google,
-Groq, xAI, Mistral, Together, Fireworks, Perplexity, Hugging Face), AWS access keys and
-secrets, GitHub tokens, PEM private keys, bearer tokens and provider keys assigned by name
-(Mistral and Together keys have no prefix of their own). Text files are read as they are;
-gzip files unpacked (bounded); .eval logs (zip) member by member. In cassettes, a
-secret-bearing header name is a finding even with no value (it should never have been
-kept). Replay scans every cassette directory before it plays it. A finding shows only the
-first characters of what it found.
-"""
+"""The secret scan: anything that looks like a credential in cassettes and logs (provider
+key formats, AWS, GitHub, PEM keys, bearer tokens, keys assigned by name); gzip unpacked
+(bounded), .eval logs member by member. In cassettes a secret-bearing header name is a
+finding even with no value. Replay scans every directory before it plays it; a finding
+shows only the first characters of what it found."""
 
 from __future__ import annotations
 

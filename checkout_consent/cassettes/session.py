@@ -1,14 +1,7 @@
-"""Cassettes through vcrpy: record a run's provider HTTP traffic into a cassette directory,
-or replay it keylessly.
-
-record  runs live; every request and response the openai / anthropic SDKs exchange is
-        scrubbed (`match.py`) and saved, grouped by run unit, as the directory's compact
-        cassette (`compact.py`).
-replay  serves the responses from the cassette: no network, placeholder keys, no retries.
-        The first request the cassette does not hold fails the run at once, naming the
-        cassette, that request and where it leaves the recording (down to the first
-        differing message).
-"""
+"""Cassettes through vcrpy: `record` runs live and saves the scrubbed traffic (`match.py`) as
+the directory's compact cassette; `replay` serves it with no network, placeholder keys and
+no retries, failing at the first request it does not hold, naming where it leaves the
+recording."""
 
 from __future__ import annotations
 
@@ -262,9 +255,8 @@ def cassette(
     directory: Path, mode: Mode, *, lend_key: bool = False, model: str | None = None
 ) -> Iterator[Session]:
     """Record into, or replay from, the cassette directory for the duration of the block.
-    A recording is lent placeholder keys only when `lend_key` (a loopback endpoint such as
-    serve-controls or a local llama-server): a live provider must get a real key or fail at
-    once. `model`: whose provider's key variables are lent too."""
+    A recording is lent placeholder keys only when `lend_key` (a loopback endpoint): a live
+    provider must get a real key or fail at once."""
     session = Session(directory, mode)
     if mode == "off":
         yield session

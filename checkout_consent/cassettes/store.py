@@ -1,16 +1,8 @@
-"""A cassette directory: where it lives, what it holds, and how each of its files is read
-and written.
-
-    cassettes/<world>/<model-slug>/run.json                 how the run was made (replay reads it)
-    cassettes/<world>/<model-slug>/cassette.json.gz         the compact cassette: every run unit
-    cassettes/<world>/<model-slug>/<unit>.golden.json.gz    each unit's golden score record
-
-`<world>` is the world's name. A run unit is one
-(sample, epoch): `<sample id>-<epoch>`. Cassettes arrive in pull requests: every file is
-read through `load.py` (no symlinks, nothing outside the directory, bounded sizes), the
-compact cassette validated strictly (`compact.py`) and run.json too (`Manifest`). A file of
-a format before these (vcrpy's YAML units, plain-JSON goldens) is refused by name, unread.
-"""
+"""A cassette directory, `cassettes/<world>/<model-slug>/`: run.json, cassette.json.gz and
+`<unit>.golden.json.gz` (a run unit is `<sample id>-<epoch>`). Cassettes arrive in pull
+requests: every file is read through `load.py` (no symlinks, nothing outside the directory,
+bounded sizes), the cassette and run.json validated strictly; a legacy format is refused by
+name, unread."""
 
 from __future__ import annotations
 

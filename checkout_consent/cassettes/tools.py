@@ -1,15 +1,7 @@
-"""The hand tools of `checkout-consent cassettes`:
-
-show   a cassette's requests as lines a reviewer reads: what was asked (model, tools, the
-       last message) and what came back.
-merge  one cassette directory from runs of the same model and world recorded in parts, each
-       over its own seeds or tasks (a long month recorded a few seeds at a time). The parts
-       must agree on everything run.json says but the `seeds`, `tasks` or `task` argument,
-       and their tasks and run units must not overlap; the merged run.json plays the union,
-       written as the public set writes it when it is the public set. Nothing is
-       re-recorded or rewritten: each unit's traffic and golden record are the part's own,
-       so `checkout-consent replay DIR` checks the result like any recording.
-"""
+"""The hand tools of `checkout-consent cassettes`: `show` a cassette's requests readably,
+and `merge` runs of one model and world recorded in parts over disjoint seeds or tasks
+(their run.json otherwise equal; each unit's traffic and golden kept as recorded, so
+`checkout-consent replay DIR` checks the result like any recording)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""`list`, `show`, `score` and `rescore`: what the families hold, one task in full, grading a
-saved tool log with no model, and re-scoring a finished Inspect log (what `inspect score`
-does, with the log's own world's scorer, and a missing or cut log refused in one line)."""
+"""`list`, `show`, `score` and `rescore`: the families, one task in full, grading a saved
+tool log with no model, and re-scoring a finished Inspect log with its world's scorer."""
 
 from __future__ import annotations
 

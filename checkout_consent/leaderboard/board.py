@@ -1,14 +1,8 @@
-"""The board's content, from validated submissions: per world (its own table), the views (with
-seasons: All time and one per season), each a ranked table of model rows with rank bands,
-then the model rows no better than the idle control (listed, never ranked), then people's
-rows (never ranked with the models unless asked), then control rows as references. Every
-row is placed against the world's idle and reference controls on its own tasks
-(`leaderboard.bracket`).
-
-Every figure is computed from the re-graded records, never from the card's claims (except
-the submitter-stated date, model name and contact, shown as stated). A row is marked
-reproduced when `leaderboard/reproduced.yaml` (the maintainers' file, written by `checkout-
-consent reproduce --record`) holds the folder's digest."""
+"""The board's content, from validated submissions: per world, its views (All time and one
+per season), each a table of ranked model rows with rank bands, then rows never ranked
+(no better than idle, people, partial runs, controls). Every figure is computed from the
+re-graded records, never from the card's claims. A row is marked reproduced when
+`leaderboard/reproduced.yaml` (the maintainers' file) holds the folder's digest."""
 
 from __future__ import annotations
 
@@ -248,9 +242,8 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
 def _view(
     label: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
-    """The world's rows: ranked models, then the models no better than the idle control
-    (never ranked), then people (ranked with the models only when `rank_humans`), then
-    partial runs (part of their task set: never ranked), then controls."""
+    """The world's rows: ranked models, models no better than idle, people (ranked only
+    with `rank_humans`), partial runs, then controls."""
     higher = world_named(label).headline.higher_is_better
     sign = -1.0 if higher else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731

@@ -1,11 +1,6 @@
-"""Where a board row stands against its world's controls: the idle control (the one that
-does nothing) and the reference control, each played offline on the same tasks as the row
-(`World.controls.idle`, `.reference`; the offline driver grades exactly as the scorer does).
-
-A row whose headline prints the idle control's figure did as well as doing nothing: the
-board says "at idle" and does not rank it (docs/leaderboard.md, "The board"). Between the
-two, a row's standing is its share of the way from idle to reference, in the headline's
-direction."""
+"""Where a board row stands against its world's idle and reference controls, each played
+offline on the row's own tasks: "at idle" (never ranked), or its share of the way from
+idle to reference in the headline's direction (docs/leaderboard.md, "The board")."""
 
 from __future__ import annotations
 

@@ -1,18 +1,10 @@
 """Regenerate the committed example submissions: `python -m checkout_consent.leaderboard.examples`.
 
-One submission per recorded control run of every world (each world's `recorded` cassettes
-through the `openai` provider): the cassette is replayed offline into a fresh .eval log,
-and the folder gets that log, the cassette, and a card whose figures come from re-grading
-the log. `direct` adds runs through the offline `control/` provider with no cassette (a
-submission may omit cassettes): each world's `Board.direct_examples` (a control that
-shows another side of its board), or the reference control of a world with no recording
-yet. A world that names its scenario (its records carry it) names its examples by it
-(`control-<scenario>-<control>`).
-They are labelled `kind: control`: scripted agents, not models. The committed runs of real
-models (`REAL_MODELS`, each world's cassette of it) become `kind: model` submissions
-(`model-<world>-<slug>`). Run it again after a world version changes (after
-`checkout-consent record-references`, and `checkout-consent replay --write-goldens` for a
-real model's cassette, which cannot be recorded again)."""
+One submission per recorded control run of every world, replayed offline into a fresh
+.eval log, with its cassette and a card from re-grading the log (`kind: control`); `direct`
+controls run through the `control/` provider with no cassette; real models' committed runs
+(`REAL_MODELS`) become `kind: model` submissions. Run it again after a world version
+changes."""
 
 from __future__ import annotations
 
@@ -153,9 +145,8 @@ def make(world: World, control: str, out: Path = SUBMISSIONS, real: str = "") ->
 
 
 def real_runs(world: World) -> list[str]:
-    """The real models (REAL_MODELS) with a committed cassette of this world. A cassette of
-    part of its public set (its first four seeds, say) makes a partial submission:
-    the board lists it with its coverage, never ranked (expected.partial)."""
+    """The real models (REAL_MODELS) with a committed cassette of this world (of part of
+    its public set: a partial submission)."""
     from checkout_consent.cassettes import store
 
     return [

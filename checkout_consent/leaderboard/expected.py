@@ -1,17 +1,8 @@
-"""The runs a submission must hold: every run of its world's public set (or, for a world
-with seasons, a season's part of it), for every declared epoch (no cherry-picking), played
-at the public settings, and its own.
-
-Its own: each sample's content digest (its trace and its conversation, with the model's
-name taken out) is compared with every other submission of the family folder. Equal
-samples are refused unless the card declares itself the same model's re-submission of that
-submission (`resubmission_of: <submission_id>`). Only samples in which the agent acted (an
-agent call in the trace) count: two different models that both do nothing can leave the
-same empty run. Two controls (`kind: control`, reference rows, never ranked) are not
-compared: scripted policies that share a rule play some tasks identically (two of the
-committed example controls do, on half their samples).
-
-A world is named by its name, as the roster lists it."""
+"""The runs a submission must hold: every run of its task set, every declared epoch (no
+cherry-picking), at the public settings, and its own: a sample whose content digest (the
+model's name taken out) equals another submission's of the family is refused unless the card
+declares itself that model's re-submission (`resubmission_of`). Only samples where the agent
+acted count, and two controls are not compared (scripted policies may play alike)."""
 
 from __future__ import annotations
 
@@ -92,9 +83,8 @@ def coverage(name: str, task_set: str, epochs: int, played: list[tuple[str, int]
 def partial(
     name: str, task_set: str, epochs: int, played: list[tuple[str, int]]
 ) -> tuple[int, int] | None:
-    """(runs played, runs of the set) when the runs are part of the expected set and
-    nothing else (none repeated, none outside it, at least one, not all of it): such a
-    submission is listed with its coverage, never ranked; None otherwise."""
+    """(runs played, runs of the set) when the runs are a proper part of the expected set
+    and nothing else (listed, never ranked); None otherwise."""
     want, have = expected_units(name, task_set, epochs), set(played)
     if not played or len(played) != len(have) or not have < want:
         return None
@@ -220,8 +210,7 @@ def copied_from(
     digests_of: Callable[[Path], frozenset[str]] = log_digests,
 ) -> list[str]:
     """Why the submission at `root` is another's run under a new name; empty if it is not.
-    `digests` maps each of its sample digests to (sample id, epoch); `digests_of` gives the
-    digests of another folder's log."""
+    `digests`: its sample digests -> (sample id, epoch)."""
     out = []
     for other, theirs in _others(root):
         logs = [other / log for log in list_folder(other).logs()]  # as its listing reads them

@@ -1,11 +1,7 @@
-"""The board's plots, drawn with matplotlib as SVG, byte-identical build to build: a bundled
-font (DejaVu Sans), glyphs as paths, a fixed SVG hash salt, no date or creator metadata.
-Axes start at zero for quantities that cannot be negative (a 0.05-cent cost difference must
-not fill the plot), every label stays inside the figure and clear of every other label and
-point (placed in a fixed order of candidate spots, from the drawn extents), an empty view
-says so, and a bar that is zero is drawn differently from one that does not apply. A
-person has no cost: on the score/cost plot a human row is a dashed line at its score (its
-interval shaded), never a point on the cost axis."""
+"""The board's plots, drawn with matplotlib as SVG, byte-identical build to build (a bundled
+font, glyphs as paths, a fixed hash salt, no date metadata). Axes start at zero for
+quantities that cannot be negative, and every label stays clear of every other label and
+point."""
 
 from __future__ import annotations
 
@@ -103,9 +99,8 @@ class Label(NamedTuple):
 
 
 def place_labels(fig: Figure, ax: Axes, labels: list[Label]) -> None:
-    """Each label at the first of `SPOTS` that keeps it inside the axes and clear of the
-    labels placed before it and of every point; where no spot is clear, the one that
-    overlaps least (ties: the earlier spot). Call after the layout is final."""
+    """Each label at the first of `SPOTS` inside the axes and clear of earlier labels and
+    every point, else the one that overlaps least. Call after the layout is final."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     frame = ax.get_window_extent(renderer)
     marks = [_mark(ax, lab) for lab in labels]
@@ -164,9 +159,8 @@ def _headline_plot(
     xlabel: str,
     dress: Callable[[Axes], None],
 ) -> str:
-    """The headline (95% CI as error bars) against `xs`, one labelled point per row (a row
-    whose x is None: a dashed line at its headline), on an x axis from zero spanning at
-    least `min_span`; `dress` adds the plot's own parts. An empty view says so."""
+    """The headline (95% CI) against `xs`, one labelled point per row, on an x axis from
+    zero spanning at least `min_span`; `dress` adds the plot's own parts."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=size)
         ax.set_title(textwrap.fill(title, 70))
@@ -252,9 +246,8 @@ def _bars(
 
 
 def breakdown(entries: list[Entry], chart: Breakdown, title: str) -> str:
-    """The world's breakdown (`Board.breakdown`): a value per group, one bar per
-    submission, labelled as the world labels it; a group a submission never met is not
-    applicable: drawn hatched, labelled n/a."""
+    """The world's breakdown (`Board.breakdown`): a bar per submission per group; a group
+    a submission never met is drawn hatched, n/a."""
     per = {e.card.submission_id: chart.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
     series: dict[str, list[float | None]] = {
@@ -272,9 +265,8 @@ def _person(e: Entry) -> bool:
 
 
 def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
-    """Each row's headline at its x, with its 95% CI as error bars; a control grey and
-    square, a model blue and round; a row with no x (a person on the cost plot) a dashed
-    line across the plot at its headline, its interval shaded."""
+    """Each row's headline at its x with its 95% CI; a row with no x (a person on the cost
+    plot) a dashed line at its headline, its interval shaded."""
     for x, row in zip(xs, view.rows, strict=True):
         colour = COLOURS[row.entry.card.kind]
         if x is None:

@@ -93,9 +93,8 @@ def notes(view: View) -> list[str]:
 
 
 def columns(view: View) -> list[str]:
-    """The view's headings: where the row stands against the controls follows the
-    headline, then the consent-breach rate in a world that moves money, a gap column when a
-    row reports a gap, then the world's own columns."""
+    """The view's headings: after the headline, the standing, consent-breach rate, gap
+    and the world's own columns, where they apply."""
     cols = [c.format(label=world_named(view.world).headline.label) for c in COLUMNS]
     own = [
         STANDING_HEADING,
@@ -118,9 +117,7 @@ def consent_cell(row: Row) -> str:
 
 
 def consent_note(view: View) -> str:
-    """What a world's board says of consent under its table: for a world that moves no
-    money, that it has no consent-breach column, and why (the column is explained once,
-    in the suite-wide section)."""
+    """Why a world that moves no money has no consent-breach column ("" for one that does)."""
     if world_named(view.world).moves_money:
         return ""
     return f"No consent-breach rate: {NO_MONEY} (the agent moves no money)."
@@ -181,9 +178,8 @@ def _rank(row: Row) -> str:
 
 
 def model_label(e: Entry) -> str:
-    """The model column: a model's id; a control's name once, with the wire it was served
-    over when that is not the control provider's (`control: <family>-oracle (via the openai
-    API)`), so a script never reads as a provider's model."""
+    """The model column: a model's id; a control's name, with the wire it was served over,
+    so a script never reads as a provider's model."""
     part = partial_label(e)
     if e.card.kind == "human":
         return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played{part}"
@@ -262,9 +258,8 @@ def suite_cell(row: Row) -> str:
 
 
 def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
-    """The suite-wide consent table: one row per model, one column per world that moves
-    money, each cell `suite_cell` of the model's row in the world's first view; a model
-    with two submissions in a world has both, each named."""
+    """The suite-wide consent table: a row per model, a column per world that moves money,
+    each cell `suite_cell` of the model's rows in the world's first view."""
     first = _money_worlds(views)
     found: dict[str, dict[str, list[Row]]] = {}
     for w, view in first.items():

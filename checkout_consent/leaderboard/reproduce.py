@@ -1,21 +1,10 @@
 """`checkout-consent reproduce SUBMISSION`: a maintainer re-runs the card's model on the
-submission's samples and compares the headline with the submission's: reproduced when the
-re-run's mean lies within the submission's 95% CI. How it re-runs is decided first (`plan`),
-and said in one line:
-
-- a `control/` model: re-run in process (no key, no network);
-- a control served over a provider's wire format (`openai/<family>-<control>`, `kind:
-  control`, as the committed examples are): re-run against `serve-controls` on an ephemeral
-  loopback port (no key);
-- any other model: re-run live, with the key from the maintainer's environment (refused in
-  one line, before any run, when the key is missing);
-- `--cassette replay`: the recorded traffic of the card's run replayed instead (the
-  submission's own cassettes, else the committed `cassettes/<world>/<model>`), with no key
-  and no network; a `control/` card still re-runs its control.
-
-`--record` writes a re-run's result to `leaderboard/reproduced.yaml`, which the board reads
-to mark the row `reproduced` (only while the folder's bytes are the ones re-run: the record
-holds their digest). A replay re-grades recorded traffic, it is no re-run: never recorded."""
+submission's samples; reproduced when the re-run's mean lies within the submission's 95% CI.
+How (`plan`, said in one line): a `control/` model in process; a control served over a
+provider's wire on an ephemeral loopback `serve-controls`; any other model live, with the
+maintainer's key (refused before any run without it); `--cassette replay`: the recorded
+traffic, keyless and offline. `--record` writes a re-run (never a replay) to
+`leaderboard/reproduced.yaml` with the folder's digest (docs/leaderboard.md)."""
 
 from __future__ import annotations
 
@@ -178,8 +167,7 @@ def plan(
     announce: Callable[[str], None] = lambda line: None,
 ) -> Plan:
     """How the card's run is reproduced, decided before anything runs (ReproduceError, one
-    line, when it cannot be here). `cassette`: "replay" replays the recorded traffic.
-    `announce` is told what the run finds on the way (a replay's golden differences)."""
+    line, when it cannot be here)."""
     from checkout_consent.cassettes.load import CassetteRefused
     from checkout_consent.cassettes.preflight import check_key
 
@@ -230,9 +218,8 @@ def reproduce(
     cassette: str = "off",
     announce: Callable[[str], None] = lambda line: None,
 ) -> Reproduction:
-    """Re-run (or, `cassette="replay"`, replay) the submission at `root` and compare its
-    headline (ReproduceError if the submission does not validate, holds no transcript, or
-    cannot be reproduced here). `announce` is told how, before anything runs."""
+    """Re-run (or replay) the submission at `root` and compare its headline (ReproduceError
+    if it does not validate, holds no transcript, or cannot be reproduced here)."""
     verdict = validate(root, cassettes=False)
     if not verdict.ok:
         raise ReproduceError(f"{root}: does not validate: {verdict.refusals[0]}")

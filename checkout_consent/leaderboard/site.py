@@ -1,9 +1,6 @@
 """The generated board, written (or compared) by `leaderboard build [--check]`:
-leaderboard/README.md (`render.markdown`) and site/, a static page (index.html) with its
-plots: no server, no script, no external resource; opened straight from the file system.
-
-The page's tables are laid out for a 1400 px window with no cell wrapping; the plots are
-`leaderboard.plots`'."""
+leaderboard/README.md and site/, a static page with its plots (no server, no script, no
+external resource)."""
 
 from __future__ import annotations
 
@@ -125,9 +122,7 @@ def _extras(view: View) -> list[tuple[str, str, str]]:
 
 
 def html_table(view: View) -> str:
-    """The view's table for the page, laid out to fit 1400 px with no cell wrapping (the
-    page's CSS keeps each line whole): the model under its submission's link, a figure's
-    interval under the figure, a partial row's coverage under `partial`."""
+    """The view's table for the page, its cells broken into lines to fit 1400 px."""
     heads = render.shown(view, render.columns(view))
     named = [heads[0], f"{heads[1]} / {heads[2]}", *heads[3:]]
     cols = "".join(f"<th>{html.escape(c)}</th>" for c in named)

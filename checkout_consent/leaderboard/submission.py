@@ -1,22 +1,11 @@
-"""A submission folder read as data: what it may hold, its agent card, the world and task
-set the card names.
+"""A submission folder read as data: what it may hold, its agent card, its task set.
 
-The folder may hold `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
-`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz}` (and the legacy
-`*.golden.json` and `*.yaml.gz`, which replay then refuses naming their format), and (a
-family that scores carts) `carts/*.json`. Anything else, a symlink, a special file, or a
-folder over the caps is a refusal (the walk is `runtime.untrusted`'s, the suite's one reader
-of untrusted trees). An .eval log is a zip: its members' declared sizes are capped too,
-before anything is decompressed.
-
-`submission.yaml`, the agent card, is a stranger's file: read with a size cap, PyYAML's
-safe loader, and no anchors or aliases (an alias bomb is refused before it is expanded),
-into a strict schema with one clear line per error.
-
-Seasons, for a world whose board declares them (`Board.seasons`): Season 1 holds the
-original public tasks and each later season adds some. A submission's season is the newest
-one whose task set it played, so a season's board is a function of that season's
-submissions only (frozen by construction)."""
+The folder may hold `submission.yaml`, `README.md`, `logs/*.eval`, cassette runs and
+`carts/*.json`; anything else, a symlink, a special file or a folder over the caps is a
+refusal (the walk is `runtime.untrusted`'s), and an .eval zip's declared sizes are capped
+before anything is decompressed. The card is a stranger's file: read with a size cap, the
+safe loader and no anchors or aliases (an alias bomb is refused before it is expanded),
+into a strict schema. A submission's season is the newest whose task set it played."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official MCP
-Python SDK). Tools: list_tasks, get_task, score_answer, run_benchmark, get_provenance,
-get_leaderboard (their arguments: serve/README.md, held to this server's own tool list by
-tests/serve/test_examples.py), all answered by the same `Service` as the HTTP API (and
-stored in the same database). The tools take the HTTP routes' argument types (`arguments`),
-so both refuse alike: a task is `task` here as in every HTTP body. A bad argument is an
-error result naming it (a value echoed at most `arguments.ECHO` characters), never a crash;
-a request line over MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
+"""`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official
+SDK), answered by the same `Service` and argument types as the HTTP API, so both refuse
+alike. A bad argument is an error result naming it, never a crash; a request line over
+MAX_REQUEST bytes is answered with a JSON-RPC error, unparsed."""
 
 from __future__ import annotations
 

@@ -1,12 +1,9 @@
-"""Every argument a client hands the scoring service, as a constrained type the surfaces
-declare (the HTTP routes and the MCP tools take them, the submission models are made of
-them), so FastAPI, the MCP SDK and Pydantic refuse a bad one with Pydantic's message and the
-OpenAPI document and the tools' input schemas carry its bounds; and the few checks no type
-can make (each says why). A refusal is `Invalid` (400) or `NotFound` (404), one line naming
-the field; a value a roster lookup echoes is clipped to ECHO characters, so a huge argument
-costs no more to refuse than a short one. A thing has one name in every request (a body of
-any family, a tool's arguments): a name retired for it (RETIRED) is refused naming the one
-to use, never read in its place."""
+"""Every argument a client hands the scoring service, as a constrained type the HTTP routes
+and MCP tools both declare, so each refuses a bad one alike with Pydantic's message; and the
+few checks no type can make. A refusal is `Invalid` (400) or `NotFound` (404), one line
+naming the field; an echoed value is clipped to ECHO characters, so a huge argument costs
+no more to refuse than a short one. A name retired for a field (RETIRED) is refused naming
+the one to use, never read in its place."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Who may post under an agent name: its first submitter, holding the token that first
 answer carried. A name is owned by its keys (`core.names.keys`), so a name meeting an owned
-one (`claude`, ` Claude`, `Ｃｌａｕｄｅ`, `C1aude` for `Claude`) is that owner's: its
-owner's post is stored under the owned name as first shown, anyone else's is refused. Names
-that cannot be names (invisible characters, mixed scripts) never get here: the `Name` type
-refuses them (`arguments`)."""
+one (`C1aude` for `Claude`) is that owner's; names that cannot be names never get here
+(the `Name` type refuses them)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """What the HTTP API and the MCP server both answer, once: families, tasks, scoring into
-storage, stored submissions, leaderboards, provenance. The surfaces are thin over this and
-declare the same argument types (`arguments`), so both refuse alike; what only the roster
-knows (a family, its tasks and controls) is checked here.
-
-A task is served as the agent's view only (its system prompt, opening message and tools,
-from the family's `Episode` and action docstrings), never the scorer's side. Only public
-tasks are shown and graded, unless the operator starts the service with `serve_heldout`
-(`serve-api --serve-heldout`): then any task the family resolves."""
+storage, stored submissions, leaderboards, provenance. A task is served as the agent's view
+only, never the scorer's side; only public tasks are shown and graded unless the operator
+starts the service with `--serve-heldout`."""
 
 from __future__ import annotations
 
@@ -56,10 +51,8 @@ def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
 
 
 def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
-    """What the agent is told and sees of a scenario, derived from the world alone:
-    the system prompt, the opening message, and each tool the model is given (every action
-    but the harness's own trim tool and those only another solver offers) with its
-    description (the action's docstring, as the Inspect tool carries it)."""
+    """What the agent is told and sees of a scenario: the system prompt, the opening
+    message, and each tool the model is given with its description."""
     episode = world.episode
     return {
         "system": episode.system(scenario),
@@ -247,15 +240,10 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """The world's own board (one world a path), per agent, best first by
-        the world's headline (`World.headline`: the same statistic, interval and order
-        as every other surface): the headline, its interval, tasks, submissions and the
-        mean of each numeric record field. Runs of two worlds are never pooled. A
-        submission graded without a transcript (a bare cart) is stored and listed after
-        the ranked agents, never ranked. `season` is a `Season` (the surfaces' type)."""
+        """The world's own board, per agent, best first by the world's headline; a
+        submission without a transcript is listed after the ranked agents, never ranked."""
         world = arguments.world_arg(name)
-        rows = self.storage.rows(world.name, season)
-        return _world_board(world, rows)
+        return _world_board(world, self.storage.rows(world.name, season))
 
     def provenance(self) -> dict[str, Any]:
         return {

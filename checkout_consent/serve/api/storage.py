@@ -1,10 +1,7 @@
-"""Stored submissions: one immutable row per accepted submission, in SQLite (a file path,
-WAL mode) or PostgreSQL (a `postgresql://` URL). The schema is versioned; a database of
-another version is refused, never migrated silently. Rows are never updated or deleted:
-the database itself refuses it (triggers), so a stored score cannot change. Agent names are
-owned (`agents`): the sha256 of the owner's token, never the token itself, under the name's
-two keys (`core.names.keys`), each unique: a name meeting an owned one (`claude`, `C1aude`
-for `Claude`) is that owner's."""
+"""Stored submissions: one immutable row per accepted submission, in SQLite (WAL) or
+PostgreSQL. A database of another schema version is refused, never migrated; triggers
+refuse any update or delete, so a stored score cannot change. Agent names are owned
+(`agents`): the sha256 of the owner's token, never the token, under the name's two keys."""
 
 from __future__ import annotations
 
@@ -53,10 +50,8 @@ FOR EACH ROW EXECUTE FUNCTION submissions_immutable();
 
 
 def default_db() -> str:
-    """The SQLite file a service started without `--db` stores in: the user's data folder
-    (`$XDG_DATA_HOME/checkout-consent/scoring.db`, else
-    `~/.local/share/checkout-consent/scoring.db`), never the current directory, so a
-    service started in a checkout leaves no file in it. The folder is made on first use."""
+    """The SQLite file of a service started without `--db`: in the user's data folder
+    (`$XDG_DATA_HOME`, else `~/.local/share`), never the current directory."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(
         os.path.expanduser("~"), ".local", "share"
     )

@@ -1,10 +1,8 @@
 """A submission from a stranger, checked before anything is graded: strict JSON (no NaN or
-Infinity, bounded nesting and size, every string `arguments.Text`: `arguments.body`), then
-the family's own shape, extra fields refused. Every refusal is an `Invalid` naming the field;
-grading errors (a trace that does not replay, a domain error) are refusals too. One code
-path per family: its `score_submission` (the body without the service's `agent` card), or
-the saved-trace path through `core.offline.grade_saved`. The stored task is the graded
-record's (`task_id`) or the trace's graded task, never a label the client adds."""
+Infinity, bounded nesting and size: `arguments.body`), then the family's own shape, extra
+fields refused; every refusal an `Invalid` naming the field. One code path per family: its
+`score_submission`, or the saved-trace path (`core.offline.grade_saved`). The stored task is
+the graded record's, never a label the client adds."""
 
 from __future__ import annotations
 
