@@ -189,8 +189,7 @@ def _line(model: BaseModel | dict[str, Any]) -> str:
 
 
 def dumps(units: list[Unit]) -> str:
-    """The file's text, the units' frames merged: a header line, then one frame or request
-    per line, units in the order given."""
+    """The file's text: a header line, then one frame or request per line."""
     frames: list[Frame] = []
     for unit in units:
         frames += [f for f in unit.frames if f not in frames]

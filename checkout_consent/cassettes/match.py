@@ -181,8 +181,7 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def describe(request: Any, index: int | None = None) -> str:
-    """One line naming a request: unit (and its place in the unit), method, URL and its
-    last message (summarised)."""
+    """One line naming a request: unit (and place in it), method, URL, last message."""
     unit, method, uri, _ = request_key(request)
     tail = request.__dict__.get(SUMMARY)
     if tail is None:

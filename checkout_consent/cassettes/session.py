@@ -65,8 +65,7 @@ def _message_line(k: int, live: list[Any], recorded: list[str]) -> str:
 
 
 def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str:
-    """One line: where the live request `index` of its unit leaves the recording (the live
-    request's digests recomputed and set against the recorded request at its place)."""
+    """One line: where the live request `index` of its unit leaves the recording."""
     if unit is None:
         return "the cassette holds no recording of this run unit"
     if index >= len(unit.requests):
@@ -90,8 +89,7 @@ def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str
 
 
 def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
-    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
-    response as vcrpy keeps one."""
+    """What vcrpy replays of a unit: bodiless requests carrying their digests, and responses."""
     requests, responses = [], []
     for entry in unit.requests:
         request = Request(
@@ -112,8 +110,7 @@ def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
 
 
 class UnitPersister:
-    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit
-    into the compact cassette (vcrpy's serializer is never used)."""
+    """vcrpy persister: a cassette path is a directory holding the compact cassette."""
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any = None) -> tuple[list, list]:
@@ -157,8 +154,7 @@ class UnitPersister:
 
 @dataclass
 class Session:
-    """One cassette in use: where it lives, the requests it could not answer and (after a
-    replay) the recorded requests the run never made."""
+    """One cassette in use: the requests it could not answer, and those never made."""
 
     directory: Path
     mode: Mode

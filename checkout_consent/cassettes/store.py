@@ -160,8 +160,7 @@ def kind(path: Path) -> str | None:
 
 
 def files(directory: Path) -> list[Path]:
-    """Every file of a cassette directory (confined, no links), each one this suite
-    writes; any other file is refused."""
+    """Every file of a cassette directory, each one this suite writes; any other is refused."""
     out = confined(directory)
     for path in out:
         if kind(path) is None:
@@ -243,8 +242,7 @@ def run_dirs(paths: list[Path]) -> list[Path]:
 
 
 def clear(directory: Path) -> None:
-    """Remove a directory's cassette and goldens, and any file of a legacy format, before
-    it is recorded afresh."""
+    """Remove a directory's cassette, goldens and legacy files before recording afresh."""
     for path in directory.iterdir():
         if _legacy(path) or kind(path) in (CASSETTE, GOLDEN):
             path.unlink()

@@ -60,8 +60,7 @@ def response_line(response: compact.Response) -> str:
 
 
 def show(unit: compact.Unit, path: Path) -> Iterator[str]:
-    """A unit's requests, readably: what was asked (model, tools, the last message) and
-    what came back."""
+    """A unit's requests, readably: what was asked and what came back."""
     first = unit.frames[unit.requests[0].frame]
     yield (
         f"{path}: run unit {unit.unit}, {len(unit.requests)} request(s); model "
@@ -81,8 +80,7 @@ def show(unit: compact.Unit, path: Path) -> Iterator[str]:
 
 
 def cassette_paths(path: Path) -> list[Path]:
-    """The cassette files a path names: the file itself, or that of a cassette directory
-    (a file of a legacy format is refused, naming the format)."""
+    """The cassette files a path names: the file itself, or that of a cassette directory."""
     if path.is_dir():  # a symlinked one is refused by `confined`
         return [p for p in confined(path) if store.kind(p) == store.CASSETTE]
     if store.kind(path) != store.CASSETTE:

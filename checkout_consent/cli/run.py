@@ -68,7 +68,7 @@ def hacker_problems(world: World) -> list[str]:
     return [c.line() for c in caught if c.by is None]
 
 
-def sanity(world: World, log_dir: str = "") -> ControlRecords:
+def sanity(world: World) -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
     records, problems = check_controls(world)
     if problems:
@@ -180,7 +180,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for world in chosen:
-        sanity(world, args.log_dir)
+        sanity(world)
         err(f"run {world.name}: {args.model} ...")
         out.append(_shown(args, world, args.model, *_model_run(args, world)))
     return out
@@ -188,7 +188,7 @@ def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str,
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        sanity(world_named(name), args.log_dir)
+        sanity(world_named(name))
     return 0
 
 

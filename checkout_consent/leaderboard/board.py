@@ -62,8 +62,7 @@ class Entry:
         return self.card.kind == "model" and bool(self.runs) and self.partial is None
 
     def on(self, tasks: frozenset[str] | None) -> Entry:
-        """This entry restricted to the runs of `tasks` (None: all); a partial entry's
-        coverage is then counted on those tasks (`1 of 7 runs`, not of its own set's 11)."""
+        """This entry restricted to the runs of `tasks` (None: all), coverage counted on them."""
         if tasks is None:
             return self
         runs = tuple(r for r in self.runs if r[1] in tasks)
@@ -86,15 +85,13 @@ class Entry:
         )
 
     def consent(self) -> Figure | None:
-        """The consent-breach rate over this entry's runs (`core.consent.breach_rate`, as
-        the CLI and the Inspect metric give it); None for a world that moves no money."""
+        """The consent-breach rate over this entry's runs; None for a world that moves no money."""
         world = world_named(self.world)
         runs = [(task, r) for task, _, _, r in self.runs]
         return breach_rate(world.family, runs) if world.moves_money else None
 
     def gap(self) -> float | None:
-        """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
-        when no run reports one."""
+        """Mean over tasks of the runs' `totals.gap_cents` in dollars (None: none reports one)."""
         per_task = [
             [g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
             for rs in self.per_task().values()
@@ -186,8 +183,7 @@ def reproduced(board: Path, folder: Path) -> bool:
 
 
 def refused(root: Path) -> list[str]:
-    """One line per submission folder under `root` that does not validate (it is left off
-    the board; the rest is built): the folder and its first refusal."""
+    """One line per submission folder under `root` that does not validate (left off the board)."""
     folders = sorted(p for p in root.glob("*/*") if p.is_dir())
     return [
         f"{folder}: refused: {verdict.refusals[0]}"
@@ -197,8 +193,7 @@ def refused(root: Path) -> list[str]:
 
 
 def load(root: Path) -> dict[str, list[Entry]]:
-    """Every submission under `root` (`<family>/<id>/`) that validates, re-graded, by the
-    label of the world its card names (a refused one is left off: `refused` names it)."""
+    """Every submission under `root` that validates, re-graded, by its world's name."""
     out: dict[str, list[Entry]] = {w.name: [] for w in WORLDS}
     with shared_grades():  # each log read once, however many folders compare with it
         verdicts = [(f, validated(f)) for f in sorted(p for p in root.glob("*/*") if p.is_dir())]
@@ -227,8 +222,7 @@ def _row(e: Entry) -> Row:
 
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
-    """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks are
-    ties."""
+    """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks tie."""
     if higher_is_better:
         ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
     else:
@@ -264,8 +258,7 @@ def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list
 
 
 def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[View]:
-    """The world's views; for a world with seasons, All time (every submission on Season
-    1's tasks) then one per season (that season's submissions on its tasks)."""
+    """The world's views; with seasons, All time (on Season 1's tasks), then one per season."""
     if not seasons(label):
         return [_view(label, "", "", entries, rank_humans)]
     first = season_tasks(label, 1)
@@ -286,13 +279,11 @@ def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[V
 
 
 def _on(entries: list[Entry], tasks: frozenset[str]) -> list[Entry]:
-    """The entries restricted to `tasks`; one that ran none of them is not in the view (a
-    folder without logs stays: it is listed, never ranked)."""
+    """The entries restricted to `tasks` (one that ran none of them is left out)."""
     return [e.on(tasks) for e in entries if not e.runs or e.on(tasks).runs]
 
 
 def board(root: Path, rank_humans: bool = False) -> list[View]:
-    """Every world's views; `rank_humans` ranks people's rows with the models' (a reader's
-    own build: the committed board never does)."""
+    """Every world's views; `rank_humans` ranks people's rows with the models'."""
     loaded = load(root)
     return [v for name in sorted(loaded) for v in views(name, loaded[name], rank_humans)]

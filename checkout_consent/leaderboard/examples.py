@@ -30,8 +30,7 @@ CASSETTES = REPO / "cassettes"
 
 
 def submission_id(world: World, control: str) -> str:
-    """`control-<world>-<control>`, or `control-<scenario>-<control>` for a world that
-    names its scenario (its records say which)."""
+    """`control-<world or scenario>-<control>`."""
     return f"control-{world.meta.scenario or world.name}-{control}"
 
 
@@ -41,8 +40,7 @@ REAL_MODELS = REAL
 
 
 def harness(rung: Rung, server: dict[str, Any] | None) -> str:
-    """The harness line a real model's card states, from what its server said it applied
-    (run.json's `server`): the weights, the template, sampling and slots."""
+    """The harness line a real model's card states, from its recorded server setting."""
     if not server:  # recorded before run.json carried the server's setting
         return (
             f"{rung.name} GGUF (sha256 {rung.short_sha}) on llama-server, --jinja with the "
@@ -65,8 +63,7 @@ CONTROL_HARNESS = (
 
 
 def _protocol(rung: Rung, server: dict[str, Any] | None) -> str | None:
-    """The recorded protocol; for a run recorded before run.json carried it, the one the
-    ladder states it was served under (docs/local-models.md: `--jinja`, no template file)."""
+    """The recorded protocol; for an older run, the one the ladder states it was served under."""
     template = (server or {}).get("chat_template")
     if isinstance(template, dict):
         return str(template.get("protocol"))
@@ -76,8 +73,7 @@ def _protocol(rung: Rung, server: dict[str, Any] | None) -> str | None:
 def _card(
     world: World, control: str, log_path: Path, real: str = "", server: dict[str, Any] | None = None
 ) -> Card:
-    """The card of a control's run, or (`real`: its Inspect model name, `server` its
-    recorded server setting) a real model's."""
+    """The card of a control's run, or (`real`: its Inspect model name) a real model's."""
     log, graded = read_log(log_path), Verdict(str(log_path), samples=regrade(log_path).samples)
     model, tokens = str(log.eval.model), graded.tokens
     listed, normalized = graded.costs(model)
@@ -123,8 +119,7 @@ def real_id(world: World, model: str) -> str:
 
 
 def make(world: World, control: str, out: Path = SUBMISSIONS, real: str = "") -> Path:
-    """Replay one recorded control run (or, `real`, a real model's) and write its
-    submission folder; return the folder."""
+    """Replay one recorded control run (or a real model's) into its submission folder."""
     from checkout_consent.cassettes import runs, store
 
     model = real or f"openai/{world.family}-{control}"
@@ -145,8 +140,7 @@ def make(world: World, control: str, out: Path = SUBMISSIONS, real: str = "") ->
 
 
 def real_runs(world: World) -> list[str]:
-    """The real models (REAL_MODELS) with a committed cassette of this world (of part of
-    its public set: a partial submission)."""
+    """The real models (REAL_MODELS) with a committed cassette of this world."""
     from checkout_consent.cassettes import store
 
     return [
@@ -175,8 +169,7 @@ def recorded(world: World) -> list[str]:
 
 
 def direct(world: World) -> tuple[str, ...]:
-    """Controls run with no cassette: the board's `direct_examples`, or the reference
-    control of a world that has no `openai` recording yet."""
+    """Controls run with no cassette: `direct_examples`, else an unrecorded world's reference."""
     return world.board.direct_examples or (() if recorded(world) else (world.controls.reference,))
 
 

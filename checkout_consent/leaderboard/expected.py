@@ -93,8 +93,7 @@ def partial(
 
 @functools.cache
 def public_settings(name: str) -> dict[str, Any]:
-    """Every -T parameter of the family's task (`task_params(World)`) -> its value in
-    the public set: the family's `public_args`, else the task's own default."""
+    """Every -T parameter of the family's task -> its value in the public set."""
     world = world_named(name)
     params = inspect.signature(task_factory(world)).parameters
     return {

@@ -67,8 +67,7 @@ def _short(text: str) -> str:
 
 
 def limits(values: list[float], min_span: float) -> tuple[float, float]:
-    """Axis limits that include zero, span at least `min_span`, padded at both ends so a
-    point on zero or at the top is drawn whole."""
+    """Axis limits that include zero, span at least `min_span`, padded at both ends."""
     lo, hi = min(0.0, *values), max(0.0, *values)
     if hi - lo < min_span:
         hi = lo + min_span
@@ -246,8 +245,7 @@ def _bars(
 
 
 def breakdown(entries: list[Entry], chart: Breakdown, title: str) -> str:
-    """The world's breakdown (`Board.breakdown`): a bar per submission per group; a group
-    a submission never met is drawn hatched, n/a."""
+    """The world's breakdown (`Board.breakdown`): a bar per submission per group."""
     per = {e.card.submission_id: chart.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
     series: dict[str, list[float | None]] = {
@@ -296,8 +294,7 @@ def _labels(ax: Axes, view: View, xs: list[float | None]) -> list[Label]:
 
 
 def _headline_axis(ax: Axes, view: View) -> None:
-    """The y axis of the world's headline with its intervals: from zero (a share: 0% to
-    100%), spanning every interval, labelled with the headline and its unit."""
+    """The y axis of the world's headline: from zero, spanning every interval, labelled."""
     head = world_named(view.world).headline
     if head.unit == "%":
         ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))
@@ -308,8 +305,7 @@ def _headline_axis(ax: Axes, view: View) -> None:
 
 
 def scatter(view: View, chart: Scatter) -> str:
-    """The headline (95% CI as error bars) against `chart.x` of each submission's runs, one
-    point per submission; controls drawn grey and square, each point labelled."""
+    """The headline (95% CI) against `chart.x` of each submission's runs, each point labelled."""
 
     def legend(ax: Axes) -> None:
         handles = [

@@ -65,8 +65,7 @@ def _money(x: float | None) -> str:
 
 
 def costs(e: Entry) -> list[str]:
-    """The list and normalized cost cells: a script has no list price and a person no
-    tokens to price (`NO_PRICE`); a model's list price may be unknown (`NOT_PRICED`)."""
+    """The list and normalized cost cells (`NO_PRICE` for a script or a person)."""
     if e.card.kind == "human":
         return [NO_PRICE["human"]] * 2
     listed = NO_PRICE["control"] if e.card.kind == "control" else _money(e.cost_list)
@@ -128,8 +127,7 @@ def has_gap(view: View) -> bool:
 
 
 def shown(view: View, items: list[str]) -> list[str]:
-    """A row's cells (or the headings) as a format shows them: without the pass^k column
-    when no row has one (every submission there plays one epoch)."""
+    """A row's cells (or the headings) without the pass^k column when no row has one."""
     if any(r.pass_k is not None for r in view.rows):
         return items
     return [x for h, x in zip(columns(view), items, strict=True) if h != "pass^k"]
@@ -144,8 +142,7 @@ def pass_rule(view: View) -> str:
 
 
 def cells(row: Row, gap: bool = False) -> list[str]:
-    """The plain-text cells of a row (the link is added by each format); with `gap`, the
-    gap cell after the headline, then the world's own columns."""
+    """The plain-text cells of a row (each format adds the link)."""
     e, head = row.entry, world_named(row.entry.world).headline
     records = [r for *_, r in e.runs]
     is_control = e.card.kind == "control"
@@ -167,8 +164,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
 
 
 def _rank(row: Row) -> str:
-    """A ranked row's band; `—` for a model no better than idle (never ranked), else what
-    the row is (`partial`, `human`)."""
+    """A ranked row's band; `—` for a model no better than idle, else `partial` or the kind."""
     e = row.entry
     if row.rank:
         return row.rank
@@ -240,14 +236,12 @@ def _money_worlds(views: list[View]) -> dict[str, View]:
 
 
 def suite_meaning(views: list[View]) -> tuple[list[str], list[list[str]]]:
-    """What a consent breach is in each money-moving world (`World.breaches`): the
-    agent's, a counterparty's, and what the world's column of `suite_consent` counts."""
+    """What a consent breach is in each money-moving world (`World.breaches`)."""
     return BREACH_HEADS, breach_table([(w, world_named(w).breaches) for w in _money_worlds(views)])
 
 
 def suite_cell(row: Row) -> str:
-    """The rate of the party the row's world measures, with its 95% CI, then the row's
-    headline (whether the runs did the job)."""
+    """The measured party's breach rate with its 95% CI, then the row's headline."""
     world = world_named(row.entry.world)
     party = world.breaches.measured
     records = [r for *_, r in row.entry.runs]
@@ -381,8 +375,7 @@ def _html_table(table_id: str, heads: list[str], table: list[list[str]], td: str
 
 
 def suite_html(views: list[View]) -> str:
-    """The suite-wide consent section's tables as HTML: what a breach is in each world
-    (id `consent-meaning`), then `suite_consent` (id `consent`)."""
+    """The suite-wide consent section's tables as HTML."""
     heads, table = suite_consent(views)
     meaning = _html_table("consent-meaning", *suite_meaning(views))
     return meaning + _html_table("consent", heads, table, ' class="ci"')

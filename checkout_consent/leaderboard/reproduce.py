@@ -57,8 +57,7 @@ def _headline(verdict: Verdict, root: Path) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class Plan:
-    """How a submission is reproduced: what `line` says (printed before the run), and the
-    re-run's samples once `play` has run (given the log dir)."""
+    """How a submission is reproduced: the `line` said first, and the re-run's `play`."""
 
     line: str
     play: Callable[[Path], list[SampleGrade]]
@@ -84,8 +83,7 @@ def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[Sampl
 
 
 def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
-    """A control served over a provider's wire format, re-run against `serve-controls` on
-    an ephemeral loopback port (a placeholder key lent: the SDK wants one)."""
+    """A control served over a provider's wire, re-run against an ephemeral serve-controls."""
     from checkout_consent.cassettes.runs import endpoint
     from checkout_consent.cassettes.session import placeholder_keys
     from checkout_consent.endpoint.controls import serving
@@ -134,8 +132,7 @@ def committed_dir(card: Card) -> Path:
 
 
 def cassette_dirs(root: Path, card: Card) -> list[Path]:
-    """The recorded traffic of the card's run: the submission's own cassette runs, else
-    the committed `cassettes/<world>/<model>` (`committed_dir`), else none."""
+    """The card's recorded traffic: the submission's own cassettes, else the committed one."""
     from checkout_consent.cassettes.store import MANIFEST
 
     own = [root / run for run in list_folder(root).cassette_runs()]
@@ -146,8 +143,7 @@ def cassette_dirs(root: Path, card: Card) -> list[Path]:
 
 
 def served_control(card: Card) -> bool:
-    """Whether the card's model is one of the family's controls served over a provider's
-    wire format by `serve-controls` (`openai/<family>-<control>`), as the examples are."""
+    """Whether the card's model is a family control served over a provider's wire format."""
     from checkout_consent.cassettes.runs import WIRES
     from checkout_consent.families import control_registry
 

@@ -29,8 +29,7 @@ HUMAN_CSS = "tr.human td{background:#fff7e0}tr.human td:first-child{font-weight:
 
 
 def rendered(root: Path = BOARD, rank_humans: bool = False) -> dict[str, str]:
-    """Relative path (under `root`) -> content of every generated file (`rank_humans`: a
-    reader's build that ranks people's rows with the models')."""
+    """Relative path (under `root`) -> content of every generated file."""
     views = board(root / "submissions", rank_humans)
     out = {"README.md": render.markdown(views)}
     out |= {f"site/{name}": text for name, text in files(views).items()}

@@ -258,8 +258,7 @@ def parse_card(text: str) -> Card:
 
 
 def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
-    """The card section a family declares on its board (none for an unknown family: the
-    card is then refused by its other fields)."""
+    """The card section a family declares on its board (none for an unknown family)."""
     try:
         declared = world_named(str(name)).board.card_section
     except KeyError:
@@ -311,8 +310,7 @@ def season_tasks(name: str, season: int) -> frozenset[str]:
 
 
 def task_sets(name: str) -> dict[str, frozenset[str] | None]:
-    """The task sets a card may declare: "public" (None: the world's whole public set) and,
-    for a world with seasons, "season-<k>"."""
+    """The task sets a card may declare: "public" (None: all of it) and any "season-<k>"."""
     sets: dict[str, frozenset[str] | None] = {"public": None}
     sets |= {f"season-{s}": season_tasks(name, s) for s in seasons(name)}
     return sets

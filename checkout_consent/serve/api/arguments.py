@@ -80,8 +80,7 @@ class NotFound(LookupError):
 
 
 def refused(error: ValidationError, field: str = "body") -> Invalid:
-    """Pydantic's first refusal as one Invalid line: the field its path names (`field` when
-    the value was checked alone), and Pydantic's message."""
+    """Pydantic's first refusal as one Invalid line naming the field."""
     first = error.errors()[0]
     return Invalid(".".join(str(p) for p in first["loc"]) or field, first["msg"])
 
@@ -116,8 +115,7 @@ def clip(value: object) -> str:
 
 
 def world_arg(value: object) -> World:
-    """A family of the roster by name (404 otherwise, as an unknown route: the roster, not
-    a type, knows the names)."""
+    """A family of the roster by name (404 otherwise, as an unknown route)."""
     if isinstance(value, str) and len(value) <= MAX_NAME:
         try:
             return world_named(value)
@@ -127,8 +125,7 @@ def world_arg(value: object) -> World:
 
 
 def control(world: World, value: object) -> str:
-    """One of the family's controls by name (its reference when None): the family, known
-    only once its argument is read, names them."""
+    """One of the family's controls by name (its reference when None)."""
     chosen = world.controls.reference if value is None else value
     if not isinstance(chosen, str) or chosen not in world.controls:
         raise Invalid(

@@ -44,8 +44,7 @@ def listed_tasks(name: str) -> tuple[str, ...]:
 
 @functools.cache
 def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
-    """The (scenario id, seed) of every public task of a world: what a ranked entry of
-    that world must cover."""
+    """The (scenario id, seed) of every public task of a world."""
     world = arguments.world_arg(name)
     return frozenset(_key(world.dataset.task(t)) for t in listed_tasks(world.name))
 
@@ -89,8 +88,7 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
 
 
 def _consent(world: World, rows: list[Row]) -> dict[str, Any]:
-    """The consent-breach rate of an agent's runs (`core.consent.breach_rate`, as every
-    surface gives it), in words and as numbers (null for a world that moves no money)."""
+    """The consent-breach rate of an agent's runs, in words and as numbers."""
     runs = [(r.task, r.record) for r in rows]
     got = breach_rate(world.family, runs) if world.moves_money else None
     return {
