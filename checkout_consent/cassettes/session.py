@@ -40,9 +40,8 @@ from checkout_consent.runtime.runner import RunFailed
 
 PLACEHOLDER_KEY = "placeholder-no-key"
 ALWAYS_LENT = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")  # the reference runs' providers
-# On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
-# which the SDK reports as a connection error, for a very long time); no live sample buffer
-# for `inspect view` (about a quarter of a replay's time; the log is still written whole).
+# On replay: one attempt per request (a miss would otherwise be retried for a very long
+# time); no live sample buffer (a quarter of a replay's time; the log is written whole).
 REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60, "log_realtime": False}
 REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
@@ -117,13 +116,8 @@ class UnitPersister:
         units = store.read_units(Path(cassette_path))
         if not units:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
-        requests: list[Any] = []
-        responses: list[Any] = []
-        for unit in units.values():
-            more_requests, more_responses = played(unit)
-            requests += more_requests
-            responses += more_responses
-        return requests, responses
+        each = [played(unit) for unit in units.values()]
+        return [q for qs, _ in each for q in qs], [r for _, rs in each for r in rs]
 
     @staticmethod
     def save_cassette(
@@ -216,8 +210,7 @@ def _track_misses(cassette: Any, session: Session) -> None:
 
 @contextmanager
 def placeholder_keys(model: str | None = None) -> Iterator[None]:
-    """Provider SDKs refuse to start without a key: lend them a placeholder if none is set
-    (for `model`, its own provider's variables too: LLAMA_API_KEY for openai-api/llama/...)."""
+    """Provider SDKs refuse to start without a key: lend a placeholder where none is set."""
     wanted = dict.fromkeys([*ALWAYS_LENT, *(key_vars(model) if model else ())])
     missing = [v for v in wanted if not os.environ.get(v)]
     for var in missing:

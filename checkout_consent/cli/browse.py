@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.common import UsageError, err, sample_count, task_args
+from checkout_consent.cli.common import UsageError, add_task_arg, err, sample_count, task_args
 from checkout_consent.core.contract import Record, World
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import names, world_named
@@ -116,12 +116,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("show", help="show one task or scenario of a family")
     p.add_argument("family", choices=names())
     p.add_argument("item")
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="run's task arguments, e.g. -T seeds=3",
-    )
+    add_task_arg(p, "run's task arguments, e.g. -T seeds=3")
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser(
         "rescore",

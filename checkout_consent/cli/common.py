@@ -69,6 +69,10 @@ def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
                 add_log_dir(child, default=argparse.SUPPRESS)
 
 
+def add_task_arg(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("-T", action="append", metavar="KEY=VALUE", help=help)
+
+
 def task_args(args: argparse.Namespace, world: World) -> dict[str, Any]:
     """The public set's task arguments, overridden by `-T key=value` and `--seeds`."""
     out = dict(world.dataset.public_args)

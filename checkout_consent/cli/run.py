@@ -15,6 +15,7 @@ from typing import Any
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli.common import (
     UsageError,
+    add_task_arg,
     built_task,
     check_counts,
     check_model,
@@ -202,12 +203,7 @@ def add_parsers(sub: Any) -> None:
         "(default: the family's controls, offline)",
     )
     p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="task argument (see `checkout-consent list FAMILY`)",
-    )
+    add_task_arg(p, "task argument (see `checkout-consent list FAMILY`)")
     p.add_argument("--epochs", type=int)
     p.add_argument("--max-connections", type=int)
     p.add_argument(

@@ -23,6 +23,7 @@ from checkout_consent.cli.common import (
     MAX_COUNT,
     MAX_SAMPLES,
     UsageError,
+    add_task_arg,
     built_task,
     check_counts,
     err,
@@ -299,12 +300,7 @@ def add_parsers(sub: Any) -> None:
         metavar="K/N",
         help="shard K of N of every pure world's samples (for runs spread over machines)",
     )
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="task argument, to the worlds that take KEY",
-    )
+    add_task_arg(p, "task argument, to the worlds that take KEY")
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
     p.add_argument("--model-base-url", help="the provider's base URL")
     p.add_argument("--epochs", type=int, help="epochs of every sample (default: each world's own)")

@@ -31,12 +31,9 @@ from checkout_consent.leaderboard.submission import (
 from checkout_consent.leaderboard.validate import Verdict, shared_grades, validate
 from checkout_consent.runtime import untrusted
 
-# A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
-# a gap column beside the headline: reported, never ranked.
-GAP_KEY = "gap_cents"
+GAP_KEY = "gap_cents"  # in a record's `totals`: a gap column, reported, never ranked
 RECORD_NAME = "reproduced.yaml"  # beside submissions/: the maintainers' file, never a PR's
-# Re-grading is a pure function of a folder's bytes (for this checkout), so a process that
-# builds twice (the tests, `--check` after a build) re-grades each distinct folder once.
+# Re-grading is a pure function of a folder's bytes: each distinct folder is re-graded once.
 _VERDICTS: dict[tuple[str, str], Verdict] = {}
 
 

@@ -3,7 +3,7 @@
 One submission per recorded control run of every world, replayed offline into a fresh
 .eval log, with its cassette and a card from re-grading the log (`kind: control`); `direct`
 controls run through the `control/` provider with no cassette; real models' committed runs
-(`REAL_MODELS`) become `kind: model` submissions. Run it again after a world version
+(`runtime.ladder.REAL`) become `kind: model` submissions. Run it again after a world version
 changes."""
 
 from __future__ import annotations
@@ -24,19 +24,13 @@ from checkout_consent.runtime.ladder import REAL, Rung
 from checkout_consent.runtime.logs import read_log
 from checkout_consent.runtime.provenance import REPO_ROOT
 
-REPO = REPO_ROOT  # the checkout (or, from a wheel, the current directory)
-SUBMISSIONS = REPO / "leaderboard" / "submissions"
-CASSETTES = REPO / "cassettes"
+SUBMISSIONS = REPO_ROOT / "leaderboard" / "submissions"
+CASSETTES = REPO_ROOT / "cassettes"
 
 
 def submission_id(world: World, control: str) -> str:
     """`control-<world or scenario>-<control>`."""
     return f"control-{world.meta.scenario or world.name}-{control}"
-
-
-# The committed runs of real models (not controls): the ladder's rungs and the runs under a
-# model's own template (runtime/ladder.py), each world's cassette of them
-REAL_MODELS = REAL
 
 
 def harness(rung: Rung, server: dict[str, Any] | None) -> str:
@@ -140,12 +134,10 @@ def make(world: World, control: str, out: Path = SUBMISSIONS, real: str = "") ->
 
 
 def real_runs(world: World) -> list[str]:
-    """The real models (REAL_MODELS) with a committed cassette of this world."""
+    """The real models (`runtime.ladder.REAL`) with a committed cassette of this world."""
     from checkout_consent.cassettes import store
 
-    return [
-        m for m in REAL_MODELS if (store.run_dir(world.name, m, CASSETTES) / "run.json").is_file()
-    ]
+    return [m for m in REAL if (store.run_dir(world.name, m, CASSETTES) / "run.json").is_file()]
 
 
 def make_direct(world: World, control: str, out: Path = SUBMISSIONS) -> Path:
@@ -184,11 +176,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for control in recorded(world):
             if control not in direct(world):  # a direct example is the board's choice
-                print(make(world, control).relative_to(REPO), flush=True)
+                print(make(world, control).relative_to(REPO_ROOT), flush=True)
         for control in direct(world):
-            print(make_direct(world, control).relative_to(REPO), flush=True)
+            print(make_direct(world, control).relative_to(REPO_ROOT), flush=True)
         for model in real_runs(world):
-            print(make(world, "", real=model).relative_to(REPO), flush=True)
+            print(make(world, "", real=model).relative_to(REPO_ROOT), flush=True)
     return 0
 
 

@@ -150,8 +150,7 @@ class ModelInfo(Strict):
 class AgentInfo(Strict):
     harness: Shown = Field(min_length=1, max_length=200)
     tools: list[str] = Field(max_length=100)
-    # how tool calls reached the model and came back (runtime/chat_template.py): through
-    # its own chat template, or one adapted to what it writes; None where no template applies
+    # through the model's own chat template or an adapted one (None: no template applies)
     tool_protocol: Literal["native", "adapted", "unrecognised"] | None = None
 
 
@@ -171,8 +170,7 @@ class Card(Strict):
     schema_version: Literal[1]
     submission_id: str = Field(pattern=SLUG)
     family: str = Field(pattern=SLUG)
-    # controls are reference rows and humans (`human/web` runs) rows of their own: neither is
-    # ranked with the models
+    # controls (reference rows) and humans (`human/web` runs) are never ranked with models
     kind: Literal["model", "control", "human"]
     model: ModelInfo
     agent: AgentInfo
@@ -182,17 +180,13 @@ class Card(Strict):
     task_set: str = Field(pattern=SLUG)  # "public"; with seasons: "season-1" .. too
     epochs: int = Field(ge=1, le=32)
     wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
-    # a model's or a control's card states its tokens and cost; a person's states its time
-    # (wall_time_seconds: the play's time, as `submit validate` reads it from the logs) and
-    # leaves these out
+    # a model's or a control's card states its tokens and cost; a person's card, its time
     tokens: Tokens | None = None
     cost: Cost | None = None
     contact: str = Field(min_length=1, max_length=200)
-    # the family's own card section (`Board.card_section`), validated by its model and
-    # written back under its key
+    # the family's own card section (`Board.card_section`), written back under its key
     section: dict[str, Any] | None = Field(default=None, exclude=True)
-    # a re-submission of the same model: the id of its earlier submission in this family,
-    # whose samples this one may then equal (leaderboard/expected.py, `copied_from`)
+    # the same model's earlier submission, whose samples this one may equal (`copied_from`)
     resubmission_of: str | None = Field(default=None, pattern=SLUG)
 
     @model_validator(mode="after")
