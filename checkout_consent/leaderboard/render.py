@@ -72,15 +72,10 @@ def costs(e: Entry) -> list[str]:
     return [listed, _money(e.cost_normalized)]
 
 
-def note(view: View) -> str:
-    """What the world's board says under its table (`Board.note`)."""
-    return world_named(view.world).board.note
-
-
 def notes(view: View) -> list[str]:
     """What a world's table says under it beside the pass rule, in order (none empty)."""
     said = (
-        note(view),
+        world_named(view.world).board.note,
         STANDING_NOTE if view.rows else "",
         consent_note(view),
         human_note(view),
@@ -154,7 +149,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
         _ci(head, row.mean, row.low, row.high),
         row.standing,
         *([consent_cell(row)] if world_named(e.world).moves_money else []),
-        *([_gap(row.gap)] if gap else []),
+        *(["—" if row.gap is None else fmt_dollars(row.gap)] if gap else []),
         *(c.cell(records) for c in world_named(e.world).board.columns),
         str(row.n),
         k,
@@ -292,6 +287,14 @@ def _md_table(heads: list[str], table: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads), *rows]
 
 
+def _unranked(entries: tuple[Entry, ...]) -> list[str]:
+    return [
+        f"- {e.card.submission_id} ({e.card.model.id}, {e.card.date}): no transcript; "
+        "stored and listed, not ranked"
+        for e in entries
+    ]
+
+
 def suite_markdown(views: list[View]) -> list[str]:
     """The suite-wide consent section of the board's Markdown page."""
     return [
@@ -306,20 +309,8 @@ def suite_markdown(views: list[View]) -> list[str]:
     ]
 
 
-def _gap(x: float | None) -> str:
-    return "—" if x is None else fmt_dollars(x)
-
-
 def heading(view: View) -> str:
     return view.world + (f": {view.title}" if view.title else "")
-
-
-def _unranked(entries: tuple[Entry, ...]) -> list[str]:
-    return [
-        f"- {e.card.submission_id} ({e.card.model.id}, {e.card.date}): no transcript; "
-        "stored and listed, not ranked"
-        for e in entries
-    ]
 
 
 def markdown(views: list[View]) -> str:
@@ -348,18 +339,17 @@ def markdown(views: list[View]) -> str:
         if view.note:
             lines += [f"Scored on {view.note}.", ""]
         cols = shown(view, columns(view))
-        lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        for row in view.rows:
-            c = cells(row, has_gap(view))
-            c[1] = f"[{c[1]}]({row.entry.path}/)"
-            lines.append("| " + " | ".join(shown(view, c)) + " |")
-        if not view.rows:
-            lines.append("| " + " | ".join(["—"] * len(cols)) + " |")
+        table = [shown(view, _linked(row, cells(row, has_gap(view)))) for row in view.rows]
+        lines += _md_table(cols, table or [["—"] * len(cols)])
         lines += ["", pass_rule(view), ""]
         lines += [line for n in notes(view) for line in (n, "")]
         lines += [GAP_NOTE, ""] if has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _linked(row: Row, c: list[str]) -> list[str]:
+    return [c[0], f"[{c[1]}]({row.entry.path}/)", *c[2:]]
 
 
 def _lines(x: str) -> str:

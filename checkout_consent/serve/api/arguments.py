@@ -32,8 +32,7 @@ Text = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=r"^[^\x00]*
 
 
 def _board_name(name: str) -> str:
-    """A name as the board stores and shows it (`core.names.shown`), or ValueError: one
-    holding an invisible character or mixing scripts (`core.names.problem`)."""
+    """A name as the board shows it, or ValueError (an invisible character, mixed scripts)."""
     why = names.problem(name)
     if why is not None:
         raise ValueError(f"the name {why}")
@@ -63,8 +62,7 @@ T = TypeVar("T")
 
 
 class Invalid(ValueError):
-    """A refused argument or submission: which field, and why (answered 400, nothing
-    stored)."""
+    """A refused argument or submission: which field, and why (400, nothing stored)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -86,8 +84,7 @@ def refused(error: ValidationError, field: str = "body") -> Invalid:
 
 
 def checked(kind: TypeAdapter[T], field: str, value: object) -> T:
-    """`value` as a constrained type where no request model carries it (a string deep in a
-    family's own body, the operator's `serve-token`), refused as `field`."""
+    """`value` as a constrained type where no request model carries it, refused as `field`."""
     try:
         return kind.validate_python(value)
     except ValidationError as error:
@@ -95,10 +92,8 @@ def checked(kind: TypeAdapter[T], field: str, value: object) -> T:
 
 
 def current_names(fields: Iterable[object]) -> None:
-    """Refuse a request whose top-level fields use a retired name (RETIRED), naming the one
-    name every body and tool takes instead. Not a model's `extra="forbid"`: a family's own
-    body and the MCP SDK's argument models are not the service's to declare, and the
-    refusal names the field to use."""
+    """Refuse top-level fields under a retired name (RETIRED), naming the one to use (not
+    `extra="forbid"`: a family's own body and the MCP SDK's models are not ours to declare)."""
     for field in fields:
         if isinstance(field, str) and field in RETIRED:
             use = RETIRED[field]
@@ -106,8 +101,7 @@ def current_names(fields: Iterable[object]) -> None:
 
 
 def clip(value: object) -> str:
-    """A client's value as a refusal may echo it: a string's repr, at most ECHO characters;
-    anything else by its type only."""
+    """A client's value as a refusal may echo it: a repr of at most ECHO characters."""
     if not isinstance(value, str):
         return f"a value of type {type(value).__name__}"
     shown = repr(value[:ECHO])
@@ -148,10 +142,9 @@ def _children(item: Any, path: tuple[str, ...]) -> list[tuple[Any, tuple[str, ..
 
 
 def body(data: Any) -> None:
-    """A parsed JSON body: nested at most MAX_DEPTH levels, no list over MAX_ITEMS items, and
-    every string (keys too) `Text`; iterative, so no document exhausts the stack. A walk,
-    not a type: a family's own body is any JSON until its scorer reads it, and Pydantic's
-    recursive JSON type bounds no depth and names union members in its error paths."""
+    """A parsed JSON body: at most MAX_DEPTH deep, no list over MAX_ITEMS, every string `Text`;
+    an iterative walk, not a type: a family's body is any JSON until its scorer reads it, and
+    Pydantic's recursive JSON type bounds no depth."""
     todo: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while todo:
         item, path = todo.pop()

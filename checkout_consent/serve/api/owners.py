@@ -43,8 +43,8 @@ def authorise(storage: Storage, agent: str, token: str | None) -> tuple[str, str
 
 
 def issue(storage: Storage, agent: str, replace: bool = False) -> str:
-    """The operator's verb: own an unowned name, returning its token; `replace`: give the
-    owned name it meets a fresh token instead (a lost one: the old stops working)."""
+    """The operator's verb: own an unowned name, returning its token; `replace`: a fresh token
+    for the owned name it meets (the old one stops working)."""
     if nobodys(agent):
         raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
     issued = storage.claim(agent, replace)

@@ -146,12 +146,9 @@ def _any_task(task: str) -> None:
 def score(
     world: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
 ) -> Scored:
-    """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
-    the service's date) is the scoring date a family's own scorer uses, None offline;
-    `served(task)` raises Invalid for a task the caller does not grade (before a trace is
-    graded; a family's own submission names its task in its own shape, so its graded
-    record's task is checked before anything is answered or stored). Every body names its
-    task `task`; a retired name for it is refused (`arguments.current_names`)."""
+    """Grade one parsed submission by the family's one scoring path. `today` is the service's
+    date (None offline); `served(task)` raises Invalid for a task the caller does not grade,
+    before anything is answered or stored."""
     arguments.current_names(data)
     if world.score_submission is not None:
         return _own_scorer(world, data, today, served)
