@@ -113,8 +113,7 @@ class Malformed(ValueError):
 
 
 def seal(entry: dict[str, Any], frame: Frame, unit: str) -> str:
-    """An entry's check: a digest of everything else in it, its frame and unit included
-    (not the frame's place in the file, which merging units renumbers)."""
+    """An entry's check: a digest of everything else in it, its frame and unit included."""
     rest = {k: v for k, v in entry.items() if k != "check"}
     whole = canonical({**rest, "frame": frame.model_dump(), "unit": unit})
     return sha256_hex(whole)[:CHECK_HEX]

@@ -149,8 +149,8 @@ def _legacy(path: Path) -> str | None:
 
 
 def kind(path: Path) -> str | None:
-    """What a file of a cassette directory is (MANIFEST, CASSETTE or GOLDEN; None: none of
-    them). A file of a legacy format is refused, naming the format and what to do."""
+    """What a file of a cassette directory is (MANIFEST, CASSETTE, GOLDEN or None); a legacy
+    format is refused, naming it."""
     legacy = _legacy(path)
     if legacy:
         raise refuse(path, f"is {legacy}, a format this suite no longer reads: {LEGACY_ADVICE}")
@@ -202,8 +202,7 @@ def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
-    """One gzipped, indented JSON file per unit (`gzip -dc FILE` reads it); byte-stable:
-    the gzip header carries no time and no name."""
+    """One gzipped, indented JSON file per unit, byte-stable (no time or name in the header)."""
     for unit, record in records.items():
         text = json.dumps(record, indent=2, sort_keys=True) + "\n"
         packed = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
@@ -228,9 +227,8 @@ def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
-    """Every cassette directory (one holding run.json) at or under the given paths, never
-    through a symlinked folder (a symlinked run.json still names its directory: replay
-    then refuses it)."""
+    """Every cassette directory (holding run.json) at or under `paths`, never through a
+    symlinked folder."""
     found: set[Path] = set()
     for p in paths:
         try:

@@ -17,8 +17,7 @@ from checkout_consent.runtime.meta import task_params
 
 
 def cmd_rescore(args: argparse.Namespace) -> int:
-    """`inspect score LOG --scorer checkout_consent/<world>_scorer --action overwrite
-    --output-file NEW`, the world read from the log; prints the re-scored headline."""
+    """`inspect score` of a log with its own world's scorer; prints the re-scored headline."""
     from checkout_consent.core.summary import summary
     from checkout_consent.families import WORLDS
     from checkout_consent.runtime.regrade import rescore_log
@@ -48,8 +47,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """One task as the agent meets it. `-T` takes run's options, checked as run checks
-    them."""
+    """One task as the agent meets it; `-T` checked as `run` checks it."""
     world = world_named(args.family)
     item = args.item
     if args.T:
@@ -86,8 +84,7 @@ def read_trace(path: str) -> Any:
 
 
 def _score_submission(world: World, path: str, task: str) -> Record:
-    """A submission file scored as the scoring service scores it (same size cap, same
-    checks, same family scorer), on the submission's own date; nothing stored."""
+    """A submission file scored as the scoring service scores it; nothing stored."""
     from checkout_consent.serve.api.submission import MAX_BODY, parse_json, score
 
     def same_task(graded: str) -> None:

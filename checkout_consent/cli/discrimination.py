@@ -38,8 +38,8 @@ def control_records(world: World, control: str, tasks: Sequence[str]) -> list[Re
 
 
 def calls_executed(run: Run, tasks: Sequence[str] | None = None) -> tuple[int, int, Counter[str]]:
-    """(replies whose tool calls the server parsed, replies, the parsed calls by tool name)
-    in the run's recorded traffic; with `tasks`, in the samples of those tasks alone."""
+    """(replies whose tool calls the server parsed, replies, the calls by tool name) in the
+    run's recorded traffic (with `tasks`, in those tasks' samples alone)."""
     directory = store.run_dir(run.world.name, run.model, store.CASSETTE_ROOT)
     goldens, task_of = store.read_goldens(directory), run.world.dataset.task_of
     parsed, replies, names = 0, 0, Counter[str]()
@@ -66,8 +66,7 @@ def calls_made(names: Counter[str], shown: int = 4) -> str:
 
 
 def position(world: World, got: Figure, idle: Figure | None, ref: Figure | None) -> str:
-    """Where a figure stands against the idle and reference controls' figures, as the
-    board says it (leaderboard/bracket.py: `at idle`, `62% idle → ref.`, ...)."""
+    """Where a figure stands against the idle and reference controls' (`bracket.standing`)."""
     if idle is None or ref is None:
         return "-"
     return standing(world.name, got.value, Bracket(idle.value, ref.value))
@@ -187,7 +186,7 @@ def _protocol(template: str) -> str:
 
 
 def _said(world: World, records: Sequence[Record]) -> str:
-    """The family's own summary of the runs, one line (why a run lands below idle)."""
+    """The family's own summary of the runs, one line."""
     lines = summary(world, list(records)).splitlines()[1:]
     return " ".join(" ".join(lines).split()).replace("|", "/")[:400] or broke(records)
 
@@ -216,8 +215,7 @@ TAU2_SPREAD = "5-11 points"  # tau^2-bench's run-to-run spread of one model, the
 
 
 def noise_floor(run: Run) -> str:
-    """One sampled run over several epochs: each epoch's headline, their spread, the
-    headline with its interval over tasks, and pass^k by the world's pass rule."""
+    """One sampled run over several epochs: each epoch's headline, their spread, and pass^k."""
     world, rung = run.world, NOISE_RUNS[run.model]
     epochs: dict[int, list[Record]] = {}
     for record in run.records:

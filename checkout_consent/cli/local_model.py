@@ -114,8 +114,7 @@ def flags(args: argparse.Namespace) -> str:
 
 def _computes(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     """One token generated, or one line saying why not: a build for instructions this CPU
-    refuses (AMX, AVX-512 in a sandbox that masks them) dies of SIGILL at its first
-    computation, which /health alone may never show."""
+    refuses dies of SIGILL at its first computation, which /health alone may never show."""
     body = json.dumps({"prompt": "ok", "n_predict": 1}).encode()
     request = urllib.request.Request(
         url + "/completion", body, {"Content-Type": "application/json"}
@@ -129,8 +128,7 @@ def _computes(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
 
 
 def start(args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """llama-server on HOST:port, once it answers /health and has generated one token
-    (ValueError if it never does)."""
+    """llama-server on HOST:port, once it answers and has generated one token (else ValueError)."""
     command = server_command(args)
     log = Path(args.server_log)
     log.parent.mkdir(parents=True, exist_ok=True)

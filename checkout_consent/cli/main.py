@@ -78,7 +78,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The command, with every error turned into one line and an exit code."""
     try:
         return int(args.fn(args))
     except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:

@@ -99,8 +99,7 @@ def cell(run: Run) -> str:
 
 
 def breach_words(world: World, records: Sequence[dict[str, Any]]) -> str:
-    """`, agent breaches 60%` (or the counterparty's, where that is what the world
-    measures: `World.breaches`); "" where no money moves."""
+    """`, agent breaches 60%` (or the counterparty's, where the world measures that)."""
     party = world.breaches.measured
     rate = consent_figure(world, records, party)
     if not world.moves_money or rate is None:

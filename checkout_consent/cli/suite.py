@@ -199,8 +199,7 @@ def _report(
     tasks: dict[str, Any],
     ran: list[Any],
 ) -> int:
-    """The summary (re-graded records only) on stdout and in DIR/suite-summary.json; 2 if
-    unfinished or a log fails its checks."""
+    """The summary on stdout and in DIR/suite-summary.json; 2 if unfinished or refused."""
     logs = {str(log.eval.task).rsplit("/", 1)[-1]: log for log in ran}
     rows = []
     for task in tasks.values():

@@ -32,9 +32,8 @@ MODEL_MARK = "<model>"
 
 
 def reference(logged: object) -> dict[str, Any] | None:
-    """A logged scenario reference in today's form (a log written before issue 43 calls
-    `Scenario.world` `family`), so two references compare by what they name; one that is
-    no reference stays as logged (the scorer refuses it)."""
+    """A logged scenario reference in today's form (an older log's `family` is `world`), so
+    two compare by what they name; one that is no reference stays as logged."""
     try:
         return Scenario.model_validate(logged).model_dump(mode="json")
     except ValidationError:
@@ -113,11 +112,9 @@ def _setting(value: object) -> object:
 
 def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
     """Why a log's recorded task arguments are not the public settings; empty when they are.
-    The arguments that choose tasks of the public set (`public_args`: seeds, task ids, and
-    `Dataset.choosers`, a world's task choice whose default is the whole set) may name part
-    of it in each of several logs (`coverage` holds the whole); every other argument (turn
-    budgets, hints, customer replies, a custom brief, a scoring date) changes what the
-    agent may do or is shown, and must be the public default."""
+    Arguments that choose tasks of the public set (`public_args`, `Dataset.choosers`) may
+    name part of it (`coverage` holds the whole); every other one changes what the agent may
+    do or is shown, and must be the public default."""
     world, public = world_named(name), public_settings(name)
     args = dict(task_args or {})
     out = [
@@ -150,8 +147,8 @@ def _message(message: Any) -> dict[str, Any]:
 
 
 def sample_digest(sample: Any, model: str) -> str | None:
-    """The sha256 of a logged sample's trace and conversation with `model` (its full name
-    and the name after the provider) replaced by one mark; None when the agent never acted."""
+    """The sha256 of a logged sample's trace and conversation, the model's names replaced by
+    one mark; None when the agent never acted."""
     calls = (sample.store or {}).get("RunStore:calls")
     if not isinstance(calls, list) or not any(
         isinstance(c, dict) and c.get("origin", "agent") == "agent" for c in calls

@@ -158,8 +158,7 @@ def _headline_plot(
     xlabel: str,
     dress: Callable[[Axes], None],
 ) -> str:
-    """The headline (95% CI) against `xs`, one labelled point per row, on an x axis from
-    zero spanning at least `min_span`; `dress` adds the plot's own parts."""
+    """The headline (95% CI) against `xs`, one labelled point per row; `dress` adds the rest."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=size)
         ax.set_title(textwrap.fill(title, 70))
@@ -199,8 +198,7 @@ def _bars(
     labels: dict[str, list[str]],
     not_applicable: str,
 ) -> str:
-    """Grouped bars on a 0-1 axis; None is drawn as a hatched placeholder, zero as a
-    stroke on the axis in the series' colour, each named in the legend."""
+    """Grouped bars on a 0-1 axis: None hatched, zero a stroke on the axis, both in the legend."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(7.2, 3.8))
         width = 0.8 / max(1, len(series))
@@ -263,8 +261,8 @@ def _person(e: Entry) -> bool:
 
 
 def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
-    """Each row's headline at its x with its 95% CI; a row with no x (a person on the cost
-    plot) a dashed line at its headline, its interval shaded."""
+    """Each row's headline at its x with its 95% CI; a row with no x (a person: no cost) a
+    dashed line at its headline."""
     for x, row in zip(xs, view.rows, strict=True):
         colour = COLOURS[row.entry.card.kind]
         if x is None:
@@ -283,7 +281,6 @@ def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
 
 
 def _labels(ax: Axes, view: View, xs: list[float | None]) -> list[Label]:
-    """Each row's label at its point, a line's at the plot's left edge; in row order."""
     left = ax.get_xlim()[0]
     return [
         Label(_short(row.entry.card.submission_id), x, row.mean)
@@ -294,7 +291,6 @@ def _labels(ax: Axes, view: View, xs: list[float | None]) -> list[Label]:
 
 
 def _headline_axis(ax: Axes, view: View) -> None:
-    """The y axis of the world's headline: from zero, spanning every interval, labelled."""
     head = world_named(view.world).headline
     if head.unit == "%":
         ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))

@@ -96,9 +96,8 @@ def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
 def _replayed(
     card: Card, directories: list[Path], log_dir: Path, announce: Callable[[str], None]
 ) -> list[SampleGrade]:
-    """Each cassette directory replayed (`cassettes.runs.replay`: no key, no network), its
-    log re-graded; a directory of another model or world is refused. Where this checkout
-    grades the traffic otherwise than its golden records say, `announce` is told."""
+    """Each cassette directory replayed and its log re-graded (another model's or world's is
+    refused); `announce` is told where this checkout grades the traffic otherwise."""
     from checkout_consent.cassettes.runs import replay
     from checkout_consent.runtime.runner import RunFailed
 

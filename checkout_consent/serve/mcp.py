@@ -40,7 +40,7 @@ _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,15}|"[A-Za-z0-9_.:-]{0,100}")')
 
 
 def _answer(fn: Callable[[], T]) -> T:
-    """Run a service call; a refusal becomes the tool's error result (one line)."""
+    """A service call; a refusal becomes the tool's one-line error result."""
     try:
         return fn()
     except Invalid as error:
@@ -132,8 +132,7 @@ def build(service: Service) -> MCPServer:
 
 
 def _too_large(line: bytes, size: int) -> SessionMessage:
-    """The JSON-RPC error for an oversized request, with its id when the line's first bytes
-    name one (a request's id comes first in every client we know), else null."""
+    """The JSON-RPC error for an oversized request, with its id when the line's start names one."""
     found = _ID.search(line[:300])
     raw = found.group(1).decode() if found else None
     ident: int | str | None = None if raw is None else json.loads(raw)
@@ -186,9 +185,8 @@ class BoundedLines:
 
 
 async def _run(server: MCPServer) -> None:
-    """`MCPServer.run_stdio_async` with stdin read by BoundedLines: fd 0 is moved to a
-    private descriptor and pointed at the null device, as the SDK does, so nothing the
-    server starts reads the wire."""
+    """`MCPServer.run_stdio_async` with stdin read by BoundedLines; fd 0 is pointed at the null
+    device, as the SDK does, so nothing the server starts reads the wire."""
     wire = os.dup(0)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

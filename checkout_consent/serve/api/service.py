@@ -130,14 +130,12 @@ def _entry(world: World, agent: str, rows: list[Row], got: Figure | None) -> dic
 
 
 def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
-    """Ranked: a named agent's transcripts covering every public task of the world (as the
-    leaderboard's no-cherry-picking rule); anything less is listed with its coverage."""
+    """Ranked: a named agent's transcripts covering every public task (no cherry-picking)."""
     return agent != ANONYMOUS and coverage(world, rows) == len(public_scenarios(world.name))
 
 
 def _canonical(world: World, task: str) -> bool:
-    """Whether the world takes `task` as it is spelled: a row a service before canonical
-    task ids stored under an alias (`04` for seed 4) is counted and grouped nowhere."""
+    """Whether the world takes `task` as spelled (a row stored under an old alias counts nowhere)."""
     try:
         world.dataset.task(task)
     except (ValueError, KeyError, FileNotFoundError):
@@ -146,8 +144,7 @@ def _canonical(world: World, task: str) -> bool:
 
 
 def _world_board(world: World, rows: list[Row]) -> list[dict[str, Any]]:
-    """One world's entries: ranked agents best first, then the rest (no transcript, not the
-    whole public set, or anonymous), listed unranked with their coverage."""
+    """One world's entries: ranked agents best first, then the rest, listed with their coverage."""
     head = world.headline
     traced: dict[str, list[Row]] = {}
     listed: dict[str, list[Row]] = {}
@@ -182,9 +179,8 @@ class Service:
         return list(listed_tasks(arguments.world_arg(name).name))
 
     def _served(self, world: World, task: object) -> Scenario:
-        """The scenario of a task this service serves (NotFound otherwise: a held-out task
-        is answered as an unknown one unless the operator serves held-out tasks). The id is
-        a `TaskId` before the family reads it (a family's own record names its task)."""
+        """The scenario of a task this service serves; NotFound otherwise (a held-out task unless
+        the operator serves them)."""
         try:  # a ValidationError is a ValueError
             scenario = world.dataset.task(TASK.validate_python(task))
         except TaskAlias as alias:  # one task, one id: stored, counted, grouped by it

@@ -196,7 +196,6 @@ class Storage:
                 raise
 
     def _fetch(self, query: str, args: tuple[Any, ...], every: bool = False) -> Any:
-        """The first row a query finds (None if none), or `every` row."""
         with self._connect() as db:
             found = db.execute(self._sql(query), args)
             return found.fetchall() if every else found.fetchone()
