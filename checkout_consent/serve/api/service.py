@@ -135,7 +135,7 @@ def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
 
 
 def _canonical(world: World, task: str) -> bool:
-    """Whether the world takes `task` as spelled (a row stored under an old alias counts nowhere)."""
+    """Whether the world takes `task` as spelled (a row under an old alias counts nowhere)."""
     try:
         world.dataset.task(task)
     except (ValueError, KeyError, FileNotFoundError):
