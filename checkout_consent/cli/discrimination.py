@@ -31,12 +31,6 @@ def bracket(world: World) -> list[tuple[str, str]]:
     return [(role, name) for role, name in roles if name is not None]
 
 
-def control_records(world: World, control: str, tasks: Sequence[str]) -> list[Record]:
-    """A control played offline on `tasks` (the tasks the models' runs cover)."""
-    policy = world.controls[control]
-    return [play_and_grade(world, world.dataset.task(t), policy) for t in tasks]
-
-
 def calls_executed(run: Run, tasks: Sequence[str] | None = None) -> tuple[int, int, Counter[str]]:
     """(replies whose tool calls the server parsed, replies, the calls by tool name) in the
     run's recorded traffic (with `tasks`, in those tasks' samples alone)."""
@@ -122,10 +116,10 @@ def measure(world: World, runs: Sequence[Run]) -> Measured:
     sets = sets or [{task_of(rec) for rec in r.records} for r in ladder]
     tasks = sorted(set.intersection(*sets)) if sets else []
     mine = [r._replace(records=[x for x in r.records if task_of(x) in tasks]) for r in ladder]
-    controls = [
-        (role, name, figure(world, control_records(world, name, tasks)))
-        for role, name in bracket(world)
-    ]
+    controls = []
+    for role, name in bracket(world):
+        played = [play_and_grade(world, world.dataset.task(t), world.controls[name]) for t in tasks]
+        controls.append((role, name, figure(world, played)))
     return Measured(world, tasks, controls, [(r, figure(world, r.records)) for r in mine])
 
 
@@ -153,7 +147,8 @@ def world_section(m: Measured) -> str:
         )
         parsed, replies, names = calls_executed(run, m.tasks)
         said = f"calls: {calls_made(names)}; {said}"
-        rows.append(f"| {rung.name} ({rung.params_m}M) | {label(_protocol(rung.template))} | "
+        protocol = label("native" if rung.template == "native" else "adapted")
+        rows.append(f"| {rung.name} ({rung.params_m}M) | {protocol} | "
                     f"{len(run.records)} | {_cell(world, got)} | {where} | {parsed} of {replies} | "
                     f"{said} |")  # fmt: skip
     return "\n".join([head, "", *rows, "", f"Order by size: {m.order()}."])
@@ -179,10 +174,6 @@ def compact(measured: Sequence[Measured]) -> str:
 
 def _adapted(run: Run) -> bool:
     return REAL[run.model].template != "native"
-
-
-def _protocol(template: str) -> str:
-    return "native" if template == "native" else "adapted"
 
 
 def _said(world: World, records: Sequence[Record]) -> str:

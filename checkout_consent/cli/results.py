@@ -78,12 +78,11 @@ def broke(records: Sequence[dict[str, Any]]) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def _row(run: Run, *, kind: bool) -> str:
+def _row(run: Run) -> str:
     head = summary(run.world, run.records).splitlines()[0]
-    cells = [run.world.name, f"`{run.model}`"]
-    cells += ["control" if run.is_control else "model"] if kind else []
-    cells += [f"{len(run.records)}{run.partial}", head, broke(run.records)]
-    return "| " + " | ".join(cells) + " |"
+    kind = "control" if run.is_control else "model"
+    cells = [run.world.name, f"`{run.model}`", kind, f"{len(run.records)}{run.partial}", head]
+    return "| " + " | ".join([*cells, broke(run.records)]) + " |"
 
 
 def cell(run: Run) -> str:
@@ -124,7 +123,7 @@ def readme_table(runs: Sequence[Run]) -> str:
 def family_table(runs: Sequence[Run], name: str) -> str:
     mine = [r for r in runs if r.world.name == name]
     head = "| world | model | kind | samples | result | what it broke |\n|---|---|---|---|---|---|"
-    body = [_row(r, kind=True) for r in mine]
+    body = [_row(r) for r in mine]
     note = [] if any(not r.is_control for r in mine) else ["", NONE_YET]
     return "\n".join([head, *body, *note])
 

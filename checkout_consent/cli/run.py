@@ -122,15 +122,6 @@ def _model_run(args: argparse.Namespace, world: World) -> tuple[list[dict[str, A
     return run.records, run.log_path
 
 
-def _check_run(args: argparse.Namespace, chosen: list[World]) -> None:
-    check_counts(args)
-    for world in chosen:
-        arguments = task_args(args, world)
-        if args.model:
-            check_model(args.model, world)
-            check_size(args, world, arguments)
-
-
 def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[Any], int]:
     """Every world's controls, offline; ends with a line per world and a total line."""
     out: list[dict[str, Any]] = []
@@ -164,7 +155,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.model and args.cassette == "off":  # its key, first: building tasks takes seconds
         cli_cassettes.check_live_key(args, "run")
     chosen = [world_named(args.family)] if args.family else [world_named(n) for n in names()]
-    _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
+    check_counts(args)  # bad input is refused before any slow work (sanity included)
+    for world in chosen:
+        arguments = task_args(args, world)
+        if args.model:
+            check_model(args.model, world)
+            check_size(args, world, arguments)
     for world in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, world, task_args(args, world))
     if args.json and args.display is None:

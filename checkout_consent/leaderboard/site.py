@@ -60,11 +60,6 @@ def write(root: Path = BOARD, rank_humans: bool = False) -> list[str]:
     return sorted(want)
 
 
-def _human_css(views: list[View]) -> str:
-    """The human rows' style, only on a board that has them (the others stay as they were)."""
-    return HUMAN_CSS if any(render.human_note(v) for v in views) else ""
-
-
 def inline(text: str) -> str:
     """Plain text with Markdown's inline code (`...`) as HTML: escaped, `x` -> <code>x</code>."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
@@ -97,12 +92,11 @@ def files(views: list[View]) -> dict[str, str]:
             out[path] = svg
             body.append(f'<figure><img src="{path}" alt="{html.escape(alt)}"></figure>')
         body.append("</section>")
+    humans = HUMAN_CSS if any(render.human_note(v) for v in views) else ""  # only where needed
     out["index.html"] = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         "<title>checkout-consent leaderboard</title>"
-        f"<style>{CSS}{_human_css(views)}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
+        f"<style>{CSS}{humans}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
     )
     return out
 
