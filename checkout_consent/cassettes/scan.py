@@ -82,11 +82,6 @@ def _contents(path: Path) -> Iterator[tuple[str, bytes]]:
         yield str(path), read_bytes(path, MAX_SCANNED_BYTES)
 
 
-def _redact(match: bytes) -> str:
-    text = match.decode("utf-8", "replace")
-    return text[:8] + "..." if len(text) > 8 else text
-
-
 def _spans(data: bytes) -> Iterator[tuple[str, int, int]]:
     """(kind, start, end) of every credential-like match that starts a word."""
     lowered = data.lower()
@@ -110,7 +105,8 @@ def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
         if any(s <= start < e or start <= s < end for s, e in taken):
             continue
         taken.append((start, end))
-        found.append(Finding(name, kind, _redact(data[start:end])))
+        text = data[start:end].decode("utf-8", "replace")  # shown only in part
+        found.append(Finding(name, kind, text[:8] + "..." if len(text) > 8 else text))
     if cassette:
         found += [
             Finding(name, "secret header kept", (m.group(1) or m.group(2)).decode())

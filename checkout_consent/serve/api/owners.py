@@ -13,11 +13,6 @@ ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, n
 SEND = "send its token (HTTP: Authorization: Bearer TOKEN; MCP: agent_token)"
 
 
-def _owned_by(agent: str, shown: str) -> str:
-    like = "" if names.shown(agent) == shown else f" looks like {clip(shown)}, which"
-    return f"agent name {clip(agent)}{like} is owned by its first submitter: {SEND}"
-
-
 def nobodys(agent: str) -> bool:
     """Whether `agent` is, or looks like, the name of nobody (`anonymous`)."""
     return bool(set(names.keys(agent)) & set(names.keys(ANONYMOUS)))
@@ -38,7 +33,11 @@ def authorise(storage: Storage, agent: str, token: str | None) -> tuple[str, str
             return names.shown(agent), issued
         found = storage.owners(agent)  # a racing first submission won the name
     if found:
-        raise Unauthorized(_owned_by(agent, found[0][1]))
+        shown = found[0][1]
+        like = "" if names.shown(agent) == shown else f" looks like {clip(shown)}, which"
+        raise Unauthorized(
+            f"agent name {clip(agent)}{like} is owned by its first submitter: {SEND}"
+        )
     raise Unauthorized(f"agent name {clip(agent)} is owned by nobody: send no token to claim it")
 
 

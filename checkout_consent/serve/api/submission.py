@@ -139,12 +139,8 @@ def _own_scorer(world: World, data: dict[str, Any], today: str | None, served: S
     return Scored(task, agent, season if isinstance(season, int) else None, record)
 
 
-def _any_task(task: str) -> None:
-    pass
-
-
 def score(
-    world: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
+    world: World, data: dict[str, Any], today: str | None = None, served: Served = lambda t: None
 ) -> Scored:
     """Grade one parsed submission by the family's one scoring path. `today` is the service's
     date (None offline); `served(task)` raises Invalid for a task the caller does not grade,
