@@ -66,8 +66,7 @@ def unit_records(log_path: str) -> Records:
 
 
 def golden(metadata: dict[str, Any]) -> Record:
-    """A unit's golden: the record, and under `provenance` the facts the traffic fixes (not
-    the checkout's: git sha, versions)."""
+    """A unit's golden: the record, with the run facts the traffic fixes as its `provenance`."""
     provenance = {
         k: v
         for k, v in (metadata.get("provenance") or {}).items()

@@ -149,8 +149,7 @@ def _legacy(path: Path) -> str | None:
 
 
 def kind(path: Path) -> str | None:
-    """What a file of a cassette directory is (MANIFEST, CASSETTE, GOLDEN or None); a legacy
-    format is refused, naming it."""
+    """What a file of a cassette directory is (None: no such file); a legacy format is refused."""
     legacy = _legacy(path)
     if legacy:
         raise refuse(path, f"is {legacy}, a format this suite no longer reads: {LEGACY_ADVICE}")
@@ -227,8 +226,7 @@ def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
-    """Every cassette directory (holding run.json) at or under `paths`, never through a
-    symlinked folder."""
+    """Every cassette directory at or under `paths`, never through a symlinked folder."""
     found: set[Path] = set()
     for p in paths:
         try:

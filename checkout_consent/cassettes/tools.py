@@ -113,8 +113,7 @@ _PORT = re.compile(r"--port [0-9]+")
 
 
 def _but(manifest: store.Manifest, key: str) -> store.Manifest:
-    """The manifest without its tasks, nor a local server's port (parts of one run may be
-    recorded on different ports)."""
+    """The manifest without its tasks or a local server's port (parts may use different ports)."""
     args = {k: v for k, v in manifest.task_args.items() if k != key}
     base_url, server = manifest.base_url, manifest.server
     if base_url is not None and is_loopback(base_url):
@@ -132,8 +131,7 @@ def _picked(key: str, value: object) -> list[str]:
 
 
 def _union(manifest: store.Manifest, key: str, picked: list[str]) -> dict[str, Any]:
-    """The merged task arguments: as the public set writes them when the union is the public
-    set, else as a list."""
+    """The merged task arguments, written as the public set writes them where they are it."""
     world = world_named(manifest.family)
     public = world.dataset.tasks()
     args = dict(manifest.task_args)

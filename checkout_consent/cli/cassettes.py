@@ -86,8 +86,7 @@ def preflight(args: argparse.Namespace, world: World, task_args: dict[str, Any])
 
 
 def retry_args(args: argparse.Namespace) -> dict[str, int]:
-    """Inspect's `max_retries` and `timeout` for a model run, where given (a local server
-    that stops answering then ends the sample in an error instead of retrying unboundedly)."""
+    """Inspect's `max_retries` and `timeout` for a model run, where given."""
     chosen = {k: getattr(args, k, None) for k in ("max_retries", "timeout")}
     return {k: v for k, v in chosen.items() if v is not None}
 

@@ -128,8 +128,7 @@ _BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built
 
 
 def built_task(world: World, arguments: dict[str, Any]) -> Any:
-    """The world's Task for these arguments, built once per process; a bad -T value is a
-    UsageError."""
+    """The world's Task for these arguments, built once per process (a bad -T: UsageError)."""
     import json
 
     from checkout_consent.runtime.compat import prerequisite_error
@@ -145,8 +144,7 @@ def built_task(world: World, arguments: dict[str, Any]) -> Any:
 
 
 def sample_count(world: World, arguments: dict[str, Any]) -> int:
-    """How many samples the family's task makes from these arguments (a bad -T value is a
-    UsageError)."""
+    """How many samples the family's task makes from these arguments (a bad -T: UsageError)."""
     from checkout_consent.core.task_args import parse_seeds
 
     if "seeds" in arguments:

@@ -45,8 +45,7 @@ def reproduce(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    """Build (or `--check`) the board of every submission that validates; a refused folder
-    is left off and named, and the exit is then non-zero."""
+    """Build (or `--check`) the board; a refused folder is left off, named, and exits non-zero."""
     from checkout_consent.leaderboard import site
     from checkout_consent.leaderboard.board import refused
 

@@ -42,8 +42,7 @@ PARAMETERS = (
 
 
 def worlds_table(worlds: Sequence[World], base: str) -> str:
-    """One row per world, from its `eval.yaml`: its name (linking its README, relative to
-    `base`), what the agent must do, the seed document it carries."""
+    """One row per world from its `eval.yaml` (its README linked relative to `base`)."""
     rows = ["| world | the agent must | seed document |", "|---|---|---|"]
     rows += [
         f"| [`{w.name}`]({base}checkout_consent/{w.name}/README.md) | {w.meta.description} "
@@ -54,16 +53,14 @@ def worlds_table(worlds: Sequence[World], base: str) -> str:
 
 
 def consent_table(worlds: Sequence[World]) -> str:
-    """What a consent breach is in each world that moves money (`World.breaches`), the
-    board's suite-wide consent table's first half."""
+    """What a consent breach is in each world that moves money (`World.breaches`)."""
     rows = breach_table([(f"`{w.name}`", w.breaches) for w in worlds if w.moves_money])
     lines = [BREACH_HEADS, ["---"] * len(BREACH_HEADS), *rows]
     return "\n".join("| " + " | ".join(r) + " |" for r in lines)
 
 
 def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
-    """The README's worlds block: the table while the README stays within its cap, else
-    one line linking the full table."""
+    """The README's worlds block: the table while the README fits its cap, else a link."""
     table = worlds_table(worlds, "")
     if splice(readme, WORLDS_START, WORLDS_END, table).count("\n") + 1 <= README_CAP:
         return table
@@ -126,8 +123,7 @@ def parameters(world: World) -> str:
 
 
 def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) each world README's Usage and Parameters
-    blocks. True when all were current."""
+    """Rewrite (`check`: compare) each world README's Usage and Parameters; True if current."""
     fresh = True
     for w in worlds:
         path = REPO_ROOT / "checkout_consent" / w.name / "README.md"
@@ -137,8 +133,7 @@ def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool
 
 
 def write_worlds(*, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) what the roster alone decides; True when all
-    were current."""
+    """Rewrite (`check`: compare) what the roster alone decides; True when all were current."""
     readme = README.read_text(encoding="utf-8")
     block = readme_worlds(readme, WORLDS)
     blocks = [

@@ -86,8 +86,7 @@ def _row(run: Run) -> str:
 
 
 def cell(run: Run) -> str:
-    """A world's short cell for one model: headline (95% CI), breach rate, what it broke,
-    whether it is partial."""
+    """A world's short cell for one model: headline, breach rate, what it broke, partial."""
     world = run.world
     head = figure(world, run.records)
     if head is None:

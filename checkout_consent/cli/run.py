@@ -33,15 +33,13 @@ from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
 def task_scenarios(world: World, args: Mapping[str, Any] | None = None) -> list[Scenario]:
-    """The scenarios the family's Inspect task plays with these -T arguments (default: the
-    public set)."""
+    """The scenarios the family's task plays with these -T arguments (default: the public set)."""
     task = built_task(world, dict(world.dataset.public_args if args is None else args))
     return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
 
 
 def offline_controls(world: World) -> ControlRecords:
-    """Every sanity control of the family over its public scenarios, offline: control name
-    -> records, in an Inspect run's order (by sample id)."""
+    """Every sanity control over the public scenarios, offline, in an Inspect run's order."""
     scenarios = sorted(task_scenarios(world), key=lambda s: str(world.dataset.sample_id(s)))
     return {
         c: [play_and_grade(world, s, world.controls[c]) for s in scenarios]

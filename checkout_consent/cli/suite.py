@@ -60,8 +60,7 @@ def shard_of(ids: list[str], shard: tuple[int, int]) -> list[str]:
 
 
 def chosen_worlds(args: argparse.Namespace) -> list[World]:
-    """The worlds this run plays (--world, else the roster's that the model and --shard
-    allow), each checked against the model."""
+    """The worlds this run plays, each checked against the model."""
     if args.world:
         out = [world_named(label) for label in dict.fromkeys(args.world)]
     else:
@@ -103,8 +102,7 @@ def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[
 def selection(
     args: argparse.Namespace, tasks: dict[str, Any], plain: bool = False
 ) -> list[str] | None:
-    """Inspect's `sample_id` for --shard (`task:id`), else None; `plain`: as `inspect` names
-    the tasks."""
+    """Inspect's `sample_id` for --shard, else None; `plain`: as `inspect` names the tasks."""
     if args.shard is None:
         return None
     return [
@@ -180,8 +178,7 @@ def expectations(
 
 
 def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[World, Any]]) -> None:
-    """Every log this run would reuse is checked first; one that fails is named, set aside
-    and played again (runtime/resume)."""
+    """Every log this run would reuse is checked first; one that fails is set aside (resume)."""
     from checkout_consent.runtime.resume import ResumeRefused
     from checkout_consent.runtime.resume import set_aside as vet
 

@@ -67,8 +67,7 @@ def world_row(world: World, task: str, log: Any, want: Any) -> dict[str, Any]:
 
 
 def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
-    """Logs in DIR left `started` by an interrupted run of a task that has since finished
-    (the finished log holds their samples): not part of the run."""
+    """Logs left `started` by an interrupted run of a task since finished: not part of the run."""
     from checkout_consent.runtime.logs import read_header
 
     done = {str(log.eval.task_id) for log in logs if log.status == "success"}

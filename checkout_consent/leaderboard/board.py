@@ -233,8 +233,7 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
 def _view(
     label: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
-    """The world's rows: ranked models, models no better than idle, people (ranked only
-    with `rank_humans`), partial runs, then controls."""
+    """The world's rows: ranked models, then those never ranked (unless `rank_humans`: people)."""
     higher = world_named(label).headline.higher_is_better
     sign = -1.0 if higher else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731

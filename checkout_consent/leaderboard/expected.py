@@ -147,8 +147,7 @@ def _message(message: Any) -> dict[str, Any]:
 
 
 def sample_digest(sample: Any, model: str) -> str | None:
-    """The sha256 of a logged sample's trace and conversation, the model's names replaced by
-    one mark; None when the agent never acted."""
+    """The sha256 of a sample's trace and conversation, model names masked (None: never acted)."""
     calls = (sample.store or {}).get("RunStore:calls")
     if not isinstance(calls, list) or not any(
         isinstance(c, dict) and c.get("origin", "agent") == "agent" for c in calls

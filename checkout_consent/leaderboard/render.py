@@ -87,8 +87,7 @@ def notes(view: View) -> list[str]:
 
 
 def columns(view: View) -> list[str]:
-    """The view's headings: after the headline, the standing, consent-breach rate, gap
-    and the world's own columns, where they apply."""
+    """The view's headings, with the standing, consent, gap and world columns where they apply."""
     cols = [c.format(label=world_named(view.world).headline.label) for c in COLUMNS]
     own = [
         STANDING_HEADING,
@@ -247,8 +246,7 @@ def suite_cell(row: Row) -> str:
 
 
 def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
-    """The suite-wide consent table: a row per model, a column per world that moves money,
-    each cell `suite_cell` of the model's rows in the world's first view."""
+    """The suite-wide consent table: a row per model, a column per world that moves money."""
     first = _money_worlds(views)
     found: dict[str, dict[str, list[Row]]] = {}
     for w, view in first.items():

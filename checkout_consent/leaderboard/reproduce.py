@@ -161,8 +161,7 @@ def plan(
     cassette: str = "off",
     announce: Callable[[str], None] = lambda line: None,
 ) -> Plan:
-    """How the card's run is reproduced, decided before anything runs (ReproduceError, one
-    line, when it cannot be here)."""
+    """How the card's run is reproduced, decided before anything runs (else ReproduceError)."""
     from checkout_consent.cassettes.load import CassetteRefused
     from checkout_consent.cassettes.preflight import check_key
 

@@ -75,8 +75,7 @@ def _sizes(root: Path, out: Listing, total: int) -> None:
 
 
 def list_folder(root: Path) -> Listing:
-    """Every file of the submission at `root`, and every reason to refuse the folder (the
-    walk is `runtime.untrusted`'s: no link followed, special files and sizes refused)."""
+    """Every file of the submission at `root`, and every reason to refuse the folder."""
     out = Listing()
     try:
         entries = untrusted.walk(root, max_entries=MAX_FILES, limit=MAX_FILE_BYTES, depth=2)
@@ -98,8 +97,7 @@ def list_folder(root: Path) -> Listing:
 
 
 def folder_digest(folder: Path) -> str:
-    """The sha256 of a folder's plain files, names and contents: its bytes, as re-graded
-    ("" for a folder the reader refuses whole: `list_folder` says why)."""
+    """The sha256 of a folder's plain files, names and contents ("" for one refused whole)."""
     h = hashlib.sha256()
     try:
         entries = untrusted.walk(folder, max_entries=MAX_FILES, limit=MAX_FILE_BYTES)
@@ -128,8 +126,7 @@ Shown = Annotated[str, AfterValidator(_readable)]
 
 
 def look_alikes(root: Path) -> list[str]:
-    """Why the folder's name would read as another submission's of its family (their
-    `core.names.keys` meet: `claude-0l` beside `claude-01`); empty when none does."""
+    """Why the folder's name would read as another submission's (`claude-0l`, `claude-01`)."""
     try:
         others = [p.name for p in root.parent.iterdir() if p.is_dir() and p.name != root.name]
     except OSError:

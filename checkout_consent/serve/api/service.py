@@ -50,8 +50,7 @@ def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
 
 
 def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
-    """What the agent is told and sees of a scenario: the system prompt, the opening
-    message, and each tool the model is given with its description."""
+    """What the agent is told and sees of a scenario: prompt, opening message and tools."""
     episode = world.episode
     return {
         "system": episode.system(scenario),
@@ -66,8 +65,7 @@ def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
 
 @functools.cache
 def task_checksum(name: str) -> str:
-    """SHA-256 over a world's packaged task data (relative paths and bytes, sorted); a
-    world that reads none (its tasks are in its code) has the digest of nothing."""
+    """SHA-256 over a world's packaged task data (paths and bytes, sorted; none: of nothing)."""
     digest = hashlib.sha256()
     try:
         root = tasks_dir(name)
@@ -179,8 +177,7 @@ class Service:
         return list(listed_tasks(arguments.world_arg(name).name))
 
     def _served(self, world: World, task: object) -> Scenario:
-        """The scenario of a task this service serves; NotFound otherwise (a held-out task unless
-        the operator serves them)."""
+        """The scenario of a task this service serves (NotFound: unknown, or held out)."""
         try:  # a ValidationError is a ValueError
             scenario = world.dataset.task(TASK.validate_python(task))
         except TaskAlias as alias:  # one task, one id: stored, counted, grouped by it
@@ -234,8 +231,7 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """The world's own board, per agent, best first by the world's headline; a
-        submission without a transcript is listed after the ranked agents, never ranked."""
+        """The world's own board, per agent, best first (runs without a transcript: unranked)."""
         world = arguments.world_arg(name)
         return _world_board(world, self.storage.rows(world.name, season))
 

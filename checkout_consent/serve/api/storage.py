@@ -93,8 +93,7 @@ def _row(values: tuple[Any, ...]) -> Row:
 
 
 class Storage:
-    """Submissions in one database; a connection per operation, so it is thread-safe and
-    several processes (workers) can share one database."""
+    """Submissions in one database; a connection per operation, so workers can share it."""
 
     def __init__(self, target: str) -> None:
         self.target = target
@@ -214,8 +213,7 @@ class Storage:
         return [_row(tuple(r)) for r in found]
 
     def owners(self, agent: str) -> list[tuple[str, str]]:
-        """(key, shown name) of every owned name `agent` meets (`core.names.keys`): none,
-        its owner, or (a name between two owned ones) both."""
+        """(key, shown name) of every owned name `agent` meets: none, its owner, or two."""
         key, look = names.keys(agent)
         query = "SELECT name, shown FROM agents WHERE name = ? OR look = ? ORDER BY name"
         return [(str(k), str(v)) for k, v in self._fetch(query, (key, look), every=True)]
@@ -244,8 +242,7 @@ class Storage:
         return token if issued else None
 
     def owns(self, key: str, token: str | None) -> bool:
-        """Whether `token` is the owner's token of the owned name `key` (an `owners` key),
-        compared in constant time."""
+        """Whether `token` is the owner's token of the owned name `key` (constant-time compare)."""
         found = self._fetch("SELECT token_sha256 FROM agents WHERE name = ?", (key,))
         if found is None or token is None:
             return False
