@@ -1,12 +1,8 @@
-"""A provider request as cassettes know it: how it finds its recorded response, its digests,
-and what of it (and of its response) is kept.
-
-A request matches on (run unit, method, URL, sha256 of the body as canonical JSON); the run
-unit is the `x-cc-run-unit` header, so identical requests of different samples or epochs
-never trade responses. The key is cached on the request. The compact cassette stores the
-body's digest, short digests of each message and other field (to point a miss at message
-k) and what a reviewer reads. Request headers are kept by allow-list (secrets, random ids,
-retry counts, user-agent and dates dropped); response headers keep only the content type."""
+"""A provider request as cassettes know it: it matches on (run unit, method, URL, sha256 of
+the canonical body), the run unit being the `x-cc-run-unit` header, so identical requests of
+different samples or epochs never trade responses. Request headers are kept by allow-list
+(secrets, random ids, retry counts, user-agent and dates dropped), response headers keep
+only the content type."""
 
 from __future__ import annotations
 

@@ -179,20 +179,6 @@ class Session:
             )
 
 
-def _vcr() -> vcr.VCR:
-    recorder = vcr.VCR(
-        serializer="json",  # handed to the persister, which writes the compact format itself
-        match_on=["cc-request"],
-        filter_headers=list(SECRET_HEADERS),
-        before_record_request=scrub_request,
-        before_record_response=scrub_response,
-        decode_compressed_response=True,
-    )
-    recorder.register_matcher("cc-request", match)
-    recorder.register_persister(UnitPersister)
-    return recorder
-
-
 def _track_misses(cassette: Any, session: Session) -> None:
     """Note each request the cassette cannot answer (vcrpy then refuses it)."""
     can_play = cassette.can_play_response_for
@@ -255,8 +241,18 @@ def cassette(
         store.clear(directory)
     elif not store.cassette_files(directory):
         raise CassetteMiss(f"no cassette to replay at {directory}")
+    recorder = vcr.VCR(
+        serializer="json",  # handed to the persister, which writes the compact format itself
+        match_on=["cc-request"],
+        filter_headers=list(SECRET_HEADERS),
+        before_record_request=scrub_request,
+        before_record_response=scrub_response,
+        decode_compressed_response=True,
+    )
+    recorder.register_matcher("cc-request", match)
+    recorder.register_persister(UnitPersister)
     record_mode = "all" if mode == "record" else "none"
-    with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:
+    with recorder.use_cassette(str(directory), record_mode=record_mode) as cass:
         if mode == "replay":
             _track_misses(cass, session)
             with placeholder_keys(model), no_network():

@@ -1,10 +1,8 @@
 """Regenerate the committed example submissions: `python -m checkout_consent.leaderboard.examples`.
 
-One submission per recorded control run of every world, replayed offline into a fresh
-.eval log, with its cassette and a card from re-grading the log (`kind: control`); `direct`
-controls run through the `control/` provider with no cassette; real models' committed runs
-(`runtime.ladder.REAL`) become `kind: model` submissions. Run it again after a world version
-changes."""
+Each world's recorded control runs replayed into fresh logs (`kind: control`), its `direct`
+controls run with no cassette, and real models' committed runs (`kind: model`), each with a
+card from re-grading its log. Run it again after a world version changes."""
 
 from __future__ import annotations
 
