@@ -1,9 +1,7 @@
-"""The compact cassette: a run's traffic, every run unit, as one gzipped JSON file growing
-with the responses, not with the square of the conversation. Each request holds its body
-digest, its new message digests (`keep` those of the request before, `add` the rest), a
-shared `frame` (model, tools, field digests), the last message and its response; `check`
-seals the rest, so an entry edited by hand is refused naming its unit and request. One
-frame or request per line, so recordings diff request by request."""
+"""The compact cassette: every run unit's traffic as one gzipped JSON file, growing with the
+responses, not the square of the conversation (a request lists only its new message
+digests). Each entry's `check` seals it, so one edited by hand is refused naming its unit and
+request; one frame or request per line, so recordings diff request by request."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""`local-model assemble|check|serve`: an open-weight model served on loopback for a run
-(docs/local-models.md). `serve` checks the binary and weights, starts llama-server on
-127.0.0.1 only with the evaluated setting, waits until it has computed one token, then runs
-COMMAND with LLAMA_BASE_URL set (or serves until Ctrl-C). Any missing or mismatched piece
-is one line, before anything starts."""
+"""`local-model assemble|check|serve`: an open-weight model served on 127.0.0.1 only, with
+the evaluated setting, for a run (docs/local-models.md); any missing or mismatched piece is
+one line, before anything starts."""
 
 from __future__ import annotations
 

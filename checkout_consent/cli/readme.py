@@ -1,8 +1,6 @@
 """Regenerate what the roster decides in README.md, docs/results.md, docs/suite.md and each
-world's README (worlds tables, consent breaches, the eval-set line, Usage and Parameters,
-and the controls table, played through Inspect offline): `python -m checkout_consent.cli.readme`
-(`--worlds`: all but the controls table). README.md holds the worlds table only while it
-fits its line cap."""
+world's README, and the controls table (played through Inspect offline; `--worlds` skips
+it): `python -m checkout_consent.cli.readme`."""
 
 from __future__ import annotations
 

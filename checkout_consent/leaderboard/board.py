@@ -1,8 +1,6 @@
-"""The board's content, from validated submissions: per world, its views (All time and one
-per season), each a table of ranked model rows with rank bands, then rows never ranked
-(no better than idle, people, partial runs, controls). Every figure is computed from the
-re-graded records, never from the card's claims. A row is marked reproduced when
-`leaderboard/reproduced.yaml` (the maintainers' file) holds the folder's digest."""
+"""The board's content, from validated submissions: per world its views (All time and one
+per season), ranked model rows with rank bands, then rows never ranked. Every figure comes
+from the re-graded records, never from the card's claims."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """`checkout-consent reproduce SUBMISSION`: a maintainer re-runs the card's model on the
-submission's samples; reproduced when the re-run's mean lies within the submission's 95% CI.
-How (`plan`, said in one line): a `control/` model in process; a control served over a
-provider's wire on an ephemeral loopback `serve-controls`; any other model live, with the
-maintainer's key (refused before any run without it); `--cassette replay`: the recorded
-traffic, keyless and offline. `--record` writes a re-run (never a replay) to
-`leaderboard/reproduced.yaml` with the folder's digest (docs/leaderboard.md)."""
+submission's samples (a control in process or on a loopback serve-controls, a model live
+with the maintainer's key, or `--cassette replay` keyless); reproduced when the re-run's mean
+lies within the submission's 95% CI (docs/leaderboard.md)."""
 
 from __future__ import annotations
 
