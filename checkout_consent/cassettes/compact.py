@@ -229,12 +229,6 @@ def shared_prefix(before: list[str], now: list[str]) -> int:
     return min(len(before), len(now))
 
 
-def _headers(request: Any) -> dict[str, str]:
-    """The kept request headers but the run unit (the file names it), lower-cased."""
-    names = {k.lower() for k in request.headers} - {RUN_UNIT_HEADER}
-    return {name: header(request, name) for name in sorted(names)}
-
-
 def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
     """A unit's (vcrpy request, response) pairs, in the order they were made, compacted."""
     frames: list[Frame] = []
@@ -249,10 +243,11 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
             frames.append(frame)
         now = message_digests(body.messages)
         keep = shared_prefix(before, now)
+        names = {k.lower() for k in request.headers} - {RUN_UNIT_HEADER}  # the file names it
         entry = {
             "method": request.method.upper(),
             "uri": request.uri,
-            "headers": _headers(request),
+            "headers": {name: header(request, name) for name in sorted(names)},
             "digest": body.digest,
             "frame": frames.index(frame),
             "keep": keep,

@@ -124,12 +124,6 @@ def _but(manifest: store.Manifest, key: str) -> store.Manifest:
     return dataclasses.replace(manifest, task_args=args, base_url=base_url, server=server)
 
 
-def _picked(key: str, value: object) -> list[str]:
-    if key == "seeds":
-        return [str(s) for s in parse_seeds(str(value))]
-    return [t.strip() for t in str(value).split(",") if t.strip()]
-
-
 def _union(manifest: store.Manifest, key: str, picked: list[str]) -> dict[str, Any]:
     """The merged task arguments, written as the public set writes them where they are it."""
     world = world_named(manifest.family)
@@ -163,7 +157,11 @@ def merge(parts: list[Path], out: Path) -> store.Manifest:
     for part, manifest in zip(parts, manifests, strict=True):
         if _selector(part, manifest) != key or _but(manifest, key) != _but(first, key):
             raise refuse(part, f"run.json differs from {parts[0]}'s beyond its {key}")
-        mine = _picked(key, manifest.task_args[key])
+        value = str(manifest.task_args[key])
+        if key == "seeds":
+            mine = [str(s) for s in parse_seeds(value)]
+        else:
+            mine = [t.strip() for t in value.split(",") if t.strip()]
         if both := sorted(set(mine) & set(picked)):
             raise refuse(
                 part, f"plays {key.removesuffix('s')} {both[0]} again (parts must not overlap)"
