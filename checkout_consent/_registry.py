@@ -1,7 +1,5 @@
-"""Inspect entry point: registers every world's task and scorer (each world's task module,
-loaded through the roster, registers them as it is imported), the `control` provider, and
-the `human` one (a person at a browser page). A family added to the roster is registered
-here with no line of its own."""
+"""Inspect entry point: every world's task and scorer (registered as the roster imports each
+task module), the `control` provider and the `human` one (a person at a browser page)."""
 
 from inspect_ai.model import modelapi
 

@@ -1,10 +1,5 @@
-"""The roster: every world this suite ships, one line each. Nothing else.
-
-A world is a folder with an `eval.yaml` and a `WORLD` (`core.contract.World`) in its
-`__init__`, carrying how each layer presents it; the CLI, sanity, the Inspect registry,
-cassettes, the board, the service and the README table loop over this. No shared layer
-names a world, and the roster imports no layer that presents one.
-"""
+"""The roster: every world this suite ships, one line each. Every surface loops over it; no
+shared layer names a world, and the roster imports no layer that presents one."""
 
 from __future__ import annotations
 
@@ -64,8 +59,8 @@ def reference_of(world: World) -> str:
 
 
 def _played_in_its_world(family: str, control: str) -> Policy:
-    """Control `<family>-<control>`: the policy of that name of the world the sample plays
-    (each world of a family has its own; one the world lacks refuses in one line)."""
+    """Control `<family>-<control>`: that policy of the world the sample plays (one the world
+    lacks refuses in one line)."""
 
     def policy(scenario: Scenario, transcript: Sequence[Msg]) -> Reply:
         own = world_named(scenario.world)
@@ -77,8 +72,7 @@ def _played_in_its_world(family: str, control: str) -> Policy:
 
 
 def control_registry() -> ControlRegistry:
-    """Every world's controls by full name, `<family>-<control>`, and `reference` (each
-    world's reference control)."""
+    """Every world's controls by full name, `<family>-<control>`, and `reference`."""
     families: dict[str, dict[str, Policy]] = {}
     for w in WORLDS:
         for control in w.controls:

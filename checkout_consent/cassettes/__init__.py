@@ -1,7 +1,5 @@
-"""Cassettes: record, replay and check a run's provider traffic (vcrpy).
-
-The cassette modes live here, not in `session` (which imports vcrpy and the provider SDKs),
-so building the command line costs none of that."""
+"""Cassettes: record, replay and check a run's provider traffic (vcrpy). The modes live here,
+not in `session` (vcrpy and the SDKs), so building the command line costs none of that."""
 
 from typing import Literal
 

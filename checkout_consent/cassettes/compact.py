@@ -1,15 +1,7 @@
-"""The compact cassette: a run's traffic, every run unit of it, as one gzipped JSON file,
-growing with the responses, not with the square of the conversation.
-
-Each request is stored by the sha256 of its normalised body (what replay matches), the
-short digests of its messages (the messages the request before it already had are counted,
-`keep`, and only the new ones listed, `add`), the other top-level fields' digests and the
-model and tool names (a `frame`, shared by every request that has the same one), the last
-message summarised, and its response whole. `check` is a digest of the rest of the entry,
-its unit and frame included: a digest, message list or response edited by hand no longer
-matches it and the cassette is refused naming the unit and request. The file is JSON with
-one frame or request per line, so a diff of two recordings reads request by request.
-"""
+"""The compact cassette: every run unit's traffic as one gzipped JSON file, growing with the
+responses, not the square of the conversation (a request lists only its new message
+digests). Each entry's `check` seals it, so one edited by hand is refused naming its unit and
+request; one frame or request per line, so recordings diff request by request."""
 
 from __future__ import annotations
 
@@ -119,8 +111,7 @@ class Malformed(ValueError):
 
 
 def seal(entry: dict[str, Any], frame: Frame, unit: str) -> str:
-    """An entry's check: a digest of everything else in it, its frame and unit included
-    (not the frame's place in the file, which merging units renumbers)."""
+    """An entry's check: a digest of everything else in it, its frame and unit included."""
     rest = {k: v for k, v in entry.items() if k != "check"}
     whole = canonical({**rest, "frame": frame.model_dump(), "unit": unit})
     return sha256_hex(whole)[:CHECK_HEX]
@@ -195,8 +186,7 @@ def _line(model: BaseModel | dict[str, Any]) -> str:
 
 
 def dumps(units: list[Unit]) -> str:
-    """The file's text, the units' frames merged: a header line, then one frame or request
-    per line, units in the order given."""
+    """The file's text: a header line, then one frame or request per line."""
     frames: list[Frame] = []
     for unit in units:
         frames += [f for f in unit.frames if f not in frames]
@@ -239,12 +229,6 @@ def shared_prefix(before: list[str], now: list[str]) -> int:
     return min(len(before), len(now))
 
 
-def _headers(request: Any) -> dict[str, str]:
-    """The kept request headers but the run unit (the file names it), lower-cased."""
-    names = {k.lower() for k in request.headers} - {RUN_UNIT_HEADER}
-    return {name: header(request, name) for name in sorted(names)}
-
-
 def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
     """A unit's (vcrpy request, response) pairs, in the order they were made, compacted."""
     frames: list[Frame] = []
@@ -259,10 +243,11 @@ def pack(unit: str, interactions: list[tuple[Any, dict[str, Any]]]) -> Unit:
             frames.append(frame)
         now = message_digests(body.messages)
         keep = shared_prefix(before, now)
+        names = {k.lower() for k in request.headers} - {RUN_UNIT_HEADER}  # the file names it
         entry = {
             "method": request.method.upper(),
             "uri": request.uri,
-            "headers": _headers(request),
+            "headers": {name: header(request, name) for name in sorted(names)},
             "digest": body.digest,
             "frame": frames.index(frame),
             "keep": keep,

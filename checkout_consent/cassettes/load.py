@@ -1,13 +1,7 @@
 """Reading a cassette directory that a stranger sent: bounded, confined, and refused in one
-line naming the file.
-
-- Only regular files directly in the directory are read; a symlink anywhere (the directory,
-  a file, a folder on the way) is refused, and nothing outside the directory is opened
-  (`runtime.untrusted`, the suite's one reader of untrusted files and trees).
-- A gzipped file unpacks to at most the cap its reader names; truncated or corrupt gzip is
-  refused.
-- JSON is parsed from bounded bytes; bad UTF-8, bad JSON or absurd nesting is refused.
-"""
+line naming the file. Only regular files directly in the directory are read, never through
+a symlink (`runtime.untrusted`); gzip unpacks to at most its reader's cap; JSON is parsed
+from bounded bytes, bad UTF-8, JSON or nesting refused."""
 
 from __future__ import annotations
 
@@ -35,8 +29,7 @@ def refuse(path: Path, why: str) -> CassetteRefused:
 
 
 def confined(directory: Path) -> list[Path]:
-    """The regular files directly in `directory` (itself no symlink); a symlink, a folder
-    or a special file inside it is refused (`runtime.untrusted`)."""
+    """The regular files directly in `directory`; a link, folder or special file is refused."""
     try:
         return untrusted.files(directory, max_entries=MAX_FILES, depth=0)
     except untrusted.Refused as err:
@@ -44,8 +37,7 @@ def confined(directory: Path) -> list[Path]:
 
 
 def read_bytes(path: Path, limit: int) -> bytes:
-    """A regular file's bytes (never through a link), refusing more than `limit`
-    (`runtime.untrusted`)."""
+    """A regular file's bytes (never through a link), refusing more than `limit`."""
     try:
         return untrusted.read_bytes(path, limit)
     except untrusted.Refused as err:
@@ -53,8 +45,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
 
 
 def read_gzip(path: Path, limit: int) -> bytes:
-    """A gzipped file unpacked; corrupt, truncated or oversized gzip (packed or unpacked
-    beyond `limit`) is refused."""
+    """A gzipped file unpacked; corrupt, truncated or oversized gzip is refused."""
     packed = read_bytes(path, limit)
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(packed), mode="rb") as f:

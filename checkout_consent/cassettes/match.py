@@ -1,23 +1,8 @@
-"""A provider request as cassettes know it: how it finds its recorded response, its digests,
-and what of it (and of its response) is kept.
-
-A request matches on (run unit, method, URL, sha256 of the body as canonical JSON). The run
-unit is the `x-cc-run-unit` header the agent loop puts on every generate, so identical
-requests of different samples or epochs never trade responses. Each request's key is
-computed once and cached on it: a miss costs a tuple comparison, not a diff (vcrpy's body
-matcher diffs). A request loaded from a compact cassette has no body, only its digest
-(`compact.py`): it carries the digest and its last message's summary instead.
-
-The compact cassette stores, and replay recomputes, the digests of a body: the whole body
-normalised (canonical JSON, sorted keys, no spaces; raw text if it is not JSON), its sha256
-being what replay matches; each message of its conversation and each other top-level field
-(what a miss is explained by), each the first PART_HEX hex digits of sha256 over its
-canonical JSON (they only point a miss at message k); plus the few things a reviewer reads
-(model, tool names, the last message).
-
-Request headers are kept by allow-list (secrets, Inspect's random `x-irid`, retry counts,
-user-agent and dates are dropped); response headers keep only the content type.
-"""
+"""A provider request as cassettes know it: it matches on (run unit, method, URL, sha256 of
+the canonical body), the run unit being the `x-cc-run-unit` header, so identical requests of
+different samples or epochs never trade responses. Request headers are kept by allow-list
+(secrets, random ids, retry counts, user-agent and dates dropped), response headers keep
+only the content type."""
 
 from __future__ import annotations
 
@@ -192,8 +177,7 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def describe(request: Any, index: int | None = None) -> str:
-    """One line naming a request: unit (and its place in the unit), method, URL and its
-    last message (summarised)."""
+    """One line naming a request: unit (and place in it), method, URL, last message."""
     unit, method, uri, _ = request_key(request)
     tail = request.__dict__.get(SUMMARY)
     if tail is None:

@@ -96,11 +96,9 @@ def check_key(
     what: str = "record",
     lent: bool = True,
 ) -> None:
-    """A live run of an HTTP provider (REPLAYABLE_PROVIDERS) needs the provider's key, and
-    `openai-api/<service>/...` its base URL too: refuse at once, in one line, before
-    anything runs or is written. `what` names the verb in the refusal. `lent`: a loopback
-    endpoint (serve-controls, a local llama-server) is lent a placeholder key, as a
-    recording is; a plain run is not (the provider SDK asks for a key there too)."""
+    """A live run of an HTTP provider needs its key (`openai-api/<service>/...` its base URL
+    too): refused in one line before anything runs or is written. `lent`: a loopback
+    endpoint is lent a placeholder key, as a recording is."""
     provider = model.split("/")[0]
     if provider not in REPLAYABLE_PROVIDERS or _takes_cloud_credentials(model):
         return  # a local or cloud-signed provider: Inspect says what it lacks
@@ -121,45 +119,32 @@ def check_key(
         )
 
 
-def _check_secrets(directory: Path) -> None:
-    found = scan_directory(directory)
-    if found:
-        first = found[0]
+def check_directory(directory: Path) -> Manifest:
+    """The directory's run.json, once the directory holds only what this suite writes, no
+    credential, and a run.json of a known family and an HTTP provider."""
+    files(directory)
+    if found := scan_directory(directory):
         raise refuse(
-            Path(first.path),
-            f"holds what looks like a credential ({first.kind}: "
-            f"{first.excerpt}; {len(found)} finding(s) in {directory}); remove it, "
+            Path(found[0].path),
+            f"holds what looks like a credential ({found[0].kind}: "
+            f"{found[0].excerpt}; {len(found)} finding(s) in {directory}); remove it, "
             "rotate the key, and record again",
         )
-
-
-def _check_family(directory: Path, manifest: Manifest) -> None:
+    manifest = Manifest.read(directory)
     if manifest.family not in names():
         raise refuse(directory / MANIFEST, f"family must be one of {', '.join(names())}")
-    params = task_params(world_named(manifest.family))
-    unknown = sorted(set(manifest.task_args) - set(params))
+    unknown = sorted(set(manifest.task_args) - set(task_params(world_named(manifest.family))))
     if unknown:
         raise refuse(
             directory / MANIFEST,
             f"task_args: {manifest.family} has no task parameter {unknown[0][:40]!r}",
         )
     check_provider(manifest.model, f"replay ({directory / MANIFEST})")
-
-
-def check_directory(directory: Path) -> Manifest:
-    """The directory's run.json, once the directory has passed every check above and holds
-    only files this suite writes (the cassette is parsed, bounded and validated when the
-    replay loads it)."""
-    files(directory)
-    _check_secrets(directory)
-    manifest = Manifest.read(directory)
-    _check_family(directory, manifest)
     return manifest
 
 
 def public_gap(manifest: Manifest) -> str:
-    """How the run differs from its world's public set (`seeds 0-3 of 0-9`, an argument
-    the public set does not pass, fewer epochs); "" when it is the public set."""
+    """How the run differs from its world's public set (`seeds 0-3 of 0-9`); "" if it is it."""
     world = world_named(manifest.family)
     public, args = dict(world.dataset.public_args), manifest.task_args
     gaps = [
@@ -175,8 +160,7 @@ def public_gap(manifest: Manifest) -> str:
 
 
 def scenario_note(manifest: Manifest) -> str | None:
-    """A line when the run is not the family's whole public set (a submission must not
-    cherry-pick its scenarios or epochs); None when it is."""
+    """A line when the run is not the family's whole public set; None when it is."""
     if not public_gap(manifest):
         return None
     world = world_named(manifest.family)

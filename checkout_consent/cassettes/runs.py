@@ -1,12 +1,6 @@
-"""Record a run into a cassette directory with its golden records, or replay a directory
-and compare every replayed record with its golden one; and the reference runs, which the
-suite records itself: each world's `recorded` runs (its reference control and one failing
-control, by provider), played by `serve-controls` on the fixed loopback port and reached
-through Inspect's own openai (and anthropic) providers. Each world's runs go
-under `cassettes/<world>/`. Refreshing them is one command:
-
-    checkout-consent record-references [--family NAME]
-"""
+"""Record a run into a cassette directory with its goldens, or replay one and compare; and
+the reference runs (each world's `recorded` controls, played by `serve-controls` on the
+fixed loopback port through Inspect's providers), under `cassettes/<world>/`."""
 
 from __future__ import annotations
 
@@ -40,7 +34,6 @@ from checkout_consent.runtime.runner import RunFailed, run_models
 Records = dict[str, Record]  # run unit (`<sample id>-<epoch>`, as a file stem) -> record
 # Whose versions run.json notes: they shape the request bodies a replay must match.
 RECORDED_WITH = ("inspect-ai", "vcrpy", "openai", "anthropic")
-# Record fields describing the checkout or the machine, not the run: not compared.
 VOLATILE_SUFFIXES = ("git_sha", "_seconds", "latency_s")  # the checkout, or wall-clock
 
 
@@ -55,8 +48,7 @@ class Outcome(NamedTuple):
 
 
 def is_volatile(key: str) -> bool:
-    """Record fields that describe the checkout or the machine, not the run (a commit sha,
-    a wall-clock timing such as a `grade_seconds`): not compared."""
+    """Record fields that describe the checkout or the machine, not the run: not compared."""
     return key.endswith(VOLATILE_SUFFIXES)
 
 
@@ -74,9 +66,7 @@ def unit_records(log_path: str) -> Records:
 
 
 def golden(metadata: dict[str, Any]) -> Record:
-    """What a golden file holds for one run unit: the domain record, and under `provenance`
-    the run's facts that the traffic fixes (model, epoch, tokens, turns, cost), without the
-    ones that describe the checkout (git sha, versions of the suite and Inspect)."""
+    """A unit's golden: the record, with the run facts the traffic fixes as its `provenance`."""
     provenance = {
         k: v
         for k, v in (metadata.get("provenance") or {}).items()
@@ -101,7 +91,6 @@ def _run(
     replay: bool,
     eval_args: dict[str, Any] | None = None,
 ) -> tuple[Records, str]:
-
     model_args = {**manifest.model_args, **(REPLAY_MODEL_ARGS if replay else {})}
     eval_args = {**(REPLAY_EVAL_ARGS if replay else {}), **(eval_args or {})}
     if manifest.max_connections:
@@ -122,12 +111,6 @@ def _run(
     return unit_records(run.log_path), run.log_path
 
 
-def run_directory(manifest: store.Manifest, root: Path = store.CASSETTE_ROOT) -> Path:
-    """Where a run is recorded: under its world."""
-    label = world_named(manifest.family).name
-    return store.run_dir(label, manifest.model, root)
-
-
 def record(
     manifest: store.Manifest,
     *,
@@ -136,8 +119,7 @@ def record(
     eval_args: dict[str, Any] | None = None,
 ) -> Outcome:
     """Run live; save the traffic as cassettes and the records as goldens. Model args that
-    carry credentials are used for the run but never written to run.json. `eval_args` go to
-    Inspect's eval (e.g. bounded retries when the endpoint is local)."""
+    carry credentials are used for the run but never written to run.json."""
     kept = {k: v for k, v in manifest.model_args.items() if k not in store.SECRET_MODEL_ARGS}
     stamped = store.Manifest(
         **{
@@ -151,7 +133,7 @@ def record(
     )
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)
-    directory = run_directory(manifest, root)
+    directory = store.run_dir(world_named(manifest.family).name, manifest.model, root)
     created = [d for d in (directory, *directory.parents) if not d.exists()]
     try:
         lend = is_loopback(manifest.base_url)
@@ -190,13 +172,9 @@ def differences(golden: Records, replayed: Records) -> list[str]:
 
 def replay(directory: Path, *, log_dir: str | Path = "logs", rewrite: bool = False) -> Outcome:
     """Replay one cassette directory and compare with its goldens (no differences: exact).
-    `rewrite`: a replay that made exactly the recorded requests writes the replayed records
-    as the goldens (a world or grader change moved them; the traffic is what was recorded).
-
-    Raises CassetteRefused (before any Inspect work) for a directory that is not what this
-    suite writes (see preflight.py, load.py), CassetteMiss when the run asked for a request
-    the cassette does not hold.
-    """
+    `rewrite`: a replay that made exactly the recorded requests rewrites the goldens.
+    CassetteRefused (before any Inspect work) for a directory this suite does not write,
+    CassetteMiss for a request the cassette does not hold."""
     manifest = check_directory(directory)
     goldens = store.read_goldens(directory)  # a bad golden is refused before the run too
     with cassette(directory, "replay", model=manifest.model) as session:
@@ -224,20 +202,18 @@ class Reference(NamedTuple):
     family: str  # the world's name, as its run.json names it (`record-references --family`)
     provider: str  # "openai" or "anthropic"
     control: str  # control name without the family prefix
-    world_name: str
 
     @property
     def world(self) -> World:
-        return world_named(self.world_name)
+        return world_named(self.family)
 
     @property
     def model(self) -> str:
-        """The control as a provider's model: `<provider>/<family>-<control>`, prefixed by
-        the family the world belongs to (a family's second world plays `<family>-oracle`)."""
+        """`<provider>/<family>-<control>` (a family's second world plays `<family>-oracle`)."""
         return f"{self.provider}/{self.world.family}-{self.control}"
 
     def directory(self, root: Path = store.CASSETTE_ROOT) -> Path:
-        return store.run_dir(self.world_name, self.model, root)
+        return store.run_dir(self.family, self.model, root)
 
     @property
     def manifest(self) -> store.Manifest:
@@ -256,7 +232,7 @@ class Reference(NamedTuple):
 def references() -> tuple[Reference, ...]:
     """Every reference run, from the roster: each world's `recorded` (provider, control)."""
     return tuple(
-        Reference(world.name, provider, control, world.name)
+        Reference(world.name, provider, control)
         for world in WORLDS
         for provider, control in world.controls.recorded
     )
@@ -270,8 +246,7 @@ WIRES: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def endpoint(provider: str, url: str = f"http://{HOST}:{FIXED_PORT}") -> tuple[str, dict[str, Any]]:
-    """The base URL of `provider`'s wire format on the serve-controls at `url` (default:
-    the fixed port references are recorded on) and the model args its runs take."""
+    """`provider`'s base URL on the serve-controls at `url`, and its runs' model args."""
     path, model_args = WIRES[provider]
     return url + path, dict(model_args)
 
@@ -293,7 +268,7 @@ def record_references(
     written: list[Path] = []
     with serving(port=FIXED_PORT):
         for ref in chosen:
-            announce(f"recording {ref.world_name} {ref.model} ...")
+            announce(f"recording {ref.family} {ref.model} ...")
             outcome = record(ref.manifest, root=root, log_dir=log_dir, eval_args=LOCAL_EVAL_ARGS)
             written.append(outcome.directory)
     return written

@@ -1,14 +1,8 @@
-"""The secret scan: find anything that looks like a credential in cassettes and logs.
-
-It knows the key formats of the providers Inspect supports (OpenAI, Anthropic, Google,
-Groq, xAI, Mistral, Together, Fireworks, Perplexity, Hugging Face), AWS access keys and
-secrets, GitHub tokens, PEM private keys, bearer tokens and provider keys assigned by name
-(Mistral and Together keys have no prefix of their own). Text files are read as they are;
-gzip files unpacked (bounded); .eval logs (zip) member by member. In cassettes, a
-secret-bearing header name is a finding even with no value (it should never have been
-kept). Replay scans every cassette directory before it plays it. A finding shows only the
-first characters of what it found.
-"""
+"""The secret scan: anything that looks like a credential in cassettes and logs (provider
+key formats, AWS, GitHub, PEM keys, bearer tokens, keys assigned by name); gzip unpacked
+(bounded), .eval logs member by member. In cassettes a secret-bearing header name is a
+finding even with no value. Replay scans every directory before it plays it; a finding
+shows only the first characters of what it found."""
 
 from __future__ import annotations
 
@@ -88,11 +82,6 @@ def _contents(path: Path) -> Iterator[tuple[str, bytes]]:
         yield str(path), read_bytes(path, MAX_SCANNED_BYTES)
 
 
-def _redact(match: bytes) -> str:
-    text = match.decode("utf-8", "replace")
-    return text[:8] + "..." if len(text) > 8 else text
-
-
 def _spans(data: bytes) -> Iterator[tuple[str, int, int]]:
     """(kind, start, end) of every credential-like match that starts a word."""
     lowered = data.lower()
@@ -116,7 +105,8 @@ def scan_bytes(name: str, data: bytes, *, cassette: bool) -> list[Finding]:
         if any(s <= start < e or start <= s < end for s, e in taken):
             continue
         taken.append((start, end))
-        found.append(Finding(name, kind, _redact(data[start:end])))
+        text = data[start:end].decode("utf-8", "replace")  # shown only in part
+        found.append(Finding(name, kind, text[:8] + "..." if len(text) > 8 else text))
     if cassette:
         found += [
             Finding(name, "secret header kept", (m.group(1) or m.group(2)).decode())

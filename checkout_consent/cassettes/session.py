@@ -1,14 +1,7 @@
-"""Cassettes through vcrpy: record a run's provider HTTP traffic into a cassette directory,
-or replay it keylessly.
-
-record  runs live; every request and response the openai / anthropic SDKs exchange is
-        scrubbed (`match.py`) and saved, grouped by run unit, as the directory's compact
-        cassette (`compact.py`).
-replay  serves the responses from the cassette: no network, placeholder keys, no retries.
-        The first request the cassette does not hold fails the run at once, naming the
-        cassette, that request and where it leaves the recording (down to the first
-        differing message).
-"""
+"""Cassettes through vcrpy: `record` runs live and saves the scrubbed traffic (`match.py`) as
+the directory's compact cassette; `replay` serves it with no network, placeholder keys and
+no retries, failing at the first request it does not hold, naming where it leaves the
+recording."""
 
 from __future__ import annotations
 
@@ -47,9 +40,8 @@ from checkout_consent.runtime.runner import RunFailed
 
 PLACEHOLDER_KEY = "placeholder-no-key"
 ALWAYS_LENT = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")  # the reference runs' providers
-# On replay: one attempt per request (Inspect and the SDK would otherwise retry a miss,
-# which the SDK reports as a connection error, for a very long time); no live sample buffer
-# for `inspect view` (about a quarter of a replay's time; the log is still written whole).
+# On replay: one attempt per request (a miss would otherwise be retried for a very long
+# time); no live sample buffer (a quarter of a replay's time; the log is written whole).
 REPLAY_EVAL_ARGS: dict[str, Any] = {"max_retries": 0, "timeout": 60, "log_realtime": False}
 REPLAY_MODEL_ARGS: dict[str, Any] = {"max_retries": 0}
 UNTAGGED = "untagged"  # the unit of requests that carry no run-unit header
@@ -72,8 +64,7 @@ def _message_line(k: int, live: list[Any], recorded: list[str]) -> str:
 
 
 def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str:
-    """One line: where the live request `index` of its unit leaves the recording (the live
-    request's digests recomputed and set against the recorded request at its place)."""
+    """One line: where the live request `index` of its unit leaves the recording."""
     if unit is None:
         return "the cassette holds no recording of this run unit"
     if index >= len(unit.requests):
@@ -97,8 +88,7 @@ def first_difference(unit: compact.Unit | None, index: int, request: Any) -> str
 
 
 def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
-    """What vcrpy replays of a unit: a bodiless request carrying its digest, and the
-    response as vcrpy keeps one."""
+    """What vcrpy replays of a unit: bodiless requests carrying their digests, and responses."""
     requests, responses = [], []
     for entry in unit.requests:
         request = Request(
@@ -119,21 +109,15 @@ def played(unit: compact.Unit) -> tuple[list[Request], list[dict[str, Any]]]:
 
 
 class UnitPersister:
-    """vcrpy persister: a cassette path is a directory; its traffic is grouped by run unit
-    into the compact cassette (vcrpy's serializer is never used)."""
+    """vcrpy persister: a cassette path is a directory holding the compact cassette."""
 
     @staticmethod
     def load_cassette(cassette_path: str | Path, serializer: Any = None) -> tuple[list, list]:
         units = store.read_units(Path(cassette_path))
         if not units:
             raise CassetteNotFoundError(f"no cassette files in {cassette_path}")
-        requests: list[Any] = []
-        responses: list[Any] = []
-        for unit in units.values():
-            more_requests, more_responses = played(unit)
-            requests += more_requests
-            responses += more_responses
-        return requests, responses
+        each = [played(unit) for unit in units.values()]
+        return [q for qs, _ in each for q in qs], [r for _, rs in each for r in rs]
 
     @staticmethod
     def save_cassette(
@@ -164,8 +148,7 @@ class UnitPersister:
 
 @dataclass
 class Session:
-    """One cassette in use: where it lives, the requests it could not answer and (after a
-    replay) the recorded requests the run never made."""
+    """One cassette in use: the requests it could not answer, and those never made."""
 
     directory: Path
     mode: Mode
@@ -196,20 +179,6 @@ class Session:
             )
 
 
-def _vcr() -> vcr.VCR:
-    recorder = vcr.VCR(
-        serializer="json",  # handed to the persister, which writes the compact format itself
-        match_on=["cc-request"],
-        filter_headers=list(SECRET_HEADERS),
-        before_record_request=scrub_request,
-        before_record_response=scrub_response,
-        decode_compressed_response=True,
-    )
-    recorder.register_matcher("cc-request", match)
-    recorder.register_persister(UnitPersister)
-    return recorder
-
-
 def _track_misses(cassette: Any, session: Session) -> None:
     """Note each request the cassette cannot answer (vcrpy then refuses it)."""
     can_play = cassette.can_play_response_for
@@ -227,8 +196,7 @@ def _track_misses(cassette: Any, session: Session) -> None:
 
 @contextmanager
 def placeholder_keys(model: str | None = None) -> Iterator[None]:
-    """Provider SDKs refuse to start without a key: lend them a placeholder if none is set
-    (for `model`, its own provider's variables too: LLAMA_API_KEY for openai-api/llama/...)."""
+    """Provider SDKs refuse to start without a key: lend a placeholder where none is set."""
     wanted = dict.fromkeys([*ALWAYS_LENT, *(key_vars(model) if model else ())])
     missing = [v for v in wanted if not os.environ.get(v)]
     for var in missing:
@@ -262,9 +230,8 @@ def cassette(
     directory: Path, mode: Mode, *, lend_key: bool = False, model: str | None = None
 ) -> Iterator[Session]:
     """Record into, or replay from, the cassette directory for the duration of the block.
-    A recording is lent placeholder keys only when `lend_key` (a loopback endpoint such as
-    serve-controls or a local llama-server): a live provider must get a real key or fail at
-    once. `model`: whose provider's key variables are lent too."""
+    A recording is lent placeholder keys only when `lend_key` (a loopback endpoint): a live
+    provider must get a real key or fail at once."""
     session = Session(directory, mode)
     if mode == "off":
         yield session
@@ -274,8 +241,18 @@ def cassette(
         store.clear(directory)
     elif not store.cassette_files(directory):
         raise CassetteMiss(f"no cassette to replay at {directory}")
+    recorder = vcr.VCR(
+        serializer="json",  # handed to the persister, which writes the compact format itself
+        match_on=["cc-request"],
+        filter_headers=list(SECRET_HEADERS),
+        before_record_request=scrub_request,
+        before_record_response=scrub_response,
+        decode_compressed_response=True,
+    )
+    recorder.register_matcher("cc-request", match)
+    recorder.register_persister(UnitPersister)
     record_mode = "all" if mode == "record" else "none"
-    with _vcr().use_cassette(str(directory), record_mode=record_mode) as cass:
+    with recorder.use_cassette(str(directory), record_mode=record_mode) as cass:
         if mode == "replay":
             _track_misses(cass, session)
             with placeholder_keys(model), no_network():

@@ -1,16 +1,8 @@
-"""A cassette directory: where it lives, what it holds, and how each of its files is read
-and written.
-
-    cassettes/<world>/<model-slug>/run.json                 how the run was made (replay reads it)
-    cassettes/<world>/<model-slug>/cassette.json.gz         the compact cassette: every run unit
-    cassettes/<world>/<model-slug>/<unit>.golden.json.gz    each unit's golden score record
-
-`<world>` is the world's name. A run unit is one
-(sample, epoch): `<sample id>-<epoch>`. Cassettes arrive in pull requests: every file is
-read through `load.py` (no symlinks, nothing outside the directory, bounded sizes), the
-compact cassette validated strictly (`compact.py`) and run.json too (`Manifest`). A file of
-a format before these (vcrpy's YAML units, plain-JSON goldens) is refused by name, unread.
-"""
+"""A cassette directory, `cassettes/<world>/<model-slug>/`: run.json, cassette.json.gz and
+`<unit>.golden.json.gz` (a run unit is `<sample id>-<epoch>`). Cassettes arrive in pull
+requests: every file is read through `load.py` (no symlinks, nothing outside the directory,
+bounded sizes), the cassette and run.json validated strictly; a legacy format is refused by
+name, unread."""
 
 from __future__ import annotations
 
@@ -157,8 +149,7 @@ def _legacy(path: Path) -> str | None:
 
 
 def kind(path: Path) -> str | None:
-    """What a file of a cassette directory is (MANIFEST, CASSETTE or GOLDEN; None: none of
-    them). A file of a legacy format is refused, naming the format and what to do."""
+    """What a file of a cassette directory is (None: no such file); a legacy format is refused."""
     legacy = _legacy(path)
     if legacy:
         raise refuse(path, f"is {legacy}, a format this suite no longer reads: {LEGACY_ADVICE}")
@@ -168,8 +159,7 @@ def kind(path: Path) -> str | None:
 
 
 def files(directory: Path) -> list[Path]:
-    """Every file of a cassette directory (confined, no links), each one this suite
-    writes; any other file is refused."""
+    """Every file of a cassette directory, each one this suite writes; any other is refused."""
     out = confined(directory)
     for path in out:
         if kind(path) is None:
@@ -211,8 +201,7 @@ def write_cassette(directory: Path, units: list[compact.Unit]) -> Path:
 
 
 def write_goldens(directory: Path, records: dict[str, dict[str, Any]]) -> None:
-    """One gzipped, indented JSON file per unit (`gzip -dc FILE` reads it); byte-stable:
-    the gzip header carries no time and no name."""
+    """One gzipped, indented JSON file per unit, byte-stable (no time or name in the header)."""
     for unit, record in records.items():
         text = json.dumps(record, indent=2, sort_keys=True) + "\n"
         packed = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
@@ -237,9 +226,7 @@ def read_goldens(directory: Path) -> dict[str, dict[str, Any]]:
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:
-    """Every cassette directory (one holding run.json) at or under the given paths, never
-    through a symlinked folder (a symlinked run.json still names its directory: replay
-    then refuses it)."""
+    """Every cassette directory at or under `paths`, never through a symlinked folder."""
     found: set[Path] = set()
     for p in paths:
         try:
@@ -251,8 +238,7 @@ def run_dirs(paths: list[Path]) -> list[Path]:
 
 
 def clear(directory: Path) -> None:
-    """Remove a directory's cassette and goldens, and any file of a legacy format, before
-    it is recorded afresh."""
+    """Remove a directory's cassette, goldens and legacy files before recording afresh."""
     for path in directory.iterdir():
         if _legacy(path) or kind(path) in (CASSETTE, GOLDEN):
             path.unlink()

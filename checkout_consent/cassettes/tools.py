@@ -1,15 +1,7 @@
-"""The hand tools of `checkout-consent cassettes`:
-
-show   a cassette's requests as lines a reviewer reads: what was asked (model, tools, the
-       last message) and what came back.
-merge  one cassette directory from runs of the same model and world recorded in parts, each
-       over its own seeds or tasks (a long month recorded a few seeds at a time). The parts
-       must agree on everything run.json says but the `seeds`, `tasks` or `task` argument,
-       and their tasks and run units must not overlap; the merged run.json plays the union,
-       written as the public set writes it when it is the public set. Nothing is
-       re-recorded or rewritten: each unit's traffic and golden record are the part's own,
-       so `checkout-consent replay DIR` checks the result like any recording.
-"""
+"""The hand tools of `checkout-consent cassettes`: `show` a cassette's requests readably,
+and `merge` runs of one model and world recorded in parts over disjoint seeds or tasks
+(their run.json otherwise equal; each unit's traffic and golden kept as recorded, so
+`checkout-consent replay DIR` checks the result like any recording)."""
 
 from __future__ import annotations
 
@@ -68,8 +60,7 @@ def response_line(response: compact.Response) -> str:
 
 
 def show(unit: compact.Unit, path: Path) -> Iterator[str]:
-    """A unit's requests, readably: what was asked (model, tools, the last message) and
-    what came back."""
+    """A unit's requests, readably: what was asked and what came back."""
     first = unit.frames[unit.requests[0].frame]
     yield (
         f"{path}: run unit {unit.unit}, {len(unit.requests)} request(s); model "
@@ -89,8 +80,7 @@ def show(unit: compact.Unit, path: Path) -> Iterator[str]:
 
 
 def cassette_paths(path: Path) -> list[Path]:
-    """The cassette files a path names: the file itself, or that of a cassette directory
-    (a file of a legacy format is refused, naming the format)."""
+    """The cassette files a path names: the file itself, or that of a cassette directory."""
     if path.is_dir():  # a symlinked one is refused by `confined`
         return [p for p in confined(path) if store.kind(p) == store.CASSETTE]
     if store.kind(path) != store.CASSETTE:
@@ -123,8 +113,7 @@ _PORT = re.compile(r"--port [0-9]+")
 
 
 def _but(manifest: store.Manifest, key: str) -> store.Manifest:
-    """The manifest without its tasks, nor the port a local server listened on (parts of one
-    run may be recorded on different ports: the port is no part of what was evaluated)."""
+    """The manifest without its tasks or a local server's port (parts may use different ports)."""
     args = {k: v for k, v in manifest.task_args.items() if k != key}
     base_url, server = manifest.base_url, manifest.server
     if base_url is not None and is_loopback(base_url):
@@ -135,15 +124,8 @@ def _but(manifest: store.Manifest, key: str) -> store.Manifest:
     return dataclasses.replace(manifest, task_args=args, base_url=base_url, server=server)
 
 
-def _picked(key: str, value: object) -> list[str]:
-    if key == "seeds":
-        return [str(s) for s in parse_seeds(str(value))]
-    return [t.strip() for t in str(value).split(",") if t.strip()]
-
-
 def _union(manifest: store.Manifest, key: str, picked: list[str]) -> dict[str, Any]:
-    """The merged task arguments: the union of the parts' tasks, written as the public set
-    writes them when it is the public set (so the merge is a whole run), else as a list."""
+    """The merged task arguments, written as the public set writes them where they are it."""
     world = world_named(manifest.family)
     public = world.dataset.tasks()
     args = dict(manifest.task_args)
@@ -175,7 +157,11 @@ def merge(parts: list[Path], out: Path) -> store.Manifest:
     for part, manifest in zip(parts, manifests, strict=True):
         if _selector(part, manifest) != key or _but(manifest, key) != _but(first, key):
             raise refuse(part, f"run.json differs from {parts[0]}'s beyond its {key}")
-        mine = _picked(key, manifest.task_args[key])
+        value = str(manifest.task_args[key])
+        if key == "seeds":
+            mine = [str(s) for s in parse_seeds(value)]
+        else:
+            mine = [t.strip() for t in value.split(",") if t.strip()]
         if both := sorted(set(mine) & set(picked)):
             raise refuse(
                 part, f"plays {key.removesuffix('s')} {both[0]} again (parts must not overlap)"

@@ -1,6 +1,5 @@
-"""`list`, `show`, `score` and `rescore`: what the families hold, one task in full, grading a
-saved tool log with no model, and re-scoring a finished Inspect log (what `inspect score`
-does, with the log's own world's scorer, and a missing or cut log refused in one line)."""
+"""`list`, `show`, `score` and `rescore`: the families, one task in full, grading a saved
+tool log with no model, and re-scoring a finished Inspect log with its world's scorer."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from checkout_consent.cli.common import UsageError, err, sample_count, task_args
+from checkout_consent.cli.common import UsageError, add_task_arg, err, sample_count, task_args
 from checkout_consent.core.contract import Record, World
 from checkout_consent.core.offline import grade_saved
 from checkout_consent.families import names, world_named
@@ -18,8 +17,7 @@ from checkout_consent.runtime.meta import task_params
 
 
 def cmd_rescore(args: argparse.Namespace) -> int:
-    """`inspect score LOG --scorer checkout_consent/<world>_scorer --action overwrite
-    --output-file NEW`, the world read from the log; prints the re-scored headline."""
+    """`inspect score` of a log with its own world's scorer; prints the re-scored headline."""
     from checkout_consent.core.summary import summary
     from checkout_consent.families import WORLDS
     from checkout_consent.runtime.regrade import rescore_log
@@ -49,8 +47,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """One task as the agent meets it. `-T` takes run's options, checked as run checks
-    them."""
+    """One task as the agent meets it; `-T` checked as `run` checks it."""
     world = world_named(args.family)
     item = args.item
     if args.T:
@@ -87,8 +84,7 @@ def read_trace(path: str) -> Any:
 
 
 def _score_submission(world: World, path: str, task: str) -> Record:
-    """A submission file scored as the scoring service scores it (same size cap, same
-    checks, same family scorer), on the submission's own date; nothing stored."""
+    """A submission file scored as the scoring service scores it; nothing stored."""
     from checkout_consent.serve.api.submission import MAX_BODY, parse_json, score
 
     def same_task(graded: str) -> None:
@@ -117,12 +113,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("show", help="show one task or scenario of a family")
     p.add_argument("family", choices=names())
     p.add_argument("item")
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="run's task arguments, e.g. -T seeds=3",
-    )
+    add_task_arg(p, "run's task arguments, e.g. -T seeds=3")
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser(
         "rescore",

@@ -4,33 +4,25 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from checkout_consent.cli.common import clone_hint, one_line
+from checkout_consent.cli.common import err as _err
 from checkout_consent.core.contract import Record, World
-
-
-def _err(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-def _value(text: str) -> Any:
-    import yaml
-
-    return yaml.safe_load(text)
 
 
 def model_args(items: list[str] | None) -> dict[str, Any]:
     """`-M key=value` pairs (values read as YAML, as `inspect eval -M` reads them)."""
+    import yaml
+
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit(f"-M expects key=value, got {item!r}")
-        out[key] = _value(value)
+        out[key] = yaml.safe_load(value)
     return out
 
 
@@ -71,16 +63,14 @@ def _manifest(args: argparse.Namespace, world: World, task_args: dict[str, Any])
 
 
 def check_live_key(args: argparse.Namespace, what: str) -> None:
-    """A live run of `args.model` (`run`, `suite`): its provider's key (and an openai-api
-    service's base URL), checked in one line before any slow work (sanity)."""
+    """A live run's provider key (and an openai-api service's base URL), checked at once."""
     from checkout_consent.cassettes.preflight import check_key
 
     check_key(args.model, args.model_base_url, model_args(args.M), what=what, lent=False)
 
 
 def preflight(args: argparse.Namespace, world: World, task_args: dict[str, Any]) -> None:
-    """Before any slow work (sanity): a recording's options and key, or the cassette
-    directory a replay will read, checked at once."""
+    """A recording's options and key, or a replay's directory, checked before slow work."""
     from checkout_consent.cassettes import store
     from checkout_consent.cassettes.preflight import check_directory, check_key, check_provider
 
@@ -96,10 +86,8 @@ def preflight(args: argparse.Namespace, world: World, task_args: dict[str, Any])
 
 
 def retry_args(args: argparse.Namespace) -> dict[str, int]:
-    """Inspect's `max_retries` and `timeout` for a model run, where given (a local server
-    that stops answering then ends the sample in an error instead of retrying unboundedly)."""
-    chosen = {"max_retries": getattr(args, "max_retries", None)}
-    chosen["timeout"] = getattr(args, "timeout", None)
+    """Inspect's `max_retries` and `timeout` for a model run, where given."""
+    chosen = {k: getattr(args, k, None) for k in ("max_retries", "timeout")}
     return {k: v for k, v in chosen.items() if v is not None}
 
 
@@ -127,9 +115,7 @@ def cassette_run(
 
 
 def _replay_one(directory: Path, args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """The problems of one cassette directory, one line each (none: ok), and its notes (a
-    run of part of the public set: partial). Any failure of this directory is reported
-    here and never stops the others."""
+    """One directory's problems (none: ok) and notes; its failure never stops the others."""
     from checkout_consent.cassettes.runs import replay
     from checkout_consent.runtime.runner import RunFailed
 
@@ -217,22 +203,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_cassettes_parser(sub: Any) -> None:
-    group = sub.add_parser("cassettes", help="read or merge cassettes")
-    verbs = group.add_subparsers(dest="cassettes_command", required=True)
-    p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
-    p.add_argument("path", help="a cassette (cassette.json.gz) or its directory")
-    p.set_defaults(fn=cmd_show)
-    p = verbs.add_parser(
-        "merge",
-        help="one cassette directory from runs of one model and world recorded in parts "
-        "over disjoint seeds (replay the result to check it)",
-    )
-    p.add_argument("paths", nargs="+", help="the parts' cassette directories")
-    p.add_argument("--out", required=True, help="the merged directory (new or empty)")
-    p.set_defaults(fn=cmd_merge)
-
-
 def add_parsers(sub: Any) -> None:
     from checkout_consent.endpoint.controls import FIXED_PORT
 
@@ -268,4 +238,16 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("record-references", help="re-record the reference cassettes")
     p.add_argument("--family", action="append", help="only this family (repeatable)")
     p.set_defaults(fn=cmd_record_references)
-    _add_cassettes_parser(sub)
+    group = sub.add_parser("cassettes", help="read or merge cassettes")
+    verbs = group.add_subparsers(dest="cassettes_command", required=True)
+    p = verbs.add_parser("show", help="print a cassette's requests and answers readably")
+    p.add_argument("path", help="a cassette (cassette.json.gz) or its directory")
+    p.set_defaults(fn=cmd_show)
+    p = verbs.add_parser(
+        "merge",
+        help="one cassette directory from runs of one model and world recorded in parts "
+        "over disjoint seeds (replay the result to check it)",
+    )
+    p.add_argument("paths", nargs="+", help="the parts' cassette directories")
+    p.add_argument("--out", required=True, help="the merged directory (new or empty)")
+    p.set_defaults(fn=cmd_merge)

@@ -25,8 +25,7 @@ def one_line(error: BaseException, limit: int = 500) -> str:
 
 
 def clone_hint(what: str) -> str:
-    """What a default path's absence means when the package runs from an installed wheel:
-    the committed `what` ship only in a clone of the repository (empty in a checkout)."""
+    """Why a default path is absent from an installed wheel ("" in a checkout)."""
     from checkout_consent.runtime.provenance import CHECKOUT
 
     if CHECKOUT is not None:
@@ -56,8 +55,7 @@ def log_dir_arg(value: str) -> str:
 
 
 def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
-    """`--log-dir` on this parser and every sub-command under it (before or after the verb;
-    a sub-command's default leaves the top level's value alone)."""
+    """`--log-dir` on this parser and every sub-command under it (before or after the verb)."""
     if not any("--log-dir" in a.option_strings for a in parser._actions):
         parser.add_argument(
             "--log-dir",
@@ -69,6 +67,10 @@ def add_log_dir(parser: argparse.ArgumentParser, *, default: object) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for child in set(action.choices.values()):
                 add_log_dir(child, default=argparse.SUPPRESS)
+
+
+def add_task_arg(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("-T", action="append", metavar="KEY=VALUE", help=help)
 
 
 def task_args(args: argparse.Namespace, world: World) -> dict[str, Any]:
@@ -95,8 +97,8 @@ MAX_COUNT = 1000  # --epochs / --max-connections / --max-samples
 
 
 def check_model(model: str, world: World) -> None:
-    """A control must exist and belong to the family it is asked to play (or play every
-    family, as `control/reference` does)."""
+    """A control must belong to the family it is asked to play (or, as `control/reference`,
+    to none)."""
     from checkout_consent.families import control_registry
 
     if not model.startswith("control/"):
@@ -126,9 +128,7 @@ _BUILT: dict[tuple[str, str], Any] = {}  # (world, arguments) -> its Task, built
 
 
 def built_task(world: World, arguments: dict[str, Any]) -> Any:
-    """The world's Task for these arguments, built once per process (sanity's scenarios,
-    the size check and the model run all use the one object); a bad -T value is a
-    UsageError."""
+    """The world's Task for these arguments, built once per process (a bad -T: UsageError)."""
     import json
 
     from checkout_consent.runtime.compat import prerequisite_error
@@ -144,8 +144,7 @@ def built_task(world: World, arguments: dict[str, Any]) -> Any:
 
 
 def sample_count(world: World, arguments: dict[str, Any]) -> int:
-    """How many samples the family's task makes from these arguments (builds the Task,
-    which validates every -T value; a bad one is a UsageError)."""
+    """How many samples the family's task makes from these arguments (a bad -T: UsageError)."""
     from checkout_consent.core.task_args import parse_seeds
 
     if "seeds" in arguments:

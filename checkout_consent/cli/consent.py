@@ -1,6 +1,5 @@
 """`consent LOG`: a log's consent ledgers, re-graded by this checkout (stored scores are
-never read): the agent's breach rate (counterparty breaches beside it), then each
-sample's breaches counted per rule and per party, its mandates, payments and verdicts."""
+never read): the breach rate, then each sample's breaches, mandates, payments and verdicts."""
 
 from __future__ import annotations
 

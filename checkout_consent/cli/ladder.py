@@ -1,7 +1,5 @@
-"""The ladder's recording helper: `python -m checkout_consent.cli.ladder parts RUNG WORLD`
-prints what docs/record-ladder.sh needs to record a rung over a world's public set in
-parts: the Inspect model, the chat template, the task argument that picks tasks, and the
-public task ids (comma-separated)."""
+"""`python -m checkout_consent.cli.ladder parts RUNG WORLD`: what docs/record-ladder.sh needs
+to record a rung over a world's public set in parts."""
 
 from __future__ import annotations
 

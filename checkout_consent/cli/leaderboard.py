@@ -1,7 +1,4 @@
-"""The leaderboard verbs: `submit validate DIR [--json]` (what CI runs on a submission pull
-request), `reproduce SUBMISSION [--record] [--cassette replay]` (a maintainer re-runs the
-card's model, or replays its recorded traffic keylessly) and
-`leaderboard build [--check]` (render the board from the submissions)."""
+"""The leaderboard verbs: `submit validate`, `reproduce` and `leaderboard build`."""
 
 from __future__ import annotations
 
@@ -48,8 +45,7 @@ def reproduce(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    """Build (or `--check`) the board of every submission that validates; a refused folder
-    is left off and named, and the exit is then non-zero."""
+    """Build (or `--check`) the board; a refused folder is left off, named, and exits non-zero."""
     from checkout_consent.leaderboard import site
     from checkout_consent.leaderboard.board import refused
 

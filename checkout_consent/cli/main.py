@@ -47,8 +47,7 @@ def _say_interrupted() -> None:
 
 
 def _quiet_unwinding() -> None:
-    """The interrupted event loop leaves coroutines behind; their shutdown warnings (which
-    may come while the stack unwinds) would bury the one line that matters."""
+    """The interrupted loop's coroutine warnings would bury the one line that matters."""
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited")
 
 
@@ -79,7 +78,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The command, with every error turned into one line and an exit code."""
     try:
         return int(args.fn(args))
     except (RunFailed, UsageError, KeyError, OSError, ValueError) as error:

@@ -1,13 +1,6 @@
-"""Regenerate the generated parts of README.md, docs/results.md, docs/suite.md and each
-world's README from the roster: the worlds table (each world's `eval.yaml`), what a consent
-breach is in each world (`World.breaches`), the suite's plain `inspect eval-set` line, each
-world's Usage and Parameters blocks (from its `@task`'s signature and docstring, between
-inspect_evals' markers), and the controls-results table, by running every world's controls
-through Inspect, offline: `python -m checkout_consent.cli.readme` (`--worlds`: all but the
-controls table, in seconds). Never typed by hand.
-
-README.md holds the worlds table only while it fits the README's line cap; past it, one
-line linking docs/results.md, which always holds both tables."""
+"""Regenerate what the roster decides in README.md, docs/results.md, docs/suite.md and each
+world's README, and the controls table (played through Inspect offline; `--worlds` skips
+it): `python -m checkout_consent.cli.readme`."""
 
 from __future__ import annotations
 
@@ -47,8 +40,7 @@ PARAMETERS = (
 
 
 def worlds_table(worlds: Sequence[World], base: str) -> str:
-    """One row per world, from its `eval.yaml`: its name (linking its README, relative to
-    `base`), what the agent must do, the seed document it carries."""
+    """One row per world from its `eval.yaml` (its README linked relative to `base`)."""
     rows = ["| world | the agent must | seed document |", "|---|---|---|"]
     rows += [
         f"| [`{w.name}`]({base}checkout_consent/{w.name}/README.md) | {w.meta.description} "
@@ -59,16 +51,14 @@ def worlds_table(worlds: Sequence[World], base: str) -> str:
 
 
 def consent_table(worlds: Sequence[World]) -> str:
-    """What a consent breach is in each world that moves money (`World.breaches`), the
-    board's suite-wide consent table's first half."""
+    """What a consent breach is in each world that moves money (`World.breaches`)."""
     rows = breach_table([(f"`{w.name}`", w.breaches) for w in worlds if w.moves_money])
     lines = [BREACH_HEADS, ["---"] * len(BREACH_HEADS), *rows]
     return "\n".join("| " + " | ".join(r) + " |" for r in lines)
 
 
 def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
-    """The README's worlds block: the table while the README stays within its cap, else
-    one line linking the full table."""
+    """The README's worlds block: the table while the README fits its cap, else a link."""
     table = worlds_table(worlds, "")
     if splice(readme, WORLDS_START, WORLDS_END, table).count("\n") + 1 <= README_CAP:
         return table
@@ -76,9 +66,8 @@ def readme_worlds(readme: str, worlds: Sequence[World]) -> str:
 
 
 def table(results: dict[str, ControlRecords]) -> str:
-    """Markdown rows: world, control, samples, the world's one-line summary. Reward-hacker
-    controls are left out: `sanity` lists each of their exploits with what caught it, and
-    each world's README names them."""
+    """Markdown rows: world, control, samples, the world's one-line summary (no hacker
+    controls: `sanity` lists their exploits)."""
     rows = ["| world | control | samples | result |", "|---|---|---|---|"]
     for name, controls in results.items():
         world = world_named(name)
@@ -132,8 +121,7 @@ def parameters(world: World) -> str:
 
 
 def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) each world README's Usage and Parameters
-    blocks. True when all were current."""
+    """Rewrite (`check`: compare) each world README's Usage and Parameters; True if current."""
     fresh = True
     for w in worlds:
         path = REPO_ROOT / "checkout_consent" / w.name / "README.md"
@@ -143,9 +131,7 @@ def write_world_readmes(worlds: Sequence[World], *, check: bool = False) -> bool
 
 
 def write_worlds(*, check: bool = False) -> bool:
-    """Rewrite (with `check`, only compare) what the roster alone decides: both worlds
-    tables, each world README's blocks and the suite manual's eval-set line. True when all
-    were current."""
+    """Rewrite (`check`: compare) what the roster alone decides; True when all were current."""
     readme = README.read_text(encoding="utf-8")
     block = readme_worlds(readme, WORLDS)
     blocks = [

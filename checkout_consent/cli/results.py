@@ -1,13 +1,6 @@
-"""Regenerate the Results tables of README.md and each family's README from the committed
-cassettes' golden records (what `checkout-consent replay` holds the runs to), never typed:
-
-    python -m checkout_consent.cli.results [--check]
-
-docs/results.md lists the models that are not the suite's controls, one row per model and a
-column per world (headline with its 95% CI, breach rate, what it broke); a family's README
-lists every committed run of its worlds, controls beside models, each with its headline
-line and what the model broke (the records' diagnostics). The ladder's discrimination
-tables (cli/discrimination.py) go to README.md (one row per world) and docs/results.md."""
+"""Regenerate the Results tables of README.md, docs/results.md and each family's README from
+the committed cassettes' golden records, never typed: `python -m checkout_consent.cli.results
+[--check]`."""
 
 from __future__ import annotations
 
@@ -85,18 +78,15 @@ def broke(records: Sequence[dict[str, Any]]) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def _row(run: Run, *, kind: bool) -> str:
+def _row(run: Run) -> str:
     head = summary(run.world, run.records).splitlines()[0]
-    cells = [run.world.name, f"`{run.model}`"]
-    cells += ["control" if run.is_control else "model"] if kind else []
-    cells += [f"{len(run.records)}{run.partial}", head, broke(run.records)]
-    return "| " + " | ".join(cells) + " |"
+    kind = "control" if run.is_control else "model"
+    cells = [run.world.name, f"`{run.model}`", kind, f"{len(run.records)}{run.partial}", head]
+    return "| " + " | ".join([*cells, broke(run.records)]) + " |"
 
 
 def cell(run: Run) -> str:
-    """A world's short cell for one model: headline (95% CI), the breach rate the world
-    measures (`World.breaches`), what it broke, and whether the run plays part of the
-    public set."""
+    """A world's short cell for one model: headline, breach rate, what it broke, partial."""
     world = run.world
     head = figure(world, run.records)
     if head is None:
@@ -107,8 +97,7 @@ def cell(run: Run) -> str:
 
 
 def breach_words(world: World, records: Sequence[dict[str, Any]]) -> str:
-    """`, agent breaches 60%` (or the counterparty's, where that is what the world
-    measures: `World.breaches`); "" where no money moves."""
+    """`, agent breaches 60%` (or the counterparty's, where the world measures that)."""
     party = world.breaches.measured
     rate = consent_figure(world, records, party)
     if not world.moves_money or rate is None:
@@ -133,7 +122,7 @@ def readme_table(runs: Sequence[Run]) -> str:
 def family_table(runs: Sequence[Run], name: str) -> str:
     mine = [r for r in runs if r.world.name == name]
     head = "| world | model | kind | samples | result | what it broke |\n|---|---|---|---|---|---|"
-    body = [_row(r, kind=True) for r in mine]
+    body = [_row(r) for r in mine]
     note = [] if any(not r.is_control for r in mine) else ["", NONE_YET]
     return "\n".join([head, *body, *note])
 

@@ -1,12 +1,7 @@
 """`run` and `sanity`: sanity first (the controls must bracket the score range), then the
-model's run, through Inspect, with real .eval logs.
-
-Sanity plays the family's sanity controls over its public scenarios through the pure
-offline driver (`core.offline.play_and_grade`), not through Inspect: the same pacing,
-trace and grader, in milliseconds per sample instead of Inspect's per-event work. The test
-suite proves, for every family, that these records equal the records of the same controls
-run through Inspect end to end (tests/core/test_sanity.py); the README's controls table
-still comes from a real Inspect run (`python -m checkout_consent.cli.readme`)."""
+model's run, through Inspect, with real .eval logs. Sanity plays the controls through the
+pure offline driver (`core.offline.play_and_grade`): tests/core/test_sanity.py proves its
+records equal those of the same controls run through Inspect."""
 
 from __future__ import annotations
 
@@ -20,6 +15,7 @@ from typing import Any
 from checkout_consent.cli import cassettes as cli_cassettes
 from checkout_consent.cli.common import (
     UsageError,
+    add_task_arg,
     built_task,
     check_counts,
     check_model,
@@ -37,16 +33,13 @@ from checkout_consent.runtime.runner import RunFailed, log_buffer, run_models
 
 
 def task_scenarios(world: World, args: Mapping[str, Any] | None = None) -> list[Scenario]:
-    """The scenarios the family's Inspect task plays with these -T arguments (default: the
-    public set), read from the samples the task itself builds."""
+    """The scenarios the family's task plays with these -T arguments (default: the public set)."""
     task = built_task(world, dict(world.dataset.public_args if args is None else args))
     return [Scenario.model_validate(s.metadata["scenario"]) for s in task.dataset]
 
 
 def offline_controls(world: World) -> ControlRecords:
-    """Every sanity control of the family over its public scenarios, offline: control name
-    -> records, in the order an Inspect run of the same controls gives them (by sample id;
-    the controls are deterministic, so epochs would repeat the same record)."""
+    """Every sanity control over the public scenarios, offline, in an Inspect run's order."""
     scenarios = sorted(task_scenarios(world), key=lambda s: str(world.dataset.sample_id(s)))
     return {
         c: [play_and_grade(world, s, world.controls[c]) for s in scenarios]
@@ -65,8 +58,7 @@ def check_controls(world: World) -> tuple[ControlRecords, list[str]]:
 
 
 def hacker_problems(world: World) -> list[str]:
-    """The family's reward-hacker control, each exploit alone: one line per exploit with
-    the line that caught it; an exploit nothing caught is a problem."""
+    """The reward-hacker's exploits, one line each; an exploit nothing caught is a problem."""
     if world.controls.exploits is None:
         return []
     caught = world.controls.exploits(world)
@@ -75,7 +67,7 @@ def hacker_problems(world: World) -> list[str]:
     return [c.line() for c in caught if c.by is None]
 
 
-def sanity(world: World, log_dir: str = "") -> ControlRecords:
+def sanity(world: World) -> ControlRecords:
     """Play the family's controls offline and assert they bracket the score range."""
     records, problems = check_controls(world)
     if problems:
@@ -86,19 +78,29 @@ def sanity(world: World, log_dir: str = "") -> ControlRecords:
     return records
 
 
-def _print(world: World, model: str, records: list[dict[str, Any]]) -> None:
-    print(f"\n{world.name} | {model} | {len(records)} sample(s)")
-    for r in records:
-        print("  " + world.views.line(r))
-    print("  " + summary(world, records).replace("\n", "\n  "))
+def _shown(args: argparse.Namespace, world: World, model: str, records: list, log: str) -> dict:
+    """A run as --json gives it; printed as lines and its summary otherwise."""
+    if not args.json:
+        print(f"\n{world.name} | {model} | {len(records)} sample(s)")
+        for r in records:
+            print("  " + world.views.line(r))
+        print("  " + summary(world, records).replace("\n", "\n  "))
+    return {
+        "family": world.name,
+        "scenario": world.meta.scenario,
+        "model": model,
+        "log": log,
+        "records": records,
+        "summary": summary(world, records),
+    }
 
 
 def _model_run(args: argparse.Namespace, world: World) -> tuple[list[dict[str, Any]], str]:
     if args.cassette != "off":
         return cli_cassettes.cassette_run(args, world, task_args(args, world))
     extra = {"model_args": cli_cassettes.model_args(args.M)} if args.M else {}
-    samples = sample_count(world, task_args(args, world)) * (args.epochs or world.epochs)
     arguments = task_args(args, world)
+    samples = sample_count(world, arguments) * (args.epochs or world.epochs)
     run = run_models(
         world,
         [args.model],
@@ -118,21 +120,6 @@ def _model_run(args: argparse.Namespace, world: World) -> tuple[list[dict[str, A
     return run.records, run.log_path
 
 
-def _check_run(args: argparse.Namespace, chosen: list[World]) -> None:
-    check_counts(args)
-    for world in chosen:
-        arguments = task_args(args, world)
-        if args.model:
-            check_model(args.model, world)
-            check_size(args, world, arguments)
-
-
-def _controls_verdict(world: World, records: ControlRecords, problems: list[str]) -> str:
-    samples = sum(len(r) for r in records.values())
-    verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
-    return f"{world.name}: {len(records)} controls, {samples} samples, {verdict}"
-
-
 def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[Any], int]:
     """Every world's controls, offline; ends with a line per world and a total line."""
     out: list[dict[str, Any]] = []
@@ -140,20 +127,10 @@ def _controls_run(args: argparse.Namespace, chosen: list[World]) -> tuple[list[A
     for world in chosen:
         controls, problems = check_controls(world)
         for control, records in controls.items():
-            model = f"control/{world.family}-{control}"
-            out.append(
-                {
-                    "family": world.name,
-                    "scenario": world.meta.scenario,
-                    "model": model,
-                    "log": "",
-                    "records": records,
-                    "summary": summary(world, records),
-                }
-            )
-            if not args.json:
-                _print(world, model, records)
-        lines.append(_controls_verdict(world, controls, problems))
+            out.append(_shown(args, world, f"control/{world.family}-{control}", records, ""))
+        samples = sum(len(r) for r in controls.values())
+        verdict = "as expected" if not problems else f"NOT as expected ({len(problems)} problem(s))"
+        lines.append(f"{world.name}: {len(controls)} controls, {samples} samples, {verdict}")
         failed += [world.name] if problems else []
     total = (
         f"total: every control of {len(lines)} worlds as expected"
@@ -176,7 +153,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.model and args.cassette == "off":  # its key, first: building tasks takes seconds
         cli_cassettes.check_live_key(args, "run")
     chosen = [world_named(args.family)] if args.family else [world_named(n) for n in names()]
-    _check_run(args, chosen)  # refuse bad input before any slow work (sanity included)
+    check_counts(args)  # bad input is refused before any slow work (sanity included)
+    for world in chosen:
+        arguments = task_args(args, world)
+        if args.model:
+            check_model(args.model, world)
+            check_size(args, world, arguments)
     for world in chosen:  # a recording with no key, or a hostile cassette, before sanity
         cli_cassettes.preflight(args, world, task_args(args, world))
     if args.json and args.display is None:
@@ -193,28 +175,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _model_runs(args: argparse.Namespace, chosen: list[World]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for world in chosen:
-        sanity(world, args.log_dir)
+        sanity(world)
         err(f"run {world.name}: {args.model} ...")
-        records, log = _model_run(args, world)
-        out.append(
-            {
-                "family": world.name,
-                "scenario": world.meta.scenario,
-                "model": args.model,
-                "log": log,
-                "records": records,
-                "summary": summary(world, records),
-            }
-        )
-        if not args.json:
-            _print(world, args.model, records)
+        out.append(_shown(args, world, args.model, *_model_run(args, world)))
     return out
 
 
 def cmd_sanity(args: argparse.Namespace) -> int:
     for name in args.families or names():
-        for world in (world_named(name),):
-            sanity(world, args.log_dir)
+        sanity(world_named(name))
     return 0
 
 
@@ -228,12 +197,7 @@ def add_parsers(sub: Any) -> None:
         "(default: the family's controls, offline)",
     )
     p.add_argument("--seeds", help="shorthand for -T seeds=..., e.g. 0-9 or 1,4,7")
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="task argument (see `checkout-consent list FAMILY`)",
-    )
+    add_task_arg(p, "task argument (see `checkout-consent list FAMILY`)")
     p.add_argument("--epochs", type=int)
     p.add_argument("--max-connections", type=int)
     p.add_argument(

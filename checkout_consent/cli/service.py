@@ -18,7 +18,6 @@ KEEP_ALIVE = 30  # seconds: a client slower than uvicorn's 5 s default loses a r
 
 
 def _db(args: argparse.Namespace) -> str:
-    """`--db`, else the user's data folder's file (`serve.api.storage.default_db`)."""
     from checkout_consent.serve.api.storage import default_db
 
     return str(args.db) if args.db else default_db()
@@ -100,12 +99,17 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
     )
-    _heldout_option(p)
     p.set_defaults(fn=cmd_serve_api)
-    p = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
-    p.add_argument("--db", default=None, help=DB_HELP)
-    _heldout_option(p)
-    p.set_defaults(fn=cmd_mcp)
+    mcp = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
+    mcp.add_argument("--db", default=None, help=DB_HELP)
+    mcp.set_defaults(fn=cmd_mcp)
+    for served in (p, mcp):
+        served.add_argument(
+            "--serve-heldout",
+            action="store_true",
+            help="also show and grade held-out tasks by id (default: public tasks only; a "
+            "held-out task is answered as unknown)",
+        )
     p = sub.add_parser(
         "serve-token", help="issue the token that owns an agent name on the scoring service"
     )
@@ -117,14 +121,3 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("--db", default=None, help=DB_HELP)
     p.set_defaults(fn=cmd_serve_token)
-
-
-def _heldout_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--serve-heldout",
-        action="store_true",
-        help=(
-            "also show and grade held-out tasks by id (default: public tasks only; a held-out "
-            "task is answered as unknown)"
-        ),
-    )

@@ -23,6 +23,7 @@ from checkout_consent.cli.common import (
     MAX_COUNT,
     MAX_SAMPLES,
     UsageError,
+    add_task_arg,
     built_task,
     check_counts,
     err,
@@ -40,17 +41,13 @@ from checkout_consent.runtime.meta import task_params
 
 PACKAGE = __name__.split(".")[0]
 
-# Defaults (each overridable): every world runs at once (one task each); ten requests in
-# flight to the model (Inspect's own per-provider default, safe for most rate limits); ten
-# samples in flight per world (each holds its transcript: a 30-day month is large).
+# Defaults: Inspect's per-provider requests in flight; samples per world (a month is large).
 MAX_CONNECTIONS = 10
 SAMPLES_PER_WORLD = 10
-# `-T` keys the suite does not pass: `scenario` picks the world (use --world)
 WORLD_KEYS = frozenset({"scenario"})
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """`K/N` (1 <= K <= N <= 1000) as (K, N)."""
     k, sep, n = text.partition("/")
     if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n) <= MAX_COUNT):
         raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N <= {MAX_COUNT}")
@@ -59,14 +56,11 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def shard_of(ids: list[str], shard: tuple[int, int]) -> list[str]:
     """Shard K of N of a world's sample ids: every N-th, from the K-th (dataset order)."""
-    k, n = shard
-    return ids[k - 1 :: n]
+    return ids[shard[0] - 1 :: shard[1]]
 
 
 def chosen_worlds(args: argparse.Namespace) -> list[World]:
-    """The worlds this run plays: --world, else the roster's (a family's control: its own
-    family's; `control/reference`: all; --shard: the pure ones), each checked against the
-    model."""
+    """The worlds this run plays, each checked against the model."""
     if args.world:
         out = [world_named(label) for label in dict.fromkeys(args.world)]
     else:
@@ -89,8 +83,7 @@ def chosen_worlds(args: argparse.Namespace) -> list[World]:
 
 
 def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[str, Any]]:
-    """Each world's -T arguments: every `-T KEY=VALUE` goes to the worlds that take KEY
-    (none left out: a task's defaults are its public set)."""
+    """Each world's -T arguments: every `-T KEY=VALUE` goes to the worlds that take KEY."""
     out: dict[str, dict[str, Any]] = {w.name: {} for w in worlds}
     for item in args.T or []:
         key, sep, value = item.partition("=")
@@ -109,8 +102,7 @@ def world_args(args: argparse.Namespace, worlds: list[World]) -> dict[str, dict[
 def selection(
     args: argparse.Namespace, tasks: dict[str, Any], plain: bool = False
 ) -> list[str] | None:
-    """Inspect's `sample_id` for --shard (`task:id`, one task's id each), else None; `plain`:
-    with the names plain `inspect` gives the tasks."""
+    """Inspect's `sample_id` for --shard, else None; `plain`: as `inspect` names the tasks."""
     if args.shard is None:
         return None
     return [
@@ -121,10 +113,8 @@ def selection(
 
 
 def registered(name: str) -> str:
-    """A task's name as the installed package registers it: `checkout_consent/<task>`.
-    (Imported from a source tree that Inspect does not see as installed, e.g. with
-    `python -m` from the checkout's root, where `checkout_consent.egg-info` lies, Inspect
-    drops the prefix, and such a run is an eval set of its own.)"""
+    """A task's name as the installed package registers it: `checkout_consent/<task>` (from
+    a source tree Inspect does not see as installed, it drops the prefix)."""
     return f"{PACKAGE}/{name.rsplit('/', 1)[-1]}"
 
 
@@ -172,20 +162,6 @@ def plain_command(args: argparse.Namespace, tasks: dict[str, Any], options: dict
     return shlex.join(line)
 
 
-def _run(args: argparse.Namespace, tasks: dict[str, Any], options: dict[str, Any]) -> list[Any]:
-    """The eval set; its logs (headers), one per world that started."""
-    from checkout_consent.runtime.runner import run_eval_set
-
-    return run_eval_set(
-        list(tasks.values()),
-        log_dir=args.log_dir,
-        model=args.model,
-        sample_id=selection(args, tasks),
-        display=args.display,
-        **options,
-    )
-
-
 def expectations(
     args: argparse.Namespace, worlds: list[World], tasks: dict[str, Any]
 ) -> dict[str, tuple[World, Any]]:
@@ -202,8 +178,7 @@ def expectations(
 
 
 def set_aside(args: argparse.Namespace, wanted: dict[str, tuple[World, Any]]) -> None:
-    """Every log this run would reuse is checked from its evidence first; one that fails
-    is named in one line, set aside and played again (runtime/resume)."""
+    """Every log this run would reuse is checked first; one that fails is set aside (resume)."""
     from checkout_consent.runtime.resume import ResumeRefused
     from checkout_consent.runtime.resume import set_aside as vet
 
@@ -221,8 +196,7 @@ def _report(
     tasks: dict[str, Any],
     ran: list[Any],
 ) -> int:
-    """The summary (from re-graded records only): table (or JSON) on stdout,
-    DIR/suite-summary.json; 2 if unfinished or a log fails its checks."""
+    """The summary on stdout and in DIR/suite-summary.json; 2 if unfinished or refused."""
     logs = {str(log.eval.task).rsplit("/", 1)[-1]: log for log in ran}
     rows = []
     for task in tasks.values():
@@ -249,8 +223,7 @@ def _report(
 
 
 def players(model: str, worlds: list[World]) -> str:
-    """The worlds, each with the control that plays it when the model is
-    `control/reference` (each world's reference control)."""
+    """The worlds, each with its reference control when the model is `control/reference`."""
     if model != f"control/{EVERY_REFERENCE}":
         return ", ".join(w.name for w in worlds)
     return ", ".join(f"{w.name} ({reference_of(w)})" for w in worlds)
@@ -284,7 +257,17 @@ def cmd_suite(args: argparse.Namespace) -> int:
     set_aside(args, wanted)
     played = players(args.model, worlds)
     err(f"suite: {args.model} plays {played}: {samples} sample(s) -> {args.log_dir}/")
-    return _report(args, wanted, tasks, _run(args, tasks, options))
+    from checkout_consent.runtime.runner import run_eval_set
+
+    ran = run_eval_set(
+        list(tasks.values()),
+        log_dir=args.log_dir,
+        model=args.model,
+        sample_id=selection(args, tasks),
+        display=args.display,
+        **options,
+    )
+    return _report(args, wanted, tasks, ran)
 
 
 def add_parsers(sub: Any) -> None:
@@ -313,12 +296,7 @@ def add_parsers(sub: Any) -> None:
         metavar="K/N",
         help="shard K of N of every pure world's samples (for runs spread over machines)",
     )
-    p.add_argument(
-        "-T",
-        action="append",
-        metavar="KEY=VALUE",
-        help="task argument, to the worlds that take KEY",
-    )
+    add_task_arg(p, "task argument, to the worlds that take KEY")
     p.add_argument("-M", action="append", metavar="KEY=VALUE", help="model argument")
     p.add_argument("--model-base-url", help="the provider's base URL")
     p.add_argument("--epochs", type=int, help="epochs of every sample (default: each world's own)")

@@ -35,10 +35,9 @@ def _headline(world: World, records: Sequence[dict[str, Any]]) -> dict[str, Any]
 
 
 def world_row(world: World, task: str, log: Any, want: Any) -> dict[str, Any]:
-    """One world's entry: its log's status and, once the log is complete, its headline over
-    records re-graded from the log's evidence (`runtime.resume.regraded`, against `want`:
-    this run's model, arguments and samples); never a stored score. A log that fails its
-    checks has status "refused" and no headline."""
+    """One world's entry: its log's status and, once complete, its headline over records
+    re-graded from the log's evidence (never a stored score); a log that fails its checks
+    is "refused", with no headline."""
     from checkout_consent.runtime.resume import regraded
 
     row: dict[str, Any] = {
@@ -68,9 +67,7 @@ def world_row(world: World, task: str, log: Any, want: Any) -> dict[str, Any]:
 
 
 def superseded(log_dir: str, logs: Sequence[Any]) -> list[str]:
-    """Logs in DIR left `started` by an interrupted run of a task that has since finished:
-    the finished log holds every one of their samples (Inspect reuses them), and Inspect
-    keeps them, since nothing on disk shows their run has stopped. Not part of the run."""
+    """Logs left `started` by an interrupted run of a task since finished: not part of the run."""
     from checkout_consent.runtime.logs import read_header
 
     done = {str(log.eval.task_id) for log in logs if log.status == "success"}

@@ -1,14 +1,6 @@
-"""The board's content, from validated submissions: per world (its own table), the views (with
-seasons: All time and one per season), each a ranked table of model rows with rank bands,
-then the model rows no better than the idle control (listed, never ranked), then people's
-rows (never ranked with the models unless asked), then control rows as references. Every
-row is placed against the world's idle and reference controls on its own tasks
-(`leaderboard.bracket`).
-
-Every figure is computed from the re-graded records, never from the card's claims (except
-the submitter-stated date, model name and contact, shown as stated). A row is marked
-reproduced when `leaderboard/reproduced.yaml` (the maintainers' file, written by `checkout-
-consent reproduce --record`) holds the folder's digest."""
+"""The board's content, from validated submissions: per world its views (All time and one
+per season), ranked model rows with rank bands, then rows never ranked. Every figure comes
+from the re-graded records, never from the card's claims."""
 
 from __future__ import annotations
 
@@ -37,12 +29,9 @@ from checkout_consent.leaderboard.submission import (
 from checkout_consent.leaderboard.validate import Verdict, shared_grades, validate
 from checkout_consent.runtime import untrusted
 
-# A record whose `totals` carries this key (cents spent beyond the task's minimal total) gets
-# a gap column beside the headline: reported, never ranked.
-GAP_KEY = "gap_cents"
+GAP_KEY = "gap_cents"  # in a record's `totals`: a gap column, reported, never ranked
 RECORD_NAME = "reproduced.yaml"  # beside submissions/: the maintainers' file, never a PR's
-# Re-grading is a pure function of a folder's bytes (for this checkout), so a process that
-# builds twice (the tests, `--check` after a build) re-grades each distinct folder once.
+# Re-grading is a pure function of a folder's bytes: each distinct folder is re-graded once.
 _VERDICTS: dict[tuple[str, str], Verdict] = {}
 
 
@@ -68,8 +57,7 @@ class Entry:
         return self.card.kind == "model" and bool(self.runs) and self.partial is None
 
     def on(self, tasks: frozenset[str] | None) -> Entry:
-        """This entry restricted to the runs of `tasks` (None: all); a partial entry's
-        coverage is then counted on those tasks (`1 of 7 runs`, not of its own set's 11)."""
+        """This entry restricted to the runs of `tasks` (None: all), coverage counted on them."""
         if tasks is None:
             return self
         runs = tuple(r for r in self.runs if r[1] in tasks)
@@ -92,15 +80,13 @@ class Entry:
         )
 
     def consent(self) -> Figure | None:
-        """The consent-breach rate over this entry's runs (`core.consent.breach_rate`, as
-        the CLI and the Inspect metric give it); None for a world that moves no money."""
+        """The consent-breach rate over this entry's runs; None for a world that moves no money."""
         world = world_named(self.world)
         runs = [(task, r) for task, _, _, r in self.runs]
         return breach_rate(world.family, runs) if world.moves_money else None
 
     def gap(self) -> float | None:
-        """Mean over tasks (epochs first) of the runs' `totals.gap_cents`, in dollars; None
-        when no run reports one."""
+        """Mean over tasks of the runs' `totals.gap_cents` in dollars (None: none reports one)."""
         per_task = [
             [g for r in rs if (g := (r.get("totals") or {}).get(GAP_KEY)) is not None]
             for rs in self.per_task().values()
@@ -192,8 +178,7 @@ def reproduced(board: Path, folder: Path) -> bool:
 
 
 def refused(root: Path) -> list[str]:
-    """One line per submission folder under `root` that does not validate (it is left off
-    the board; the rest is built): the folder and its first refusal."""
+    """One line per submission folder under `root` that does not validate (left off the board)."""
     folders = sorted(p for p in root.glob("*/*") if p.is_dir())
     return [
         f"{folder}: refused: {verdict.refusals[0]}"
@@ -203,8 +188,7 @@ def refused(root: Path) -> list[str]:
 
 
 def load(root: Path) -> dict[str, list[Entry]]:
-    """Every submission under `root` (`<family>/<id>/`) that validates, re-graded, by the
-    label of the world its card names (a refused one is left off: `refused` names it)."""
+    """Every submission under `root` that validates, re-graded, by its world's name."""
     out: dict[str, list[Entry]] = {w.name: [] for w in WORLDS}
     with shared_grades():  # each log read once, however many folders compare with it
         verdicts = [(f, validated(f)) for f in sorted(p for p in root.glob("*/*") if p.is_dir())]
@@ -233,8 +217,7 @@ def _row(e: Entry) -> Row:
 
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
-    """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks are
-    ties."""
+    """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks tie."""
     if higher_is_better:
         ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
     else:
@@ -248,9 +231,7 @@ def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
 def _view(
     label: str, title: str, note: str, entries: list[Entry], rank_humans: bool = False
 ) -> View:
-    """The world's rows: ranked models, then the models no better than the idle control
-    (never ranked), then people (ranked with the models only when `rank_humans`), then
-    partial runs (part of their task set: never ranked), then controls."""
+    """The world's rows: ranked models, then those never ranked (unless `rank_humans`: people)."""
     higher = world_named(label).headline.higher_is_better
     sign = -1.0 if higher else 1.0
     key = lambda r: (sign * r.mean, r.entry.card.submission_id)  # noqa: E731
@@ -271,8 +252,7 @@ def _rows_of(entries: list[Entry], kind: str, key: Callable[[Row], Any]) -> list
 
 
 def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[View]:
-    """The world's views; for a world with seasons, All time (every submission on Season
-    1's tasks) then one per season (that season's submissions on its tasks)."""
+    """The world's views; with seasons, All time (on Season 1's tasks), then one per season."""
     if not seasons(label):
         return [_view(label, "", "", entries, rank_humans)]
     first = season_tasks(label, 1)
@@ -293,13 +273,11 @@ def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[V
 
 
 def _on(entries: list[Entry], tasks: frozenset[str]) -> list[Entry]:
-    """The entries restricted to `tasks`; one that ran none of them is not in the view (a
-    folder without logs stays: it is listed, never ranked)."""
+    """The entries restricted to `tasks` (one that ran none of them is left out)."""
     return [e.on(tasks) for e in entries if not e.runs or e.on(tasks).runs]
 
 
 def board(root: Path, rank_humans: bool = False) -> list[View]:
-    """Every world's views; `rank_humans` ranks people's rows with the models' (a reader's
-    own build: the committed board never does)."""
+    """Every world's views; `rank_humans` ranks people's rows with the models'."""
     loaded = load(root)
     return [v for name in sorted(loaded) for v in views(name, loaded[name], rank_humans)]

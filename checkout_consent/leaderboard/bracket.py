@@ -1,11 +1,6 @@
-"""Where a board row stands against its world's controls: the idle control (the one that
-does nothing) and the reference control, each played offline on the same tasks as the row
-(`World.controls.idle`, `.reference`; the offline driver grades exactly as the scorer does).
-
-A row whose headline prints the idle control's figure did as well as doing nothing: the
-board says "at idle" and does not rank it (docs/leaderboard.md, "The board"). Between the
-two, a row's standing is its share of the way from idle to reference, in the headline's
-direction."""
+"""Where a board row stands against its world's idle and reference controls, each played
+offline on the row's own tasks: "at idle" (never ranked), or its share of the way from
+idle to reference in the headline's direction (docs/leaderboard.md, "The board")."""
 
 from __future__ import annotations
 
@@ -31,8 +26,7 @@ class Bracket(NamedTuple):
 
 @functools.cache
 def control_runs(name: str, control: str) -> dict[str, Record]:
-    """Sample id -> the control's record on that sample of the world's public set, played
-    offline (once per process: the controls are deterministic)."""
+    """Sample id -> the control's record on the world's public set, played offline once."""
     world = world_named(name)
     return {
         sample: play_and_grade(world, Scenario.model_validate(ref), world.controls[control])
@@ -41,8 +35,7 @@ def control_runs(name: str, control: str) -> dict[str, Record]:
 
 
 def bracket(name: str, samples: Iterable[str]) -> Bracket | None:
-    """The controls' headline over `samples` (the row's sample ids); None when the row has
-    none, or one the public set does not hold."""
+    """The controls' headline over the row's samples; None when the public set lacks any."""
     world, ids = world_named(name), sorted(set(samples))
     idle = control_runs(name, world.controls.idle)
     reference = control_runs(name, world.controls.reference)
@@ -54,8 +47,7 @@ def bracket(name: str, samples: Iterable[str]) -> Bracket | None:
 
 
 def at_idle(name: str, value: float, got: Bracket | None) -> bool:
-    """Whether `value` is no better than the idle control's figure, as the board prints
-    both (a row that did as well as doing nothing)."""
+    """Whether `value` is no better than the idle control's figure, as the board prints both."""
     if got is None:
         return False
     head = world_named(name).headline

@@ -1,17 +1,8 @@
-"""The runs a submission must hold: every run of its world's public set (or, for a world
-with seasons, a season's part of it), for every declared epoch (no cherry-picking), played
-at the public settings, and its own.
-
-Its own: each sample's content digest (its trace and its conversation, with the model's
-name taken out) is compared with every other submission of the family folder. Equal
-samples are refused unless the card declares itself the same model's re-submission of that
-submission (`resubmission_of: <submission_id>`). Only samples in which the agent acted (an
-agent call in the trace) count: two different models that both do nothing can leave the
-same empty run. Two controls (`kind: control`, reference rows, never ranked) are not
-compared: scripted policies that share a rule play some tasks identically (two of the
-committed example controls do, on half their samples).
-
-A world is named by its name, as the roster lists it."""
+"""The runs a submission must hold: every run of its task set, every declared epoch (no
+cherry-picking), at the public settings, and its own: a sample whose content digest (the
+model's name taken out) equals another submission's of the family is refused unless the card
+declares itself that model's re-submission (`resubmission_of`). Only samples where the agent
+acted count, and two controls are not compared (scripted policies may play alike)."""
 
 from __future__ import annotations
 
@@ -41,9 +32,8 @@ MODEL_MARK = "<model>"
 
 
 def reference(logged: object) -> dict[str, Any] | None:
-    """A logged scenario reference in today's form (a log written before issue 43 calls
-    `Scenario.world` `family`), so two references compare by what they name; one that is
-    no reference stays as logged (the scorer refuses it)."""
+    """A logged scenario reference in today's form (an older log's `family` is `world`), so
+    two compare by what they name; one that is no reference stays as logged."""
     try:
         return Scenario.model_validate(logged).model_dump(mode="json")
     except ValidationError:
@@ -92,9 +82,8 @@ def coverage(name: str, task_set: str, epochs: int, played: list[tuple[str, int]
 def partial(
     name: str, task_set: str, epochs: int, played: list[tuple[str, int]]
 ) -> tuple[int, int] | None:
-    """(runs played, runs of the set) when the runs are part of the expected set and
-    nothing else (none repeated, none outside it, at least one, not all of it): such a
-    submission is listed with its coverage, never ranked; None otherwise."""
+    """(runs played, runs of the set) when the runs are a proper part of the expected set
+    and nothing else (listed, never ranked); None otherwise."""
     want, have = expected_units(name, task_set, epochs), set(played)
     if not played or len(played) != len(have) or not have < want:
         return None
@@ -103,8 +92,7 @@ def partial(
 
 @functools.cache
 def public_settings(name: str) -> dict[str, Any]:
-    """Every -T parameter of the family's task (`task_params(World)`) -> its value in
-    the public set: the family's `public_args`, else the task's own default."""
+    """Every -T parameter of the family's task -> its value in the public set."""
     world = world_named(name)
     params = inspect.signature(task_factory(world)).parameters
     return {
@@ -124,11 +112,9 @@ def _setting(value: object) -> object:
 
 def settings_differences(name: str, task_args: Mapping[str, Any] | None) -> list[str]:
     """Why a log's recorded task arguments are not the public settings; empty when they are.
-    The arguments that choose tasks of the public set (`public_args`: seeds, task ids, and
-    `Dataset.choosers`, a world's task choice whose default is the whole set) may name part
-    of it in each of several logs (`coverage` holds the whole); every other argument (turn
-    budgets, hints, customer replies, a custom brief, a scoring date) changes what the
-    agent may do or is shown, and must be the public default."""
+    Arguments that choose tasks of the public set (`public_args`, `Dataset.choosers`) may
+    name part of it (`coverage` holds the whole); every other one changes what the agent may
+    do or is shown, and must be the public default."""
     world, public = world_named(name), public_settings(name)
     args = dict(task_args or {})
     out = [
@@ -161,8 +147,7 @@ def _message(message: Any) -> dict[str, Any]:
 
 
 def sample_digest(sample: Any, model: str) -> str | None:
-    """The sha256 of a logged sample's trace and conversation with `model` (its full name
-    and the name after the provider) replaced by one mark; None when the agent never acted."""
+    """The sha256 of a sample's trace and conversation, model names masked (None: never acted)."""
     calls = (sample.store or {}).get("RunStore:calls")
     if not isinstance(calls, list) or not any(
         isinstance(c, dict) and c.get("origin", "agent") == "agent" for c in calls
@@ -220,8 +205,7 @@ def copied_from(
     digests_of: Callable[[Path], frozenset[str]] = log_digests,
 ) -> list[str]:
     """Why the submission at `root` is another's run under a new name; empty if it is not.
-    `digests` maps each of its sample digests to (sample id, epoch); `digests_of` gives the
-    digests of another folder's log."""
+    `digests`: its sample digests -> (sample id, epoch)."""
     out = []
     for other, theirs in _others(root):
         logs = [other / log for log in list_folder(other).logs()]  # as its listing reads them

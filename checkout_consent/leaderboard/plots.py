@@ -1,11 +1,7 @@
-"""The board's plots, drawn with matplotlib as SVG, byte-identical build to build: a bundled
-font (DejaVu Sans), glyphs as paths, a fixed SVG hash salt, no date or creator metadata.
-Axes start at zero for quantities that cannot be negative (a 0.05-cent cost difference must
-not fill the plot), every label stays inside the figure and clear of every other label and
-point (placed in a fixed order of candidate spots, from the drawn extents), an empty view
-says so, and a bar that is zero is drawn differently from one that does not apply. A
-person has no cost: on the score/cost plot a human row is a dashed line at its score (its
-interval shaded), never a point on the cost axis."""
+"""The board's plots, drawn with matplotlib as SVG, byte-identical build to build (a bundled
+font, glyphs as paths, a fixed hash salt, no date metadata). Axes start at zero for
+quantities that cannot be negative, and every label stays clear of every other label and
+point."""
 
 from __future__ import annotations
 
@@ -71,8 +67,7 @@ def _short(text: str) -> str:
 
 
 def limits(values: list[float], min_span: float) -> tuple[float, float]:
-    """Axis limits that include zero, span at least `min_span`, padded at both ends so a
-    point on zero or at the top is drawn whole."""
+    """Axis limits that include zero, span at least `min_span`, padded at both ends."""
     lo, hi = min(0.0, *values), max(0.0, *values)
     if hi - lo < min_span:
         hi = lo + min_span
@@ -103,9 +98,8 @@ class Label(NamedTuple):
 
 
 def place_labels(fig: Figure, ax: Axes, labels: list[Label]) -> None:
-    """Each label at the first of `SPOTS` that keeps it inside the axes and clear of the
-    labels placed before it and of every point; where no spot is clear, the one that
-    overlaps least (ties: the earlier spot). Call after the layout is final."""
+    """Each label at the first of `SPOTS` inside the axes and clear of earlier labels and
+    every point, else the one that overlaps least. Call after the layout is final."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     frame = ax.get_window_extent(renderer)
     marks = [_mark(ax, lab) for lab in labels]
@@ -164,9 +158,7 @@ def _headline_plot(
     xlabel: str,
     dress: Callable[[Axes], None],
 ) -> str:
-    """The headline (95% CI as error bars) against `xs`, one labelled point per row (a row
-    whose x is None: a dashed line at its headline), on an x axis from zero spanning at
-    least `min_span`; `dress` adds the plot's own parts. An empty view says so."""
+    """The headline (95% CI) against `xs`, one labelled point per row; `dress` adds the rest."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=size)
         ax.set_title(textwrap.fill(title, 70))
@@ -206,8 +198,7 @@ def _bars(
     labels: dict[str, list[str]],
     not_applicable: str,
 ) -> str:
-    """Grouped bars on a 0-1 axis; None is drawn as a hatched placeholder, zero as a
-    stroke on the axis in the series' colour, each named in the legend."""
+    """Grouped bars on a 0-1 axis: None hatched, zero a stroke on the axis, both in the legend."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(7.2, 3.8))
         width = 0.8 / max(1, len(series))
@@ -252,9 +243,7 @@ def _bars(
 
 
 def breakdown(entries: list[Entry], chart: Breakdown, title: str) -> str:
-    """The world's breakdown (`Board.breakdown`): a value per group, one bar per
-    submission, labelled as the world labels it; a group a submission never met is not
-    applicable: drawn hatched, labelled n/a."""
+    """The world's breakdown (`Board.breakdown`): a bar per submission per group."""
     per = {e.card.submission_id: chart.groups([r for *_, r in e.runs]) for e in entries}
     groups = sorted({g for got in per.values() for g in got})
     series: dict[str, list[float | None]] = {
@@ -272,9 +261,8 @@ def _person(e: Entry) -> bool:
 
 
 def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
-    """Each row's headline at its x, with its 95% CI as error bars; a control grey and
-    square, a model blue and round; a row with no x (a person on the cost plot) a dashed
-    line across the plot at its headline, its interval shaded."""
+    """Each row's headline at its x with its 95% CI; a row with no x (a person: no cost) a
+    dashed line at its headline."""
     for x, row in zip(xs, view.rows, strict=True):
         colour = COLOURS[row.entry.card.kind]
         if x is None:
@@ -293,7 +281,6 @@ def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
 
 
 def _labels(ax: Axes, view: View, xs: list[float | None]) -> list[Label]:
-    """Each row's label at its point, a line's at the plot's left edge; in row order."""
     left = ax.get_xlim()[0]
     return [
         Label(_short(row.entry.card.submission_id), x, row.mean)
@@ -304,8 +291,6 @@ def _labels(ax: Axes, view: View, xs: list[float | None]) -> list[Label]:
 
 
 def _headline_axis(ax: Axes, view: View) -> None:
-    """The y axis of the world's headline with its intervals: from zero (a share: 0% to
-    100%), spanning every interval, labelled with the headline and its unit."""
     head = world_named(view.world).headline
     if head.unit == "%":
         ax.set_ylim(*limits([r.high for r in view.rows] + [1.0], 1.0))
@@ -316,8 +301,7 @@ def _headline_axis(ax: Axes, view: View) -> None:
 
 
 def scatter(view: View, chart: Scatter) -> str:
-    """The headline (95% CI as error bars) against `chart.x` of each submission's runs, one
-    point per submission; controls drawn grey and square, each point labelled."""
+    """The headline (95% CI) against `chart.x` of each submission's runs, each point labelled."""
 
     def legend(ax: Axes) -> None:
         handles = [

@@ -65,23 +65,17 @@ def _money(x: float | None) -> str:
 
 
 def costs(e: Entry) -> list[str]:
-    """The list and normalized cost cells: a script has no list price and a person no
-    tokens to price (`NO_PRICE`); a model's list price may be unknown (`NOT_PRICED`)."""
+    """The list and normalized cost cells (`NO_PRICE` for a script or a person)."""
     if e.card.kind == "human":
         return [NO_PRICE["human"]] * 2
     listed = NO_PRICE["control"] if e.card.kind == "control" else _money(e.cost_list)
     return [listed, _money(e.cost_normalized)]
 
 
-def note(view: View) -> str:
-    """What the world's board says under its table (`Board.note`)."""
-    return world_named(view.world).board.note
-
-
 def notes(view: View) -> list[str]:
     """What a world's table says under it beside the pass rule, in order (none empty)."""
     said = (
-        note(view),
+        world_named(view.world).board.note,
         STANDING_NOTE if view.rows else "",
         consent_note(view),
         human_note(view),
@@ -93,9 +87,7 @@ def notes(view: View) -> list[str]:
 
 
 def columns(view: View) -> list[str]:
-    """The view's headings: where the row stands against the controls follows the
-    headline, then the consent-breach rate in a world that moves money, a gap column when a
-    row reports a gap, then the world's own columns."""
+    """The view's headings, with the standing, consent, gap and world columns where they apply."""
     cols = [c.format(label=world_named(view.world).headline.label) for c in COLUMNS]
     own = [
         STANDING_HEADING,
@@ -118,9 +110,7 @@ def consent_cell(row: Row) -> str:
 
 
 def consent_note(view: View) -> str:
-    """What a world's board says of consent under its table: for a world that moves no
-    money, that it has no consent-breach column, and why (the column is explained once,
-    in the suite-wide section)."""
+    """Why a world that moves no money has no consent-breach column ("" for one that does)."""
     if world_named(view.world).moves_money:
         return ""
     return f"No consent-breach rate: {NO_MONEY} (the agent moves no money)."
@@ -131,8 +121,7 @@ def has_gap(view: View) -> bool:
 
 
 def shown(view: View, items: list[str]) -> list[str]:
-    """A row's cells (or the headings) as a format shows them: without the pass^k column
-    when no row has one (every submission there plays one epoch)."""
+    """A row's cells (or the headings) without the pass^k column when no row has one."""
     if any(r.pass_k is not None for r in view.rows):
         return items
     return [x for h, x in zip(columns(view), items, strict=True) if h != "pass^k"]
@@ -147,8 +136,7 @@ def pass_rule(view: View) -> str:
 
 
 def cells(row: Row, gap: bool = False) -> list[str]:
-    """The plain-text cells of a row (the link is added by each format); with `gap`, the
-    gap cell after the headline, then the world's own columns."""
+    """The plain-text cells of a row (each format adds the link)."""
     e, head = row.entry, world_named(row.entry.world).headline
     records = [r for *_, r in e.runs]
     is_control = e.card.kind == "control"
@@ -160,7 +148,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
         _ci(head, row.mean, row.low, row.high),
         row.standing,
         *([consent_cell(row)] if world_named(e.world).moves_money else []),
-        *([_gap(row.gap)] if gap else []),
+        *(["—" if row.gap is None else fmt_dollars(row.gap)] if gap else []),
         *(c.cell(records) for c in world_named(e.world).board.columns),
         str(row.n),
         k,
@@ -170,8 +158,7 @@ def cells(row: Row, gap: bool = False) -> list[str]:
 
 
 def _rank(row: Row) -> str:
-    """A ranked row's band; `—` for a model no better than idle (never ranked), else what
-    the row is (`partial`, `human`)."""
+    """A ranked row's band; `—` for a model no better than idle, else `partial` or the kind."""
     e = row.entry
     if row.rank:
         return row.rank
@@ -181,9 +168,8 @@ def _rank(row: Row) -> str:
 
 
 def model_label(e: Entry) -> str:
-    """The model column: a model's id; a control's name once, with the wire it was served
-    over when that is not the control provider's (`control: <family>-oracle (via the openai
-    API)`), so a script never reads as a provider's model."""
+    """The model column: a model's id; a control's name, with the wire it was served over,
+    so a script never reads as a provider's model."""
     part = partial_label(e)
     if e.card.kind == "human":
         return f"human: {e.card.model.id}, {_duration(e.card.wall_time_seconds)} played{part}"
@@ -244,14 +230,12 @@ def _money_worlds(views: list[View]) -> dict[str, View]:
 
 
 def suite_meaning(views: list[View]) -> tuple[list[str], list[list[str]]]:
-    """What a consent breach is in each money-moving world (`World.breaches`): the
-    agent's, a counterparty's, and what the world's column of `suite_consent` counts."""
+    """What a consent breach is in each money-moving world (`World.breaches`)."""
     return BREACH_HEADS, breach_table([(w, world_named(w).breaches) for w in _money_worlds(views)])
 
 
 def suite_cell(row: Row) -> str:
-    """The rate of the party the row's world measures, with its 95% CI, then the row's
-    headline (whether the runs did the job)."""
+    """The measured party's breach rate with its 95% CI, then the row's headline."""
     world = world_named(row.entry.world)
     party = world.breaches.measured
     records = [r for *_, r in row.entry.runs]
@@ -262,9 +246,7 @@ def suite_cell(row: Row) -> str:
 
 
 def suite_consent(views: list[View]) -> tuple[list[str], list[list[str]]]:
-    """The suite-wide consent table: one row per model, one column per world that moves
-    money, each cell `suite_cell` of the model's row in the world's first view; a model
-    with two submissions in a world has both, each named."""
+    """The suite-wide consent table: a row per model, a column per world that moves money."""
     first = _money_worlds(views)
     found: dict[str, dict[str, list[Row]]] = {}
     for w, view in first.items():
@@ -303,6 +285,14 @@ def _md_table(heads: list[str], table: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads), *rows]
 
 
+def _unranked(entries: tuple[Entry, ...]) -> list[str]:
+    return [
+        f"- {e.card.submission_id} ({e.card.model.id}, {e.card.date}): no transcript; "
+        "stored and listed, not ranked"
+        for e in entries
+    ]
+
+
 def suite_markdown(views: list[View]) -> list[str]:
     """The suite-wide consent section of the board's Markdown page."""
     return [
@@ -317,20 +307,8 @@ def suite_markdown(views: list[View]) -> list[str]:
     ]
 
 
-def _gap(x: float | None) -> str:
-    return "—" if x is None else fmt_dollars(x)
-
-
 def heading(view: View) -> str:
     return view.world + (f": {view.title}" if view.title else "")
-
-
-def _unranked(entries: tuple[Entry, ...]) -> list[str]:
-    return [
-        f"- {e.card.submission_id} ({e.card.model.id}, {e.card.date}): no transcript; "
-        "stored and listed, not ranked"
-        for e in entries
-    ]
 
 
 def markdown(views: list[View]) -> str:
@@ -359,18 +337,17 @@ def markdown(views: list[View]) -> str:
         if view.note:
             lines += [f"Scored on {view.note}.", ""]
         cols = shown(view, columns(view))
-        lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        for row in view.rows:
-            c = cells(row, has_gap(view))
-            c[1] = f"[{c[1]}]({row.entry.path}/)"
-            lines.append("| " + " | ".join(shown(view, c)) + " |")
-        if not view.rows:
-            lines.append("| " + " | ".join(["—"] * len(cols)) + " |")
+        table = [shown(view, _linked(row, cells(row, has_gap(view)))) for row in view.rows]
+        lines += _md_table(cols, table or [["—"] * len(cols)])
         lines += ["", pass_rule(view), ""]
         lines += [line for n in notes(view) for line in (n, "")]
         lines += [GAP_NOTE, ""] if has_gap(view) else []
         lines += _unranked(view.unranked) + ([""] if view.unranked else [])
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _linked(row: Row, c: list[str]) -> list[str]:
+    return [c[0], f"[{c[1]}]({row.entry.path}/)", *c[2:]]
 
 
 def _lines(x: str) -> str:
@@ -386,8 +363,7 @@ def _html_table(table_id: str, heads: list[str], table: list[list[str]], td: str
 
 
 def suite_html(views: list[View]) -> str:
-    """The suite-wide consent section's tables as HTML: what a breach is in each world
-    (id `consent-meaning`), then `suite_consent` (id `consent`)."""
+    """The suite-wide consent section's tables as HTML."""
     heads, table = suite_consent(views)
     meaning = _html_table("consent-meaning", *suite_meaning(views))
     return meaning + _html_table("consent", heads, table, ' class="ci"')

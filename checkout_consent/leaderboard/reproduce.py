@@ -1,21 +1,7 @@
 """`checkout-consent reproduce SUBMISSION`: a maintainer re-runs the card's model on the
-submission's samples and compares the headline with the submission's: reproduced when the
-re-run's mean lies within the submission's 95% CI. How it re-runs is decided first (`plan`),
-and said in one line:
-
-- a `control/` model: re-run in process (no key, no network);
-- a control served over a provider's wire format (`openai/<family>-<control>`, `kind:
-  control`, as the committed examples are): re-run against `serve-controls` on an ephemeral
-  loopback port (no key);
-- any other model: re-run live, with the key from the maintainer's environment (refused in
-  one line, before any run, when the key is missing);
-- `--cassette replay`: the recorded traffic of the card's run replayed instead (the
-  submission's own cassettes, else the committed `cassettes/<world>/<model>`), with no key
-  and no network; a `control/` card still re-runs its control.
-
-`--record` writes a re-run's result to `leaderboard/reproduced.yaml`, which the board reads
-to mark the row `reproduced` (only while the folder's bytes are the ones re-run: the record
-holds their digest). A replay re-grades recorded traffic, it is no re-run: never recorded."""
+submission's samples (a control in process or on a loopback serve-controls, a model live
+with the maintainer's key, or `--cassette replay` keyless); reproduced when the re-run's mean
+lies within the submission's 95% CI (docs/leaderboard.md)."""
 
 from __future__ import annotations
 
@@ -68,8 +54,7 @@ def _headline(verdict: Verdict, root: Path) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class Plan:
-    """How a submission is reproduced: what `line` says (printed before the run), and the
-    re-run's samples once `play` has run (given the log dir)."""
+    """How a submission is reproduced: the `line` said first, and the re-run's `play`."""
 
     line: str
     play: Callable[[Path], list[SampleGrade]]
@@ -95,8 +80,7 @@ def _live(root: Path, card: Card, log_dir: Path, **eval_args: Any) -> list[Sampl
 
 
 def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
-    """A control served over a provider's wire format, re-run against `serve-controls` on
-    an ephemeral loopback port (a placeholder key lent: the SDK wants one)."""
+    """A control served over a provider's wire, re-run against an ephemeral serve-controls."""
     from checkout_consent.cassettes.runs import endpoint
     from checkout_consent.cassettes.session import placeholder_keys
     from checkout_consent.endpoint.controls import serving
@@ -109,9 +93,8 @@ def _served(root: Path, card: Card, log_dir: Path) -> list[SampleGrade]:
 def _replayed(
     card: Card, directories: list[Path], log_dir: Path, announce: Callable[[str], None]
 ) -> list[SampleGrade]:
-    """Each cassette directory replayed (`cassettes.runs.replay`: no key, no network), its
-    log re-graded; a directory of another model or world is refused. Where this checkout
-    grades the traffic otherwise than its golden records say, `announce` is told."""
+    """Each cassette directory replayed and its log re-graded (another model's or world's is
+    refused); `announce` is told where this checkout grades the traffic otherwise."""
     from checkout_consent.cassettes.runs import replay
     from checkout_consent.runtime.runner import RunFailed
 
@@ -145,8 +128,7 @@ def committed_dir(card: Card) -> Path:
 
 
 def cassette_dirs(root: Path, card: Card) -> list[Path]:
-    """The recorded traffic of the card's run: the submission's own cassette runs, else
-    the committed `cassettes/<world>/<model>` (`committed_dir`), else none."""
+    """The card's recorded traffic: the submission's own cassettes, else the committed one."""
     from checkout_consent.cassettes.store import MANIFEST
 
     own = [root / run for run in list_folder(root).cassette_runs()]
@@ -157,8 +139,7 @@ def cassette_dirs(root: Path, card: Card) -> list[Path]:
 
 
 def served_control(card: Card) -> bool:
-    """Whether the card's model is one of the family's controls served over a provider's
-    wire format by `serve-controls` (`openai/<family>-<control>`), as the examples are."""
+    """Whether the card's model is a family control served over a provider's wire format."""
     from checkout_consent.cassettes.runs import WIRES
     from checkout_consent.families import control_registry
 
@@ -177,9 +158,7 @@ def plan(
     cassette: str = "off",
     announce: Callable[[str], None] = lambda line: None,
 ) -> Plan:
-    """How the card's run is reproduced, decided before anything runs (ReproduceError, one
-    line, when it cannot be here). `cassette`: "replay" replays the recorded traffic.
-    `announce` is told what the run finds on the way (a replay's golden differences)."""
+    """How the card's run is reproduced, decided before anything runs (else ReproduceError)."""
     from checkout_consent.cassettes.load import CassetteRefused
     from checkout_consent.cassettes.preflight import check_key
 
@@ -230,9 +209,8 @@ def reproduce(
     cassette: str = "off",
     announce: Callable[[str], None] = lambda line: None,
 ) -> Reproduction:
-    """Re-run (or, `cassette="replay"`, replay) the submission at `root` and compare its
-    headline (ReproduceError if the submission does not validate, holds no transcript, or
-    cannot be reproduced here). `announce` is told how, before anything runs."""
+    """Re-run (or replay) the submission at `root` and compare its headline (ReproduceError
+    if it does not validate, holds no transcript, or cannot be reproduced here)."""
     verdict = validate(root, cassettes=False)
     if not verdict.ok:
         raise ReproduceError(f"{root}: does not validate: {verdict.refusals[0]}")

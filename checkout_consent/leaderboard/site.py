@@ -1,9 +1,6 @@
 """The generated board, written (or compared) by `leaderboard build [--check]`:
-leaderboard/README.md (`render.markdown`) and site/, a static page (index.html) with its
-plots: no server, no script, no external resource; opened straight from the file system.
-
-The page's tables are laid out for a 1400 px window with no cell wrapping; the plots are
-`leaderboard.plots`'."""
+leaderboard/README.md and site/, a static page with its plots (no server, no script, no
+external resource)."""
 
 from __future__ import annotations
 
@@ -32,8 +29,7 @@ HUMAN_CSS = "tr.human td{background:#fff7e0}tr.human td:first-child{font-weight:
 
 
 def rendered(root: Path = BOARD, rank_humans: bool = False) -> dict[str, str]:
-    """Relative path (under `root`) -> content of every generated file (`rank_humans`: a
-    reader's build that ranks people's rows with the models')."""
+    """Relative path (under `root`) -> content of every generated file."""
     views = board(root / "submissions", rank_humans)
     out = {"README.md": render.markdown(views)}
     out |= {f"site/{name}": text for name, text in files(views).items()}
@@ -62,11 +58,6 @@ def write(root: Path = BOARD, rank_humans: bool = False) -> list[str]:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     return sorted(want)
-
-
-def _human_css(views: list[View]) -> str:
-    """The human rows' style, only on a board that has them (the others stay as they were)."""
-    return HUMAN_CSS if any(render.human_note(v) for v in views) else ""
 
 
 def inline(text: str) -> str:
@@ -101,12 +92,11 @@ def files(views: list[View]) -> dict[str, str]:
             out[path] = svg
             body.append(f'<figure><img src="{path}" alt="{html.escape(alt)}"></figure>')
         body.append("</section>")
+    humans = HUMAN_CSS if any(render.human_note(v) for v in views) else ""  # only where needed
     out["index.html"] = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         "<title>checkout-consent leaderboard</title>"
-        f"<style>{CSS}{_human_css(views)}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
+        f"<style>{CSS}{humans}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
     )
     return out
 
@@ -125,9 +115,7 @@ def _extras(view: View) -> list[tuple[str, str, str]]:
 
 
 def html_table(view: View) -> str:
-    """The view's table for the page, laid out to fit 1400 px with no cell wrapping (the
-    page's CSS keeps each line whole): the model under its submission's link, a figure's
-    interval under the figure, a partial row's coverage under `partial`."""
+    """The view's table for the page, its cells broken into lines to fit 1400 px."""
     heads = render.shown(view, render.columns(view))
     named = [heads[0], f"{heads[1]} / {heads[2]}", *heads[3:]]
     cols = "".join(f"<th>{html.escape(c)}</th>" for c in named)

@@ -1,22 +1,11 @@
-"""A submission folder read as data: what it may hold, its agent card, the world and task
-set the card names.
+"""A submission folder read as data: what it may hold, its agent card, its task set.
 
-The folder may hold `submission.yaml`, an optional `README.md`, `logs/*.eval`, cassette runs
-`cassettes/<run>/{run.json, cassette.json.gz, *.golden.json.gz}` (and the legacy
-`*.golden.json` and `*.yaml.gz`, which replay then refuses naming their format), and (a
-family that scores carts) `carts/*.json`. Anything else, a symlink, a special file, or a
-folder over the caps is a refusal (the walk is `runtime.untrusted`'s, the suite's one reader
-of untrusted trees). An .eval log is a zip: its members' declared sizes are capped too,
-before anything is decompressed.
-
-`submission.yaml`, the agent card, is a stranger's file: read with a size cap, PyYAML's
-safe loader, and no anchors or aliases (an alias bomb is refused before it is expanded),
-into a strict schema with one clear line per error.
-
-Seasons, for a world whose board declares them (`Board.seasons`): Season 1 holds the
-original public tasks and each later season adds some. A submission's season is the newest
-one whose task set it played, so a season's board is a function of that season's
-submissions only (frozen by construction)."""
+The folder may hold `submission.yaml`, `README.md`, `logs/*.eval`, cassette runs and
+`carts/*.json`; anything else, a symlink, a special file or a folder over the caps is a
+refusal (the walk is `runtime.untrusted`'s), and an .eval zip's declared sizes are capped
+before anything is decompressed. The card is a stranger's file: read with a size cap, the
+safe loader and no anchors or aliases (an alias bomb is refused before it is expanded),
+into a strict schema. A submission's season is the newest whose task set it played."""
 
 from __future__ import annotations
 
@@ -86,8 +75,7 @@ def _sizes(root: Path, out: Listing, total: int) -> None:
 
 
 def list_folder(root: Path) -> Listing:
-    """Every file of the submission at `root`, and every reason to refuse the folder (the
-    walk is `runtime.untrusted`'s: no link followed, special files and sizes refused)."""
+    """Every file of the submission at `root`, and every reason to refuse the folder."""
     out = Listing()
     try:
         entries = untrusted.walk(root, max_entries=MAX_FILES, limit=MAX_FILE_BYTES, depth=2)
@@ -109,8 +97,7 @@ def list_folder(root: Path) -> Listing:
 
 
 def folder_digest(folder: Path) -> str:
-    """The sha256 of a folder's plain files, names and contents: its bytes, as re-graded
-    ("" for a folder the reader refuses whole: `list_folder` says why)."""
+    """The sha256 of a folder's plain files, names and contents ("" for one refused whole)."""
     h = hashlib.sha256()
     try:
         entries = untrusted.walk(folder, max_entries=MAX_FILES, limit=MAX_FILE_BYTES)
@@ -139,8 +126,7 @@ Shown = Annotated[str, AfterValidator(_readable)]
 
 
 def look_alikes(root: Path) -> list[str]:
-    """Why the folder's name would read as another submission's of its family (their
-    `core.names.keys` meet: `claude-0l` beside `claude-01`); empty when none does."""
+    """Why the folder's name would read as another submission's (`claude-0l`, `claude-01`)."""
     try:
         others = [p.name for p in root.parent.iterdir() if p.is_dir() and p.name != root.name]
     except OSError:
@@ -161,8 +147,7 @@ class ModelInfo(Strict):
 class AgentInfo(Strict):
     harness: Shown = Field(min_length=1, max_length=200)
     tools: list[str] = Field(max_length=100)
-    # how tool calls reached the model and came back (runtime/chat_template.py): through
-    # its own chat template, or one adapted to what it writes; None where no template applies
+    # through the model's own chat template or an adapted one (None: no template applies)
     tool_protocol: Literal["native", "adapted", "unrecognised"] | None = None
 
 
@@ -182,8 +167,7 @@ class Card(Strict):
     schema_version: Literal[1]
     submission_id: str = Field(pattern=SLUG)
     family: str = Field(pattern=SLUG)
-    # controls are reference rows and humans (`human/web` runs) rows of their own: neither is
-    # ranked with the models
+    # controls (reference rows) and humans (`human/web` runs) are never ranked with models
     kind: Literal["model", "control", "human"]
     model: ModelInfo
     agent: AgentInfo
@@ -193,17 +177,13 @@ class Card(Strict):
     task_set: str = Field(pattern=SLUG)  # "public"; with seasons: "season-1" .. too
     epochs: int = Field(ge=1, le=32)
     wall_time_seconds: float = Field(ge=0, allow_inf_nan=False)
-    # a model's or a control's card states its tokens and cost; a person's states its time
-    # (wall_time_seconds: the play's time, as `submit validate` reads it from the logs) and
-    # leaves these out
+    # a model's or a control's card states its tokens and cost; a person's card, its time
     tokens: Tokens | None = None
     cost: Cost | None = None
     contact: str = Field(min_length=1, max_length=200)
-    # the family's own card section (`Board.card_section`), validated by its model and
-    # written back under its key
+    # the family's own card section (`Board.card_section`), written back under its key
     section: dict[str, Any] | None = Field(default=None, exclude=True)
-    # a re-submission of the same model: the id of its earlier submission in this family,
-    # whose samples this one may then equal (leaderboard/expected.py, `copied_from`)
+    # the same model's earlier submission, whose samples this one may equal (`copied_from`)
     resubmission_of: str | None = Field(default=None, pattern=SLUG)
 
     @model_validator(mode="after")
@@ -269,8 +249,7 @@ def parse_card(text: str) -> Card:
 
 
 def _section_of(name: object) -> tuple[str | None, type[BaseModel] | None]:
-    """The card section a family declares on its board (none for an unknown family: the
-    card is then refused by its other fields)."""
+    """The card section a family declares on its board (none for an unknown family)."""
     try:
         declared = world_named(str(name)).board.card_section
     except KeyError:
@@ -322,8 +301,7 @@ def season_tasks(name: str, season: int) -> frozenset[str]:
 
 
 def task_sets(name: str) -> dict[str, frozenset[str] | None]:
-    """The task sets a card may declare: "public" (None: the world's whole public set) and,
-    for a world with seasons, "season-<k>"."""
+    """The task sets a card may declare: "public" (None: all of it) and any "season-<k>"."""
     sets: dict[str, frozenset[str] | None] = {"public": None}
     sets |= {f"season-{s}": season_tasks(name, s) for s in seasons(name)}
     return sets

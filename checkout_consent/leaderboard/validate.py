@@ -91,7 +91,7 @@ _SHARED: dict[str, LogGrade] | None = None  # inside `shared_grades`: real path 
 
 @contextlib.contextmanager
 def shared_grades() -> Iterator[None]:
-    """Within (a board build), each log is read and re-graded once, however often compared."""
+    """Within (a board build), each log is re-graded once, however often compared."""
     global _SHARED
     outer, _SHARED = _SHARED, ({} if _SHARED is None else _SHARED)
     try:
@@ -111,7 +111,6 @@ def regrade(path: Path) -> LogGrade:
 
 
 def _digests_of(path: Path) -> frozenset[str]:
-    """Another folder's log's sample digests: from its grade inside `shared_grades`."""
     digests = regrade(path).digests if _SHARED is not None else None
     return log_digests(path) if digests is None else digests
 
@@ -323,7 +322,7 @@ def _kept(record: dict | None) -> dict:
 
 
 def _compare(run: str, replayed: dict[str, dict], verdict: Verdict) -> list[str]:
-    """How a cassette's replayed records differ from the re-graded log (records, tokens)."""
+    """How a cassette's replayed records differ from the re-graded log's."""
     from checkout_consent.cassettes.store import unit_stem
 
     graded = {unit_stem(f"{s.id}-{s.epoch}"): s for s in verdict.samples}

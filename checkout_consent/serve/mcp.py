@@ -1,11 +1,7 @@
-"""`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official MCP
-Python SDK). Tools: list_tasks, get_task, score_answer, run_benchmark, get_provenance,
-get_leaderboard (their arguments: serve/README.md, held to this server's own tool list by
-tests/serve/test_examples.py), all answered by the same `Service` as the HTTP API (and
-stored in the same database). The tools take the HTTP routes' argument types (`arguments`),
-so both refuse alike: a task is `task` here as in every HTTP body. A bad argument is an
-error result naming it (a value echoed at most `arguments.ECHO` characters), never a crash;
-a request line over MAX_REQUEST bytes is answered with a JSON-RPC error unparsed."""
+"""`checkout-consent mcp`: the scoring service as an MCP server over stdio (the official
+SDK), answered by the same `Service` and argument types as the HTTP API, so both refuse
+alike. A bad argument is an error result naming it, never a crash; a request line over
+MAX_REQUEST bytes is answered with a JSON-RPC error, unparsed."""
 
 from __future__ import annotations
 
@@ -44,7 +40,7 @@ _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,15}|"[A-Za-z0-9_.:-]{0,100}")')
 
 
 def _answer(fn: Callable[[], T]) -> T:
-    """Run a service call; a refusal becomes the tool's error result (one line)."""
+    """A service call; a refusal becomes the tool's one-line error result."""
     try:
         return fn()
     except Invalid as error:
@@ -136,8 +132,7 @@ def build(service: Service) -> MCPServer:
 
 
 def _too_large(line: bytes, size: int) -> SessionMessage:
-    """The JSON-RPC error for an oversized request, with its id when the line's first bytes
-    name one (a request's id comes first in every client we know), else null."""
+    """The JSON-RPC error for an oversized request, with its id when the line's start names one."""
     found = _ID.search(line[:300])
     raw = found.group(1).decode() if found else None
     ident: int | str | None = None if raw is None else json.loads(raw)
@@ -190,9 +185,8 @@ class BoundedLines:
 
 
 async def _run(server: MCPServer) -> None:
-    """`MCPServer.run_stdio_async` with stdin read by BoundedLines: fd 0 is moved to a
-    private descriptor and pointed at the null device, as the SDK does, so nothing the
-    server starts reads the wire."""
+    """`MCPServer.run_stdio_async` with stdin read by BoundedLines; fd 0 is pointed at the null
+    device, as the SDK does, so nothing the server starts reads the wire."""
     wire = os.dup(0)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

@@ -22,7 +22,7 @@ WORLD = world_named("storefront_v1")
 
 def _directory(control: str) -> Path:
     return next(
-        r for r in references() if r.world_name == WORLD.name and r.control == control
+        r for r in references() if r.family == WORLD.name and r.control == control
     ).directory()
 
 
@@ -40,7 +40,7 @@ def _one_unit(tmp_path: Path, control: str = "oracle") -> tuple[Path, str]:
 
 
 def test_adversary_references__oracle_and_gullible_over_the_public_seeds():
-    runs = {r.control for r in references() if r.world_name == WORLD.name}
+    runs = {r.control for r in references() if r.family == WORLD.name}
     assert runs == {"oracle", "gullible"}
     for control in runs:
         directory = _directory(control)

@@ -9,8 +9,8 @@ import pytest
 
 from checkout_consent.cli.main import main
 from checkout_consent.leaderboard.board import validated
-from checkout_consent.leaderboard.examples import REAL_MODELS
 from checkout_consent.leaderboard.validate import validate
+from checkout_consent.runtime.ladder import REAL as REAL_MODELS
 from tests.leaderboard.helpers import (
     SMALL,
     STOREFRONT,
@@ -37,7 +37,7 @@ def test_validate__every_committed_example_is_accepted():
         verdict = validated(folder)  # validate(cassettes=False), once a process (the board's)
         assert verdict.ok, (folder, verdict.refusals)
         assert verdict.transcript and verdict.card is not None
-        # the controls' examples, and the committed runs of real models (examples.REAL_MODELS)
+        # the controls' examples, and the committed runs of real models (runtime.ladder.REAL)
         real = verdict.card.model.id in REAL_MODELS
         assert verdict.card.kind == ("model" if real else "control"), folder
 

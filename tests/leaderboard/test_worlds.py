@@ -26,6 +26,7 @@ from checkout_consent.leaderboard.board import Entry, board, views
 from checkout_consent.leaderboard.expected import public_settings, settings_differences
 from checkout_consent.leaderboard.submission import Card, read_card
 from checkout_consent.leaderboard.validate import validate
+from checkout_consent.runtime.ladder import REAL
 from checkout_consent.runtime.meta import task_params
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.conftest import needs_chromium
@@ -288,7 +289,7 @@ def test_examples__a_real_models_cassette_of_any_part_of_the_public_set_is_a_sub
     under that world's own folder only."""
     from checkout_consent.cassettes import store
 
-    model = next(iter(examples.REAL_MODELS))
+    model = next(iter(REAL))
     monkeypatch.setattr(examples, "CASSETTES", tmp_path)
     assert examples.real_runs(OWN) == []  # no cassette: no submission
     for args in ({**OWN.dataset.public_args}, {**OWN.dataset.public_args, "seeds": "0-1"}):

@@ -58,8 +58,7 @@ async def read_capped(request: Request) -> bytes:
 
 
 def submission_out(row: Row, token: str | None = None) -> models.Submission:
-    """A stored submission as served: its record, the record's consent ledger, and the
-    agent name's token when this was the name's first submission."""
+    """A stored submission as served: its record, consent ledger, and a new token."""
     fields = {k: v for k, v in row._asdict().items() if k != "submission"}
     return models.Submission(
         **fields,
@@ -220,8 +219,7 @@ HELDOUT_ENV = "CHECKOUT_CONSENT_SERVE_HELDOUT"  # "1": `serve-api --serve-heldou
 
 
 def from_environment() -> FastAPI:
-    """The app over the database named by $CHECKOUT_CONSENT_DB, serving held-out tasks when
-    $CHECKOUT_CONSENT_SERVE_HELDOUT is 1 (uvicorn workers use it)."""
+    """The app as $CHECKOUT_CONSENT_DB and $CHECKOUT_CONSENT_SERVE_HELDOUT say (workers)."""
     import os
 
     from checkout_consent.serve.api.storage import Storage, default_db

@@ -1,12 +1,9 @@
-"""Every argument a client hands the scoring service, as a constrained type the surfaces
-declare (the HTTP routes and the MCP tools take them, the submission models are made of
-them), so FastAPI, the MCP SDK and Pydantic refuse a bad one with Pydantic's message and the
-OpenAPI document and the tools' input schemas carry its bounds; and the few checks no type
-can make (each says why). A refusal is `Invalid` (400) or `NotFound` (404), one line naming
-the field; a value a roster lookup echoes is clipped to ECHO characters, so a huge argument
-costs no more to refuse than a short one. A thing has one name in every request (a body of
-any family, a tool's arguments): a name retired for it (RETIRED) is refused naming the one
-to use, never read in its place."""
+"""Every argument a client hands the scoring service, as a constrained type the HTTP routes
+and MCP tools both declare, so each refuses a bad one alike with Pydantic's message; and the
+few checks no type can make. A refusal is `Invalid` (400) or `NotFound` (404), one line
+naming the field; an echoed value is clipped to ECHO characters, so a huge argument costs
+no more to refuse than a short one. A name retired for a field (RETIRED) is refused naming
+the one to use, never read in its place."""
 
 from __future__ import annotations
 
@@ -35,8 +32,7 @@ Text = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=r"^[^\x00]*
 
 
 def _board_name(name: str) -> str:
-    """A name as the board stores and shows it (`core.names.shown`), or ValueError: one
-    holding an invisible character or mixing scripts (`core.names.problem`)."""
+    """A name as the board shows it, or ValueError (an invisible character, mixed scripts)."""
     why = names.problem(name)
     if why is not None:
         raise ValueError(f"the name {why}")
@@ -66,8 +62,7 @@ T = TypeVar("T")
 
 
 class Invalid(ValueError):
-    """A refused argument or submission: which field, and why (answered 400, nothing
-    stored)."""
+    """A refused argument or submission: which field, and why (400, nothing stored)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -83,15 +78,13 @@ class NotFound(LookupError):
 
 
 def refused(error: ValidationError, field: str = "body") -> Invalid:
-    """Pydantic's first refusal as one Invalid line: the field its path names (`field` when
-    the value was checked alone), and Pydantic's message."""
+    """Pydantic's first refusal as one Invalid line naming the field."""
     first = error.errors()[0]
     return Invalid(".".join(str(p) for p in first["loc"]) or field, first["msg"])
 
 
 def checked(kind: TypeAdapter[T], field: str, value: object) -> T:
-    """`value` as a constrained type where no request model carries it (a string deep in a
-    family's own body, the operator's `serve-token`), refused as `field`."""
+    """`value` as a constrained type where no request model carries it, refused as `field`."""
     try:
         return kind.validate_python(value)
     except ValidationError as error:
@@ -99,10 +92,8 @@ def checked(kind: TypeAdapter[T], field: str, value: object) -> T:
 
 
 def current_names(fields: Iterable[object]) -> None:
-    """Refuse a request whose top-level fields use a retired name (RETIRED), naming the one
-    name every body and tool takes instead. Not a model's `extra="forbid"`: a family's own
-    body and the MCP SDK's argument models are not the service's to declare, and the
-    refusal names the field to use."""
+    """Refuse top-level fields under a retired name (RETIRED), naming the one to use (not
+    `extra="forbid"`: a family's own body and the MCP SDK's models are not ours to declare)."""
     for field in fields:
         if isinstance(field, str) and field in RETIRED:
             use = RETIRED[field]
@@ -110,8 +101,7 @@ def current_names(fields: Iterable[object]) -> None:
 
 
 def clip(value: object) -> str:
-    """A client's value as a refusal may echo it: a string's repr, at most ECHO characters;
-    anything else by its type only."""
+    """A client's value as a refusal may echo it: a repr of at most ECHO characters."""
     if not isinstance(value, str):
         return f"a value of type {type(value).__name__}"
     shown = repr(value[:ECHO])
@@ -119,8 +109,7 @@ def clip(value: object) -> str:
 
 
 def world_arg(value: object) -> World:
-    """A family of the roster by name (404 otherwise, as an unknown route: the roster, not
-    a type, knows the names)."""
+    """A family of the roster by name (404 otherwise, as an unknown route)."""
     if isinstance(value, str) and len(value) <= MAX_NAME:
         try:
             return world_named(value)
@@ -130,8 +119,7 @@ def world_arg(value: object) -> World:
 
 
 def control(world: World, value: object) -> str:
-    """One of the family's controls by name (its reference when None): the family, known
-    only once its argument is read, names them."""
+    """One of the family's controls by name (its reference when None)."""
     chosen = world.controls.reference if value is None else value
     if not isinstance(chosen, str) or chosen not in world.controls:
         raise Invalid(
@@ -154,10 +142,9 @@ def _children(item: Any, path: tuple[str, ...]) -> list[tuple[Any, tuple[str, ..
 
 
 def body(data: Any) -> None:
-    """A parsed JSON body: nested at most MAX_DEPTH levels, no list over MAX_ITEMS items, and
-    every string (keys too) `Text`; iterative, so no document exhausts the stack. A walk,
-    not a type: a family's own body is any JSON until its scorer reads it, and Pydantic's
-    recursive JSON type bounds no depth and names union members in its error paths."""
+    """A parsed JSON body: at most MAX_DEPTH deep, no list over MAX_ITEMS, every string `Text`;
+    an iterative walk, not a type: a family's body is any JSON until its scorer reads it, and
+    Pydantic's recursive JSON type bounds no depth."""
     todo: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while todo:
         item, path = todo.pop()

@@ -17,10 +17,8 @@ class _Pending:
 
 
 class GroupCommit:
-    """Group commit: one thread inserts whatever rows are waiting in one transaction (one
-    disk sync for the batch); each `add` returns only once its own row is committed. When
-    the batch's transaction fails, its rows are retried one per transaction, so one bad row
-    fails alone and its neighbours are stored."""
+    """One thread inserts whatever rows are waiting in one transaction; each `write` returns
+    once its own row is committed, and a failed batch is retried a row at a time."""
 
     def __init__(self, insert: Callable[[Rows], None]) -> None:
         self.insert, self.pending = insert, queue.SimpleQueue[_Pending]()
@@ -40,16 +38,11 @@ class GroupCommit:
                 batch.append(self.pending.get())
             try:
                 self.insert([item.values for item in batch])
-            except Exception:  # the batch rolled back: none of it is stored, so each row
-                self._one_by_one(batch)  # is tried alone and fails only for its own fault
+            except Exception:  # the batch rolled back: each row is tried alone, so a row
+                for item in batch:  # fails with its own error, never a neighbour's
+                    try:
+                        self.insert([item.values])
+                    except Exception as error:
+                        item.error = error
             for item in batch:
                 item.done.set()
-
-    def _one_by_one(self, batch: list[_Pending]) -> None:
-        """Insert each row of a failed batch in its own transaction; a row that fails
-        carries its own error, never a neighbour's."""
-        for item in batch:
-            try:
-                self.insert([item.values])
-            except Exception as error:
-                item.error = error

@@ -1,9 +1,7 @@
 """Who may post under an agent name: its first submitter, holding the token that first
 answer carried. A name is owned by its keys (`core.names.keys`), so a name meeting an owned
-one (`claude`, ` Claude`, `Ｃｌａｕｄｅ`, `C1aude` for `Claude`) is that owner's: its
-owner's post is stored under the owned name as first shown, anyone else's is refused. Names
-that cannot be names (invisible characters, mixed scripts) never get here: the `Name` type
-refuses them (`arguments`)."""
+one (`C1aude` for `Claude`) is that owner's; names that cannot be names never get here
+(the `Name` type refuses them)."""
 
 from __future__ import annotations
 
@@ -13,11 +11,6 @@ from checkout_consent.serve.api.storage import Storage
 
 ANONYMOUS = "anonymous"  # a submission without an agent card: nobody owns it, never ranked
 SEND = "send its token (HTTP: Authorization: Bearer TOKEN; MCP: agent_token)"
-
-
-def _owned_by(agent: str, shown: str) -> str:
-    like = "" if names.shown(agent) == shown else f" looks like {clip(shown)}, which"
-    return f"agent name {clip(agent)}{like} is owned by its first submitter: {SEND}"
 
 
 def nobodys(agent: str) -> bool:
@@ -40,13 +33,17 @@ def authorise(storage: Storage, agent: str, token: str | None) -> tuple[str, str
             return names.shown(agent), issued
         found = storage.owners(agent)  # a racing first submission won the name
     if found:
-        raise Unauthorized(_owned_by(agent, found[0][1]))
+        shown = found[0][1]
+        like = "" if names.shown(agent) == shown else f" looks like {clip(shown)}, which"
+        raise Unauthorized(
+            f"agent name {clip(agent)}{like} is owned by its first submitter: {SEND}"
+        )
     raise Unauthorized(f"agent name {clip(agent)} is owned by nobody: send no token to claim it")
 
 
 def issue(storage: Storage, agent: str, replace: bool = False) -> str:
-    """The operator's verb: own an unowned name, returning its token; `replace`: give the
-    owned name it meets a fresh token instead (a lost one: the old stops working)."""
+    """The operator's verb: own an unowned name, returning its token; `replace`: a fresh token
+    for the owned name it meets (the old one stops working)."""
     if nobodys(agent):
         raise Invalid("agent", f"{ANONYMOUS!r} is nobody's name: it cannot be owned")
     issued = storage.claim(agent, replace)

@@ -1,12 +1,7 @@
 """What the HTTP API and the MCP server both answer, once: families, tasks, scoring into
-storage, stored submissions, leaderboards, provenance. The surfaces are thin over this and
-declare the same argument types (`arguments`), so both refuse alike; what only the roster
-knows (a family, its tasks and controls) is checked here.
-
-A task is served as the agent's view only (its system prompt, opening message and tools,
-from the family's `Episode` and action docstrings), never the scorer's side. Only public
-tasks are shown and graded, unless the operator starts the service with `serve_heldout`
-(`serve-api --serve-heldout`): then any task the family resolves."""
+storage, stored submissions, leaderboards, provenance. A task is served as the agent's view
+only, never the scorer's side; only public tasks are shown and graded unless the operator
+starts the service with `--serve-heldout`."""
 
 from __future__ import annotations
 
@@ -49,17 +44,13 @@ def listed_tasks(name: str) -> tuple[str, ...]:
 
 @functools.cache
 def public_scenarios(name: str) -> frozenset[tuple[str, int]]:
-    """The (scenario id, seed) of every public task of a world: what a ranked entry of
-    that world must cover."""
+    """The (scenario id, seed) of every public task of a world."""
     world = arguments.world_arg(name)
     return frozenset(_key(world.dataset.task(t)) for t in listed_tasks(world.name))
 
 
 def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
-    """What the agent is told and sees of a scenario, derived from the world alone:
-    the system prompt, the opening message, and each tool the model is given (every action
-    but the harness's own trim tool and those only another solver offers) with its
-    description (the action's docstring, as the Inspect tool carries it)."""
+    """What the agent is told and sees of a scenario: prompt, opening message and tools."""
     episode = world.episode
     return {
         "system": episode.system(scenario),
@@ -74,8 +65,7 @@ def agent_view(world: World, scenario: Scenario) -> dict[str, Any]:
 
 @functools.cache
 def task_checksum(name: str) -> str:
-    """SHA-256 over a world's packaged task data (relative paths and bytes, sorted); a
-    world that reads none (its tasks are in its code) has the digest of nothing."""
+    """SHA-256 over a world's packaged task data (paths and bytes, sorted; none: of nothing)."""
     digest = hashlib.sha256()
     try:
         root = tasks_dir(name)
@@ -96,8 +86,7 @@ def numeric(record: dict[str, Any]) -> dict[str, float]:
 
 
 def _consent(world: World, rows: list[Row]) -> dict[str, Any]:
-    """The consent-breach rate of an agent's runs (`core.consent.breach_rate`, as every
-    surface gives it), in words and as numbers (null for a world that moves no money)."""
+    """The consent-breach rate of an agent's runs, in words and as numbers."""
     runs = [(r.task, r.record) for r in rows]
     got = breach_rate(world.family, runs) if world.moves_money else None
     return {
@@ -139,14 +128,12 @@ def _entry(world: World, agent: str, rows: list[Row], got: Figure | None) -> dic
 
 
 def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
-    """Ranked: a named agent's transcripts covering every public task of the world (as the
-    leaderboard's no-cherry-picking rule); anything less is listed with its coverage."""
+    """Ranked: a named agent's transcripts covering every public task (no cherry-picking)."""
     return agent != ANONYMOUS and coverage(world, rows) == len(public_scenarios(world.name))
 
 
 def _canonical(world: World, task: str) -> bool:
-    """Whether the world takes `task` as it is spelled: a row a service before canonical
-    task ids stored under an alias (`04` for seed 4) is counted and grouped nowhere."""
+    """Whether the world takes `task` as spelled (a row under an old alias counts nowhere)."""
     try:
         world.dataset.task(task)
     except (ValueError, KeyError, FileNotFoundError):
@@ -155,8 +142,7 @@ def _canonical(world: World, task: str) -> bool:
 
 
 def _world_board(world: World, rows: list[Row]) -> list[dict[str, Any]]:
-    """One world's entries: ranked agents best first, then the rest (no transcript, not the
-    whole public set, or anonymous), listed unranked with their coverage."""
+    """One world's entries: ranked agents best first, then the rest, listed with their coverage."""
     head = world.headline
     traced: dict[str, list[Row]] = {}
     listed: dict[str, list[Row]] = {}
@@ -191,9 +177,7 @@ class Service:
         return list(listed_tasks(arguments.world_arg(name).name))
 
     def _served(self, world: World, task: object) -> Scenario:
-        """The scenario of a task this service serves (NotFound otherwise: a held-out task
-        is answered as an unknown one unless the operator serves held-out tasks). The id is
-        a `TaskId` before the family reads it (a family's own record names its task)."""
+        """The scenario of a task this service serves (NotFound: unknown, or held out)."""
         try:  # a ValidationError is a ValueError
             scenario = world.dataset.task(TASK.validate_python(task))
         except TaskAlias as alias:  # one task, one id: stored, counted, grouped by it
@@ -247,15 +231,9 @@ class Service:
         return found
 
     def leaderboard(self, name: str, season: int | None = None) -> list[dict[str, Any]]:
-        """The world's own board (one world a path), per agent, best first by
-        the world's headline (`World.headline`: the same statistic, interval and order
-        as every other surface): the headline, its interval, tasks, submissions and the
-        mean of each numeric record field. Runs of two worlds are never pooled. A
-        submission graded without a transcript (a bare cart) is stored and listed after
-        the ranked agents, never ranked. `season` is a `Season` (the surfaces' type)."""
+        """The world's own board, per agent, best first (runs without a transcript: unranked)."""
         world = arguments.world_arg(name)
-        rows = self.storage.rows(world.name, season)
-        return _world_board(world, rows)
+        return _world_board(world, self.storage.rows(world.name, season))
 
     def provenance(self) -> dict[str, Any]:
         return {

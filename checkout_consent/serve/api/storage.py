@@ -1,10 +1,7 @@
-"""Stored submissions: one immutable row per accepted submission, in SQLite (a file path,
-WAL mode) or PostgreSQL (a `postgresql://` URL). The schema is versioned; a database of
-another version is refused, never migrated silently. Rows are never updated or deleted:
-the database itself refuses it (triggers), so a stored score cannot change. Agent names are
-owned (`agents`): the sha256 of the owner's token, never the token itself, under the name's
-two keys (`core.names.keys`), each unique: a name meeting an owned one (`claude`, `C1aude`
-for `Claude`) is that owner's."""
+"""Stored submissions: one immutable row per accepted submission, in SQLite (WAL) or
+PostgreSQL. A database of another schema version is refused, never migrated; triggers
+refuse any update or delete, so a stored score cannot change. Agent names are owned
+(`agents`): the sha256 of the owner's token, never the token, under the name's two keys."""
 
 from __future__ import annotations
 
@@ -53,10 +50,8 @@ FOR EACH ROW EXECUTE FUNCTION submissions_immutable();
 
 
 def default_db() -> str:
-    """The SQLite file a service started without `--db` stores in: the user's data folder
-    (`$XDG_DATA_HOME/checkout-consent/scoring.db`, else
-    `~/.local/share/checkout-consent/scoring.db`), never the current directory, so a
-    service started in a checkout leaves no file in it. The folder is made on first use."""
+    """The SQLite file of a service started without `--db`: in the user's data folder
+    (`$XDG_DATA_HOME`, else `~/.local/share`), never the current directory."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(
         os.path.expanduser("~"), ".local", "share"
     )
@@ -98,8 +93,7 @@ def _row(values: tuple[Any, ...]) -> Row:
 
 
 class Storage:
-    """Submissions in one database; a connection per operation, so it is thread-safe and
-    several processes (workers) can share one database."""
+    """Submissions in one database; a connection per operation, so workers can share it."""
 
     def __init__(self, target: str) -> None:
         self.target = target
@@ -201,7 +195,6 @@ class Storage:
                 raise
 
     def _fetch(self, query: str, args: tuple[Any, ...], every: bool = False) -> Any:
-        """The first row a query finds (None if none), or `every` row."""
         with self._connect() as db:
             found = db.execute(self._sql(query), args)
             return found.fetchall() if every else found.fetchone()
@@ -220,8 +213,7 @@ class Storage:
         return [_row(tuple(r)) for r in found]
 
     def owners(self, agent: str) -> list[tuple[str, str]]:
-        """(key, shown name) of every owned name `agent` meets (`core.names.keys`): none,
-        its owner, or (a name between two owned ones) both."""
+        """(key, shown name) of every owned name `agent` meets: none, its owner, or two."""
         key, look = names.keys(agent)
         query = "SELECT name, shown FROM agents WHERE name = ? OR look = ? ORDER BY name"
         return [(str(k), str(v)) for k, v in self._fetch(query, (key, look), every=True)]
@@ -250,8 +242,7 @@ class Storage:
         return token if issued else None
 
     def owns(self, key: str, token: str | None) -> bool:
-        """Whether `token` is the owner's token of the owned name `key` (an `owners` key),
-        compared in constant time."""
+        """Whether `token` is the owner's token of the owned name `key` (constant-time compare)."""
         found = self._fetch("SELECT token_sha256 FROM agents WHERE name = ?", (key,))
         if found is None or token is None:
             return False

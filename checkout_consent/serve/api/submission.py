@@ -1,10 +1,8 @@
 """A submission from a stranger, checked before anything is graded: strict JSON (no NaN or
-Infinity, bounded nesting and size, every string `arguments.Text`: `arguments.body`), then
-the family's own shape, extra fields refused. Every refusal is an `Invalid` naming the field;
-grading errors (a trace that does not replay, a domain error) are refusals too. One code
-path per family: its `score_submission` (the body without the service's `agent` card), or
-the saved-trace path through `core.offline.grade_saved`. The stored task is the graded
-record's (`task_id`) or the trace's graded task, never a label the client adds."""
+Infinity, bounded nesting and size: `arguments.body`), then the family's own shape, extra
+fields refused; every refusal an `Invalid` naming the field. One code path per family: its
+`score_submission`, or the saved-trace path (`core.offline.grade_saved`). The stored task is
+the graded record's, never a label the client adds."""
 
 from __future__ import annotations
 
@@ -141,19 +139,12 @@ def _own_scorer(world: World, data: dict[str, Any], today: str | None, served: S
     return Scored(task, agent, season if isinstance(season, int) else None, record)
 
 
-def _any_task(task: str) -> None:
-    pass
-
-
 def score(
-    world: World, data: dict[str, Any], today: str | None = None, served: Served = _any_task
+    world: World, data: dict[str, Any], today: str | None = None, served: Served = lambda t: None
 ) -> Scored:
-    """Grade one parsed submission by the family's one scoring path. `today` (YYYY-MM-DD,
-    the service's date) is the scoring date a family's own scorer uses, None offline;
-    `served(task)` raises Invalid for a task the caller does not grade (before a trace is
-    graded; a family's own submission names its task in its own shape, so its graded
-    record's task is checked before anything is answered or stored). Every body names its
-    task `task`; a retired name for it is refused (`arguments.current_names`)."""
+    """Grade one parsed submission by the family's one scoring path. `today` is the service's
+    date (None offline); `served(task)` raises Invalid for a task the caller does not grade,
+    before anything is answered or stored."""
     arguments.current_names(data)
     if world.score_submission is not None:
         return _own_scorer(world, data, today, served)
