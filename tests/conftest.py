@@ -37,7 +37,14 @@ SHARED_WORKER = (
     "tests/leaderboard/",
     *(
         f"tests/storefront_v1/{name}.py"
-        for name in ("test_controls", "test_oracle", "test_sanity", "test_table", "test_views")
+        for name in (
+            "test_consent",
+            "test_controls",
+            "test_oracle",
+            "test_sanity",
+            "test_table",
+            "test_views",
+        )
     ),
 )
 GROUP = {"tests/storefront_v1/": "tests/storefront_v1/played.py"}  # its modules' one scope

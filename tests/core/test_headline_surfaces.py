@@ -214,9 +214,11 @@ def test_headline__a_slow_worlds_headline_is_checked_by_a_default_worlds() -> No
     """The comment on SLOW holds: a world left to the slow layer shares its headline (all but
     the pass rule) and its money movement with a world the default run checks."""
 
-    def shape(w: World) -> tuple[Any, ...]:
-        h = w.headline
-        return (h.key, h.statistic, h.unit, h.family, h.higher_is_better, h.places, w.moves_money)
+    def shape(world: World) -> tuple[Any, ...]:
+        h = world.headline
+        return (h.key, h.statistic, h.unit, h.family, h.higher_is_better, h.places) + (
+            world.moves_money,
+        )
 
     default = {shape(w) for w in WORLDS if w.name not in SLOW}
     for w in WORLDS:

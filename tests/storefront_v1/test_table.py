@@ -34,6 +34,8 @@ def test_played__every_module_reading_it_shares_one_worker() -> None:
     readers = {
         f"tests/storefront_v1/{p.name}"
         for p in here.glob("test_*.py")
-        if re.search(r"\bplayed\.(named|crafted)\(", p.read_text(encoding="utf-8"))
+        if re.search(
+            r"\bplayed\.(named|crafted)\(|\bplayed import\b", p.read_text(encoding="utf-8")
+        )
     }
     assert readers and readers <= set(SHARED_WORKER), readers - set(SHARED_WORKER)
