@@ -31,7 +31,23 @@ needs_chromium = pytest.mark.skipif(
 # Under pytest-xdist (the default run), a module's tests run on one worker so its fixtures run
 # once. The board's modules re-grade every committed example submission, which a process
 # does once (`leaderboard.board.validated` keeps each folder's verdict): they share a worker.
-SHARED_WORKER = ("tests/leaderboard/",)
+# storefront_v1's modules that read its controls' records on seeds 0-9 (tests/storefront_v1/
+# played.py, played once per process: a month per seed and control) share one too.
+SHARED_WORKER = (
+    "tests/leaderboard/",
+    *(
+        f"tests/storefront_v1/{name}.py"
+        for name in (
+            "test_consent",
+            "test_controls",
+            "test_oracle",
+            "test_sanity",
+            "test_table",
+            "test_views",
+        )
+    ),
+)
+GROUP = {"tests/storefront_v1/": "tests/storefront_v1/played.py"}  # its modules' one scope
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
@@ -41,7 +57,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _split_scope(self, nodeid: str) -> str:
             for prefix in SHARED_WORKER:
                 if nodeid.startswith(prefix):
-                    return prefix
+                    return next((g for d, g in GROUP.items() if prefix.startswith(d)), prefix)
             return super()._split_scope(nodeid)
 
     return Scheduling(config, log)

@@ -34,6 +34,11 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+# a model run through Inspect in a subprocess; in the default run, tests/cli/test_suite.py's
+# test_suite__plays_the_worlds_and_writes_their_headlines holds that a model run through
+# Inspect with --json prints the JSON alone on stdout, and tests/cli/test_task_once.py runs
+# `run storefront --model control/storefront-oracle` through Inspect
+@pytest.mark.slow
 @pytest.mark.inspect
 def test_run_json__stdout_is_only_json_for_a_model_run(tmp_path: Path) -> None:
     world = WORLDS[0]

@@ -303,7 +303,10 @@ RULES = (
         "",
     ),
 )
-SLOW_DEFAULTS = ("sanity shopkit", "pizza compare")  # 4-6 CPU-s each: the slow layer
+# 4-8 CPU-s each: the slow layer. `sanity <world>` plays the world's controls offline and
+# checks them, which tests/cli/test_cli.py's `checkout-consent run --json` (its `everything`
+# fixture, in a subprocess) does for every world in the default run.
+SLOW_DEFAULTS = ("sanity shopkit", "sanity pizza", "pizza compare")
 
 
 def rule_for(command: str) -> Rule | None:

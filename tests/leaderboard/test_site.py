@@ -51,6 +51,12 @@ def test_leaderboard_build__committed_board_is_current(capsys):
     assert main(["leaderboard", "build", "--check", "--root", str(BOARD)]) == 0
 
 
+# Two more full builds (every plot drawn twice): the default run's
+# test_leaderboard_build__committed_board_is_current holds that a build in this process gives
+# the committed bytes (another process's build), and
+# test_leaderboard_build__check_names_a_stale_file_and_write_removes_a_leftover holds that
+# --check names a stale file and a leftover and a build removes the leftover.
+@pytest.mark.slow
 def test_leaderboard_build__twice_gives_byte_identical_files_and_check_finds_a_stale_one(
     copy, capsys
 ):
@@ -69,6 +75,30 @@ def test_leaderboard_build__twice_gives_byte_identical_files_and_check_finds_a_s
     assert not (copy / "site" / "plots" / "old.svg").exists()
     svg = next((copy / "site" / "plots").glob("*.svg")).read_text()
     assert "<dc:date>" not in svg and "Matplotlib v" not in svg
+
+
+def test_leaderboard_build__check_names_a_stale_file_and_write_removes_a_leftover(
+    tmp_path, monkeypatch, capsys
+):
+    """`build --check` and `build` over a board whose generated files are given (the full
+    build is the test above's): an edited file and a leftover plot are named, then mended."""
+    want = {"README.md": "the board\n", "site/index.html": "<p>page</p>\n"}
+    monkeypatch.setattr(site, "rendered", lambda root, rank_humans=False: dict(want))
+    (tmp_path / "submissions").mkdir()  # no folder to validate: none refused
+    site.write(tmp_path)
+    assert main(["leaderboard", "build", "--check", "--root", str(tmp_path)]) == 0
+    assert "is current" in capsys.readouterr().out
+    (tmp_path / "README.md").write_text("edited by hand\n")
+    (tmp_path / "site" / "plots").mkdir()
+    (tmp_path / "site" / "plots" / "old.svg").write_text("<svg/>")
+    assert main(["leaderboard", "build", "--check", "--root", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "stale: " in err and "README.md" in err and "old.svg" in err
+    assert "index.html" not in err
+    assert main(["leaderboard", "build", "--root", str(tmp_path)]) == 0
+    assert not (tmp_path / "site" / "plots" / "old.svg").exists()
+    assert {n: (tmp_path / n).read_text() for n in want} == want
+    assert main(["leaderboard", "build", "--check", "--root", str(tmp_path)]) == 0
 
 
 def _sections() -> dict[str, list[list[str]]]:
