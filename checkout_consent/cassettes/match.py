@@ -9,6 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any, Literal, NamedTuple
+from urllib.parse import urlsplit
+
+from checkout_consent.runtime.local_server import LOOPBACK
 
 RUN_UNIT_HEADER = "x-cc-run-unit"
 KEPT_REQUEST_HEADERS = frozenset(
@@ -143,12 +146,23 @@ def header(request: Any, name: str) -> str:
     return ""
 
 
+def _uri(uri: str) -> str:
+    """The URL to match on: a loopback server's port is where it happened to listen, not
+    what was asked, so parts recorded on different ports (`cassettes merge`) replay alike."""
+    split = urlsplit(uri)
+    host = split.hostname or ""
+    if host in LOOPBACK:
+        return split._replace(netloc=f"[{host}]" if ":" in host else host).geturl()
+    return uri
+
+
 def request_key(request: Any) -> RequestKey:
-    """(run unit, method, URL, body digest), computed once per request object."""
+    """(run unit, method, URL without a loopback port, body digest), computed once per
+    request object."""
     key = request.__dict__.get(_KEY)
     if key is None:
         digest = request.__dict__.get(DIGEST) or sha256_hex(canonical_body(request.body))
-        key = (header(request, RUN_UNIT_HEADER), request.method.upper(), request.uri, digest)
+        key = (header(request, RUN_UNIT_HEADER), request.method.upper(), _uri(request.uri), digest)
         request.__dict__[_KEY] = key
     return key
 
@@ -178,7 +192,8 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
 
 def describe(request: Any, index: int | None = None) -> str:
     """One line naming a request: unit (and place in it), method, URL, last message."""
-    unit, method, uri, _ = request_key(request)
+    unit, method, _, _ = request_key(request)
+    uri = request.uri  # as sent, port and all
     tail = request.__dict__.get(SUMMARY)
     if tail is None:
         tail = last_message(parts(canonical_body(request.body)))

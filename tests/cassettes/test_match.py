@@ -58,6 +58,22 @@ def test_match__different_body_run_unit_or_url_never_matches():
     assert not match(base, other)
 
 
+def test_match__a_loopback_port_is_not_part_of_the_request():
+    """Parts of one ladder run recorded on servers at different loopback ports are joined by
+    `cassettes merge` and replayed under the first part's base URL: they must match. A
+    port of a remote host still tells requests apart."""
+    body = json.dumps({"model": "m", "n": 1}).encode()
+
+    def at(url: str) -> Request:
+        return Request("POST", url, body, {RUN_UNIT_HEADER: "seed-0-1"})
+
+    for host in ("127.0.0.1", "localhost", "[::1]"):
+        assert match(at(f"http://{host}:8083/v1/chat"), at(f"http://{host}:8093/v1/chat"))
+        assert not match(at(f"http://{host}:8083/v1/chat"), at(f"http://{host}:8083/v2/chat"))
+    assert not match(at("http://127.0.0.1:8083/v1/chat"), at("http://10.0.0.1:8083/v1/chat"))
+    assert not match(at("https://api.example:443/v1/chat"), at("https://api.example:8443/v1/chat"))
+
+
 def test_scrub_request__keeps_only_allow_listed_headers():
     r = scrub_request(
         request(
