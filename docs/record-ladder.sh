@@ -21,6 +21,8 @@
 # FIRST=K starts at the K-th public task (0-based), for a run that already covers the first
 # K: a committed cassettes/<world>/<model-slug>/ is then kept as a part and joined with the
 # new parts (`cassettes merge` refuses parts recorded under other settings or that overlap).
+# Until the join, the committed run lives in $PARTS/<world>/<slug>/committed: a run stopped
+# before it leaves it there (move it back by hand).
 set -euo pipefail
 RUNG=${1:?usage: bash docs/record-ladder.sh RUNG WORLD [TASKS_PER_PART]}
 WORLD=${2:?usage: bash docs/record-ladder.sh RUNG WORLD [TASKS_PER_PART]}
