@@ -76,8 +76,9 @@ def response(body: dict[str, Any], msgs: list[Msg], reply: Reply) -> dict[str, A
     }
 
 
-def _event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+def _event(name: str, **data: Any) -> str:
+    """One server-sent event; its data's `type` is the event's name, as Anthropic's are."""
+    return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
 
 
 def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
@@ -87,14 +88,9 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[str]:
     else:
         start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
         delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-    yield _event(
-        "content_block_start",
-        {"type": "content_block_start", "index": index, "content_block": start},
-    )
-    yield _event(
-        "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
-    )
-    yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
+    yield _event("content_block_start", index=index, content_block=start)
+    yield _event("content_block_delta", index=index, delta=delta)
+    yield _event("content_block_stop", index=index)
 
 
 def events(message: dict[str, Any]) -> Iterator[str]:
@@ -105,15 +101,12 @@ def events(message: dict[str, Any]) -> Iterator[str]:
         "stop_reason": None,
         "usage": {**message["usage"], "output_tokens": 0},
     }
-    yield _event("message_start", {"type": "message_start", "message": head})
+    yield _event("message_start", message=head)
     for index, block in enumerate(message["content"]):
         yield from _block_events(index, block)
     yield _event(
         "message_delta",
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-            "usage": {"output_tokens": message["usage"]["output_tokens"]},
-        },
+        delta={"stop_reason": message["stop_reason"], "stop_sequence": None},
+        usage={"output_tokens": message["usage"]["output_tokens"]},
     )
-    yield _event("message_stop", {"type": "message_stop"})
+    yield _event("message_stop")
