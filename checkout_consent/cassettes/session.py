@@ -10,7 +10,7 @@ import socket
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -260,8 +260,6 @@ def cassette(
             session.unplayed = [
                 describe(req) for i, (req, _) in enumerate(cass.data) if not cass.play_counts[i]
             ]
-        elif lend_key:
-            with placeholder_keys(model):
-                yield session
         else:
-            yield session
+            with placeholder_keys(model) if lend_key else nullcontext():
+                yield session
