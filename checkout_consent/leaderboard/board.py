@@ -73,11 +73,9 @@ class Entry:
     def interval(self) -> Interval:
         """The world's headline over this entry's runs, with its 95% interval."""
         got = world_named(self.world).headline.figure([(task, r) for task, _, _, r in self.runs])
-        return (
-            Interval(0.0, 0.0, 0.0, 0)
-            if got is None
-            else Interval(got.value, got.low, got.high, got.tasks)
-        )
+        if got is None:
+            return Interval(0.0, 0.0, 0.0, 0)
+        return Interval(got.value, got.low, got.high, got.tasks)
 
     def consent(self) -> Figure | None:
         """The consent-breach rate over this entry's runs; None for a world that moves no money."""
@@ -218,10 +216,8 @@ def _row(e: Entry) -> Row:
 
 def rank_bands(rows: list[Row], higher_is_better: bool = True) -> list[Row]:
     """Rank = 1 + the rows whose CI lies wholly better than this row's; equal ranks tie."""
-    if higher_is_better:
-        ranks = [1 + sum(1 for o in rows if o.low > r.high) for r in rows]
-    else:
-        ranks = [1 + sum(1 for o in rows if o.high < r.low) for r in rows]
+    better = (lambda o, r: o.low > r.high) if higher_is_better else (lambda o, r: o.high < r.low)
+    ranks = [1 + sum(1 for o in rows if better(o, r)) for r in rows]
     return [
         dataclasses.replace(r, rank=f"={k}" if ranks.count(k) > 1 else str(k))
         for r, k in zip(rows, ranks, strict=True)
@@ -256,15 +252,8 @@ def views(label: str, entries: list[Entry], rank_humans: bool = False) -> list[V
     if not seasons(label):
         return [_view(label, "", "", entries, rank_humans)]
     first = season_tasks(label, 1)
-    out = [
-        _view(
-            label,
-            "All time",
-            f"every submission, on Season 1's {len(first)} tasks",
-            _on(entries, first),
-            rank_humans,
-        )
-    ]
+    note = f"every submission, on Season 1's {len(first)} tasks"
+    out = [_view(label, "All time", note, _on(entries, first), rank_humans)]
     for s in seasons(label):
         tasks = season_tasks(label, s)
         mine = _on([e for e in entries if e.season == s], tasks)

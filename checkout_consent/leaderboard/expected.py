@@ -95,14 +95,8 @@ def public_settings(name: str) -> dict[str, Any]:
     """Every -T parameter of the family's task -> its value in the public set."""
     world = world_named(name)
     params = inspect.signature(task_factory(world)).parameters
-    return {
-        k: world.dataset.public_args[k]
-        if k in world.dataset.public_args
-        else params[k].default
-        if k in params
-        else None
-        for k in task_params(world)
-    }
+    known = {**{k: p.default for k, p in params.items()}, **world.dataset.public_args}
+    return {k: known.get(k) for k in task_params(world)}
 
 
 def _setting(value: object) -> object:

@@ -141,12 +141,8 @@ def _inside(box: Bbox, frame: Bbox) -> bool:
 
 def _overlap(box: Bbox, others: list[Bbox]) -> float:
     """The area `box` shares with `others`, in square pixels."""
-    total = 0.0
-    for o in others:
-        w = min(box.x1, o.x1) - max(box.x0, o.x0)
-        h = min(box.y1, o.y1) - max(box.y0, o.y0)
-        total += max(0.0, w) * max(0.0, h)
-    return total
+    shared = (Bbox.intersection(box, o) for o in others)
+    return sum(s.width * s.height for s in shared if s is not None)
 
 
 def _headline_plot(
@@ -185,7 +181,7 @@ def score_cost(view: View) -> str:
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_dollars(v)))
 
     title = f"{render.heading(view)}: score against cost (grey: controls)"
-    costs = [None if _person(r.entry) else r.entry.cost_normalized for r in view.rows]
+    costs = [None if r.entry.card.kind == "human" else r.entry.cost_normalized for r in view.rows]
     xlabel = "cost at normalized rates (USD, whole submission)"
     return _headline_plot(view, title, (6.4, 3.6), costs, MIN_COST_SPAN, xlabel, dollars)
 
@@ -254,10 +250,6 @@ def breakdown(entries: list[Entry], chart: Breakdown, title: str) -> str:
         for sid, got in per.items()
     }
     return _bars(title, groups, series, chart.ylabel, labels, chart.not_applicable)
-
-
-def _person(e: Entry) -> bool:
-    return e.card.kind == "human"
 
 
 def _points(ax: Axes, view: View, xs: list[float | None]) -> None:
