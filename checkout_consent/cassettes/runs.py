@@ -4,6 +4,7 @@ fixed loopback port through Inspect's providers), under `cassettes/<world>/`."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from importlib.metadata import version
@@ -121,29 +122,21 @@ def record(
     """Run live; save the traffic as cassettes and the records as goldens. Model args that
     carry credentials are used for the run but never written to run.json."""
     kept = {k: v for k, v in manifest.model_args.items() if k not in store.SECRET_MODEL_ARGS}
-    stamped = store.Manifest(
-        **{
-            **manifest.__dict__,
-            "model_args": kept,
-            "recorded_with": {dist: version(dist) for dist in RECORDED_WITH},
-            "server": local_server.setting(manifest.base_url)
-            if is_loopback(manifest.base_url)
-            else None,
-        }
+    lend = is_loopback(manifest.base_url)
+    stamped = dataclasses.replace(
+        manifest,
+        model_args=kept,
+        recorded_with={dist: version(dist) for dist in RECORDED_WITH},
+        server=local_server.setting(manifest.base_url) if lend else None,
     )
     check_provider(manifest.model, "record")
     check_key(manifest.model, manifest.base_url, manifest.model_args)
     directory = store.run_dir(world_named(manifest.family).name, manifest.model, root)
     created = [d for d in (directory, *directory.parents) if not d.exists()]
+    live = dataclasses.replace(stamped, model_args=manifest.model_args)
     try:
-        lend = is_loopback(manifest.base_url)
         with cassette(directory, "record", lend_key=lend, model=manifest.model):
-            records, log_path = _run(
-                store.Manifest(**{**stamped.__dict__, "model_args": manifest.model_args}),
-                log_dir,
-                replay=False,
-                eval_args=eval_args,
-            )
+            records, log_path = _run(live, log_dir, replay=False, eval_args=eval_args)
     except BaseException:
         store.clear(directory)  # no half-recorded cassette is left behind
         for d in created:  # nor a folder this recording made (innermost first)

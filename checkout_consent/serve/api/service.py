@@ -97,14 +97,17 @@ def _consent(world: World, rows: list[Row]) -> dict[str, Any]:
     }
 
 
+def _scenario(world: World, task: str) -> Scenario | None:
+    """The world's scenario of `task` as spelled (None: unknown, or under an old alias)."""
+    try:
+        return world.dataset.task(task)
+    except (ValueError, KeyError, FileNotFoundError):
+        return None
+
+
 def coverage(world: World, rows: list[Row]) -> int:
     """How many of the world's public tasks the rows play (held-out ones do not count)."""
-    played = set()
-    for row in rows:
-        try:
-            played.add(_key(world.dataset.task(row.task)))
-        except (ValueError, KeyError, FileNotFoundError):
-            continue
+    played = {_key(s) for row in rows if (s := _scenario(world, row.task)) is not None}
     return len(played & public_scenarios(world.name))
 
 
@@ -132,21 +135,12 @@ def _rankable(world: World, agent: str, rows: list[Row]) -> bool:
     return agent != ANONYMOUS and coverage(world, rows) == len(public_scenarios(world.name))
 
 
-def _canonical(world: World, task: str) -> bool:
-    """Whether the world takes `task` as spelled (a row under an old alias counts nowhere)."""
-    try:
-        world.dataset.task(task)
-    except (ValueError, KeyError, FileNotFoundError):
-        return False
-    return True
-
-
 def _world_board(world: World, rows: list[Row]) -> list[dict[str, Any]]:
     """One world's entries: ranked agents best first, then the rest, listed with their coverage."""
     head = world.headline
     traced: dict[str, list[Row]] = {}
     listed: dict[str, list[Row]] = {}
-    for row in (r for r in rows if _canonical(world, r.task)):
+    for row in (r for r in rows if _scenario(world, r.task) is not None):
         (traced if "calls" in row.submission else listed).setdefault(row.agent, []).append(row)
     ranked = {a: r for a, r in traced.items() if _rankable(world, a, r)}
     for agent, mine in traced.items():
