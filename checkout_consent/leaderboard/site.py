@@ -134,9 +134,8 @@ def _html_row(view: View, row: Row, heads: list[str]) -> str:
     if e.partial is not None:
         c[0] = f"partial<br>{e.partial[0]} of {e.partial[1]} runs"
     model = html.escape(render.model_label(dataclasses.replace(e, partial=None)))
-    model = model.replace(" (own template)", "<br>(own template)").replace(
-        " (adapted template)", "<br>(adapted template)"
-    )  # the protocol under the model id: the widest table stays inside 1400 px
+    # the protocol under the model id: the widest table stays inside 1400 px
+    model = re.sub(r" \((own|adapted) template\)", r"<br>(\1 template)", model)
     provider, slash, name = e.card.model.id.rpartition("/")
     if provider and len(e.card.model.id) > LONG_ID:  # the provider's path over the name
         model = model.replace(

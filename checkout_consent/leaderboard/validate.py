@@ -334,12 +334,10 @@ def _compare(run: str, replayed: dict[str, dict], verdict: Verdict) -> list[str]
     out = []
     for unit, record in sorted(replayed.items()):
         facts, mine = record.get("provenance") or {}, graded[unit]
+        tokens = (facts.get("input_tokens"), facts.get("output_tokens"))
         if _kept(mine.record) != _kept(record):
             out.append(f"{run}: {unit}: the replayed record differs from the re-graded log")
-        elif (facts.get("input_tokens"), facts.get("output_tokens")) != (
-            mine.input_tokens,
-            mine.output_tokens,
-        ):
+        elif tokens != (mine.input_tokens, mine.output_tokens):
             out.append(f"{run}: {unit}: the replayed tokens differ from the log's")
     return out
 
