@@ -125,25 +125,17 @@ class UnitPersister:
     ) -> None:
         directory = Path(cassette_path)
         directory.mkdir(parents=True, exist_ok=True)
-        units: dict[str, dict[str, list]] = {}
-        for req, resp in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
-            unit = units.setdefault(
-                header(req, RUN_UNIT_HEADER) or UNTAGGED, {"requests": [], "responses": []}
-            )
-            unit["requests"].append(req)
-            unit["responses"].append(resp)
+        units: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+        for pair in zip(cassette_dict["requests"], cassette_dict["responses"], strict=True):
+            units.setdefault(header(pair[0], RUN_UNIT_HEADER) or UNTAGGED, []).append(pair)
         if UNTAGGED in units:
             warnings.warn(
-                f"{cassette_path}: {len(units[UNTAGGED]['requests'])} request(s) had "
+                f"{cassette_path}: {len(units[UNTAGGED])} request(s) had "
                 f"no {RUN_UNIT_HEADER} header (a solver not using runtime.loop?); with "
                 "several samples at once their replay order is not guaranteed",
                 stacklevel=2,
             )
-        packed = [
-            compact.pack(name, list(zip(unit["requests"], unit["responses"], strict=True)))
-            for name, unit in units.items()
-        ]
-        store.write_cassette(directory, packed)
+        store.write_cassette(directory, [compact.pack(n, pairs) for n, pairs in units.items()])
 
 
 @dataclass
