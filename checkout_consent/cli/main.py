@@ -18,18 +18,15 @@ from checkout_consent.cli.common import Parser, UsageError, add_log_dir, err, on
 from checkout_consent.families import WORLDS
 from checkout_consent.runtime.runner import RunFailed
 
+# the verb groups, in the order `--help` lists their verbs
+GROUPS = (run, suite, browse, cli_consent, cli_cassettes, service, cli_leaderboard, local_model)
+
 
 def parser() -> argparse.ArgumentParser:
     ap = Parser(prog="checkout-consent", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
-    run.add_parsers(sub)
-    suite.add_parsers(sub)
-    browse.add_parsers(sub)
-    cli_consent.add_parsers(sub)
-    cli_cassettes.add_parsers(sub)
-    service.add_parsers(sub)
-    cli_leaderboard.add_parsers(sub)
-    local_model.add_parsers(sub)
+    for group in GROUPS:
+        group.add_parsers(sub)
     for world in WORLDS:
         if world.views.add_commands is not None:
             world.views.add_commands(sub.add_parser(world.name, help=f"{world.name} verbs"))

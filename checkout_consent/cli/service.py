@@ -94,14 +94,12 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("serve-api", help="the scoring service over HTTP (stores submissions)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback)")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help=DB_HELP)
     p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     p.add_argument(
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
     )
     p.set_defaults(fn=cmd_serve_api)
     mcp = sub.add_parser("mcp", help="the scoring service as an MCP server over stdio")
-    mcp.add_argument("--db", default=None, help=DB_HELP)
     mcp.set_defaults(fn=cmd_mcp)
     for served in (p, mcp):
         served.add_argument(
@@ -110,14 +108,15 @@ def add_parsers(sub: Any) -> None:
             help="also show and grade held-out tasks by id (default: public tasks only; a "
             "held-out task is answered as unknown)",
         )
-    p = sub.add_parser(
+    token = sub.add_parser(
         "serve-token", help="issue the token that owns an agent name on the scoring service"
     )
-    p.add_argument("--agent", required=True, help="the agent name (not owned yet)")
-    p.add_argument(
+    token.add_argument("--agent", required=True, help="the agent name (not owned yet)")
+    token.add_argument(
         "--replace",
         action="store_true",
         help="give an owned name a new token (a lost one); the old token stops working",
     )
-    p.add_argument("--db", default=None, help=DB_HELP)
-    p.set_defaults(fn=cmd_serve_token)
+    token.set_defaults(fn=cmd_serve_token)
+    for stored in (p, mcp, token):
+        stored.add_argument("--db", default=None, help=DB_HELP)
