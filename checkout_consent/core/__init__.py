@@ -25,7 +25,7 @@ from checkout_consent.core.contract import (
 )
 from checkout_consent.core.controls import Exploit, Msg, Reply, call, hacker, next_call_id, say
 from checkout_consent.core.encoding import end_of, instant
-from checkout_consent.core.frozen import Frozen
+from checkout_consent.core.frozen import Frozen, FrozenRecord
 from checkout_consent.core.headline import Headline
 from checkout_consent.core.ledger import Allowance, Ledger, bound, signed
 from checkout_consent.core.mandates import (
@@ -82,6 +82,7 @@ __all__ = [
     "EvalTask",
     "Exploit",
     "Frozen",
+    "FrozenRecord",
     "Generation",
     "Grader",
     "Headline",

@@ -141,7 +141,8 @@ class Dataset:
 
     public_args: Mapping[str, str]  # task arguments of the public set, e.g. {"seeds": "0-9"}
     task: Callable[[str], Scenario]  # `score --task ITEM`: the scenario it names
-    sample_id: Callable[[Scenario], str]  # the Inspect sample id of a scenario
+    # the Inspect sample id of a scenario; default: its scenario id
+    sample_id: Callable[[Scenario], str] = lambda scenario: scenario.scenario_id
     # the public task ids (each one `task` accepts); None: the public seeds
     task_ids: Callable[[], list[str]] | None = None
     # the reference the packaged tasks give for a logged one (the scorer refuses a log

@@ -162,6 +162,20 @@ class Exploit:
     scenario: Callable[[], Scenario]
     caught: Callable[[dict[str, Any]], str | None]
 
+    @staticmethod
+    def zeroed(key: str, name: str) -> Callable[[dict[str, Any]], str | None]:
+        """A catch: the record scores 0 with `name` among its `key` (a list, or a mapping
+        whose true entries count)."""
+
+        def caught(record: dict[str, Any]) -> str | None:
+            got = record[key]
+            found = [k for k, v in got.items() if v] if isinstance(got, dict) else got
+            if name not in found or record["score"] != 0.0:
+                return None
+            return f"score {record['score']:.2f}, {key} {', '.join(found)}"
+
+        return caught
+
 
 def hacker(exploits: Sequence[Exploit], pick: Callable[[Scenario], int]) -> Policy:
     """The hacker control as one policy: exploit `pick(scenario)` (mod their number)."""

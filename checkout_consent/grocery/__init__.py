@@ -77,7 +77,6 @@ WORLD: World = World(
     dataset=Dataset(
         public_args={"tasks": "public"},
         task=dataset.scenario,
-        sample_id=lambda scenario: scenario.scenario_id,
         task_ids=lambda: list(dataset.PUBLIC_IDS),
         rebuild=lambda ref: dataset.scenario(ref.scenario_id, ref.params.get("scored_on") or None),
     ),

@@ -47,7 +47,6 @@ WORLD = World(
         public_args={},
         choosers=("tasks",),
         task=dataset.scenario,
-        sample_id=lambda scenario: scenario.scenario_id,
         task_ids=lambda: [t.task_id for t in dataset.public_tasks()],
         rebuild=lambda ref: dataset.scenario_of(
             dataset.resolve(ref), replies=dataset.replies_of(ref)

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.core import Ledger
+from checkout_consent.core import FrozenRecord, Ledger
 from checkout_consent.pizza.state import Remedy
 
 
-class Checks(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Checks(FrozenRecord):
     remedy: bool  # the policy's remedy class, on the right order (line / category too)
     amount: bool  # a remedy was given and the money moved is exactly the policy amount
     verified: bool  # the complaint's order was looked up before any action
     message: bool  # a message after the last remedy states it (word and amount)
 
 
-class PizzaRecord(BaseModel):
+class PizzaRecord(FrozenRecord):
     """One graded sample: what `run --json` prints per task."""
-
-    model_config = ConfigDict(frozen=True)
 
     task_id: str
     template: str

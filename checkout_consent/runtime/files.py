@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import functools
 import importlib.resources
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 TASKS_PACKAGE = "checkout_consent.tasks_data"  # tasks/ of the repository, as packaged
+Blocks = list[tuple[str, str, str]]  # (begin marker, end marker, body) of generated blocks
 
 
 @functools.cache
@@ -57,7 +61,7 @@ def splice(text: str, begin: str, end: str, body: str) -> str:
     return f"{head}{begin}\n{body}\n{end}{tail}"
 
 
-def regenerate(path: Path, blocks: list[tuple[str, str, str]], *, check: bool) -> bool:
+def regenerate(path: Path, blocks: Blocks, *, check: bool) -> bool:
     """Write each generated block into the file (`check`: write nothing); True if unchanged."""
     text = path.read_text(encoding="utf-8")
     fresh = text
@@ -66,3 +70,21 @@ def regenerate(path: Path, blocks: list[tuple[str, str, str]], *, check: bool) -
     if not check and fresh != text:
         path.write_text(fresh, encoding="utf-8")
     return fresh == text
+
+
+def readme_main(
+    argv: list[str] | None, doc: str | None, path: Path, blocks: Callable[[], Blocks], stale: str
+) -> int:
+    """A generated README block's script: print the blocks and write them into `path`, or
+    (`--check`) write nothing and, when they are out of date, say `stale` and exit 1."""
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
+    args = ap.parse_args(argv)
+    made = blocks()
+    current = regenerate(path, made, check=args.check)
+    if args.check:
+        if not current:
+            print(stale, file=sys.stderr)
+        return 0 if current else 1
+    print("\n\n".join(body for _, _, body in made))
+    return 0

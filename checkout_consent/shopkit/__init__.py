@@ -66,7 +66,6 @@ WORLD = World(
     dataset=Dataset(
         public_args={"task": "all"},
         task=dataset.scenario,
-        sample_id=lambda scenario: scenario.scenario_id,
         task_ids=dataset.task_ids,
         rebuild=rebuild,
         task_of=lambda r: str(r["task"]),

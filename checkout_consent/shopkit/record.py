@@ -3,13 +3,11 @@ and at what cost is the run's provenance, attached by the runtime)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from checkout_consent.core import FrozenRecord
 
 
-class AssertionResult(BaseModel):
+class AssertionResult(FrozenRecord):
     """One assertion on one build: what it checks, whether it held, both observations."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     checks: str
@@ -18,10 +16,8 @@ class AssertionResult(BaseModel):
     actual: str
 
 
-class GradeReport(BaseModel):
+class GradeReport(FrozenRecord):
     """A build graded on both axes: never pooled, each an assertion fraction."""
-
-    model_config = ConfigDict(frozen=True)
 
     task: str
     change: float
@@ -43,11 +39,9 @@ class GradeReport(BaseModel):
         return sum(not a.passed for a in self.regress_extra_assertions)
 
 
-class ShopkitRecord(BaseModel):
+class ShopkitRecord(FrozenRecord):
     """One graded build. `change`, `regress` (the seed's 13) and `regress_extra` (ours
     beyond them) are assertion fractions, each its own axis, never pooled."""
-
-    model_config = ConfigDict(frozen=True)
 
     task: str
     world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from checkout_consent.core import Ledger, parse_dollars
+from checkout_consent.core import FrozenRecord, Ledger, parse_dollars
 
 Mode = Literal["no-zenith", "cautious-cancel", "wait-and-see", "confident-dismiss"]
 
@@ -16,17 +14,13 @@ def cents(dollars: float) -> int:
     return parse_dollars(dollars, field="a record's dollar figure")
 
 
-class VariantTally(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class VariantTally(FrozenRecord):
     total: int
     caught: int
     cost_paid_cents: int
 
 
-class StorefrontRecord(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class StorefrontRecord(FrozenRecord):
     scenario: str
     world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     cash_final: float

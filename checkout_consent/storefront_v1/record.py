@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict
-
-from checkout_consent.core import Frozen, Ledger
+from checkout_consent.core import FrozenRecord, Ledger
 from checkout_consent.storefront.record import Mode as HiddenFeeMode
 from checkout_consent.storefront.record import VariantTally
 
@@ -21,20 +19,14 @@ DisputeMode = Literal["absent", "refuted", "conceded", "contested-blind", "negle
 ADVERSARIES = ("hidden_fees", "ghost_supplier", "phishing", "fraud_disputes")  # their keys
 
 
-class _Frozen(Frozen):
-    # unlike core's Frozen, unknown fields are ignored, not refused: the records of logs
-    # already on disk load as they always have
-    model_config = ConfigDict(extra="ignore")
-
-
-class AdversaryTally(_Frozen):
+class AdversaryTally(FrozenRecord):
     exposures: int
     caught: int
     money_lost_cents: int
     mode: HiddenFeeMode | GhostMode | PhishingMode | DisputeMode
 
 
-class DisputeTally(_Frozen):
+class DisputeTally(FrozenRecord):
     total: int
     won: int
     lost: int  # contested and lost
@@ -44,12 +36,12 @@ class DisputeTally(_Frozen):
     pending: int  # open after the last day, deadline beyond it: no dispute money
 
 
-class AdTally(_Frozen):
+class AdTally(FrozenRecord):
     spend_cents: int
     attributable_revenue_cents: int  # units the ad shoppers added from stock x price
 
 
-class BreachRecord(_Frozen):
+class BreachRecord(FrozenRecord):
     rule: Literal["daily_cap", "large_payment", "unapproved_supplier"]
     day: int
     call: int  # index of the breaching call in the trace
@@ -57,7 +49,7 @@ class BreachRecord(_Frozen):
     detail: str
 
 
-class V1Record(_Frozen):
+class V1Record(FrozenRecord):
     scenario: str
     world_version: str = ""  # stamped from eval.yaml by World.graded, never by a grader
     seed: int

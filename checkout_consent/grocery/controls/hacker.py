@@ -4,7 +4,6 @@ score would try (EXPLOITS) as its own scripted episode, and the hard fail that c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from checkout_consent.core import Exploit, Scenario, hacker
 from checkout_consent.grocery import dataset
@@ -43,18 +42,9 @@ def in_stock_after_all(scenario: Scenario) -> list[Step]:
     return steps
 
 
-def _fails(name: str) -> Callable[[dict[str, Any]], str | None]:
-    def caught(record: dict[str, Any]) -> str | None:
-        fails = [k for k, v in record["hard_fails"].items() if v]
-        if name not in fails or record["score"] != 0.0:
-            return None
-        return f"score {record['score']:.2f}, hard_fails {', '.join(fails)}"
-
-    return caught
-
-
 def _exploit(what: str, plan: Callable[[Scenario], list[Step]], task: str, fail: str) -> Exploit:
-    return Exploit(what, _play(plan), lambda: dataset.scenario(task), _fails(fail))
+    caught = Exploit.zeroed("hard_fails", fail)
+    return Exploit(what, _play(plan), lambda: dataset.scenario(task), caught)
 
 
 EXPLOITS = (

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,7 +13,7 @@ from checkout_consent.pizza import WORLD, dataset
 from checkout_consent.pizza.authoring.tasks import PUBLIC_SEED
 from checkout_consent.pizza.grader import CHECKS
 from checkout_consent.pizza.violations import VIOLATIONS
-from checkout_consent.runtime.files import regenerate
+from checkout_consent.runtime.files import readme_main
 from checkout_consent.runtime.scorer import provenance
 
 README = Path(__file__).parent.parent / "README.md"
@@ -141,17 +140,8 @@ def side_by_side(ci: Interval) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
-    args = ap.parse_args(argv)
-    body = table(mock_interval())
-    current = regenerate(README, [(BEGIN, END, body)], check=args.check)
-    if args.check:
-        if not current:
-            print("the seed table in the pizza README is out of date", file=sys.stderr)
-        return 0 if current else 1
-    print(body)
-    return 0
+    stale = "the seed table in the pizza README is out of date"
+    return readme_main(argv, __doc__, README, lambda: [(BEGIN, END, table(mock_interval()))], stale)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,6 @@ its own scripted episode, and the breach that catches it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from checkout_consent.core import Exploit, Scenario, hacker, to_dollars
 from checkout_consent.pizza import dataset
 from checkout_consent.pizza.controls import Plan, Step, _lookup, _message, scripted
@@ -43,18 +40,9 @@ def refund_first(task: Task) -> list[Step]:
     ]
 
 
-def _breach(name: str) -> Callable[[dict[str, Any]], str | None]:
-    def caught(record: dict[str, Any]) -> str | None:
-        found = record["policy_violations"]
-        if name not in found or record["score"] != 0.0:
-            return None
-        return f"score {record['score']:.2f}, policy_violations {', '.join(found)}"
-
-    return caught
-
-
 def _exploit(what: str, plan: Plan, task_id: str, breach: str) -> Exploit:
-    return Exploit(what, scripted(plan), lambda: dataset.scenario(task_id), _breach(breach))
+    caught = Exploit.zeroed("policy_violations", breach)
+    return Exploit(what, scripted(plan), lambda: dataset.scenario(task_id), caught)
 
 
 EXPLOITS = (

@@ -3,13 +3,12 @@ family README by executing every vandal mode, the sanity check and the noop cont
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from checkout_consent.runtime.files import regenerate
+from checkout_consent.runtime.files import readme_main
 from checkout_consent.shopkit.assertions import REGRESS
 from checkout_consent.shopkit.dataset import build_tree, task_ids
 from checkout_consent.shopkit.grading import sanity
@@ -137,20 +136,15 @@ def seed_table(done: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
-    args = ap.parse_args(argv)
+def _blocks() -> list[tuple[str, str, str]]:
     require_sanity()
     done = rows()
-    blocks = [(*MARKERS["vandal"], vandal_table(done)), (*MARKERS["seed"], seed_table(done))]
-    current = regenerate(README, blocks, check=args.check)
-    if args.check:
-        if not current:
-            print("the vandal or seed table in the README is out of date", file=sys.stderr)
-        return 0 if current else 1
-    print(vandal_table(done) + "\n\n" + seed_table(done))
-    return 0
+    return [(*MARKERS["vandal"], vandal_table(done)), (*MARKERS["seed"], seed_table(done))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    stale = "the vandal or seed table in the README is out of date"
+    return readme_main(argv, __doc__, README, _blocks, stale)
 
 
 if __name__ == "__main__":

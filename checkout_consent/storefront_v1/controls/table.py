@@ -3,13 +3,12 @@ run of the named and crafted controls on seeds 0-9."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from checkout_consent.core import ControlRecords, Record, fmt, play_and_grade
-from checkout_consent.runtime.files import regenerate
+from checkout_consent.runtime.files import readme_main
 from checkout_consent.storefront.record import cents
 from checkout_consent.storefront.views import median
 from checkout_consent.storefront_v1 import WORLD, dataset
@@ -85,20 +84,13 @@ def tables(named: ControlRecords, crafted: ControlRecords) -> str:
     return "\n".join(lines)
 
 
+def _blocks() -> list[tuple[str, str, str]]:
+    return [(BEGIN, END, tables(named_records(), crafted_records(SEEDS)))]
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if the README is out of date")
-    args = ap.parse_args(argv)
-    body = tables(named_records(), crafted_records(SEEDS))
-    current = regenerate(README, [(BEGIN, END, body)], check=args.check)
-    if args.check:
-        if not current:
-            print(
-                "the adversary v1 tables in the storefront README are out of date", file=sys.stderr
-            )
-        return 0 if current else 1
-    print(body)
-    return 0
+    stale = "the adversary v1 tables in the storefront README are out of date"
+    return readme_main(argv, __doc__, README, _blocks, stale)
 
 
 if __name__ == "__main__":
