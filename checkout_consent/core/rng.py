@@ -47,6 +47,19 @@ class Stream:
             if z < limit:
                 return z % n
 
+    def below_each(self, n: int, count: int) -> np.ndarray:
+        """`count` calls of `below(n)` at once (a numpy uint64 array): the same values in the
+        same order, and the stream moved past exactly the outputs those calls would use."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit, kept, have = _SPAN - (_SPAN % n), [], 0
+        while have < count:  # each batch is consumed whole: only rejections ask for more
+            z = _outputs(self, count - have)
+            z = z if limit == _SPAN else z[z < np.uint64(limit)]
+            kept.append(z % np.uint64(n))
+            have += len(z)
+        return np.concatenate(kept) if kept else np.zeros(0, np.uint64)
+
     def randint(self, lo: int, hi: int) -> int:
         """Uniform integer in [lo, hi], both ends included."""
         return lo + self.below(hi - lo + 1)

@@ -40,9 +40,7 @@ def bootstrap_ci(
     if n == 0:
         return Interval(0.0, 0.0, 0.0, 0)
     draw = Stream(derive(seed, family, "bootstrap", str(n)))
-    index = np.fromiter(
-        (draw.below(n) for _ in range(n * resamples)), dtype=np.int64, count=n * resamples
-    ).reshape(resamples, n)
+    index = draw.below_each(n, n * resamples).reshape(resamples, n)
     drawn = np.asarray(values, dtype=np.float64)[index]
     if statistic == "median":
         means = sorted(float(m) for m in np.median(drawn, axis=1))

@@ -1,5 +1,7 @@
 from collections import Counter
 
+import pytest
+
 from checkout_consent.core.rng import Stream, derive, stream
 
 
@@ -52,3 +54,15 @@ def test_draws__give_exactly_what_the_stream_gives_within_and_past_their_budget(
                 assert drawn.below(n) == one_by_one.below(n)
             else:
                 assert drawn.randint(8, 16) == one_by_one.randint(8, 16)
+
+
+def test_below_each__is_that_many_below_calls_and_leaves_the_stream_where_they_would():
+    plan = Stream(2)  # rejection-heavy bounds among them: 3 * 2**62 rejects a quarter
+    for _ in range(200):
+        seed, count = plan.next_u64(), plan.randint(0, 60)
+        n = plan.choice([1, 2, 3, 7, 40, 10**6, 2**63, 3 * 2**62, 2**64 - 1])
+        one_by_one, at_once = Stream(seed), Stream(seed)
+        assert at_once.below_each(n, count).tolist() == [one_by_one.below(n) for _ in range(count)]
+        assert at_once.next_u64() == one_by_one.next_u64()
+    with pytest.raises(ValueError, match="n > 0"):
+        Stream(0).below_each(0, 3)

@@ -10,7 +10,7 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.leaderboard.helpers import edit_card
 
 BOARD = REPO_ROOT / "leaderboard"
-BROKEN = "pizza/model-pizza-qwen-coder-0.5b"
+BROKEN = "storefront/model-storefront-qwen-coder-1.5b-fenced"  # one sample to re-grade
 
 
 def test_leaderboard_build__builds_the_rest_and_names_the_one_refused(tmp_path: Path, capsys):
@@ -25,7 +25,7 @@ def test_leaderboard_build__builds_the_rest_and_names_the_one_refused(tmp_path: 
         (line,) = [x for x in err.splitlines() if x.startswith("left off the board: ")]
         assert BROKEN in line and "refused: submission.yaml: contact:" in line
         board = (root / "README.md").read_text()
-        assert "submissions/pizza/model-pizza-qwen-coder-0.5b/" not in board  # left off
+        assert f"submissions/{BROKEN}/" not in board  # left off
         assert "control-pizza-reference" in board and "control-storefront-oracle" in board
         assert main(["leaderboard", "build", "--check", "--root", str(root)]) == 1
         assert "left off the board: " in capsys.readouterr().err  # --check names it too

@@ -21,7 +21,7 @@ from checkout_consent.leaderboard.submission import read_card
 from tests.leaderboard.helpers import SMALL, SUBMISSIONS, copy_example
 
 FAMILY = SMALL[0]
-REAL = SUBMISSIONS / FAMILY / f"model-{FAMILY}-qwen-coder-0.5b"  # a real model's run
+REAL = SUBMISSIONS / FAMILY / f"model-{FAMILY}-qwen-coder-0.5b-fenced"  # a real run, one task
 SERVED = SUBMISSIONS / FAMILY / SMALL[1]  # openai/<control>: a control served over the wire
 EXAMPLES = sorted(p.parent for p in SUBMISSIONS.glob("*/*/submission.yaml"))
 
