@@ -3,6 +3,7 @@ text the model reads) and the conversation as plain `Msg` records."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,12 @@ class Msg:
     calls: tuple[CallRequest, ...] = ()
     call_id: str | None = None  # for role == "tool": the call this answers
     error: bool = False  # for role == "tool": the call failed
+
+    @functools.cached_property
+    def tokens(self) -> int:
+        """Its deterministic token count (`count_tokens` of the text and of each call's
+        JSON arguments), counted once: a turn counts every message the agent sees."""
+        return count_tokens(self.text) + sum(count_tokens(json.dumps(c.args)) for c in self.calls)
 
 
 @dataclass(frozen=True)
@@ -72,10 +79,7 @@ def count_tokens(text: str) -> int:
 
 
 def transcript_tokens(transcript: Sequence[Msg]) -> int:
-    return sum(
-        count_tokens(m.text) + sum(count_tokens(json.dumps(c.args)) for c in m.calls)
-        for m in transcript
-    )
+    return sum(m.tokens for m in transcript)
 
 
 class ControlRegistry:
