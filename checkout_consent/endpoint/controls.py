@@ -161,7 +161,10 @@ def serving(
 
         registry = control_registry()
     server = _bind(port, registry)
-    thread = threading.Thread(target=server.serve_forever, name="serve-controls", daemon=True)
+    # polled every 50 ms, not the default 0.5 s: a stop waits at most one poll
+    thread = threading.Thread(
+        target=server.serve_forever, args=(0.05,), name="serve-controls", daemon=True
+    )
     thread.start()
     try:
         yield server

@@ -26,7 +26,6 @@ from checkout_consent.leaderboard.submission import Card
 from checkout_consent.runtime.metrics import consent_metrics, headline_metrics
 from checkout_consent.serve.api.service import Service
 from checkout_consent.serve.api.storage import Storage
-from checkout_consent.serve.mcp import build
 
 
 def _card(world: World, agent: str) -> Card:
@@ -111,6 +110,8 @@ def _same(a: float | None, b: float | None) -> bool:
 
 
 def _mcp_board(service: Service, name: str) -> list[dict[str, Any]]:
+    from checkout_consent.serve.mcp import build  # the MCP SDK: loaded when a test asks
+
     server = build(service)
 
     async def call() -> Any:

@@ -6,8 +6,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
-import anthropic
-import openai
 import pytest
 
 from checkout_consent.core.controls import SCENARIO_HEADER, Msg
@@ -44,6 +42,8 @@ def _post(url: str, body: dict, headers: dict | None = None) -> tuple[int, bytes
 
 
 def test_serve__openai_sdk_reads_a_control_reply(server: ControlServer):
+    import openai  # the SDKs load in seconds: imported by the tests that use them
+
     client = openai.OpenAI(
         base_url=server.url + "/v1", api_key="placeholder", max_retries=0, default_headers=SCENARIO
     )
@@ -65,6 +65,8 @@ def test_serve__same_request_gives_byte_identical_answers(server: ControlServer)
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_serve__anthropic_sdk_reads_a_reply_streamed_or_not(server: ControlServer, stream):
+    import anthropic
+
     client = anthropic.Anthropic(
         base_url=server.url, api_key="placeholder", max_retries=0, default_headers=SCENARIO
     )

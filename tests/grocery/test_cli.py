@@ -1,8 +1,12 @@
-"""The command line as a user meets it, in real subprocesses: `score --cart` (exit codes and
-output), `list`, `show`, the `grocery build` verb, and `run`/`sanity` through Inspect."""
+"""The command line as a user meets it: `score --cart` (exit codes and output), `list`,
+`show`, the `grocery build` verb, and `run`/`sanity` through Inspect. One test runs the
+command in a real subprocess (the entry point, a fresh interpreter); the rest call the same
+`main` in this process (its exit code and both streams, as the process would give them)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -12,36 +16,52 @@ from typing import Any
 
 import pytest
 
+from checkout_consent.cli.main import main
 from checkout_consent.runtime.provenance import REPO_ROOT
 from tests.grocery.helpers import reference_lines, reference_submission, submission
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The CLI of this checkout (REPO_ROOT first on the path, whatever the cwd)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "checkout_consent.cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def cli(
+    *args: str, cwd: Path | None = None, fresh: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """The CLI of this checkout: its `main` here, or (`fresh`) a new interpreter with
+    REPO_ROOT first on the path, whatever the cwd."""
+    if fresh:
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        return subprocess.run(
+            [sys.executable, "-m", "checkout_consent.cli", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.chdir(cwd or Path.cwd()),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's own refusals
+            code = exit_.code if isinstance(exit_.code, int) else 2
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def score_cart(
-    tmp_path: Path, data: Any, task: str = "normal-week"
+    tmp_path: Path, data: Any, task: str = "normal-week", fresh: bool = False
 ) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "cart.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     before = sorted(p.name for p in tmp_path.iterdir())
-    out = cli("score", "grocery", "--task", task, "--cart", str(path), cwd=tmp_path)
+    out = cli("score", "grocery", "--task", task, "--cart", str(path), cwd=tmp_path, fresh=fresh)
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # stores nothing
     return out
 
 
 def test_score_cart__prints_the_profile_as_json(tmp_path: Path) -> None:
-    out = score_cart(tmp_path, reference_submission("normal-week"))
+    out = score_cart(tmp_path, reference_submission("normal-week"), fresh=True)
     assert out.returncode == 0, out.stderr
     record = json.loads(out.stdout)
     assert record["score"] == 1.0 and set(record["profile"]) >= {"completeness_accuracy"}
@@ -54,18 +74,8 @@ def test_score_cart__a_hard_fail_exits_0_with_the_flag_set(tmp_path: Path) -> No
     assert record["hard_fails"]["order_attempted"] is True and record["score"] == 0.0
 
 
-# a top-level field and an agent card's: the other card fields take the same path (a
-# subprocess each) in the slow layer; test_score_cart__every_missing_field_is_named_at_once
-# names model, seed and time_s missing at once in the default run
-CARD_FIELDS_SLOW = ("tools", "store_snapshot", "seed", "time_s", "token_cost")
-
-
 @pytest.mark.parametrize(
-    "field",
-    [
-        pytest.param(f, marks=[pytest.mark.slow] * (f in CARD_FIELDS_SLOW))
-        for f in ["task", "model", "tools", "store_snapshot", "seed", "time_s", "token_cost"]
-    ],
+    "field", ["task", "model", "tools", "store_snapshot", "seed", "time_s", "token_cost"]
 )
 def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field: str) -> None:
     data = reference_submission("normal-week")
@@ -80,8 +90,7 @@ def test_score_cart__a_missing_field_exits_2_with_one_line(tmp_path: Path, field
     [
         "{not json",
         "[1, 2]",
-        # JSON that is not an object, as [1, 2] above (a subprocess): the slow layer
-        pytest.param('"x"', marks=pytest.mark.slow),
+        '"x"',
         json.dumps({"task": "tight-week", "cart": {"lines": []}, "agent_card": {}}),
     ],
 )

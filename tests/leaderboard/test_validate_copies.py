@@ -2,30 +2,40 @@
 everywhere are refused, naming the submission copied; the same model's declared
 re-submission (`resubmission_of`) is accepted."""
 
+import functools
+import tempfile
+from pathlib import Path
+
 from checkout_consent.leaderboard.validate import validate
-from tests.leaderboard.helpers import copy_example, edit_card
+from tests.leaderboard.helpers import SUBMISSIONS, copy_example, edit_card
 
 ORIGINAL = ("storefront", "control-storefront-cautious")
 OLD_MODEL = "control/storefront-cautious"
 
 
+@functools.cache
+def _renamed_log(new_model: str) -> bytes:
+    """The original's log with its model renamed everywhere (every byte of its text), as a
+    copier would write it; made once per module (a log is read, dumped and written again)."""
+    from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+
+    path = SUBMISSIONS / ORIGINAL[0] / ORIGINAL[1] / "logs"
+    text = read_eval_log(str(path / "run.eval")).model_dump_json()
+    short, new_short = OLD_MODEL.split("/")[1], new_model.split("/")[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp, "run.eval")
+        renamed = text.replace(OLD_MODEL, new_model).replace(short, new_short)
+        write_eval_log(EvalLog.model_validate_json(renamed), str(out))
+        return out.read_bytes()
+
+
 def _renamed_copy(tmp, new_id, new_model=None):
     """The original beside a copy of it named `new_id`, its model renamed everywhere (every
     byte of the log's text and the card), as a copier would."""
-    from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
-
     copy_example(tmp, *ORIGINAL)
     copy = copy_example(tmp / "copies", *ORIGINAL).rename(tmp / ORIGINAL[0] / new_id)
     if new_model is not None:
-        path = copy / "logs" / "run.eval"
-        text = read_eval_log(str(path)).model_dump_json()
-        short, new_short = OLD_MODEL.split("/")[1], new_model.split("/")[1]
-        write_eval_log(
-            EvalLog.model_validate_json(
-                text.replace(OLD_MODEL, new_model).replace(short, new_short)
-            ),
-            str(path),
-        )
+        (copy / "logs" / "run.eval").write_bytes(_renamed_log(new_model))
     model = new_model or OLD_MODEL
 
     def card(data):

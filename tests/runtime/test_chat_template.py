@@ -82,7 +82,7 @@ def _props_server(body: bytes) -> tuple[http.server.HTTPServer, str]:
             pass
 
     server = http.server.HTTPServer(("127.0.0.1", 0), Props)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
 
 

@@ -108,7 +108,7 @@ def test_ordinary_turns__store_no_detail(played):
 def test_server_stops_answering__one_line_sample_error(tmp_path):
     with pytest.raises(RunFailed) as caught:
         _run(
-            {"wrong-topping-1-1": [HANG]}, "wrong-topping-1", tmp_path, timeout=3, attempt_timeout=3
+            {"wrong-topping-1-1": [HANG]}, "wrong-topping-1", tmp_path, timeout=1, attempt_timeout=1
         )
     message = str(caught.value)
     assert "\n" not in message and "did not finish" in message

@@ -13,10 +13,19 @@ from tests.core import ap2
 from .played import crafted, named
 from .script import fresh, play
 
+_LEDGERS: dict[int, tuple[dict, Ledger]] = {}
+
+
+def _ledger(record: dict) -> Ledger:
+    """The record's ledger, validated once per process (the played records are kept)."""
+    if id(record) not in _LEDGERS:
+        _LEDGERS[id(record)] = (record, Ledger.model_validate(record["consent"]))
+    return _LEDGERS[id(record)][1]
+
 
 def _pairs(record: dict) -> tuple[list, list]:
     old = [(b["rule"], b["day"], b["call"]) for b in record["breaches"]]
-    ledger = Ledger.model_validate(record["consent"])
+    ledger = _ledger(record)
     new = [(RULE_OF[b.constraint], p.day, p.call) for p, b in ledger.breaches]
     return old, new
 
@@ -28,7 +37,7 @@ def test_ledger__reproduces_the_worlds_breaches_on_every_control_and_public_seed
             old, new = _pairs(record)
             assert old == new, (name, record["seed"])
             assert len(new) == record["consent_breaches"]
-            assert all(p.payee for p in Ledger.model_validate(record["consent"]).payments)
+            assert all(p.payee for p in _ledger(record).payments)
             seen |= {rule for rule, _, _ in old}
     assert seen == set(RULE_OF.values())  # the controls break every rule somewhere
 
@@ -38,7 +47,7 @@ def test_ledger__owner_approvals_are_checkouts_the_owner_signed_and_allowances()
     assert rows, "some control asks the owner"
     granted = 0
     for r in rows:
-        ledger = Ledger.model_validate(r["consent"])
+        ledger = _ledger(r)
         owners = {c.checkout_hash for c in ledger.checkouts if c.signed_by == "principal"}
         granted += len(owners) + len(ledger.allowances)
         assert len(owners) + len(ledger.allowances) <= r["owner_asks"]

@@ -8,16 +8,18 @@ import copy
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from checkout_consent import storefront, storefront_v1
+from checkout_consent.core.contract import Scenario
 from checkout_consent.core.controls import Msg
 from checkout_consent.core.offline import grade_saved, play_and_grade
 from checkout_consent.families import WORLDS, control_registry, world_named
+from checkout_consent.runtime.provenance import REPO_ROOT
 from checkout_consent.runtime.regrade import regrade_log
-from checkout_consent.runtime.runner import run_models
 
 V0, V1 = storefront.WORLD, storefront_v1.WORLD
 
@@ -78,15 +80,34 @@ def test_task__the_old_scenario_alias_is_refused_in_one_line_naming_the_world(tm
     assert "inspect eval checkout_consent/storefront_v1" in out.stderr + out.stdout
 
 
-@pytest.mark.inspect
+ORACLE_LOG = REPO_ROOT / "leaderboard/submissions/storefront_v1/control-adversary_v1-oracle"
+
+
+def _one_sample_log(tmp_path: Path) -> tuple[str, Any]:
+    """The committed oracle submission's log cut to its seed-0 month (one sample read out of
+    the zip, not ten): a real v1 Inspect log, with a context trim in its trace. Its scenario
+    reference names the world as this checkout writes it (`world`; the committed log, older,
+    says `family`, which is read the same)."""
+    from inspect_ai.log import read_eval_log_sample
+
+    source = str(ORACLE_LOG / "logs" / "run.eval")
+    log = read_eval_log(source, header_only=True)
+    log.samples = [read_eval_log_sample(source, "seed-0", 1)]
+    for where in (log.samples[0].metadata["scenario"], log.samples[0].store["RunStore:scenario"]):
+        where["world"] = where.pop("family", where.get("world"))
+    path = str(tmp_path / "one.eval")
+    write_eval_log(log, path)
+    return path, log.samples[0]
+
+
 def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path: Path):
-    run = run_models(
-        V1, ["control/storefront-cautious"], task_args={"seeds": "5"}, log_dir=tmp_path
-    )[0]
-    verdict = regrade_log(run.log_path, WORLDS)
+    path, sample = _one_sample_log(tmp_path)
+    verdict = regrade_log(path, WORLDS)
     assert verdict.ok and verdict.world_version == V1.world_version
-    assert verdict.samples[0].record == run.records[0]
-    log = read_eval_log(run.log_path)
+    scenario = Scenario.model_validate(sample.metadata["scenario"])
+    played = play_and_grade(V1, scenario, V1.controls["oracle"])
+    assert verdict.samples[0].record == played  # the logged month grades as it plays offline
+    log = read_eval_log(path)
     sample = log.samples[0]
     for where in (sample.metadata["scenario"], sample.store["RunStore:scenario"]):
         where["world"], where["scenario_id"] = "storefront", "adversary_v0"
@@ -100,7 +121,7 @@ def test_regrade__a_v1_log_is_regraded_by_v1_and_cannot_be_moved_to_v0(tmp_path:
     write_eval_log(log, forged)
     failure = regrade_log(forged, WORLDS).samples[0].failure
     assert failure is not None and "does not replay" in failure  # v0 has no v1 tools
-    trimmed = copy.deepcopy(read_eval_log(run.log_path))
+    trimmed = copy.deepcopy(read_eval_log(path))
     calls = trimmed.samples[0].store["RunStore:calls"]
     trim = next(i for i, c in enumerate(calls) if c["tool"] == "context_trimmed")
     del calls[trim]  # a trim the solver made, taken out of the trace

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
+from checkout_consent.runtime.human import server as page_server
 from checkout_consent.runtime.human.desk import Desk, Shown, Turn
 from checkout_consent.runtime.human.fields import Field, Form
 from checkout_consent.runtime.human.server import MAX_BODY, PageServer, app_for
@@ -33,7 +34,10 @@ BASE = f"http://127.0.0.1:{PORT}"
 
 
 @pytest.fixture
-def open_turn() -> tuple[Desk, Turn, TestClient]:
+def open_turn(monkeypatch: pytest.MonkeyPatch) -> tuple[Desk, Turn, TestClient]:
+    # no provider opens a next turn here: an answered form would wait its 1.5 s for nothing
+    # (the browser tests land on the next turn through that wait)
+    monkeypatch.setattr(page_server, "NEXT_TURN_WAIT", 0)
     desk = Desk()
     turn = Turn(
         "s-1", 1, 1, (Shown("system", "You run a shop."), Shown("user", "Day 1.")), (FORM,), None

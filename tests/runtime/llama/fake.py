@@ -75,7 +75,7 @@ class Handler(BaseHTTPRequestHandler):
 def serving(script: Mapping[str, Sequence[str]]) -> Iterator[Fake]:
     """The fake on a free loopback port for the block, then stopped (hung requests freed)."""
     fake = Fake(script)
-    thread = threading.Thread(target=fake.serve_forever, daemon=True)
+    thread = threading.Thread(target=fake.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield fake
