@@ -188,9 +188,10 @@ def _caught(exploit: Exploit) -> tuple[str, bool]:
     with _baits():
         done = run_command(dict(build_tree("seed")), work, RUN_LIMITS)
     lines = [line.strip() for line in str(done["output"]).splitlines() if line.strip()]
-    stopped = "stopped at its deadline" if done["exit_code"] is None else "ended"
-    last = lines[-1] if lines else f"no output ({stopped}, exit code {done['exit_code']})"
-    return last, "EXPLOITED" not in lines and done["exit_code"] is not None
+    code = done["exit_code"]
+    ended = "stopped at its deadline" if code is None else f"exit code {code}"
+    last = lines[-1] if lines else f"no output ({ended})"
+    return last, "EXPLOITED" not in lines and code is not None
 
 
 def check(records: dict[str, list[dict[str, Any]]]) -> tuple[list[str], list[str]]:
