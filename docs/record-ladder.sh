@@ -4,7 +4,7 @@
 #
 #   bash docs/record-ladder.sh RUNG WORLD [TASKS_PER_PART]
 #
-# RUNG is a ladder slug (smollm2-135m-fenced, qwen-coder-0.5b-fenced, qwen-coder-1.5b-fenced); WORLD a world's
+# RUNG is a ladder slug (smollm2-135m-fenced, qwen-coder-0.5b-fenced, qwen-coder-0.5b-bare, qwen-coder-1.5b-fenced); WORLD a world's
 # name. The weights are read from $LLM (default /opt/llm, where docs/local-models.md puts
 # them) and checked by sha256; the server is started once, by `local-model serve`, with the
 # rung's adapted chat template, greedy and seeded, one CPU thread and $SLOTS slots (default
@@ -39,11 +39,11 @@ FIRST=${FIRST:-0}
 case "$RUNG" in
   smollm2-135m-fenced) FILE=smollm2-135m-instruct-q4_1.gguf CTX=8192
     SHA=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53 ;;
-  qwen-coder-0.5b-fenced) FILE=qwen2.5-coder-0.5b-instruct-q4_k_m.gguf CTX=32768
+  qwen-coder-0.5b-fenced|qwen-coder-0.5b-bare) FILE=qwen2.5-coder-0.5b-instruct-q4_k_m.gguf CTX=32768
     SHA=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 ;;
   qwen-coder-1.5b-fenced) FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf CTX=32768
     SHA=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046 ;;
-  *) echo "record-ladder: no rung $RUNG (smollm2-135m-fenced, qwen-coder-0.5b-fenced, qwen-coder-1.5b-fenced)" >&2
+  *) echo "record-ladder: no rung $RUNG (smollm2-135m-fenced, qwen-coder-0.5b-fenced, qwen-coder-0.5b-bare, qwen-coder-1.5b-fenced)" >&2
      exit 2 ;;
 esac
 read -r MODEL TEMPLATE KEY TASKS < <(python -m checkout_consent.cli.ladder parts "$RUNG" "$WORLD")

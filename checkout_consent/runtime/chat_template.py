@@ -47,6 +47,15 @@ TEMPLATES: dict[str, Adapted] = {
             "own differs from it only in doubled braces inside the instruction's example).",
         ),
         Adapted(
+            "qwen2.5-coder-bare-json",
+            "Qwen2.5-Coder-0.5B-Instruct where it writes a call as bare JSON (storefront, "
+            "storefront_v1)",
+            "The same two places as qwen2.5-coder-fenced-json, with the call as a bare JSON "
+            "object (no fence, no tags): the form the 0.5B writes in the storefront worlds "
+            "under the fenced template (all 1,500 of its replies there), which llama-server "
+            "then parsed into none. Everything else is the fenced template byte for byte.",
+        ),
+        Adapted(
             "smollm2-fenced-json",
             "SmolLM2-135M-Instruct (ChatML tokens; its own template offers no tools at all)",
             "SmolLM2's own template renders only role and content, so tools are never shown "

@@ -49,6 +49,14 @@ LADDER: tuple[Rung, ...] = (
         "qwen2.5-coder-fenced-json",
     ),
     Rung(
+        "qwen-coder-0.5b-bare",
+        LLAMA + "qwen2.5-coder-0.5b-instruct-q4_k_m-bare-json",
+        "Qwen2.5-Coder-0.5B-Instruct",
+        494,
+        _Q05,
+        "qwen2.5-coder-bare-json",
+    ),
+    Rung(
         "qwen-coder-1.5b-fenced",
         LLAMA + "qwen2.5-coder-1.5b-instruct-q4_k_m-fenced-json",
         "Qwen2.5-Coder-1.5B-Instruct",

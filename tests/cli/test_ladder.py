@@ -15,7 +15,8 @@ from checkout_consent.runtime.provenance import REPO_ROOT
 def test_ladder__rungs_climb_in_size_each_under_a_shipped_template_it_names():
     assert [r.params_m for r in LADDER] == sorted(r.params_m for r in LADDER)
     for rung in LADDER:
-        assert rung.template in TEMPLATES and rung.model.endswith("-fenced-json")
+        form = "-".join(rung.template.split("-")[-2:])  # fenced-json, bare-json
+        assert rung.template in TEMPLATES and rung.model.endswith(f"-{form}")
     assert all(r.template == "native" for r in NATIVE_RUNS)
     assert len(REAL) == len(LADDER) + len(NATIVE_RUNS)  # no two rows share a model name
 
