@@ -17,7 +17,7 @@ from checkout_consent.core.offline import play_and_grade
 from checkout_consent.core.stats import pass_hat_ks
 from checkout_consent.core.summary import figure, summary
 from checkout_consent.leaderboard.bracket import Bracket, standing
-from checkout_consent.runtime.chat_template import label
+from checkout_consent.runtime.chat_template import ADAPTED, NATIVE, short_label
 from checkout_consent.runtime.ladder import LADDER, NOISE_RUNS, REAL
 
 BAIT = ("gullible", "mock", "hacker")  # the control that takes every bait: first present
@@ -93,7 +93,11 @@ class Measured(NamedTuple):
     world: World
     tasks: list[str]
     controls: list[tuple[str, str, Figure | None]]  # (role, control, figure)
-    models: list[tuple[Run, Figure | None]]  # ladder runs, smallest first
+    models: list[tuple[Run, Figure | None]]  # every run of a ladder model, smallest first
+    climbing: frozenset[str]  # the models whose run is on the ladder here (`on_ladder`)
+
+    def climbs(self, run: Run) -> bool:
+        return run.model in self.climbing
 
     def control(self, role: str) -> Figure | None:
         return next((got for r, _, got in self.controls if r == role), None)
@@ -103,16 +107,33 @@ class Measured(NamedTuple):
         return "-" if got is None else position(self.world, got, idle, ref)
 
     def order(self) -> str:
-        rungs = [(REAL[r.model].name, got) for r, got in self.models if _adapted(r)]
+        rungs = [(REAL[r.model].name, got) for r, got in self.models if self.climbs(r)]
         return order_line(self.world, rungs)
 
 
+def on_ladder(runs: Sequence[Run]) -> frozenset[str]:
+    """Per model, its run under an adapted template whose replies the server parsed most
+    (the template matching what the model writes in this world; a tie goes to the earlier
+    rung): its ladder run here. Runs under its own template never climb."""
+    best: dict[str, tuple[float, int, str]] = {}
+    for run in runs:
+        rung = REAL[run.model]
+        if rung.template == NATIVE:
+            continue
+        parsed, replies, _ = calls_executed(run)
+        key = (parsed / replies if replies else 0.0, -LADDER.index(rung), run.model)
+        if rung.name not in best or key[:2] > best[rung.name][:2]:
+            best[rung.name] = key
+    return frozenset(model for _, _, model in best.values())
+
+
 def measure(world: World, runs: Sequence[Run]) -> Measured:
-    """The world's controls and ladder runs on the tasks the adapted runs share (else that
-    every ladder run played), so each row compares the same tasks."""
+    """The world's controls and ladder runs on the tasks the runs on the ladder share (else
+    that every run played), so each row compares the same tasks."""
     ladder = sorted((r for r in runs if r.model in REAL), key=lambda r: REAL[r.model].params_m)
+    climbing = on_ladder(ladder)
     task_of = world.dataset.task_of
-    sets = [{task_of(rec) for rec in r.records} for r in ladder if _adapted(r)]
+    sets = [{task_of(rec) for rec in r.records} for r in ladder if r.model in climbing]
     sets = sets or [{task_of(rec) for rec in r.records} for r in ladder]
     tasks = sorted(set.intersection(*sets)) if sets else []
     mine = [r._replace(records=[x for x in r.records if task_of(x) in tasks]) for r in ladder]
@@ -120,7 +141,8 @@ def measure(world: World, runs: Sequence[Run]) -> Measured:
     for role, name in bracket(world):
         played = [play_and_grade(world, world.dataset.task(t), world.controls[name]) for t in tasks]
         controls.append((role, name, figure(world, played)))
-    return Measured(world, tasks, controls, [(r, figure(world, r.records)) for r in mine])
+    models = [(r, figure(world, r.records)) for r in mine]
+    return Measured(world, tasks, controls, models, climbing)
 
 
 def _tasks(m: Measured) -> str:
@@ -147,7 +169,8 @@ def world_section(m: Measured) -> str:
         )
         parsed, replies, names = calls_executed(run, m.tasks)
         said = f"calls: {calls_made(names)}; {said}"
-        protocol = label("native" if rung.template == "native" else "adapted")
+        kind = short_label(NATIVE if rung.template == NATIVE else ADAPTED)
+        protocol = f"`{rung.template}` ({kind}{'' if m.climbs(run) else ', beside the ladder'})"
         rows.append(f"| {rung.name} ({rung.params_m}M) | {protocol} | "
                     f"{len(run.records)} | {_cell(world, got)} | {where} | {parsed} of {replies} | "
                     f"{said} |")  # fmt: skip
@@ -156,24 +179,20 @@ def world_section(m: Measured) -> str:
 
 def compact(measured: Sequence[Measured]) -> str:
     """One row per world (README.md): the controls' bracket, each ladder model, the order."""
-    names = [r.name for r in LADDER]
+    names = list(dict.fromkeys(r.name for r in LADDER))
     rows = ["| world (tasks) | idle | takes the bait | reference | " + " | ".join(names)
             + " | order by size |", "|---" * (len(names) + 5) + "|"]  # fmt: skip
-    for m in (m for m in measured if any(_adapted(r) for r, _ in m.models)):
-        by_name = {REAL[r.model].name: got for r, got in m.models if _adapted(r)}
+    for m in (m for m in measured if m.climbing):
+        by_name = {REAL[r.model].name: got for r, got in m.models if m.climbs(r)}
         cells = [f"{m.world.name} ({len(m.tasks)})"]
         roles = ("idle", "takes the bait", "reference")
         cells += [_cell(m.world, m.control(role)) for role in roles]
-        runs = {REAL[r.model].name: r for r, _ in m.models if _adapted(r)}
+        runs = {REAL[r.model].name: r for r, _ in m.models if m.climbs(r)}
         cells += [_cell(m.world, by_name[n]) + f", {m.where(by_name[n])}"
                   + breach_words(m.world, runs[n].records) if n in by_name
                   else "-" for n in names]  # fmt: skip
         rows.append("| " + " | ".join([*cells, m.order()]) + " |")
     return "\n".join(rows)
-
-
-def _adapted(run: Run) -> bool:
-    return REAL[run.model].template != "native"
 
 
 def _said(world: World, records: Sequence[Record]) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 NATIVE = "native"
 ADAPTED = "adapted"
 UNRECOGNISED = "unrecognised"
-ADAPTED_LABEL = "tools as fenced JSON: template adapted to the model's output"
+ADAPTED_LABEL = "tools as JSON text (fenced or bare): template adapted to the model's output"
 NATIVE_LABEL = "tools through the model's own chat template"
 
 
@@ -48,10 +48,10 @@ TEMPLATES: dict[str, Adapted] = {
         ),
         Adapted(
             "qwen2.5-coder-bare-json",
-            "Qwen2.5-Coder-0.5B-Instruct where it writes a call as bare JSON (storefront, "
-            "storefront_v1)",
+            "Qwen2.5-Coder-0.5B-Instruct where it writes a call as bare JSON (the two store "
+            "worlds)",
             "The same two places as qwen2.5-coder-fenced-json, with the call as a bare JSON "
-            "object (no fence, no tags): the form the 0.5B writes in the storefront worlds "
+            "object (no fence, no tags): the form the 0.5B writes in the two store worlds "
             "under the fenced template (all 1,500 of its replies there), which llama-server "
             "then parsed into none. Everything else is the fenced template byte for byte.",
         ),

@@ -1,4 +1,7 @@
-"""The ladder: the open-weight models the suite records in every world, smallest first."""
+"""The ladder: the open-weight models the suite records in every world, smallest first. A
+model whose calls take another form in some worlds has a rung per form (its template); in a
+world, the model's ladder run is the one whose replies the server parsed most
+(`cli.discrimination`), and its other runs stay beside the ladder."""
 
 from __future__ import annotations
 

@@ -47,9 +47,9 @@ def test_bracket__idle_bait_and_reference_of_every_world():
         assert roles["reference"] == world_named(name).controls.reference
 
 
-def _ladder_copy(tmp_path, rung, tasks: list[str]):
-    """Pizza's reference recording on `tasks`, relabelled as a ladder rung's run."""
-    source = store.CASSETTE_ROOT / "pizza" / "openai--pizza-reference"
+def _ladder_copy(tmp_path, rung, tasks: list[str], source_run: str = "openai--pizza-reference"):
+    """A pizza recording (the reference's by default) on `tasks`, relabelled as a rung's run."""
+    source = store.CASSETTE_ROOT / "pizza" / source_run
     target = tmp_path / "pizza" / rung.model.replace("/", "--")
     target.mkdir(parents=True)
     stems = {f"{t}-1" for t in tasks}
@@ -77,9 +77,27 @@ def test_tables__a_rung_at_the_reference_with_its_parsed_calls(tmp_path, monkeyp
     row = next(line for line in full.splitlines() if line.startswith(f"| {LADDER[0].name}"))
     parsed, replies = (int(x) for x in row.split(" | ")[5].split(" of "))
     assert 0 < parsed <= replies  # the reference control's calls, parsed by the provider
-    assert "tools as fenced JSON: template adapted to the model's output" in row
+    assert " | `smollm2-fenced-json` (adapted template) | " in row
     made = row.split(" | ")[6].split("calls: ", 1)[1].split(";", 1)[0]  # the reference's calls
     assert made != "none" and sum(int(n) for n in re.findall(r"\b\d+\b", made)) >= parsed
+
+
+def test_tables__a_model_climbs_with_the_template_whose_replies_were_parsed(tmp_path, monkeypatch):
+    rungs = {r.slug: r for r in LADDER}
+    fenced, bare = rungs["qwen-coder-0.5b-fenced"], rungs["qwen-coder-0.5b-bare"]
+    native_text = "openai-api--llama--qwen2.5-coder-0.5b-instruct-q4_k_m"  # no call parsed
+    _ladder_copy(tmp_path, fenced, ["wrong-topping-1"], native_text)
+    _ladder_copy(tmp_path, bare, ["wrong-topping-1"])  # the reference's calls, all parsed
+    monkeypatch.setattr(store, "CASSETTE_ROOT", tmp_path)
+    runs = results.committed(tmp_path)
+    assert discrimination.on_ladder(runs) == {bare.model}
+    short, full = discrimination.tables(runs)
+    rows = {line.split(" | ")[1]: line for line in full.splitlines() if "0.5B" in line}
+    assert "`qwen2.5-coder-bare-json` (adapted template)" in rows
+    beside = rows["`qwen2.5-coder-fenced-json` (adapted template, beside the ladder)"]
+    assert " 0 of " in beside  # its replies were text: none parsed
+    assert "100.0% (100.0% to 100.0%), at reference" in short  # the 0.5B column is the bare run
+    assert discrimination.on_ladder(runs[:1]) == {runs[0].model}  # alone, a run still climbs
 
 
 def test_calls_made__most_made_first_the_rest_counted():
