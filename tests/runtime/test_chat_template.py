@@ -29,6 +29,17 @@ def test_qwen_template__changes_only_the_tool_call_places():
         assert "tool_call" in before and "tool_call" not in after and "```" in after
 
 
+def test_qwen_bare_template__is_the_fenced_one_without_the_fence():
+    own = (OWN / "qwen2.5-coder-0.5b-instruct.own.jinja").read_text()
+    fenced = TEMPLATES["qwen2.5-coder-fenced-json"].text
+    bare = TEMPLATES["qwen2.5-coder-bare-json"].text
+    changed = _changed_lines(fenced, bare)
+    assert len(changed) == 3  # the same three places
+    for before, after in changed:
+        assert "```" in before and "```" not in after and "tool_call" not in after
+    assert [a for a, _ in _changed_lines(own, bare)] == [a for a, _ in _changed_lines(own, fenced)]
+
+
 def test_qwen_template__the_1_5b_own_differs_only_in_the_instruction_braces():
     small = (OWN / "qwen2.5-coder-0.5b-instruct.own.jinja").read_text()
     large = (OWN / "qwen2.5-coder-1.5b-instruct.own.jinja").read_text()
