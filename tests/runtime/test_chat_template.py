@@ -73,7 +73,10 @@ def test_describe__names_adapted_native_and_unrecognised_templates():
     assert describe(own.rstrip(), own)["protocol"] == NATIVE
     assert describe(own, None)["protocol"] == "unrecognised"  # the weights were not readable
     assert describe(own + " x", own)["protocol"] == "unrecognised"
-    assert label(ADAPTED) == "tools as JSON text (fenced or bare): template adapted to the model's output"
+    assert (
+        label(ADAPTED)
+        == "tools as JSON text (fenced or bare): template adapted to the model's output"
+    )
     assert label(None) == "tool-call protocol not recorded"
 
 
