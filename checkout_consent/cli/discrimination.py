@@ -163,7 +163,8 @@ def world_section(m: Measured) -> str:
                     f"- | - | - |")  # fmt: skip
     for run, got in m.models:
         rung, where = REAL[run.model], m.where(got)
-        said = _said(world, run.records) if where == "below idle" else broke(run.records)
+        said = broke(run.records)  # below idle: and the world's own summary of what it did
+        said += f"; {_said(world, run.records)}" if where == "below idle" else ""
         said = "; ".join(
             x for x in (breach_words(world, run.records).removeprefix(", "), said) if x
         )
