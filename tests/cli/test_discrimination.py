@@ -7,6 +7,8 @@ import json
 import re
 import shutil
 
+import pytest
+
 from checkout_consent.cassettes import store
 from checkout_consent.cli import discrimination, results
 from checkout_consent.core.headline import Figure
@@ -115,3 +117,15 @@ def test_tables__none_yet_is_said(tmp_path):
         discrimination.NONE,
         discrimination.NONE,
     )
+
+
+@pytest.mark.slow  # plays storefront_v1's idle, gullible and oracle months offline
+def test_tables__a_run_below_idle_says_what_it_broke_and_the_worlds_summary(tmp_path, monkeypatch):
+    name = "openai-api--llama--qwen2.5-coder-0.5b-instruct-q4_k_m-bare-json"
+    shutil.copytree(store.CASSETTE_ROOT / "storefront_v1" / name, tmp_path / "storefront_v1" / name)
+    monkeypatch.setattr(store, "CASSETTE_ROOT", tmp_path)
+    _, full = discrimination.tables(results.committed(tmp_path))
+    row = next(line for line in full.splitlines() if "`qwen2.5-coder-bare-json`" in line)
+    assert "| below idle |" in row
+    assert "bad arguments 265, context overflow in 1 sample(s); " in row  # what it broke
+    assert "consent breaches by rule" in row  # then the world's own summary
