@@ -112,9 +112,3 @@ def protocol_note(protocols: set[str | None]) -> str:
         f"{NATIVE_LABEL}. Each run's template, named with its sha256, is in its cassette's "
         "run.json and log (docs/local-models.md)."
     )
-
-
-def label(protocol: str | None) -> str:
-    """The words a board row or a results table shows for a run's tool-call protocol."""
-    labels = {ADAPTED: ADAPTED_LABEL, NATIVE: NATIVE_LABEL, None: "tool-call protocol not recorded"}
-    return labels.get(protocol, "unrecognised template")

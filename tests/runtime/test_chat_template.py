@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from checkout_consent.runtime import chat_template, local_server
-from checkout_consent.runtime.chat_template import ADAPTED, NATIVE, TEMPLATES, describe, label
+from checkout_consent.runtime.chat_template import (
+    ADAPTED,
+    NATIVE,
+    TEMPLATES,
+    describe,
+    protocol_note,
+)
 
 OWN = Path(__file__).parent / "chat_templates"  # the models' own templates, from their GGUFs
 
@@ -73,11 +79,9 @@ def test_describe__names_adapted_native_and_unrecognised_templates():
     assert describe(own.rstrip(), own)["protocol"] == NATIVE
     assert describe(own, None)["protocol"] == "unrecognised"  # the weights were not readable
     assert describe(own + " x", own)["protocol"] == "unrecognised"
-    assert (
-        label(ADAPTED)
-        == "tools as JSON text (fenced or bare): template adapted to the model's output"
-    )
-    assert label(None) == "tool-call protocol not recorded"
+    note = protocol_note({ADAPTED, None})
+    assert "tools as JSON text (fenced or bare): template adapted to the model's output" in note
+    assert protocol_note({None}) == ""
 
 
 def test_template_file__an_unknown_name_is_one_line():
